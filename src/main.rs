@@ -1,0 +1,61 @@
+//! The `canvass` command: parses the command line and wires the pieces together.
+
+use std::process::ExitCode;
+
+use canvass::config::{LogSettings, ServeSettings};
+use canvass::startup::Application;
+use canvass::telemetry;
+use clap::{Parser, Subcommand};
+
+/// Canvass: a multi-tenant survey service.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+
+    #[command(flatten)]
+    log: LogSettings,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the public site, the tenant site and the JSON API.
+    Serve(ServeSettings),
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    telemetry::init(&cli.log);
+    let outcome = match cli.command {
+        Command::Serve(settings) => serve(settings).await,
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let mut message = error.to_string();
+            let mut source = error.source();
+            while let Some(cause) = source {
+                message.push_str(&format!(": {cause}"));
+                source = cause.source();
+            }
+            eprintln!("canvass: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(settings: ServeSettings) -> Result<(), Box<dyn std::error::Error>> {
+    let host = settings
+        .listen
+        .rsplit_once(':')
+        .map_or("127.0.0.1", |(host, _)| host)
+        .to_owned();
+    let application = Application::build(settings).await?;
+    let url = format!("http://{host}:{}", application.port());
+    tracing::info!(%url, "Canvass is listening");
+    println!("Canvass is running at {url}/ (Ctrl-C to stop)");
+    application.run_until_stopped().await?;
+    Ok(())
+}

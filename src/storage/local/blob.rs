@@ -1,0 +1,205 @@
+//! `BlobStore` on the local SQLite database: conditional writes are single compare-and-swap
+//! statements on the blob's version.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{Database, from_millis, millis, retry};
+use crate::storage::{
+    Blob, BlobMeta, BlobStore, ETag, Error, ListPage, ListRequest, Operation, PutMode, Result,
+    TransactionCounter, check_key,
+};
+
+/// Blobs in the local database.
+#[derive(Debug)]
+pub struct LocalBlobStore {
+    database: Arc<Database>,
+    counter: TransactionCounter,
+}
+
+impl LocalBlobStore {
+    pub(super) fn new(database: Arc<Database>) -> Self {
+        Self {
+            database,
+            counter: TransactionCounter::default(),
+        }
+    }
+}
+
+/// A fresh random version: unique per write, so an ETag never matches a later incarnation.
+fn new_version() -> i64 {
+    (uuid::Uuid::new_v4().as_u64_pair().0 >> 1) as i64
+}
+
+fn etag(version: i64) -> ETag {
+    ETag::new(format!("{version:016x}"))
+}
+
+/// The version an ETag names, if it names one at all.
+fn version_of(etag: &ETag) -> Option<i64> {
+    i64::from_str_radix(etag.as_str(), 16).ok()
+}
+
+fn meta(row: &SqliteRow) -> Result<BlobMeta, sqlx::Error> {
+    Ok(BlobMeta {
+        key: row.try_get("key")?,
+        etag: etag(row.try_get("version")?),
+        last_modified: from_millis(row.try_get("last_modified")?),
+        size: u64::try_from(row.try_get::<i64, _>("size")?).unwrap_or(0),
+    })
+}
+
+/// The smallest string greater than every key starting with `prefix`, if there is one.
+fn upper_bound(prefix: &str) -> Option<String> {
+    (!prefix.is_empty()).then(|| format!("{prefix}{}", char::MAX))
+}
+
+#[async_trait]
+impl BlobStore for LocalBlobStore {
+    async fn get(&self, key: &str) -> Result<Blob> {
+        check_key(key)?;
+        self.counter.record(Operation::Get);
+        let row = retry::busy(|| {
+            sqlx::query(
+                "select key, body, version, last_modified, length(body) as size
+                 from blob where key = ?",
+            )
+            .bind(key)
+            .fetch_optional(&self.database.readers)
+        })
+        .await?
+        .ok_or_else(|| Error::blob_not_found(key))?;
+        Ok(Blob {
+            meta: meta(&row).map_err(Error::backend)?,
+            body: Bytes::from(row.try_get::<Vec<u8>, _>("body").map_err(Error::backend)?),
+        })
+    }
+
+    async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta> {
+        check_key(key)?;
+        self.counter.record(Operation::Put);
+        let key = key.to_owned();
+        let version = new_version();
+        let now = SystemTime::now();
+        let meta = BlobMeta {
+            key: key.clone(),
+            etag: etag(version),
+            last_modified: from_millis(millis(now)),
+            size: body.len() as u64,
+        };
+        self.database
+            .writer
+            .write(move |connection| {
+                Box::pin(async move {
+                    let statement = match &mode {
+                        PutMode::Overwrite => {
+                            "insert into blob (key, body, version, last_modified)
+                             values (?1, ?2, ?3, ?4)
+                             on conflict (key) do update set body = excluded.body,
+                                 version = excluded.version, last_modified = excluded.last_modified"
+                        }
+                        PutMode::Create => {
+                            "insert into blob (key, body, version, last_modified)
+                             values (?1, ?2, ?3, ?4) on conflict (key) do nothing"
+                        }
+                        PutMode::Update(_) => {
+                            "update blob set body = ?2, version = ?3, last_modified = ?4
+                             where key = ?1 and version = ?5"
+                        }
+                    };
+                    let mut query = sqlx::query(statement)
+                        .bind(&key)
+                        .bind(body.as_ref())
+                        .bind(version)
+                        .bind(millis(now));
+                    if let PutMode::Update(etag) = &mode {
+                        query = query.bind(version_of(etag));
+                    }
+                    let written = query
+                        .execute(&mut *connection)
+                        .await
+                        .map_err(Error::backend)?
+                        .rows_affected();
+                    match (written, mode) {
+                        (0, PutMode::Create) => Err(Error::AlreadyExists { key }),
+                        (0, _) => Err(Error::Precondition { key }),
+                        _ => Ok(()),
+                    }
+                })
+            })
+            .await?;
+        Ok(meta)
+    }
+
+    async fn delete(&self, key: &str, if_match: Option<&ETag>) -> Result<()> {
+        check_key(key)?;
+        self.counter.record(Operation::Delete);
+        let key = key.to_owned();
+        let expected = if_match.map(version_of);
+        self.database
+            .writer
+            .write(move |connection| {
+                Box::pin(async move {
+                    let current: Option<i64> =
+                        sqlx::query_scalar("select version from blob where key = ?")
+                            .bind(&key)
+                            .fetch_optional(&mut *connection)
+                            .await
+                            .map_err(Error::backend)?;
+                    match (current, expected) {
+                        (None, _) => return Err(Error::blob_not_found(&key)),
+                        (Some(current), Some(expected)) if Some(current) != expected => {
+                            return Err(Error::Precondition { key });
+                        }
+                        _ => {}
+                    }
+                    sqlx::query("delete from blob where key = ?")
+                        .bind(&key)
+                        .execute(&mut *connection)
+                        .await
+                        .map_err(Error::backend)?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    async fn list(&self, request: &ListRequest) -> Result<ListPage> {
+        self.counter.record(Operation::List);
+        let page_size = request.effective_page_size();
+        let after = request.continuation.clone().unwrap_or_default();
+        let upper = upper_bound(&request.prefix);
+        let rows = retry::busy(|| {
+            sqlx::query(
+                "select key, version, last_modified, length(body) as size from blob
+                 where key >= ?1 and key > ?2 and (?3 is null or key < ?3)
+                 order by key limit ?4",
+            )
+            .bind(&request.prefix)
+            .bind(&after)
+            .bind(&upper)
+            .bind(i64::try_from(page_size + 1).unwrap_or(i64::MAX))
+            .fetch_all(&self.database.readers)
+        })
+        .await?;
+        let items = rows
+            .iter()
+            .map(meta)
+            .filter(|meta| {
+                meta.as_ref()
+                    .map_or(true, |meta| meta.key.starts_with(&request.prefix))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(Error::backend)?;
+        Ok(ListPage::from_overfetch(items, page_size))
+    }
+
+    fn transactions(&self) -> &TransactionCounter {
+        &self.counter
+    }
+}

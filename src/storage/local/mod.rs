@@ -1,0 +1,124 @@
+//! The embedded default: blobs and queue messages in one SQLite database in the data directory.
+//!
+//! Durability: the database runs in WAL mode with `synchronous=FULL`, so every commit is
+//! fsynced before a call returns; a power cut loses only calls that had not returned yet.
+//! To keep that affordable, all writes of a process go through one writer task that commits
+//! whatever calls are waiting in one transaction (group commit: one fsync for many writers).
+//! Reads use a small pool of reader connections and never wait for the writer.
+//!
+//! Several processes may share one data directory: SQLite's file locks serialise their write
+//! transactions, each conditional write is a single compare-and-swap statement inside such a
+//! transaction, and a busy database is waited for (busy timeout) and then retried.
+
+mod blob;
+mod queue;
+mod retry;
+mod writer;
+
+pub use blob::LocalBlobStore;
+pub use queue::LocalQueue;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::ConnectOptions;
+use sqlx::sqlite::SqliteSynchronous;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+
+use super::{Error, Result, Storage};
+use writer::Writer;
+
+/// File name of the database inside the data directory.
+pub const DATABASE_FILE: &str = "canvass.sqlite3";
+
+/// How long one statement waits for another process's lock before SQLite reports busy.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Reader connections per process; WAL readers never block each other or the writer.
+const READERS: u32 = 4;
+
+const SCHEMA: &str = "
+create table if not exists blob (
+    key text primary key,
+    body blob not null,
+    version integer not null,
+    last_modified integer not null
+);
+create table if not exists queue (
+    name text primary key
+);
+create table if not exists message (
+    id integer primary key autoincrement,
+    queue text not null references queue (name) on delete cascade,
+    body blob not null,
+    inserted_at integer not null,
+    visible_at integer not null,
+    pop_receipt text,
+    dequeue_count integer not null default 0
+);
+create index if not exists message_by_visibility on message (queue, visible_at, id);
+";
+
+/// One SQLite database shared by the blob and queue adapters of a process.
+#[derive(Debug)]
+pub(crate) struct Database {
+    readers: SqlitePool,
+    writer: Writer,
+}
+
+impl Database {
+    /// Opens (creating if needed) the database in `data_dir`.
+    async fn open(data_dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(data_dir).map_err(|error| {
+            Error::backend(format!(
+                "cannot create the data directory {}: {error}",
+                data_dir.display()
+            ))
+        })?;
+        let options = SqliteConnectOptions::new()
+            .filename(database_path(data_dir))
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(BUSY_TIMEOUT)
+            .foreign_keys(true);
+        let mut connection = retry::busy(|| options.connect()).await?;
+        retry::raw(&mut connection, SCHEMA).await?;
+        let readers = SqlitePoolOptions::new()
+            .max_connections(READERS)
+            .connect_with(options)
+            .await
+            .map_err(Error::backend)?;
+        Ok(Self {
+            readers,
+            writer: Writer::spawn(connection),
+        })
+    }
+}
+
+/// Where the database of a data directory lives.
+pub fn database_path(data_dir: &Path) -> PathBuf {
+    data_dir.join(DATABASE_FILE)
+}
+
+/// Opens both ports on the database in `data_dir`.
+pub async fn storage(data_dir: &Path) -> Result<Storage> {
+    let database = Arc::new(Database::open(data_dir).await?);
+    Ok(Storage {
+        blobs: Arc::new(LocalBlobStore::new(database.clone())),
+        queues: Arc::new(LocalQueue::new(database)),
+    })
+}
+
+/// Milliseconds since the Unix epoch, the clock every process sharing the database uses.
+fn millis(time: SystemTime) -> i64 {
+    time.duration_since(UNIX_EPOCH)
+        .map(|elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// The inverse of `millis`.
+fn from_millis(millis: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(u64::try_from(millis).unwrap_or(0))
+}

@@ -1,0 +1,77 @@
+//! The site's basic routes: health, home page, static files and unknown addresses.
+
+use canvass::storage;
+
+use crate::helpers::{spawn_app, spawn_app_with};
+
+#[tokio::test]
+async fn healthz_answers_ok_without_touching_storage() {
+    let app = spawn_app().await;
+    let before = app.storage.transactions();
+
+    let response = app.get("/healthz").await;
+
+    assert_eq!(response.status(), 200);
+    let body: serde_json::Value = response.json().await.expect("a JSON body");
+    assert_eq!(body["status"], "ok");
+    assert_eq!(app.storage.transactions().since(&before).total(), 0);
+}
+
+#[tokio::test]
+async fn the_home_page_says_what_canvass_is() {
+    let app = spawn_app().await;
+
+    let response = app.get("/").await;
+
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .is_ok_and(|value| value.starts_with("text/html"))
+    );
+    let html = response.text().await.expect("a body");
+    assert!(
+        html.contains("<h1>Surveys you host yourself</h1>"),
+        "{html}"
+    );
+    assert!(html.contains(r#"href="/static/canvass.css""#));
+}
+
+#[tokio::test]
+async fn the_home_page_is_served_from_the_local_backend_too() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let local = storage::local::storage(dir.path())
+        .await
+        .expect("local storage opens");
+    let app = spawn_app_with(local).await;
+
+    assert_eq!(app.get("/").await.status(), 200);
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
+
+#[tokio::test]
+async fn the_stylesheet_is_served_as_css() {
+    let app = spawn_app().await;
+
+    let response = app.get("/static/canvass.css").await;
+
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/css; charset=utf-8"
+    );
+    assert!(response.text().await.expect("a body").contains(":root"));
+}
+
+#[tokio::test]
+async fn an_unknown_address_gets_a_readable_404_page() {
+    let app = spawn_app().await;
+
+    for path in ["/no-such-page", "/static/missing.css"] {
+        let response = app.get(path).await;
+
+        assert_eq!(response.status(), 404, "case {path}");
+        let html = response.text().await.expect("a body");
+        assert!(html.contains("Page not found"), "case {path}: {html}");
+    }
+}

@@ -1,0 +1,8 @@
+//! The storage ports: one conformance suite run against every adapter, and the multi-process
+//! races on the local adapter.
+
+#[macro_use]
+mod conformance;
+mod local;
+mod memory;
+mod multi_process;
