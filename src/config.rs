@@ -2,8 +2,11 @@
 //! Every setting has a safe default, so `canvass serve` runs with none.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+
+use crate::stores::StoreSettings;
 
 /// Which adapter stands behind the storage ports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -12,6 +15,16 @@ pub enum StorageKind {
     Local,
     /// Nothing kept: everything is gone when the process stops. For trials and tests.
     Memory,
+}
+
+impl StorageSettings {
+    /// The local backend in `data_dir`.
+    pub fn local(data_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            storage: StorageKind::Local,
+            data_dir: data_dir.into(),
+        }
+    }
 }
 
 /// Where state lives; every command that touches storage reads the same settings.
@@ -30,12 +43,76 @@ pub struct StorageSettings {
 #[derive(Clone, Debug, Args)]
 pub struct ServeSettings {
     /// Address and port to listen on (port 0 picks a free one).
-    #[arg(long, env = "CANVASS_LISTEN", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "CANVASS_LISTEN", default_value = DEFAULT_LISTEN)]
     pub listen: String,
+
+    /// Largest request body accepted, in bytes; larger posts get a 413 page.
+    #[arg(long, env = "CANVASS_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
+    pub max_body_bytes: usize,
+
+    /// Create the demo tenant and survey when the storage has no demo tenant yet.
+    #[arg(long, env = "CANVASS_DEMO", default_value_t = true, action = clap::ArgAction::Set)]
+    pub demo: bool,
 
     /// Where state lives.
     #[command(flatten)]
     pub storage: StorageSettings,
+
+    /// Caches and reference numbers.
+    #[command(flatten)]
+    pub stores: StoreArgs,
+}
+
+/// Default listen address.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+/// Default body limit: room for a 100,000-character answer even fully percent-encoded.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+
+impl ServeSettings {
+    /// The defaults, on the given storage.
+    pub fn with_storage(storage: StorageSettings) -> Self {
+        Self {
+            listen: DEFAULT_LISTEN.into(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            demo: true,
+            storage,
+            stores: StoreArgs::default(),
+        }
+    }
+}
+
+/// Tuning of the typed stores.
+#[derive(Clone, Debug, Args)]
+pub struct StoreArgs {
+    /// Seconds a cached tenant or survey is served before it is read again; another process's
+    /// change shows within this time.
+    #[arg(long, env = "CANVASS_CACHE_TTL_SECS", default_value_t = 10)]
+    pub cache_ttl_secs: u64,
+
+    /// How many reference numbers a process reserves with one storage write.
+    #[arg(long, env = "CANVASS_REFERENCE_RANGE", default_value_t = 1000)]
+    pub reference_range: u64,
+}
+
+impl Default for StoreArgs {
+    fn default() -> Self {
+        let defaults = StoreSettings::default();
+        Self {
+            cache_ttl_secs: defaults.cache_ttl.as_secs(),
+            reference_range: defaults.reference_range,
+        }
+    }
+}
+
+impl StoreArgs {
+    /// The store settings these arguments ask for.
+    pub fn settings(&self) -> StoreSettings {
+        StoreSettings {
+            cache_ttl: Duration::from_secs(self.cache_ttl_secs),
+            reference_range: self.reference_range,
+            ..StoreSettings::default()
+        }
+    }
 }
 
 /// How logs are written.

@@ -2,7 +2,10 @@
 //! through queues to workers that keep exact summaries; tenants read them on a private site.
 
 pub mod config;
+pub mod demo;
+pub mod domain;
 pub mod startup;
 pub mod storage;
+pub mod stores;
 pub mod telemetry;
 pub mod web;

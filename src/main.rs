@@ -52,10 +52,19 @@ async fn serve(settings: ServeSettings) -> Result<(), Box<dyn std::error::Error>
         .rsplit_once(':')
         .map_or("127.0.0.1", |(host, _)| host)
         .to_owned();
+    let demo = settings.demo;
     let application = Application::build(settings).await?;
     let url = format!("http://{host}:{}", application.port());
     tracing::info!(%url, "Canvass is listening");
     println!("Canvass is running at {url}/ (Ctrl-C to stop)");
+    if application.demo_created() {
+        println!("Created the demo tenant and survey.");
+    }
+    if demo {
+        let (tenant, survey) = (canvass::demo::TENANT, canvass::demo::SURVEY);
+        println!("Demo tenant's surveys: {url}/s/{tenant}");
+        println!("Demo survey:           {url}/s/{tenant}/{survey}");
+    }
     application.run_until_stopped().await?;
     Ok(())
 }

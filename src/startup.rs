@@ -1,4 +1,5 @@
-//! Builds the application from settings: opens storage, binds the listener, mounts the sites.
+//! Builds the application from settings: opens storage and the stores, seeds the demo, binds
+//! the listener and mounts the sites.
 
 use std::net::TcpListener;
 
@@ -8,6 +9,8 @@ use tracing_actix_web::TracingLogger;
 
 use crate::config::{ServeSettings, StorageKind, StorageSettings};
 use crate::storage::{self, Storage};
+use crate::stores::{StoreError, Stores};
+use crate::web::AppState;
 
 /// Why the application could not start.
 #[derive(Debug, thiserror::Error)]
@@ -15,6 +18,9 @@ pub enum StartupError {
     /// Storage could not be opened.
     #[error("cannot open storage")]
     Storage(#[from] storage::Error),
+    /// The stores could not be prepared (queues, signing key, demo data).
+    #[error("cannot prepare the stores")]
+    Stores(#[from] StoreError),
     /// The listen address could not be bound.
     #[error("cannot listen on {address}")]
     Listen {
@@ -38,39 +44,57 @@ pub async fn open_storage(settings: &StorageSettings) -> Result<Storage, storage
 pub struct Application {
     port: u16,
     server: Server,
+    demo_created: bool,
 }
 
 impl Application {
-    /// Opens storage and binds the listener named in `settings`.
+    /// Opens the storage named in `settings` and binds the listener.
     pub async fn build(settings: ServeSettings) -> Result<Self, StartupError> {
         let storage = open_storage(&settings.storage).await?;
-        Self::build_with_storage(&settings.listen, storage)
+        Self::build_with_storage(&settings, storage).await
     }
 
-    /// Binds `listen` and serves from the given storage (tests hand in a memory storage).
-    pub fn build_with_storage(listen: &str, storage: Storage) -> Result<Self, StartupError> {
+    /// Serves from the given storage (tests hand in a memory storage or a temp directory).
+    pub async fn build_with_storage(
+        settings: &ServeSettings,
+        storage: Storage,
+    ) -> Result<Self, StartupError> {
+        let stores = Stores::open(storage, &settings.stores.settings()).await?;
+        let demo_created = settings.demo && crate::demo::seed(&stores).await?;
         let listen_error = |source| StartupError::Listen {
-            address: listen.to_owned(),
+            address: settings.listen.clone(),
             source,
         };
-        let listener = TcpListener::bind(listen).map_err(listen_error)?;
+        let listener = TcpListener::bind(&settings.listen).map_err(listen_error)?;
         let port = listener.local_addr().map_err(listen_error)?.port();
-        let storage = web::Data::new(storage);
+        let state = web::Data::new(AppState {
+            stores,
+            max_body_bytes: settings.max_body_bytes,
+        });
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(TracingLogger::default())
-                .app_data(storage.clone())
+                .app_data(state.clone())
                 .configure(crate::web::routes)
         })
         .listen(listener)
         .map_err(listen_error)?
         .run();
-        Ok(Self { port, server })
+        Ok(Self {
+            port,
+            server,
+            demo_created,
+        })
     }
 
     /// The port the application listens on.
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Whether this start created the demo tenant and survey.
+    pub fn demo_created(&self) -> bool {
+        self.demo_created
     }
 
     /// Serves until the process is told to stop (Ctrl-C / SIGTERM).

@@ -6,7 +6,7 @@ use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
-use crate::storage;
+use crate::stores::StoreError;
 
 /// Everything a handler can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -14,9 +14,18 @@ pub enum WebError {
     /// The page or resource does not exist (or is not the caller's to see).
     #[error("not found")]
     NotFound,
-    /// Storage failed underneath the request.
-    #[error("storage failed")]
-    Storage(#[from] storage::Error),
+    /// The request is malformed; the message says how, in words for the user.
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    /// The request body is over the configured limit.
+    #[error("request body over {limit} bytes")]
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A store failed underneath the request.
+    #[error("a store failed")]
+    Store(#[from] StoreError),
     /// A template failed to render.
     #[error("rendering a page failed")]
     Template(#[source] askama::Error),
@@ -25,29 +34,40 @@ pub enum WebError {
 /// The page shown for any error.
 #[derive(Template)]
 #[template(path = "error.html")]
-struct ErrorPage<'a> {
+struct ErrorPage {
     status: u16,
-    title: &'a str,
-    message: &'a str,
+    title: &'static str,
+    message: String,
 }
 
 impl WebError {
-    fn title_and_message(&self) -> (&'static str, &'static str) {
+    fn title_and_message(&self) -> (&'static str, String) {
         match self {
             WebError::NotFound => (
                 "Page not found",
-                "There is nothing at this address. Check the link you followed.",
+                "There is nothing at this address. Check the link you followed.".into(),
             ),
-            WebError::Storage(_) | WebError::Template(_) => (
+            WebError::BadRequest(message) => {
+                ("This request could not be accepted", message.clone())
+            }
+            WebError::PayloadTooLarge { limit } => (
+                "Your answers are too large",
+                format!(
+                    "This site accepts at most {} KB in one submission. Please shorten your \
+                     answers and send them again.",
+                    limit / 1024
+                ),
+            ),
+            WebError::Store(_) | WebError::Template(_) => (
                 "Something went wrong",
-                "We could not complete your request. Please try again in a moment.",
+                "We could not complete your request. Please try again in a moment.".into(),
             ),
         }
     }
 }
 
 /// The whole cause chain of an error, for logs.
-fn chain(error: &dyn std::error::Error) -> String {
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
@@ -62,7 +82,9 @@ impl ResponseError for WebError {
     fn status_code(&self) -> StatusCode {
         match self {
             WebError::NotFound => StatusCode::NOT_FOUND,
-            WebError::Storage(_) | WebError::Template(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::Store(_) | WebError::Template(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -87,6 +109,6 @@ impl ResponseError for WebError {
 }
 
 /// The fallback for every unknown route.
-pub async fn not_found() -> Result<actix_web::HttpResponse, WebError> {
+pub async fn not_found() -> Result<HttpResponse, WebError> {
     Err(WebError::NotFound)
 }

@@ -4,12 +4,23 @@ mod assets;
 mod error;
 mod health;
 mod home;
+mod public;
 mod render;
 
 pub use error::WebError;
-pub use render::render;
+pub use render::{render, render_with_status};
 
 use actix_web::web::{self, ServiceConfig};
+
+use crate::stores::Stores;
+
+/// What every handler can reach.
+pub struct AppState {
+    /// The typed stores.
+    pub stores: Stores,
+    /// Largest request body accepted.
+    pub max_body_bytes: usize,
+}
 
 /// Mounts every route of the application.
 pub fn routes(config: &mut ServiceConfig) {
@@ -17,5 +28,6 @@ pub fn routes(config: &mut ServiceConfig) {
         .route("/", web::get().to(home::show))
         .route("/healthz", web::get().to(health::check))
         .route("/static/{file}", web::get().to(assets::serve))
+        .configure(public::routes)
         .default_service(web::to(error::not_found));
 }

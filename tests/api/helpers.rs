@@ -1,7 +1,13 @@
 //! Starting the application for a test and talking to it over HTTP.
 
+use canvass::config::{ServeSettings, StorageSettings};
+use canvass::domain::{
+    Question, QuestionId, QuestionKind, Subscription, Survey, SurveySlug, Tenant, TenantSlug,
+};
 use canvass::startup::Application;
 use canvass::storage::{self, Storage};
+use canvass::stores::{StoreSettings, Stores};
+use time::OffsetDateTime;
 
 /// A running application on a random port, with its own storage.
 pub struct TestApp {
@@ -23,6 +29,13 @@ fn init_logs() {
     }
 }
 
+/// The settings every test app starts with: defaults on a random port.
+pub fn test_settings() -> ServeSettings {
+    let mut settings = ServeSettings::with_storage(StorageSettings::local("unused"));
+    settings.listen = "127.0.0.1:0".into();
+    settings
+}
+
 /// Starts the application on the in-memory adapter.
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(storage::memory::storage()).await
@@ -30,8 +43,14 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the application on the given storage.
 pub async fn spawn_app_with(storage: Storage) -> TestApp {
+    spawn_app_configured(storage, test_settings()).await
+}
+
+/// Starts the application on the given storage and settings.
+pub async fn spawn_app_configured(storage: Storage, settings: ServeSettings) -> TestApp {
     init_logs();
-    let application = Application::build_with_storage("127.0.0.1:0", storage.clone())
+    let application = Application::build_with_storage(&settings, storage.clone())
+        .await
         .expect("the application builds");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run_until_stopped());
@@ -46,7 +65,65 @@ pub async fn spawn_app_with(storage: Storage) -> TestApp {
     }
 }
 
+/// The value of the form's hidden submission token.
+pub fn token_in(html: &str) -> String {
+    let start = html
+        .find(r#"name="token" value=""#)
+        .expect("the form has a token")
+        + r#"name="token" value=""#.len();
+    let end = html[start..].find('"').expect("the token ends") + start;
+    html[start..end].to_owned()
+}
+
+/// A question for test surveys.
+pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
+    Question {
+        id: QuestionId::parse(id).expect("an id"),
+        text: format!("Question {id}?"),
+        required,
+        kind,
+    }
+}
+
+/// A published survey of the tenant with the given questions.
+pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -> Survey {
+    let now = OffsetDateTime::now_utc();
+    Survey {
+        tenant: TenantSlug::parse(tenant).expect("a slug"),
+        slug: SurveySlug::parse(slug).expect("a slug"),
+        title: title.into(),
+        description: None,
+        published: true,
+        version: 1,
+        created: now,
+        updated: now,
+        questions,
+    }
+}
+
 impl TestApp {
+    /// Typed stores over the app's storage, for arranging data (own caches, so arrange first).
+    pub async fn stores(&self) -> Stores {
+        Stores::open(self.storage.clone(), &StoreSettings::default())
+            .await
+            .expect("the stores open")
+    }
+
+    /// Creates a tenant and its surveys directly in storage.
+    pub async fn add_tenant(&self, slug: &str, subscription: Subscription, surveys: &[Survey]) {
+        let stores = self.stores().await;
+        let tenant = Tenant {
+            slug: TenantSlug::parse(slug).expect("a slug"),
+            name: format!("Tenant {slug}"),
+            subscription,
+            created: OffsetDateTime::now_utc(),
+        };
+        assert!(stores.tenants.create(&tenant).await.expect("created"));
+        for survey in surveys {
+            stores.surveys.save(survey).await.expect("saved");
+        }
+    }
+
     /// GETs a path on the app.
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client
@@ -54,5 +131,104 @@ impl TestApp {
             .send()
             .await
             .expect("the request is answered")
+    }
+
+    /// GETs a survey form and returns its HTML.
+    pub async fn form(&self, tenant: &str, survey: &str) -> String {
+        let response = self.get(&format!("/s/{tenant}/{survey}")).await;
+        assert_eq!(
+            response.status(),
+            200,
+            "the form of {tenant}/{survey} is served"
+        );
+        response.text().await.expect("a body")
+    }
+
+    /// POSTs a raw body to a survey.
+    pub async fn post_raw(&self, tenant: &str, survey: &str, body: Vec<u8>) -> reqwest::Response {
+        self.client
+            .post(format!("{}/s/{tenant}/{survey}", self.address))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .expect("the request is answered")
+    }
+
+    /// POSTs answers (`q-` fields and the token) to a survey.
+    pub async fn submit(
+        &self,
+        tenant: &str,
+        survey: &str,
+        token: &str,
+        answers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut pairs = vec![("token".to_owned(), token.to_owned())];
+        pairs.extend(
+            answers
+                .iter()
+                .map(|(q, v)| (format!("q-{q}"), (*v).to_owned())),
+        );
+        self.client
+            .post(format!("{}/s/{tenant}/{survey}", self.address))
+            .form(&pairs)
+            .send()
+            .await
+            .expect("the request is answered")
+    }
+
+    /// Fetches a fresh form and submits answers with its token.
+    pub async fn answer(
+        &self,
+        tenant: &str,
+        survey: &str,
+        answers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let token = token_in(&self.form(tenant, survey).await);
+        self.submit(tenant, survey, &token, answers).await
+    }
+}
+
+/// A `canvass` process started from the built binary, killed when dropped.
+pub struct CanvassProcess {
+    child: std::process::Child,
+    /// `http://127.0.0.1:PORT` for `serve`; empty for other commands.
+    pub address: String,
+}
+
+impl CanvassProcess {
+    /// Starts `canvass serve` on a random port over the data dir, with extra environment.
+    pub fn serve(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Self {
+        use std::io::{BufRead, BufReader};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_canvass"))
+            .arg("serve")
+            .env("CANVASS_LISTEN", "127.0.0.1:0")
+            .env("CANVASS_DATA_DIR", data_dir)
+            .env("CANVASS_LOG", "warn")
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("canvass serve starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut lines = BufReader::new(stdout).lines();
+        let address = loop {
+            let line = lines
+                .next()
+                .expect("canvass serve printed its address")
+                .expect("stdout is readable");
+            if let Some(rest) = line.strip_prefix("Canvass is running at ") {
+                break rest.split('/').take(3).collect::<Vec<_>>().join("/");
+            }
+        };
+        // Keep draining stdout so the process never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        Self { child, address }
+    }
+}
+
+impl Drop for CanvassProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

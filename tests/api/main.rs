@@ -2,5 +2,8 @@
 //! their shared conformance suite. One binary, so linking happens once.
 
 mod helpers;
+mod public;
+mod references;
 mod site;
 mod storage;
+mod stores;

@@ -1,0 +1,372 @@
+//! Answers: what a respondent gave, checked against the survey they answered.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::question::{MAX_LONG_TEXT, MAX_SHORT_TEXT};
+use super::{QuestionId, QuestionKind, Reference, Survey, SurveySlug, TenantSlug};
+
+/// One question's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerValue {
+    /// A short or long text.
+    Text(String),
+    /// The option picked in a single-choice question.
+    Choice(String),
+    /// The options ticked in a multiple-choice question, in the survey's option order.
+    Choices(Vec<String>),
+    /// A rating from 1 to 5.
+    Stars(u8),
+    /// A number.
+    Number(f64),
+}
+
+/// A respondent's complete, valid set of answers to one version of a survey.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The survey's owner.
+    pub tenant: TenantSlug,
+    /// The survey answered.
+    pub survey: SurveySlug,
+    /// The version of the survey the respondent saw.
+    pub survey_version: u32,
+    /// The reference number shown to the respondent; unique across the service.
+    pub reference: Reference,
+    /// When the respondent submitted.
+    #[serde(with = "time::serde::rfc3339")]
+    pub submitted_at: OffsetDateTime,
+    /// Answers by stable question id; unanswered optional questions are absent.
+    pub values: BTreeMap<QuestionId, AnswerValue>,
+}
+
+/// The raw values a form posted, by question id (several for a multiple choice).
+#[derive(Clone, Debug, Default)]
+pub struct RawAnswers(HashMap<String, Vec<String>>);
+
+impl RawAnswers {
+    /// Records one posted value for a question.
+    pub fn push(&mut self, question: &str, value: String) {
+        self.0.entry(question.to_owned()).or_default().push(value);
+    }
+
+    /// The values posted for a question, blank ones left out.
+    pub fn values(&self, question: &QuestionId) -> Vec<&str> {
+        self.0
+            .get(question.as_str())
+            .map(|values| {
+                values
+                    .iter()
+                    .map(|value| value.trim())
+                    .filter(|value| !value.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// What is wrong with each wrongly answered question, in words for the respondent.
+pub type FieldErrors = BTreeMap<QuestionId, String>;
+
+impl Survey {
+    /// Checks posted values against every question; either every answer is valid, or each
+    /// wrong one has a message.
+    pub fn validate(
+        &self,
+        raw: &RawAnswers,
+    ) -> Result<BTreeMap<QuestionId, AnswerValue>, FieldErrors> {
+        let mut values = BTreeMap::new();
+        let mut errors = FieldErrors::new();
+        for question in &self.questions {
+            let posted = raw.values(&question.id);
+            if posted.is_empty() {
+                if question.required {
+                    errors.insert(question.id.clone(), "Please answer this question.".into());
+                }
+                continue;
+            }
+            match parse(&question.kind, &posted) {
+                Ok(value) => {
+                    values.insert(question.id.clone(), value);
+                }
+                Err(message) => {
+                    errors.insert(question.id.clone(), message);
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(values)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+fn single<'a>(posted: &[&'a str]) -> Result<&'a str, String> {
+    match posted {
+        [one] => Ok(one),
+        _ => Err("Please give one answer only.".into()),
+    }
+}
+
+fn text(posted: &[&str], limit: usize) -> Result<AnswerValue, String> {
+    let text = single(posted)?;
+    let length = text.chars().count();
+    if length > limit {
+        return Err(format!(
+            "Please shorten your answer to {limit} characters (it has {length})."
+        ));
+    }
+    Ok(AnswerValue::Text(text.to_owned()))
+}
+
+fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
+    match kind {
+        QuestionKind::ShortText => text(posted, MAX_SHORT_TEXT),
+        QuestionKind::LongText => text(posted, MAX_LONG_TEXT),
+        QuestionKind::SingleChoice { options } => {
+            let picked = single(posted)?;
+            options
+                .iter()
+                .find(|option| option.as_str() == picked)
+                .map(|option| AnswerValue::Choice(option.clone()))
+                .ok_or_else(|| "Please choose one of the options listed.".into())
+        }
+        QuestionKind::MultipleChoice { options } => {
+            if let Some(unknown) = posted.iter().find(|p| !options.iter().any(|o| o == *p)) {
+                return Err(format!("{unknown:?} is not one of the options listed."));
+            }
+            let ticked = options
+                .iter()
+                .filter(|option| posted.contains(&option.as_str()))
+                .cloned()
+                .collect();
+            Ok(AnswerValue::Choices(ticked))
+        }
+        QuestionKind::FiveStars => match single(posted)?.parse::<u8>() {
+            Ok(stars @ 1..=5) => Ok(AnswerValue::Stars(stars)),
+            _ => Err("Please give a rating from 1 to 5 stars.".into()),
+        },
+        QuestionKind::Numeric { min, max, integer } => {
+            let number = single(posted)?
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite())
+                .ok_or("Please enter a number, like 42 or 3.5.")?;
+            if *integer && number.fract() != 0.0 {
+                return Err("Please enter a whole number.".into());
+            }
+            match (min, max) {
+                (Some(min), Some(max)) if number < *min || number > *max => {
+                    Err(format!("Please enter a number from {min} to {max}."))
+                }
+                (Some(min), _) if number < *min => Err(format!("Please enter {min} or more.")),
+                (_, Some(max)) if number > *max => Err(format!("Please enter {max} or less.")),
+                _ => Ok(AnswerValue::Number(number)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Question;
+
+    fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
+        Question {
+            id: QuestionId::parse(id).expect("an id"),
+            text: format!("Question {id}"),
+            required,
+            kind,
+        }
+    }
+
+    fn survey() -> Survey {
+        let options = vec!["Red".to_string(), "Green".into(), "Blue".into()];
+        Survey {
+            tenant: TenantSlug::parse("acme").expect("a slug"),
+            slug: SurveySlug::parse("colours").expect("a slug"),
+            title: "Colours".into(),
+            description: None,
+            published: true,
+            version: 1,
+            created: OffsetDateTime::UNIX_EPOCH,
+            updated: OffsetDateTime::UNIX_EPOCH,
+            questions: vec![
+                question("short", true, QuestionKind::ShortText),
+                question("long", false, QuestionKind::LongText),
+                question(
+                    "one",
+                    false,
+                    QuestionKind::SingleChoice {
+                        options: options.clone(),
+                    },
+                ),
+                question("many", false, QuestionKind::MultipleChoice { options }),
+                question("stars", false, QuestionKind::FiveStars),
+                question(
+                    "age",
+                    false,
+                    QuestionKind::Numeric {
+                        min: Some(0.0),
+                        max: Some(130.0),
+                        integer: true,
+                    },
+                ),
+                question(
+                    "ratio",
+                    false,
+                    QuestionKind::Numeric {
+                        min: None,
+                        max: Some(1.0),
+                        integer: false,
+                    },
+                ),
+            ],
+        }
+    }
+
+    fn raw(pairs: &[(&str, &str)]) -> RawAnswers {
+        let mut raw = RawAnswers::default();
+        for (question, value) in pairs {
+            raw.push(question, (*value).to_owned());
+        }
+        raw
+    }
+
+    fn id(text: &str) -> QuestionId {
+        QuestionId::parse(text).expect("an id")
+    }
+
+    #[test]
+    fn a_complete_valid_form_gives_typed_answers() {
+        let values = survey()
+            .validate(&raw(&[
+                ("short", "  Ada  "),
+                ("long", "Line one\nLine two"),
+                ("one", "Green"),
+                ("many", "Blue"),
+                ("many", "Red"),
+                ("stars", "4"),
+                ("age", "36"),
+                ("ratio", "0.25"),
+            ]))
+            .expect("valid");
+
+        assert_eq!(values[&id("short")], AnswerValue::Text("Ada".into()));
+        assert_eq!(values[&id("one")], AnswerValue::Choice("Green".into()));
+        assert_eq!(
+            values[&id("many")],
+            AnswerValue::Choices(vec!["Red".into(), "Blue".into()]),
+            "ticked options keep the survey's order"
+        );
+        assert_eq!(values[&id("stars")], AnswerValue::Stars(4));
+        assert_eq!(values[&id("age")], AnswerValue::Number(36.0));
+        assert_eq!(values[&id("ratio")], AnswerValue::Number(0.25));
+    }
+
+    #[test]
+    fn unanswered_optional_questions_are_left_out() {
+        let values = survey()
+            .validate(&raw(&[("short", "x"), ("long", "   ")]))
+            .expect("valid");
+        assert_eq!(values.len(), 1);
+    }
+
+    #[test]
+    fn each_wrong_answer_gets_its_own_message() {
+        let long = "x".repeat(MAX_SHORT_TEXT + 1);
+        for (pairs, question, expected) in [
+            (vec![], "short", "Please answer this question."),
+            (
+                vec![("short", "   ")],
+                "short",
+                "Please answer this question.",
+            ),
+            (
+                vec![("short", long.as_str())],
+                "short",
+                "Please shorten your answer to 500",
+            ),
+            (
+                vec![("one", "Purple")],
+                "one",
+                "Please choose one of the options listed.",
+            ),
+            (
+                vec![("one", "Red"), ("one", "Blue")],
+                "one",
+                "Please give one answer only.",
+            ),
+            (
+                vec![("many", "Red"), ("many", "Pink")],
+                "many",
+                "\"Pink\" is not one of the",
+            ),
+            (
+                vec![("stars", "6")],
+                "stars",
+                "Please give a rating from 1 to 5",
+            ),
+            (
+                vec![("stars", "0")],
+                "stars",
+                "Please give a rating from 1 to 5",
+            ),
+            (
+                vec![("stars", "four")],
+                "stars",
+                "Please give a rating from 1 to 5",
+            ),
+            (vec![("age", "abc")], "age", "Please enter a number"),
+            (vec![("age", "NaN")], "age", "Please enter a number"),
+            (vec![("age", "inf")], "age", "Please enter a number"),
+            (vec![("age", "36.5")], "age", "Please enter a whole number."),
+            (
+                vec![("age", "131")],
+                "age",
+                "Please enter a number from 0 to 130.",
+            ),
+            (
+                vec![("age", "-1")],
+                "age",
+                "Please enter a number from 0 to 130.",
+            ),
+            (vec![("ratio", "2")], "ratio", "Please enter 1 or less."),
+        ] {
+            let errors = survey().validate(&raw(&pairs)).expect_err("invalid");
+            let message = errors.get(&id(question)).map(String::as_str).unwrap_or("");
+            assert!(message.starts_with(expected), "case {pairs:?}: {errors:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_text_of_one_hundred_thousand_characters_is_accepted() {
+        let text = "é".repeat(MAX_LONG_TEXT);
+        let values = survey()
+            .validate(&raw(&[("short", "x"), ("long", &text)]))
+            .expect("valid");
+        assert_eq!(values[&id("long")], AnswerValue::Text(text));
+    }
+
+    #[test]
+    fn answers_round_trip_through_json() {
+        let answer = Answer {
+            tenant: TenantSlug::parse("acme").expect("a slug"),
+            survey: SurveySlug::parse("colours").expect("a slug"),
+            survey_version: 3,
+            reference: Reference(1234),
+            submitted_at: OffsetDateTime::UNIX_EPOCH,
+            values: BTreeMap::from([
+                (id("one"), AnswerValue::Choice("Red".into())),
+                (id("stars"), AnswerValue::Stars(5)),
+            ]),
+        };
+        let json = serde_json::to_string(&answer).expect("serialises");
+        let back: Answer = serde_json::from_str(&json).expect("deserialises");
+        assert_eq!(back, answer);
+    }
+}

@@ -1,0 +1,18 @@
+//! The language of the service: tenants, surveys, questions, answers, references. Pure code:
+//! no I/O, so every rule here is unit-tested on its own.
+
+pub mod answer;
+pub mod question;
+pub mod reference;
+pub mod slug;
+pub mod submission;
+pub mod survey;
+pub mod tenant;
+
+pub use answer::{Answer, AnswerValue, FieldErrors, RawAnswers};
+pub use question::{Question, QuestionId, QuestionKind};
+pub use reference::{IdRange, Reference};
+pub use slug::{SlugError, SurveySlug, TenantSlug};
+pub use submission::{SigningKey, SubmissionToken, TokenError};
+pub use survey::Survey;
+pub use tenant::{Subscription, Tenant};

@@ -1,0 +1,165 @@
+//! Questions and their types. Each question has a stable id that never changes when its text
+//! is edited, so answers and summaries stay attached to it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Longest answer to a short-text question, in characters.
+pub const MAX_SHORT_TEXT: usize = 500;
+/// Longest answer to a long-text question, in characters.
+pub const MAX_LONG_TEXT: usize = 100_000;
+
+/// A question's stable id: 1-32 lowercase letters and digits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct QuestionId(String);
+
+impl QuestionId {
+    /// A fresh random id.
+    pub fn generate() -> Self {
+        Self(uuid::Uuid::new_v4().simple().to_string()[..12].to_owned())
+    }
+
+    /// Checks an id.
+    pub fn parse(text: &str) -> Option<Self> {
+        let ok = (1..=32).contains(&text.len())
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+        ok.then(|| Self(text.to_owned()))
+    }
+
+    /// The id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for QuestionId {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a question id"))
+    }
+}
+
+impl From<QuestionId> for String {
+    fn from(id: QuestionId) -> String {
+        id.0
+    }
+}
+
+impl fmt::Display for QuestionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What kind of answer a question takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum QuestionKind {
+    /// One line of text.
+    ShortText,
+    /// Free text, up to `MAX_LONG_TEXT` characters.
+    LongText,
+    /// Exactly one of the options.
+    SingleChoice {
+        /// The options, in display order.
+        options: Vec<String>,
+    },
+    /// Any number of the options.
+    MultipleChoice {
+        /// The options, in display order.
+        options: Vec<String>,
+    },
+    /// A rating from 1 to 5 stars.
+    FiveStars,
+    /// A number, optionally bounded and whole.
+    Numeric {
+        /// Smallest accepted value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min: Option<f64>,
+        /// Largest accepted value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<f64>,
+        /// Only whole numbers.
+        #[serde(default)]
+        integer: bool,
+    },
+}
+
+impl QuestionKind {
+    /// The type's name, as in the API.
+    pub fn name(&self) -> &'static str {
+        match self {
+            QuestionKind::ShortText => "short_text",
+            QuestionKind::LongText => "long_text",
+            QuestionKind::SingleChoice { .. } => "single_choice",
+            QuestionKind::MultipleChoice { .. } => "multiple_choice",
+            QuestionKind::FiveStars => "five_stars",
+            QuestionKind::Numeric { .. } => "numeric",
+        }
+    }
+
+    /// The options of a choice question; empty for the others.
+    pub fn options(&self) -> &[String] {
+        match self {
+            QuestionKind::SingleChoice { options } | QuestionKind::MultipleChoice { options } => {
+                options
+            }
+            _ => &[],
+        }
+    }
+}
+
+/// One question of a survey.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    /// Its stable id.
+    pub id: QuestionId,
+    /// What is asked.
+    pub text: String,
+    /// Whether an answer is needed.
+    #[serde(default)]
+    pub required: bool,
+    /// Its type and type-specific settings.
+    #[serde(flatten)]
+    pub kind: QuestionKind,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_serialise_with_their_type_beside_their_fields() {
+        let question = Question {
+            id: QuestionId::parse("q1").expect("an id"),
+            text: "Pick one".into(),
+            required: true,
+            kind: QuestionKind::SingleChoice {
+                options: vec!["A".into(), "B".into()],
+            },
+        };
+
+        let json = serde_json::to_value(&question).expect("serialises");
+
+        assert_eq!(
+            json,
+            serde_json::json!({"id": "q1", "text": "Pick one", "required": true,
+                               "type": "single_choice", "options": ["A", "B"]})
+        );
+        let back: Question = serde_json::from_value(json).expect("deserialises");
+        assert_eq!(back, question);
+    }
+
+    #[test]
+    fn generated_ids_are_valid_and_distinct() {
+        let a = QuestionId::generate();
+        let b = QuestionId::generate();
+        assert!(QuestionId::parse(a.as_str()).is_some());
+        assert_ne!(a, b);
+    }
+}

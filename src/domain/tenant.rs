@@ -1,0 +1,40 @@
+//! Tenants: the organisations that own surveys, and their subscription.
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::TenantSlug;
+
+/// What a tenant pays for; premium answers are processed first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Subscription {
+    /// The standard queue.
+    Standard,
+    /// The premium queue, served before the standard one.
+    Premium,
+}
+
+impl Subscription {
+    /// The subscription's name, as in configuration and the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Subscription::Standard => "standard",
+            Subscription::Premium => "premium",
+        }
+    }
+}
+
+/// A survey owner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tenant {
+    /// Its slug, as in `/s/{tenant}`.
+    pub slug: TenantSlug,
+    /// Its display name.
+    pub name: String,
+    /// Standard or premium.
+    pub subscription: Subscription,
+    /// When it signed up.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created: OffsetDateTime,
+}

@@ -1,0 +1,201 @@
+//! Reading a posted survey form: the body within its limit, strict URL-encoding, and the view
+//! of each question the form template shows (with the respondent's input and its errors).
+
+use actix_web::web;
+
+use crate::domain::{FieldErrors, Question, QuestionKind, RawAnswers};
+use crate::web::WebError;
+
+/// The form field that carries the submission token.
+pub const TOKEN_FIELD: &str = "token";
+/// Answer fields are named `q-{question id}`.
+pub const ANSWER_FIELD_PREFIX: &str = "q-";
+
+/// A posted survey form.
+#[derive(Debug, Default)]
+pub struct PostedForm {
+    /// The submission token, empty if none was posted.
+    pub token: String,
+    /// The answers by question id.
+    pub answers: RawAnswers,
+}
+
+/// Reads the body, refusing it with 413 once it passes `limit` bytes.
+pub async fn read_body(payload: web::Payload, limit: usize) -> Result<web::Bytes, WebError> {
+    match payload.to_bytes_limited(limit).await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(error)) => Err(WebError::BadRequest(format!(
+            "The form could not be read ({error}). Please send it again."
+        ))),
+        Err(_) => Err(WebError::PayloadTooLarge { limit }),
+    }
+}
+
+fn malformed() -> WebError {
+    WebError::BadRequest(
+        "The form was not sent as a valid URL-encoded form. Please reload the page and send it \
+         again."
+            .into(),
+    )
+}
+
+/// Decodes one URL-encoded component, refusing broken escapes and invalid UTF-8 rather than
+/// guessing.
+fn decode(raw: &str) -> Result<String, WebError> {
+    let bytes = raw.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%' {
+            let escape = bytes.get(at + 1..at + 3).ok_or_else(malformed)?;
+            if !escape.iter().all(u8::is_ascii_hexdigit) {
+                return Err(malformed());
+            }
+            at += 3;
+        } else {
+            at += 1;
+        }
+    }
+    percent_encoding::percent_decode_str(&raw.replace('+', " "))
+        .decode_utf8()
+        .map(|text| text.into_owned())
+        .map_err(|_| malformed())
+}
+
+/// Parses an `application/x-www-form-urlencoded` body into the token and the answers.
+pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
+    let body = std::str::from_utf8(body).map_err(|_| malformed())?;
+    let mut form = PostedForm::default();
+    for pair in body.split('&').filter(|pair| !pair.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let (name, value) = (decode(name)?, decode(value)?);
+        if name == TOKEN_FIELD {
+            form.token = value;
+        } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {
+            form.answers.push(question, value);
+        }
+    }
+    Ok(form)
+}
+
+/// One option of a choice or rating question, as the form shows it.
+pub struct ChoiceView {
+    /// The value posted when it is picked.
+    pub value: String,
+    /// Whether the respondent picked it.
+    pub checked: bool,
+}
+
+/// One question as the form shows it.
+pub struct QuestionView {
+    /// The question id (field `q-{id}`).
+    pub id: String,
+    /// Its position, from 1.
+    pub number: usize,
+    /// What is asked.
+    pub text: String,
+    /// Whether an answer is needed.
+    pub required: bool,
+    /// The type's API name, which picks the input in the template.
+    pub kind: &'static str,
+    /// Options of choice and rating questions.
+    pub choices: Vec<ChoiceView>,
+    /// The respondent's text or number, kept across a failed submit.
+    pub value: String,
+    /// What is wrong with the answer, if anything.
+    pub error: Option<String>,
+    /// Bounds and step of a numeric input, as HTML attribute values.
+    pub min: Option<String>,
+    /// Upper bound of a numeric input.
+    pub max: Option<String>,
+    /// `1` for whole numbers, `any` otherwise.
+    pub step: &'static str,
+    /// Longest text accepted, for `maxlength`.
+    pub max_length: usize,
+}
+
+impl QuestionView {
+    /// The view of `question` at `number`, showing `posted` input and `errors` when re-rendered.
+    pub fn new(
+        number: usize,
+        question: &Question,
+        posted: &RawAnswers,
+        errors: &FieldErrors,
+    ) -> Self {
+        let values = posted.values(&question.id);
+        let choice = |value: String| ChoiceView {
+            checked: values.contains(&value.as_str()),
+            value,
+        };
+        let choices = match &question.kind {
+            QuestionKind::FiveStars => (1..=5).map(|n| choice(n.to_string())).collect(),
+            kind => kind.options().iter().cloned().map(choice).collect(),
+        };
+        let (min, max, step) = match &question.kind {
+            QuestionKind::Numeric { min, max, integer } => (
+                min.map(|n| n.to_string()),
+                max.map(|n| n.to_string()),
+                if *integer { "1" } else { "any" },
+            ),
+            _ => (None, None, "any"),
+        };
+        let max_length = match question.kind {
+            QuestionKind::ShortText => crate::domain::question::MAX_SHORT_TEXT,
+            _ => crate::domain::question::MAX_LONG_TEXT,
+        };
+        Self {
+            id: question.id.to_string(),
+            number,
+            text: question.text.clone(),
+            required: question.required,
+            kind: question.kind.name(),
+            choices,
+            value: values.first().map(|v| (*v).to_owned()).unwrap_or_default(),
+            error: errors.get(&question.id).cloned(),
+            min,
+            max,
+            step,
+            max_length,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_encoded_form_gives_its_token_and_answers() {
+        let form = parse(b"token=abc.1&q-name=Ada+Lovelace&q-many=A&q-many=B%26C&other=x")
+            .expect("parses");
+
+        assert_eq!(form.token, "abc.1");
+        let name = crate::domain::QuestionId::parse("name").expect("an id");
+        let many = crate::domain::QuestionId::parse("many").expect("an id");
+        assert_eq!(form.answers.values(&name), vec!["Ada Lovelace"]);
+        assert_eq!(form.answers.values(&many), vec!["A", "B&C"]);
+    }
+
+    #[test]
+    fn broken_encodings_are_refused_not_guessed() {
+        for body in [
+            &b"q-a=%ZZ"[..],
+            b"q-a=%4",
+            b"q-a=%",
+            b"q-a=%FF%FE",
+            b"q-a=\xff",
+        ] {
+            let result = parse(body);
+            assert!(
+                matches!(result, Err(WebError::BadRequest(_))),
+                "case {:?}",
+                String::from_utf8_lossy(body)
+            );
+        }
+    }
+
+    #[test]
+    fn empty_pairs_and_valueless_names_are_tolerated() {
+        let form = parse(b"&&token&q-a=1&").expect("parses");
+        assert_eq!(form.token, "");
+    }
+}

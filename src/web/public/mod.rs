@@ -1,0 +1,20 @@
+//! The public site, where respondents find and answer surveys.
+
+mod form;
+mod pages;
+
+use actix_web::web::{self, ServiceConfig};
+
+/// Mounts the public routes under `/s`.
+pub fn routes(config: &mut ServiceConfig) {
+    config.service(
+        web::scope("/s")
+            .route("/{tenant}", web::get().to(pages::tenant))
+            .route("/{tenant}/{survey}", web::get().to(pages::form))
+            .route("/{tenant}/{survey}", web::post().to(pages::submit))
+            .route(
+                "/{tenant}/{survey}/thanks/{reference}",
+                web::get().to(pages::thanks),
+            ),
+    );
+}
