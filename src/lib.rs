@@ -4,6 +4,7 @@
 pub mod config;
 pub mod demo;
 pub mod domain;
+pub mod loadgen;
 pub mod startup;
 pub mod storage;
 pub mod stores;

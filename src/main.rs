@@ -2,8 +2,11 @@
 
 use std::process::ExitCode;
 
-use canvass::config::{LogSettings, ServeSettings};
+use canvass::config::{LogSettings, ServeSettings, StorageSettings, StoreArgs};
+use canvass::loadgen::LoadSettings;
 use canvass::startup::Application;
+use canvass::startup::open_storage;
+use canvass::stores::Stores;
 use canvass::telemetry;
 use clap::{Parser, Subcommand};
 
@@ -22,6 +25,15 @@ struct Cli {
 enum Command {
     /// Serve the public site, the tenant site and the JSON API.
     Serve(ServeSettings),
+    /// Measure submissions/s and latency of a running serve against a trivial handler.
+    Loadgen {
+        #[command(flatten)]
+        load: LoadSettings,
+        #[command(flatten)]
+        storage: StorageSettings,
+        #[command(flatten)]
+        stores: StoreArgs,
+    },
 }
 
 #[tokio::main]
@@ -30,6 +42,11 @@ async fn main() -> ExitCode {
     telemetry::init(&cli.log);
     let outcome = match cli.command {
         Command::Serve(settings) => serve(settings).await,
+        Command::Loadgen {
+            load,
+            storage,
+            stores,
+        } => loadgen(load, storage, stores).await,
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -66,5 +83,23 @@ async fn serve(settings: ServeSettings) -> Result<(), Box<dyn std::error::Error>
         println!("Demo survey:           {url}/s/{tenant}/{survey}");
     }
     application.run_until_stopped().await?;
+    Ok(())
+}
+
+async fn loadgen(
+    load: LoadSettings,
+    storage: StorageSettings,
+    stores: StoreArgs,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let stores = Stores::open(open_storage(&storage).await?, &stores.settings()).await?;
+    let (serve, ceiling) = canvass::loadgen::run(&stores, &load).await?;
+    println!("{}", serve.line("canvass serve (POST a survey form)"));
+    if let Some(ceiling) = ceiling {
+        println!("{}", ceiling.line("ceiling (trivial actix POST)"));
+        println!(
+            "serve / ceiling: {:.0}%",
+            100.0 * serve.per_second / ceiling.per_second.max(f64::EPSILON)
+        );
+    }
     Ok(())
 }

@@ -8,8 +8,9 @@ use std::time::{Duration, SystemTime};
 use async_trait::async_trait;
 use bytes::Bytes;
 use sqlx::error::ErrorKind;
-use sqlx::{Row, SqliteConnection};
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 
+use super::writer::NewMessage;
 use super::{Database, from_millis, millis, retry};
 use crate::storage::{
     Error, Message, MessageQueue, MessageUpdate, Operation, PopReceipt, QueueName, Result,
@@ -67,6 +68,63 @@ async fn not_held(connection: &mut SqliteConnection, queue: &str, id: &str) -> E
     }
 }
 
+/// Inserts messages with one multi-row statement and returns each one's id, or its own error.
+/// Only the writer calls this, inside its transaction.
+pub(super) async fn insert_messages(
+    connection: &mut SqliteConnection,
+    messages: &[NewMessage],
+) -> Result<Vec<Result<String>>> {
+    let mut insert =
+        QueryBuilder::<Sqlite>::new("insert into message (queue, body, inserted_at, visible_at) ");
+    insert.push_values(messages, |mut row, message| {
+        row.push_bind(&message.queue)
+            .push_bind(message.body.as_ref())
+            .push_bind(message.inserted_at)
+            .push_bind(message.visible_at);
+    });
+    match insert.build().execute(&mut *connection).await {
+        // One statement under the write lock numbers its rows consecutively.
+        Ok(done) => {
+            let last = done.last_insert_rowid();
+            let first = last - messages.len() as i64 + 1;
+            Ok((first..=last).map(|id| Ok(id.to_string())).collect())
+        }
+        // Some message names a queue that does not exist: add them one by one so only
+        // that one fails.
+        Err(sqlx::Error::Database(error)) if error.kind() == ErrorKind::ForeignKeyViolation => {
+            let mut ids = Vec::with_capacity(messages.len());
+            for message in messages {
+                ids.push(insert_message(connection, message).await?);
+            }
+            Ok(ids)
+        }
+        Err(error) => Err(Error::backend(error)),
+    }
+}
+
+/// Inserts one message; an unknown queue is that message's own error.
+async fn insert_message(
+    connection: &mut SqliteConnection,
+    message: &NewMessage,
+) -> Result<Result<String>> {
+    let inserted = sqlx::query(
+        "insert into message (queue, body, inserted_at, visible_at) values (?, ?, ?, ?)",
+    )
+    .bind(&message.queue)
+    .bind(message.body.as_ref())
+    .bind(message.inserted_at)
+    .bind(message.visible_at)
+    .execute(connection)
+    .await;
+    match inserted {
+        Ok(done) => Ok(Ok(done.last_insert_rowid().to_string())),
+        Err(sqlx::Error::Database(error)) if error.kind() == ErrorKind::ForeignKeyViolation => {
+            Ok(Err(Error::queue_not_found(&message.queue)))
+        }
+        Err(error) => Err(Error::backend(error)),
+    }
+}
+
 #[async_trait]
 impl MessageQueue for LocalQueue {
     async fn create_queue(&self, queue: &QueueName) -> Result<()> {
@@ -94,33 +152,14 @@ impl MessageQueue for LocalQueue {
     ) -> Result<String> {
         check_message_size(&body)?;
         self.counter.record(Operation::Add);
-        let queue = queue.as_str().to_owned();
         let now = millis(SystemTime::now());
-        let visible_at = now + initial_invisibility.map_or(0, duration_millis);
         self.database
             .writer
-            .write(move |connection| {
-                Box::pin(async move {
-                    let inserted = sqlx::query(
-                        "insert into message (queue, body, inserted_at, visible_at)
-                         values (?, ?, ?, ?)",
-                    )
-                    .bind(&queue)
-                    .bind(body.as_ref())
-                    .bind(now)
-                    .bind(visible_at)
-                    .execute(connection)
-                    .await;
-                    match inserted {
-                        Ok(done) => Ok(done.last_insert_rowid().to_string()),
-                        Err(sqlx::Error::Database(error))
-                            if error.kind() == ErrorKind::ForeignKeyViolation =>
-                        {
-                            Err(Error::queue_not_found(&queue))
-                        }
-                        Err(error) => Err(Error::backend(error)),
-                    }
-                })
+            .add(NewMessage {
+                queue: queue.as_str().to_owned(),
+                body,
+                inserted_at: now,
+                visible_at: now + initial_invisibility.map_or(0, duration_millis),
             })
             .await
     }

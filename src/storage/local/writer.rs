@@ -7,6 +7,10 @@
 //!
 //! A job's expected failures (a failed condition, a stale pop receipt) change nothing, so they
 //! do not spoil the transaction for the others; a backend error rolls the whole batch back.
+//!
+//! Message adds, one per submitted answer, are the hottest write: the adds waiting together
+//! become one multi-row insert instead of one statement each. Jobs in one batch were all in
+//! flight at once, so running the adds after the other jobs is an order they could have had.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -32,7 +36,22 @@ type Deliver = Box<dyn FnOnce(Option<&Arc<Error>>) + Send>;
 /// Whether a job's own failure must roll back the batch it ran in.
 type Ran = (bool, Deliver);
 
-type Job = Box<dyn for<'c> FnOnce(&'c mut SqliteConnection) -> Boxed<'c, Ran> + Send>;
+type Work = Box<dyn for<'c> FnOnce(&'c mut SqliteConnection) -> Boxed<'c, Ran> + Send>;
+
+/// A message to insert, with the queue it goes to.
+pub(super) struct NewMessage {
+    pub(super) queue: String,
+    pub(super) body: bytes::Bytes,
+    pub(super) inserted_at: i64,
+    pub(super) visible_at: i64,
+}
+
+enum Job {
+    /// Any statements.
+    Work(Work),
+    /// A message add, coalesced with the other adds of its batch; replies with the new id.
+    Add(NewMessage, oneshot::Sender<Result<String>>),
+}
 
 /// A handle to the writer task.
 #[derive(Debug, Clone)]
@@ -55,7 +74,7 @@ impl Writer {
         F: for<'c> FnOnce(&'c mut SqliteConnection) -> Boxed<'c, Result<T>> + Send + 'static,
     {
         let (reply, result) = oneshot::channel();
-        let job: Job = Box::new(move |connection| {
+        let work: Work = Box::new(move |connection| {
             Box::pin(async move {
                 let outcome = work(connection).await;
                 let spoils_batch = matches!(outcome, Err(Error::Backend(_)) | Err(Error::Busy(_)));
@@ -70,6 +89,16 @@ impl Writer {
                 (spoils_batch, deliver)
             })
         });
+        self.submit(Job::Work(work), result).await
+    }
+
+    /// Adds a message in the next transaction; returns its id once that is committed.
+    pub(super) async fn add(&self, message: NewMessage) -> Result<String> {
+        let (reply, result) = oneshot::channel();
+        self.submit(Job::Add(message, reply), result).await
+    }
+
+    async fn submit<T>(&self, job: Job, result: oneshot::Receiver<Result<T>>) -> Result<T> {
         self.jobs
             .send(job)
             .await
@@ -92,15 +121,33 @@ async fn run(mut connection: SqliteConnection, mut receiver: mpsc::Receiver<Job>
 }
 
 async fn commit(connection: &mut SqliteConnection, jobs: Vec<Job>) {
-    let mut delivered = Vec::with_capacity(jobs.len());
+    let mut works = Vec::new();
+    let (mut adds, mut add_replies) = (Vec::new(), Vec::new());
+    for job in jobs {
+        match job {
+            Job::Work(work) => works.push(work),
+            Job::Add(message, reply) => {
+                adds.push(message);
+                add_replies.push(reply);
+            }
+        }
+    }
+    let mut delivered = Vec::with_capacity(works.len());
+    let mut added = Vec::new();
     let failure = match begin(connection).await {
         Err(error) => Some(error),
         Ok(()) => {
             let mut spoiled = false;
-            for job in jobs {
-                let (spoils, deliver) = job(connection).await;
+            for work in works {
+                let (spoils, deliver) = work(connection).await;
                 spoiled |= spoils;
                 delivered.push(deliver);
+            }
+            if !adds.is_empty() {
+                match super::queue::insert_messages(connection, &adds).await {
+                    Ok(ids) => added = ids,
+                    Err(_) => spoiled = true,
+                }
             }
             if spoiled {
                 rollback(connection).await;
@@ -118,6 +165,16 @@ async fn commit(connection: &mut SqliteConnection, jobs: Vec<Job>) {
     }
     for deliver in delivered {
         deliver(failure.as_ref());
+    }
+    let mut added = added.into_iter();
+    for reply in add_replies {
+        let outcome = match (&failure, added.next()) {
+            (None, Some(outcome)) => outcome,
+            (Some(error), _) => Err(batch_failed(error)),
+            (None, None) => Err(Error::backend("a message add got no result")),
+        };
+        // The caller may have gone away (request cancelled); nothing to do then.
+        let _ = reply.send(outcome);
     }
 }
 

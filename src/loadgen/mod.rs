@@ -1,0 +1,187 @@
+//! `canvass loadgen`: N concurrent clients submit valid answers to a running `serve` for D
+//! seconds and report throughput and latency; the same load against a trivial actix-web POST
+//! handler in this process gives the ceiling to compare with.
+//!
+//! Each submission carries its own freshly signed token (minted here from the shared signing
+//! key and reference allocator, as the form page would), so every POST is a distinct answer
+//! and the run measures the submit path alone.
+
+mod answers;
+mod ceiling;
+mod report;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use crate::domain::{SubmissionToken, SurveySlug, TenantSlug};
+use crate::stores::{StoreError, Stores};
+pub use report::Report;
+
+/// What to load and for how long.
+#[derive(Clone, Debug, Args)]
+pub struct LoadSettings {
+    /// Base URL of the running `canvass serve`.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// The tenant whose survey is answered.
+    #[arg(long, default_value = crate::demo::TENANT)]
+    pub tenant: String,
+    /// The survey answered.
+    #[arg(long, default_value = crate::demo::SURVEY)]
+    pub survey: String,
+    /// Concurrent clients.
+    #[arg(long, default_value_t = 64)]
+    pub clients: usize,
+    /// Seconds each measurement runs.
+    #[arg(long, default_value_t = 10)]
+    pub duration: u64,
+    /// Skip the ceiling measurement against the trivial handler.
+    #[arg(long)]
+    pub no_ceiling: bool,
+}
+
+/// Why a load run could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The stores (signing key, survey) could not be read.
+    #[error("cannot read the survey to answer")]
+    Store(#[from] StoreError),
+    /// The tenant or survey named does not exist.
+    #[error("{0}")]
+    NoSuchSurvey(String),
+    /// The ceiling server could not start.
+    #[error("cannot start the ceiling server")]
+    Ceiling(#[source] std::io::Error),
+    /// The HTTP client could not be built.
+    #[error("cannot build the HTTP client")]
+    Client(#[source] reqwest::Error),
+}
+
+/// Runs the load against `serve` and, unless told not to, the ceiling; prints progress and
+/// returns both reports.
+pub async fn run(
+    stores: &Stores,
+    settings: &LoadSettings,
+) -> Result<(Report, Option<Report>), LoadError> {
+    let tenant = TenantSlug::parse(&settings.tenant).map_err(|_| no_such_survey(settings))?;
+    let slug = SurveySlug::parse(&settings.survey).map_err(|_| no_such_survey(settings))?;
+    let survey = stores
+        .surveys
+        .get(&tenant, &slug)
+        .await?
+        .ok_or_else(|| no_such_survey(settings))?;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .pool_max_idle_per_host(settings.clients)
+        .build()
+        .map_err(LoadError::Client)?;
+    let url = format!("{}/s/{tenant}/{slug}", settings.url.trim_end_matches('/'));
+    let counter = Arc::new(AtomicU64::new(0));
+    let bodies = {
+        let (stores, survey, counter) = (stores.clone(), survey.clone(), counter.clone());
+        move || {
+            let (stores, survey, counter) = (stores.clone(), survey.clone(), counter.clone());
+            async move {
+                let reference = stores.references.next().await?;
+                let token = SubmissionToken {
+                    reference,
+                    tenant: survey.tenant.clone(),
+                    survey: survey.slug.clone(),
+                }
+                .sign(&stores.signing_key);
+                let n = counter.fetch_add(1, Ordering::Relaxed);
+                Ok::<_, StoreError>(answers::form_body(&survey, &token, n))
+            }
+        }
+    };
+    eprintln!(
+        "loading {url} with {} clients for {} s",
+        settings.clients, settings.duration
+    );
+    let serve = drive(&client, &url, settings, bodies, 303).await;
+    let ceiling = if settings.no_ceiling {
+        None
+    } else {
+        let server = ceiling::start().await.map_err(LoadError::Ceiling)?;
+        let body = answers::form_body(&survey, "token", 0);
+        eprintln!(
+            "loading the trivial handler at {} for {} s",
+            server.url, settings.duration
+        );
+        let bodies = move || {
+            let body = body.clone();
+            async move { Ok::<_, StoreError>(body) }
+        };
+        let report = drive(&client, &server.url, settings, bodies, 200).await;
+        server.stop().await;
+        Some(report)
+    };
+    Ok((serve, ceiling))
+}
+
+fn no_such_survey(settings: &LoadSettings) -> LoadError {
+    LoadError::NoSuchSurvey(format!(
+        "no survey {}/{} in this storage: point loadgen at the CANVASS_STORAGE and \
+         CANVASS_DATA_DIR of the running serve",
+        settings.tenant, settings.survey
+    ))
+}
+
+/// Runs `settings.clients` loops POSTing bodies to `url` until the duration passes.
+async fn drive<F, Fut>(
+    client: &reqwest::Client,
+    url: &str,
+    settings: &LoadSettings,
+    bodies: F,
+    expected_status: u16,
+) -> Report
+where
+    F: Fn() -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = Result<String, StoreError>> + Send,
+{
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(settings.duration);
+    let done = Arc::new(AtomicU64::new(0));
+    let progress = tokio::spawn(report::progress(done.clone(), started, deadline));
+    let clients: Vec<_> = (0..settings.clients)
+        .map(|_| {
+            let (client, url, bodies, done) =
+                (client.clone(), url.to_owned(), bodies.clone(), done.clone());
+            tokio::spawn(async move {
+                let mut run = report::ClientRun::default();
+                while Instant::now() < deadline {
+                    let Ok(body) = bodies().await else {
+                        run.errors += 1;
+                        continue;
+                    };
+                    let sent = Instant::now();
+                    let outcome = client
+                        .post(&url)
+                        .header("content-type", "application/x-www-form-urlencoded")
+                        .body(body)
+                        .send()
+                        .await;
+                    match outcome {
+                        Ok(response) if response.status().as_u16() == expected_status => {
+                            run.latencies.push(sent.elapsed());
+                            done.fetch_add(1, Ordering::Relaxed);
+                        }
+                        _ => run.errors += 1,
+                    }
+                }
+                run
+            })
+        })
+        .collect();
+    let mut runs = Vec::with_capacity(clients.len());
+    for client in clients {
+        if let Ok(run) = client.await {
+            runs.push(run);
+        }
+    }
+    progress.abort();
+    Report::from_runs(runs, started.elapsed())
+}
