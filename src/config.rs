@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::stores::StoreSettings;
+use crate::worker::WorkerSettings;
 
 /// Which adapter stands behind the storage ports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -61,6 +62,59 @@ pub struct ServeSettings {
     /// Caches and reference numbers.
     #[command(flatten)]
     pub stores: StoreArgs,
+
+    /// Do not run the worker in this process (run `canvass worker` processes instead).
+    #[arg(long, env = "CANVASS_NO_WORKER")]
+    pub no_worker: bool,
+
+    /// How the in-process worker runs.
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+/// Settings of a worker.
+#[derive(Clone, Debug, Args)]
+pub struct WorkerArgs {
+    /// Seconds a received message stays hidden from other workers.
+    #[arg(long, env = "CANVASS_WORKER_VISIBILITY_SECS", default_value_t = 60)]
+    pub visibility_secs: u64,
+
+    /// Receives after which a failing message moves to the poison queue.
+    #[arg(long, env = "CANVASS_WORKER_MAX_DEQUEUE", default_value_t = 5)]
+    pub max_dequeue: u32,
+
+    /// Batches of 32 messages read per step.
+    #[arg(long, env = "CANVASS_WORKER_BATCHES", default_value_t = 4)]
+    pub batches_per_step: usize,
+
+    /// Seconds between attempts to run the reconcile pass.
+    #[arg(long, env = "CANVASS_RECONCILE_EVERY_SECS", default_value_t = 600)]
+    pub reconcile_every_secs: u64,
+}
+
+impl Default for WorkerArgs {
+    fn default() -> Self {
+        let defaults = WorkerSettings::default();
+        Self {
+            visibility_secs: defaults.visibility.as_secs(),
+            max_dequeue: defaults.max_dequeue,
+            batches_per_step: defaults.batches_per_step,
+            reconcile_every_secs: defaults.reconcile_every.as_secs(),
+        }
+    }
+}
+
+impl WorkerArgs {
+    /// The worker settings these arguments ask for.
+    pub fn settings(&self) -> WorkerSettings {
+        WorkerSettings {
+            visibility: Duration::from_secs(self.visibility_secs.max(1)),
+            max_dequeue: self.max_dequeue,
+            batches_per_step: self.batches_per_step.max(1),
+            reconcile_every: Duration::from_secs(self.reconcile_every_secs.max(1)),
+            ..WorkerSettings::default()
+        }
+    }
 }
 
 /// Default listen address.
@@ -77,6 +131,8 @@ impl ServeSettings {
             demo: true,
             storage,
             stores: StoreArgs::default(),
+            no_worker: false,
+            worker: WorkerArgs::default(),
         }
     }
 }
@@ -139,4 +195,16 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line, for log collectors.
     Json,
+}
+
+/// Storage plus store tuning: what every command that reads or writes data needs.
+#[derive(Clone, Debug, Args)]
+pub struct BackendSettings {
+    /// Where state lives.
+    #[command(flatten)]
+    pub storage: StorageSettings,
+
+    /// Caches and reference numbers.
+    #[command(flatten)]
+    pub stores: StoreArgs,
 }

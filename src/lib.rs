@@ -1,12 +1,15 @@
 //! Canvass: a multi-tenant survey service. Respondents answer on a public site; answers travel
 //! through queues to workers that keep exact summaries; tenants read them on a private site.
 
+pub mod admin;
 pub mod config;
 pub mod demo;
 pub mod domain;
 pub mod loadgen;
+pub mod signals;
 pub mod startup;
 pub mod storage;
 pub mod stores;
 pub mod telemetry;
 pub mod web;
+pub mod worker;

@@ -1,14 +1,16 @@
 //! The `canvass` command: parses the command line and wires the pieces together.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
-use canvass::config::{LogSettings, ServeSettings, StorageSettings, StoreArgs};
+use canvass::config::{BackendSettings, LogSettings, ServeSettings, WorkerArgs};
 use canvass::loadgen::LoadSettings;
-use canvass::startup::Application;
-use canvass::startup::open_storage;
-use canvass::stores::Stores;
-use canvass::telemetry;
+use canvass::startup::{Application, open_stores};
+use canvass::worker::{Worker, reconcile};
+use canvass::{admin, signals, telemetry};
 use clap::{Parser, Subcommand};
+
+type Failure = Box<dyn std::error::Error>;
 
 /// Canvass: a multi-tenant survey service.
 #[derive(Parser)]
@@ -23,47 +25,172 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the public site, the tenant site and the JSON API.
+    /// Serve the public site, the tenant site and the JSON API (and run a worker unless
+    /// --no-worker).
     Serve(ServeSettings),
+    /// Process queued answers until stopped; start as many as you like.
+    Worker {
+        #[command(flatten)]
+        backend: BackendSettings,
+        #[command(flatten)]
+        worker: WorkerArgs,
+    },
+    /// Print a survey's current summary as one JSON object.
+    Summary {
+        /// The tenant's slug.
+        tenant: String,
+        /// The survey's slug.
+        survey: String,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
+    /// Print every queue with its approximate length.
+    Queues {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
+    /// Hold or release every worker (a flag in storage that workers poll).
+    Workers {
+        #[command(subcommand)]
+        action: WorkersAction,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
+    /// Repair answers that never reached their list and summary (one instance at a time).
+    Reconcile {
+        /// Only answers stored at least this many seconds ago are looked at.
+        #[arg(long, default_value_t = reconcile::GRACE.as_secs())]
+        grace_secs: u64,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
+    /// List or requeue the messages in the poison queue.
+    Poison {
+        #[command(subcommand)]
+        action: PoisonAction,
+        /// Print JSON instead of lines.
+        #[arg(long, global = true)]
+        json: bool,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
     /// Measure submissions/s and latency of a running serve against a trivial handler.
     Loadgen {
         #[command(flatten)]
         load: LoadSettings,
         #[command(flatten)]
-        storage: StorageSettings,
-        #[command(flatten)]
-        stores: StoreArgs,
+        backend: BackendSettings,
     },
+}
+
+#[derive(Subcommand)]
+enum WorkersAction {
+    /// Hold every worker: they finish their batch and take no more messages.
+    Pause,
+    /// Release every worker.
+    Resume,
+}
+
+#[derive(Subcommand)]
+enum PoisonAction {
+    /// Show the poison messages (they stay in the poison queue).
+    List,
+    /// Move every readable poison message back to its tenant's queue.
+    Requeue,
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
     telemetry::init(&cli.log);
-    let outcome = match cli.command {
-        Command::Serve(settings) => serve(settings).await,
-        Command::Loadgen {
-            load,
-            storage,
-            stores,
-        } => loadgen(load, storage, stores).await,
-    };
-    match outcome {
+    match run(cli.command).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            let mut message = error.to_string();
-            let mut source = error.source();
-            while let Some(cause) = source {
-                message.push_str(&format!(": {cause}"));
-                source = cause.source();
-            }
-            eprintln!("canvass: {message}");
+            eprintln!("canvass: {}", telemetry::error_chain(error.as_ref()));
             ExitCode::FAILURE
         }
     }
 }
 
-async fn serve(settings: ServeSettings) -> Result<(), Box<dyn std::error::Error>> {
+async fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Serve(settings) => serve(settings).await,
+        Command::Worker { backend, worker } => {
+            let stores = open_stores(&backend).await?;
+            tracing::info!("worker started");
+            Worker::new(stores, worker.settings())
+                .run(signals::shutdown())
+                .await;
+            Ok(())
+        }
+        Command::Summary {
+            tenant,
+            survey,
+            backend,
+        } => {
+            let report = admin::summary(&open_stores(&backend).await?, &tenant, &survey).await?;
+            println!("{}", serde_json::to_string_pretty(&report)?);
+            Ok(())
+        }
+        Command::Queues { json, backend } => {
+            let depths = admin::queues(&open_stores(&backend).await?).await?;
+            if json {
+                println!("{}", serde_json::json!({ "queues": depths }));
+            } else {
+                for depth in depths {
+                    println!("{:<10} {:<20} {:>10}", depth.role, depth.name, depth.length);
+                }
+            }
+            Ok(())
+        }
+        Command::Workers { action, backend } => {
+            let stores = open_stores(&backend).await?;
+            match action {
+                WorkersAction::Pause => {
+                    stores.control.pause().await?;
+                    println!("workers paused: they finish their batch and take no more messages");
+                }
+                WorkersAction::Resume => {
+                    stores.control.resume().await?;
+                    println!("workers resumed");
+                }
+            }
+            Ok(())
+        }
+        Command::Reconcile {
+            grace_secs,
+            backend,
+        } => {
+            let stores = open_stores(&backend).await?;
+            let progress = |report: &reconcile::ReconcileReport| {
+                eprintln!(
+                    "  scanned {:>9} answers, repaired {:>6}, completed {:>4} summaries",
+                    report.scanned, report.repaired, report.completed_summaries
+                );
+            };
+            let grace = Duration::from_secs(grace_secs);
+            match reconcile::run_locked(&stores, grace, &progress).await? {
+                Some(report) => println!(
+                    "reconciled: {} answers scanned, {} repaired, {} summaries completed",
+                    report.scanned, report.repaired, report.completed_summaries
+                ),
+                None => println!("another instance is reconciling now; nothing done"),
+            }
+            Ok(())
+        }
+        Command::Poison {
+            action,
+            json,
+            backend,
+        } => poison(action, json, &backend).await,
+        Command::Loadgen { load, backend } => loadgen(load, backend).await,
+    }
+}
+
+async fn serve(settings: ServeSettings) -> Result<(), Failure> {
     let host = settings
         .listen
         .rsplit_once(':')
@@ -86,12 +213,40 @@ async fn serve(settings: ServeSettings) -> Result<(), Box<dyn std::error::Error>
     Ok(())
 }
 
-async fn loadgen(
-    load: LoadSettings,
-    storage: StorageSettings,
-    stores: StoreArgs,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let stores = Stores::open(open_storage(&storage).await?, &stores.settings()).await?;
+async fn poison(
+    action: PoisonAction,
+    json: bool,
+    backend: &BackendSettings,
+) -> Result<(), Failure> {
+    let stores = open_stores(backend).await?;
+    match action {
+        PoisonAction::List => {
+            let entries = admin::poison_list(&stores).await?;
+            if json {
+                println!("{}", serde_json::json!({ "messages": entries }));
+            } else if entries.is_empty() {
+                println!("the poison queue is empty");
+            } else {
+                for entry in entries {
+                    println!(
+                        "{:>8}  dequeued {:>3}x  {}",
+                        entry.id, entry.dequeue_count, entry.content
+                    );
+                }
+            }
+        }
+        PoisonAction::Requeue => {
+            let (moved, stayed) = admin::poison_requeue(&stores).await?;
+            println!(
+                "requeued {moved} messages; {stayed} unreadable ones stay in the poison queue"
+            );
+        }
+    }
+    Ok(())
+}
+
+async fn loadgen(load: LoadSettings, backend: BackendSettings) -> Result<(), Failure> {
+    let stores = open_stores(&backend).await?;
     let (serve, ceiling) = canvass::loadgen::run(&stores, &load).await?;
     println!("{}", serve.line("canvass serve (POST a survey form)"));
     if let Some(ceiling) = ceiling {

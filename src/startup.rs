@@ -8,10 +8,11 @@ use actix_web::middleware::Condition;
 use actix_web::{App, HttpServer, web};
 use tracing_actix_web::TracingLogger;
 
-use crate::config::{ServeSettings, StorageKind, StorageSettings};
+use crate::config::{BackendSettings, ServeSettings, StorageKind, StorageSettings};
 use crate::storage::{self, Storage};
 use crate::stores::{StoreError, Stores};
 use crate::web::AppState;
+use crate::worker::Worker;
 
 /// Why the application could not start.
 #[derive(Debug, thiserror::Error)]
@@ -41,11 +42,18 @@ pub async fn open_storage(settings: &StorageSettings) -> Result<Storage, storage
     }
 }
 
+/// Opens the storage and the typed stores the settings name.
+pub async fn open_stores(settings: &BackendSettings) -> Result<Stores, StartupError> {
+    let storage = open_storage(&settings.storage).await?;
+    Ok(Stores::open(storage, &settings.stores.settings()).await?)
+}
+
 /// A built, bound, not yet running application.
 pub struct Application {
     port: u16,
     server: Server,
     demo_created: bool,
+    worker: Option<Worker>,
 }
 
 impl Application {
@@ -61,6 +69,8 @@ impl Application {
         storage: Storage,
     ) -> Result<Self, StartupError> {
         let stores = Stores::open(storage, &settings.stores.settings()).await?;
+        let worker =
+            (!settings.no_worker).then(|| Worker::new(stores.clone(), settings.worker.settings()));
         let demo_created = settings.demo && crate::demo::seed(&stores).await?;
         let listen_error = |source| StartupError::Listen {
             address: settings.listen.clone(),
@@ -88,6 +98,7 @@ impl Application {
             port,
             server,
             demo_created,
+            worker,
         })
     }
 
@@ -101,8 +112,20 @@ impl Application {
         self.demo_created
     }
 
-    /// Serves until the process is told to stop (Ctrl-C / SIGTERM).
+    /// Serves (and, unless disabled, works) until the process is told to stop (Ctrl-C /
+    /// SIGTERM); the worker finishes its step in progress before this returns.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = self.worker.map(|worker| {
+            tokio::spawn(worker.run(async move {
+                let _ = stopped.await;
+            }))
+        });
+        let served = self.server.await;
+        let _ = stop.send(());
+        if let Some(worker) = worker {
+            let _ = worker.await;
+        }
+        served
     }
 }

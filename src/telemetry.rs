@@ -22,3 +22,15 @@ pub fn init(settings: &LogSettings) {
         LogFormat::Json => builder.json().try_init(),
     };
 }
+
+/// An error with its whole cause chain, for one log line.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

@@ -6,6 +6,7 @@ pub mod question;
 pub mod reference;
 pub mod slug;
 pub mod submission;
+pub mod summary;
 pub mod survey;
 pub mod tenant;
 
@@ -14,5 +15,6 @@ pub use question::{Question, QuestionId, QuestionKind};
 pub use reference::{IdRange, Reference};
 pub use slug::{SlugError, SurveySlug, TenantSlug};
 pub use submission::{SigningKey, SubmissionToken, TokenError};
+pub use summary::{QuestionSummary, SurveySummary};
 pub use survey::Survey;
 pub use tenant::{Subscription, Tenant};

@@ -24,12 +24,19 @@ use serde::{Deserialize, Serialize};
 use super::error::encode;
 use super::{Context, StoreError, keys};
 use crate::domain::{Answer, Reference, Subscription, SurveySlug, TenantSlug};
-use crate::storage::{BlobStore, Error, MessageQueue, PutMode, QueueName, Storage};
+use std::time::Duration;
+
+use crate::storage::{
+    BlobStore, Error, MAX_MESSAGES_PER_GET, Message, MessageQueue, MessageUpdate, PutMode,
+    QueueName, Storage,
+};
 
 /// The queue of standard tenants' answers.
 pub const STANDARD_QUEUE: &str = "answers-standard";
 /// The queue of premium tenants' answers, served first.
 pub const PREMIUM_QUEUE: &str = "answers-premium";
+/// Where messages go that failed too often to process.
+pub const POISON_QUEUE: &str = "answers-poison";
 
 /// What a message on an answer queue carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -60,13 +67,25 @@ pub enum Delivery {
     ViaBlob,
 }
 
-/// The standard and premium answer queues.
+/// The standard, premium and poison answer queues.
 #[derive(Clone, Debug)]
 pub struct AnswerQueues {
     queues: Arc<dyn MessageQueue>,
     blobs: Arc<dyn BlobStore>,
     standard: QueueName,
     premium: QueueName,
+    poison: QueueName,
+}
+
+/// A received answer message, decoded if it could be.
+#[derive(Debug)]
+pub struct Received {
+    /// The queue it came from.
+    pub queue: QueueName,
+    /// The raw message, for deleting and updating it.
+    pub message: Message,
+    /// What it says, or why it could not be read.
+    pub content: Result<AnswerMessage, String>,
 }
 
 fn queue_name(name: &str) -> QueueName {
@@ -81,8 +100,9 @@ impl AnswerQueues {
             blobs: storage.blobs.clone(),
             standard: queue_name(STANDARD_QUEUE),
             premium: queue_name(PREMIUM_QUEUE),
+            poison: queue_name(POISON_QUEUE),
         };
-        for queue in [&queues.standard, &queues.premium] {
+        for queue in [&queues.standard, &queues.premium, &queues.poison] {
             queues
                 .queues
                 .create_queue(queue)
@@ -145,5 +165,130 @@ impl AnswerQueues {
             .await
             .context(doing)?;
         Ok(Delivery::ViaBlob)
+    }
+}
+
+impl AnswerQueues {
+    /// The premium queue, then the standard one: the order workers prefer.
+    pub fn work_queues(&self) -> [&QueueName; 2] {
+        [&self.premium, &self.standard]
+    }
+
+    /// Every queue with what it is for, for operators.
+    pub fn all(&self) -> [(&'static str, &QueueName); 3] {
+        [
+            ("premium", &self.premium),
+            ("standard", &self.standard),
+            ("poison", &self.poison),
+        ]
+    }
+
+    /// The poison queue.
+    pub fn poison(&self) -> &QueueName {
+        &self.poison
+    }
+
+    /// Receives up to `max` messages (at most 32), hidden for `visibility`.
+    pub async fn receive(
+        &self,
+        queue: &QueueName,
+        max: usize,
+        visibility: Duration,
+    ) -> Result<Vec<Received>, StoreError> {
+        let messages = self
+            .queues
+            .get(queue, max.clamp(1, MAX_MESSAGES_PER_GET), visibility)
+            .await
+            .context(|| format!("receiving from {queue}"))?;
+        Ok(messages
+            .into_iter()
+            .map(|message| Received {
+                queue: queue.clone(),
+                content: serde_json::from_slice(&message.body).map_err(|e| e.to_string()),
+                message,
+            })
+            .collect())
+    }
+
+    /// Deletes a finished message; one already gone (deleted by a redelivery) is fine.
+    pub async fn delete(&self, received: &Received) -> Result<(), StoreError> {
+        let message = &received.message;
+        match self
+            .queues
+            .delete(&received.queue, &message.id, &message.pop_receipt)
+            .await
+        {
+            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("deleting message {}", message.id)),
+        }
+    }
+
+    /// Hides a held message for another `visibility`; returns false if it is no longer held.
+    pub async fn extend(
+        &self,
+        received: &mut Received,
+        visibility: Duration,
+    ) -> Result<bool, StoreError> {
+        let message = &received.message;
+        let update = MessageUpdate {
+            body: None,
+            visibility,
+        };
+        match self
+            .queues
+            .update(&received.queue, &message.id, &message.pop_receipt, update)
+            .await
+        {
+            Ok(receipt) => {
+                received.message.pop_receipt = receipt;
+                Ok(true)
+            }
+            Err(Error::NotFound { .. } | Error::PopReceiptMismatch { .. }) => Ok(false),
+            Err(error) => Err(error).context(|| format!("extending message {}", message.id)),
+        }
+    }
+
+    /// Moves a message to the poison queue: added there first, then deleted here, so it is
+    /// never lost (at worst it is in both for a moment).
+    pub async fn to_poison(&self, received: &Received) -> Result<(), StoreError> {
+        self.queues
+            .add(&self.poison, received.message.body.clone(), None)
+            .await
+            .context(|| format!("moving message {} to the poison queue", received.message.id))?;
+        self.delete(received).await
+    }
+
+    /// Puts a message back on a work queue (from the poison queue).
+    pub async fn requeue(&self, received: &Received, to: &QueueName) -> Result<(), StoreError> {
+        self.queues
+            .add(to, received.message.body.clone(), None)
+            .await
+            .context(|| format!("requeueing message {}", received.message.id))?;
+        self.delete(received).await
+    }
+
+    /// Makes held messages visible again at once (after an operator only looked at them).
+    pub async fn release(&self, received: &Received) -> Result<(), StoreError> {
+        let update = MessageUpdate {
+            body: None,
+            visibility: Duration::ZERO,
+        };
+        let message = &received.message;
+        match self
+            .queues
+            .update(&received.queue, &message.id, &message.pop_receipt, update)
+            .await
+        {
+            Ok(_) | Err(Error::NotFound { .. } | Error::PopReceiptMismatch { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("releasing message {}", message.id)),
+        }
+    }
+
+    /// A queue's approximate length.
+    pub async fn length(&self, queue: &QueueName) -> Result<u64, StoreError> {
+        self.queues
+            .approximate_length(queue)
+            .await
+            .context(|| format!("reading the length of {queue}"))
     }
 }

@@ -20,7 +20,7 @@ pub fn survey(tenant: &TenantSlug, survey: &SurveySlug) -> String {
 
 /// An oversized answer waiting for a worker (its queue message only points here).
 pub fn incoming_answer(tenant: &TenantSlug, survey: &SurveySlug, reference: Reference) -> String {
-    format!("incoming/{tenant}/{survey}/{:020}.json", reference.0)
+    format!("{INCOMING}{tenant}/{survey}/{:020}.json", reference.0)
 }
 
 /// The shared counter of reference numbers.
@@ -28,3 +28,96 @@ pub const REFERENCE_COUNTER: &str = "counters/answer-reference";
 
 /// The key that signs submission tokens.
 pub const SIGNING_KEY: &str = "secrets/signing-key";
+
+/// A stored answer.
+pub fn answer(tenant: &TenantSlug, survey: &SurveySlug, reference: Reference) -> String {
+    format!("{}{:020}.json", answers_of(tenant, survey), reference.0)
+}
+
+/// The prefix of a survey's stored answers.
+pub fn answers_of(tenant: &TenantSlug, survey: &SurveySlug) -> String {
+    format!("{ANSWERS}{tenant}/{survey}/")
+}
+
+/// The prefix of every oversized answer still waiting for a worker.
+pub const INCOMING: &str = "incoming/";
+
+/// A survey's summary, with its answer count and the commit state of its answer list.
+pub fn summary(tenant: &TenantSlug, survey: &SurveySlug) -> String {
+    format!("{SUMMARIES}{tenant}/{survey}.json")
+}
+
+/// One chunk of a survey's answer list (references in arrival order).
+pub fn list_chunk(tenant: &TenantSlug, survey: &SurveySlug, chunk: u64) -> String {
+    format!("lists/{tenant}/{survey}/{chunk:010}.json")
+}
+
+/// One block of the index of references already counted in a survey's summary.
+pub fn counted_block(tenant: &TenantSlug, survey: &SurveySlug, block: u64) -> String {
+    format!("counted/{tenant}/{survey}/{block:012}")
+}
+
+/// The flag that pauses every worker.
+pub const WORKERS_PAUSED: &str = "control/workers-paused";
+
+/// The lock that lets one instance at a time run the reconcile pass.
+pub const RECONCILE_LOCK: &str = "locks/reconcile";
+
+/// The tenant, survey and reference named by an answer or incoming-answer key under `prefix`.
+pub fn parse_answer_key(prefix: &str, key: &str) -> Option<(TenantSlug, SurveySlug, Reference)> {
+    let mut parts = key.strip_prefix(prefix)?.split('/');
+    let tenant = TenantSlug::parse(parts.next()?).ok()?;
+    let survey = SurveySlug::parse(parts.next()?).ok()?;
+    let reference = parts.next()?.strip_suffix(".json")?.parse().ok()?;
+    parts
+        .next()
+        .is_none()
+        .then_some((tenant, survey, Reference(reference)))
+}
+
+/// The prefix of every summary document.
+pub const SUMMARIES: &str = "summaries/";
+
+/// The prefix of every stored answer.
+pub const ANSWERS: &str = "answers/";
+
+/// The tenant and survey a summary key names.
+pub fn parse_summary_key(key: &str) -> Option<(TenantSlug, SurveySlug)> {
+    let (tenant, survey) = key
+        .strip_prefix(SUMMARIES)?
+        .strip_suffix(".json")?
+        .split_once('/')?;
+    Some((
+        TenantSlug::parse(tenant).ok()?,
+        SurveySlug::parse(survey).ok()?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answer_and_summary_keys_parse_back() {
+        let (t, s) = (
+            TenantSlug::parse("acme").unwrap(),
+            SurveySlug::parse("team").unwrap(),
+        );
+        let key = answer(&t, &s, Reference(42));
+        assert_eq!(
+            parse_answer_key(ANSWERS, &key),
+            Some((t.clone(), s.clone(), Reference(42)))
+        );
+        let key = incoming_answer(&t, &s, Reference(7));
+        assert_eq!(
+            parse_answer_key(INCOMING, &key),
+            Some((t.clone(), s.clone(), Reference(7)))
+        );
+        assert_eq!(parse_summary_key(&summary(&t, &s)), Some((t, s)));
+        assert_eq!(parse_answer_key(ANSWERS, "answers/acme/team/x.json"), None);
+        assert_eq!(
+            parse_answer_key(ANSWERS, "answers/acme/team/1.json/extra"),
+            None
+        );
+    }
+}

@@ -2,17 +2,28 @@
 //! key and the answer queues. Web and worker code talk to these, never to an adapter; the moka
 //! caches in front of tenants and surveys live here too.
 
+mod answer_list;
 mod answer_queue;
+mod answers;
+mod control;
+mod counted;
 mod error;
 pub mod keys;
+pub mod lease;
 mod references;
 mod secrets;
+mod summaries;
 mod surveys;
 mod tenants;
 
-pub use answer_queue::{AnswerMessage, AnswerQueues, Delivery};
+pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK};
+pub use answer_queue::{AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received};
+pub use answers::AnswerStore;
+pub use control::WorkerControl;
+pub use counted::CountedIndex;
 pub use error::{Context, StoreError};
 pub use references::ReferenceAllocator;
+pub use summaries::{SummaryDoc, SummaryStore, Versioned};
 pub use surveys::SurveyStore;
 pub use tenants::TenantStore;
 
@@ -43,6 +54,15 @@ impl Default for StoreSettings {
     }
 }
 
+/// One page of keys under a prefix, with when each was last written.
+#[derive(Debug, Default)]
+pub struct ScanPage {
+    /// Keys and last-modified times, in key order.
+    pub keys: Vec<(String, std::time::SystemTime)>,
+    /// Where the next page starts; `None` after the last.
+    pub continuation: Option<String>,
+}
+
 impl StoreSettings {
     /// A cache bounded and expired as these settings say.
     fn cache<K, V>(&self) -> moka::future::Cache<K, V>
@@ -70,11 +90,48 @@ pub struct Stores {
     pub references: std::sync::Arc<ReferenceAllocator>,
     /// Where submitted answers wait for a worker.
     pub answer_queues: AnswerQueues,
+    /// Stored answers.
+    pub answers: AnswerStore,
+    /// Summary documents, the commit point of the worker.
+    pub summaries: SummaryStore,
+    /// Answer lists for paging.
+    pub answer_list: AnswerList,
+    /// Which answers each summary already counts.
+    pub counted: CountedIndex,
+    /// The workers' pause flag.
+    pub control: WorkerControl,
     /// The key that signs submission tokens.
     pub signing_key: SigningKey,
 }
 
 impl Stores {
+    /// One page of the keys under `prefix`, for background passes over all data.
+    pub async fn scan(
+        &self,
+        prefix: &str,
+        continuation: Option<String>,
+    ) -> Result<ScanPage, StoreError> {
+        let request = crate::storage::ListRequest {
+            prefix: prefix.to_owned(),
+            continuation,
+            page_size: 0,
+        };
+        let page = self
+            .storage
+            .blobs
+            .list(&request)
+            .await
+            .context(|| format!("listing {prefix}"))?;
+        Ok(ScanPage {
+            keys: page
+                .items
+                .into_iter()
+                .map(|meta| (meta.key, meta.last_modified))
+                .collect(),
+            continuation: page.continuation,
+        })
+    }
+
     /// Builds the stores, creating the queues and the signing key if this is a new storage.
     pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
         let answer_queues = AnswerQueues::create(&storage).await?;
@@ -87,6 +144,11 @@ impl Stores {
                 settings.reference_range,
             )),
             answer_queues,
+            answers: AnswerStore::new(storage.blobs.clone()),
+            summaries: SummaryStore::new(storage.blobs.clone()),
+            answer_list: AnswerList::new(storage.blobs.clone()),
+            counted: CountedIndex::new(storage.blobs.clone()),
+            control: WorkerControl::new(storage.blobs.clone()),
             signing_key,
             storage,
         })

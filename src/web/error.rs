@@ -7,6 +7,7 @@ use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
 use crate::stores::StoreError;
+use crate::telemetry::error_chain;
 
 /// Everything a handler can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -66,18 +67,6 @@ impl WebError {
     }
 }
 
-/// The whole cause chain of an error, for logs.
-pub(crate) fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
-
 impl ResponseError for WebError {
     fn status_code(&self) -> StatusCode {
         match self {
@@ -91,7 +80,7 @@ impl ResponseError for WebError {
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
         if status.is_server_error() {
-            tracing::error!(error = %chain(self), "request failed");
+            tracing::error!(error = %error_chain(self), "request failed");
         }
         let (title, message) = self.title_and_message();
         let page = ErrorPage {

@@ -2,11 +2,13 @@
 
 use canvass::config::{ServeSettings, StorageSettings};
 use canvass::domain::{
-    Question, QuestionId, QuestionKind, Subscription, Survey, SurveySlug, Tenant, TenantSlug,
+    Answer, AnswerValue, Question, QuestionId, QuestionKind, Reference, Subscription, Survey,
+    SurveySlug, Tenant, TenantSlug,
 };
 use canvass::startup::Application;
 use canvass::storage::{self, Storage};
 use canvass::stores::{StoreSettings, Stores};
+use canvass::worker::{Worker, WorkerSettings};
 use time::OffsetDateTime;
 
 /// A running application on a random port, with its own storage.
@@ -33,6 +35,8 @@ fn init_logs() {
 pub fn test_settings() -> ServeSettings {
     let mut settings = ServeSettings::with_storage(StorageSettings::local("unused"));
     settings.listen = "127.0.0.1:0".into();
+    // Tests step workers themselves, so they can look at queues in between.
+    settings.no_worker = true;
     settings
 }
 
@@ -98,6 +102,50 @@ pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -
         created: now,
         updated: now,
         questions,
+    }
+}
+
+/// A worker over `stores` that hides messages for `visibility`.
+pub fn worker(stores: &Stores, visibility: std::time::Duration) -> Worker {
+    let settings = WorkerSettings {
+        visibility,
+        ..WorkerSettings::default()
+    };
+    Worker::new(stores.clone(), settings)
+}
+
+/// A valid answer to the demo survey, varied by `n`.
+pub fn demo_answer(reference: u64, n: u64) -> Answer {
+    let mut values = std::collections::BTreeMap::new();
+    let id = |text: &str| QuestionId::parse(text).expect("an id");
+    let drinks = [
+        "Espresso",
+        "Flat white",
+        "Filter coffee",
+        "Tea",
+        "Something else",
+    ];
+    values.insert(id("overall"), AnswerValue::Stars((1 + n % 5) as u8));
+    values.insert(
+        id("drink"),
+        AnswerValue::Choice(drinks[(n % 5) as usize].into()),
+    );
+    if n.is_multiple_of(3) {
+        values.insert(id("wait"), AnswerValue::Number((n % 17) as f64));
+    }
+    if n.is_multiple_of(4) {
+        values.insert(
+            id("comments"),
+            AnswerValue::Text(format!("coffee number {}", n % 7)),
+        );
+    }
+    Answer {
+        tenant: TenantSlug::parse("demo").expect("a slug"),
+        survey: SurveySlug::parse("customer-satisfaction").expect("a slug"),
+        survey_version: 1,
+        reference: Reference(reference),
+        submitted_at: OffsetDateTime::now_utc(),
+        values,
     }
 }
 
@@ -223,6 +271,43 @@ impl CanvassProcess {
         // Keep draining stdout so the process never blocks on a full pipe.
         std::thread::spawn(move || lines.for_each(drop));
         Self { child, address }
+    }
+}
+
+impl CanvassProcess {
+    /// Starts `canvass worker` over the data dir, with extra environment.
+    pub fn worker(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Self {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_canvass"))
+            .arg("worker")
+            .env("CANVASS_DATA_DIR", data_dir)
+            .env("CANVASS_LOG", "error")
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("canvass worker starts");
+        Self {
+            child,
+            address: String::new(),
+        }
+    }
+
+    /// Asks the process to stop with SIGTERM and waits for its exit status.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status();
+        assert!(
+            sent.is_ok_and(|status| status.success()),
+            "SIGTERM was sent"
+        );
+        self.child.wait().expect("the process exits")
+    }
+
+    /// Stops the process with SIGKILL, as a crash would.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

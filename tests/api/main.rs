@@ -7,3 +7,5 @@ mod references;
 mod site;
 mod storage;
 mod stores;
+mod worker;
+mod worker_crash;

@@ -1,0 +1,158 @@
+//! Operator commands: a survey's summary, queue depths, the poison queue, and reconcile.
+//! Each returns data; `main` prints it.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::domain::summary::SummaryReport;
+use crate::domain::{Subscription, SurveySlug, TenantSlug};
+use crate::stores::{AnswerMessage, Received, StoreError, Stores};
+
+/// Why an operator command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    /// A store failed.
+    #[error("storage failed")]
+    Store(#[from] StoreError),
+    /// What the operator named does not exist.
+    #[error("{0}")]
+    NotFound(String),
+}
+
+/// The summary of one survey, as `canvass summary` prints it.
+pub async fn summary(
+    stores: &Stores,
+    tenant: &str,
+    survey: &str,
+) -> Result<SummaryReport, AdminError> {
+    let missing = || AdminError::NotFound(format!("no survey {tenant}/{survey}"));
+    let tenant = TenantSlug::parse(tenant).map_err(|_| missing())?;
+    let slug = SurveySlug::parse(survey).map_err(|_| missing())?;
+    let definition = stores
+        .surveys
+        .get(&tenant, &slug)
+        .await?
+        .ok_or_else(missing)?;
+    let read = stores.summaries.read(&tenant, &slug).await?;
+    Ok(SummaryReport::new(
+        &definition,
+        &read.doc.summary,
+        read.doc.updated,
+    ))
+}
+
+/// One queue and roughly how many messages it holds.
+#[derive(Debug, Serialize)]
+pub struct QueueDepth {
+    /// The queue's name in storage.
+    pub name: String,
+    /// What it is for.
+    pub role: &'static str,
+    /// Approximate number of messages, visible or held.
+    pub length: u64,
+}
+
+/// Every queue with its approximate length.
+pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
+    let mut depths = Vec::new();
+    for (role, queue) in stores.answer_queues.all() {
+        depths.push(QueueDepth {
+            name: queue.to_string(),
+            role,
+            length: stores.answer_queues.length(queue).await?,
+        });
+    }
+    Ok(depths)
+}
+
+/// A message in the poison queue.
+#[derive(Debug, Serialize)]
+pub struct PoisonEntry {
+    /// The message id.
+    pub id: String,
+    /// Times it has been received.
+    pub dequeue_count: u32,
+    /// What it carries, in short.
+    pub content: String,
+}
+
+/// How long an operator command holds messages it only looks at.
+const LOOK: Duration = Duration::from_secs(30);
+
+async fn receive_all(stores: &Stores) -> Result<Vec<Received>, AdminError> {
+    let mut all = Vec::new();
+    loop {
+        let batch = stores
+            .answer_queues
+            .receive(stores.answer_queues.poison(), 32, LOOK)
+            .await?;
+        if batch.is_empty() {
+            return Ok(all);
+        }
+        all.extend(batch);
+    }
+}
+
+fn describe(received: &Received) -> String {
+    match &received.content {
+        Ok(AnswerMessage::Answer { answer }) => {
+            format!(
+                "answer {} to {}/{}",
+                answer.reference, answer.tenant, answer.survey
+            )
+        }
+        Ok(AnswerMessage::Pointer {
+            tenant,
+            survey,
+            reference,
+        }) => {
+            format!("oversized answer {reference} to {tenant}/{survey}")
+        }
+        Err(reason) => format!("unreadable: {reason}"),
+    }
+}
+
+/// The messages in the poison queue; they stay there.
+pub async fn poison_list(stores: &Stores) -> Result<Vec<PoisonEntry>, AdminError> {
+    let held = receive_all(stores).await?;
+    let entries = held
+        .iter()
+        .map(|received| PoisonEntry {
+            id: received.message.id.clone(),
+            dequeue_count: received.message.dequeue_count,
+            content: describe(received),
+        })
+        .collect();
+    for received in &held {
+        stores.answer_queues.release(received).await?;
+    }
+    Ok(entries)
+}
+
+/// Moves every readable poison message back to its tenant's queue; returns how many moved
+/// and how many stayed (unreadable).
+pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminError> {
+    let (mut moved, mut stayed) = (0, 0);
+    for received in receive_all(stores).await? {
+        let tenant = match &received.content {
+            Ok(AnswerMessage::Answer { answer }) => Some(answer.tenant.clone()),
+            Ok(AnswerMessage::Pointer { tenant, .. }) => Some(tenant.clone()),
+            Err(_) => None,
+        };
+        let Some(tenant) = tenant else {
+            stores.answer_queues.release(&received).await?;
+            stayed += 1;
+            continue;
+        };
+        let subscription = stores
+            .tenants
+            .get(&tenant)
+            .await?
+            .map_or(Subscription::Standard, |t| t.subscription);
+        let queue = stores.answer_queues.queue_for(subscription).clone();
+        stores.answer_queues.requeue(&received, &queue).await?;
+        moved += 1;
+    }
+    Ok((moved, stayed))
+}

@@ -1,0 +1,199 @@
+//! Summary statistics of a survey's answers: pure, exact and mergeable.
+//!
+//! A summary of some answers merged with a summary of other answers equals the summary of all
+//! of them, whatever the grouping and order (counts, option counts and histograms exactly;
+//! means and deviations up to floating-point rounding). That is what lets workers summarise
+//! batches independently and merge them into the stored summary. Questions are keyed by their
+//! stable id, so answers to older versions of a survey add up with newer ones.
+
+mod histogram;
+mod moments;
+mod report;
+mod words;
+
+pub use histogram::{Bin, Histogram};
+pub use moments::Moments;
+pub use report::{OptionCount, QuestionReport, Stats, SummaryReport, WordCount};
+pub use words::{CAPACITY as WORD_CAPACITY, WordSketch, words};
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Answer, AnswerValue, QuestionId};
+
+/// The statistics of one question, by the kind of answer it takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum QuestionSummary {
+    /// Text answers: their most frequent words.
+    Text {
+        /// How many answered.
+        answered: u64,
+        /// Frequent words.
+        words: WordSketch,
+    },
+    /// Single or multiple choice: how often each option was picked.
+    Choice {
+        /// How many answered.
+        answered: u64,
+        /// Picks per option.
+        options: BTreeMap<String, u64>,
+    },
+    /// Star ratings: moments and the count of each rating.
+    Stars {
+        /// Count, mean, deviation, min, max.
+        moments: Moments,
+        /// How many gave 1, 2, 3, 4 and 5 stars.
+        counts: [u64; 5],
+    },
+    /// Numbers: moments and a histogram.
+    Number {
+        /// Count, mean, deviation, min, max.
+        moments: Moments,
+        /// Counts over fixed bins.
+        histogram: Histogram,
+    },
+}
+
+impl QuestionSummary {
+    /// The summary of one answer.
+    pub fn of(value: &AnswerValue) -> Self {
+        match value {
+            AnswerValue::Text(text) => {
+                let mut words = WordSketch::default();
+                words.add_text(text);
+                QuestionSummary::Text { answered: 1, words }
+            }
+            AnswerValue::Choice(option) => QuestionSummary::Choice {
+                answered: 1,
+                options: BTreeMap::from([(option.clone(), 1)]),
+            },
+            AnswerValue::Choices(options) => QuestionSummary::Choice {
+                answered: 1,
+                options: options.iter().map(|option| (option.clone(), 1)).collect(),
+            },
+            AnswerValue::Stars(stars) => {
+                let mut counts = [0; 5];
+                counts[usize::from(stars.clamp(&1, &5) - 1)] = 1;
+                QuestionSummary::Stars {
+                    moments: Moments::of(f64::from(*stars)),
+                    counts,
+                }
+            }
+            AnswerValue::Number(number) => {
+                let mut histogram = Histogram::default();
+                histogram.add(*number);
+                QuestionSummary::Number {
+                    moments: Moments::of(*number),
+                    histogram,
+                }
+            }
+        }
+    }
+
+    /// How many answered the question.
+    pub fn answered(&self) -> u64 {
+        match self {
+            QuestionSummary::Text { answered, .. } | QuestionSummary::Choice { answered, .. } => {
+                *answered
+            }
+            QuestionSummary::Stars { moments, .. } | QuestionSummary::Number { moments, .. } => {
+                moments.count
+            }
+        }
+    }
+
+    /// Adds another summary of the same question. A question's kind never changes under one
+    /// id; should two kinds ever meet, the other summary is ignored rather than mixed in.
+    pub fn merge(&mut self, other: &QuestionSummary) {
+        use QuestionSummary as Q;
+        match (self, other) {
+            (
+                Q::Text { answered, words },
+                Q::Text {
+                    answered: a,
+                    words: w,
+                },
+            ) => {
+                *answered += a;
+                words.merge(w);
+            }
+            (
+                Q::Choice { answered, options },
+                Q::Choice {
+                    answered: a,
+                    options: o,
+                },
+            ) => {
+                *answered += a;
+                for (option, count) in o {
+                    *options.entry(option.clone()).or_default() += count;
+                }
+            }
+            (
+                Q::Stars { moments, counts },
+                Q::Stars {
+                    moments: m,
+                    counts: c,
+                },
+            ) => {
+                moments.merge(m);
+                for (mine, theirs) in counts.iter_mut().zip(c) {
+                    *mine += theirs;
+                }
+            }
+            (
+                Q::Number { moments, histogram },
+                Q::Number {
+                    moments: m,
+                    histogram: h,
+                },
+            ) => {
+                moments.merge(m);
+                histogram.merge(h);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The statistics of a survey's answers.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SurveySummary {
+    /// Answers counted.
+    pub total: u64,
+    /// Per question, by stable id.
+    pub questions: BTreeMap<QuestionId, QuestionSummary>,
+}
+
+impl SurveySummary {
+    /// Counts one answer.
+    pub fn add(&mut self, answer: &Answer) {
+        let mut one = SurveySummary {
+            total: 1,
+            questions: BTreeMap::new(),
+        };
+        for (question, value) in &answer.values {
+            one.questions
+                .insert(question.clone(), QuestionSummary::of(value));
+        }
+        self.merge(&one);
+    }
+
+    /// Adds the summary of other, disjoint answers.
+    pub fn merge(&mut self, other: &SurveySummary) {
+        self.total += other.total;
+        for (question, summary) in &other.questions {
+            match self.questions.get_mut(question) {
+                Some(mine) => mine.merge(summary),
+                None => {
+                    self.questions.insert(question.clone(), summary.clone());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

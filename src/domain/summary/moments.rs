@@ -1,0 +1,93 @@
+//! Count, mean, variance, min and max of a stream of numbers, mergeable in any order with the
+//! numerically stable parallel formula of Chan, Golub and LeVeque (Welford's update is the
+//! merge of a one-value partial).
+
+use serde::{Deserialize, Serialize};
+
+/// Running moments of a set of numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Moments {
+    /// How many numbers.
+    pub count: u64,
+    /// Their mean (0 when there are none).
+    pub mean: f64,
+    /// Sum of squared deviations from the mean.
+    pub m2: f64,
+    /// The smallest (meaningless when `count` is 0).
+    pub min: f64,
+    /// The largest (meaningless when `count` is 0).
+    pub max: f64,
+}
+
+impl Moments {
+    /// The moments of one number.
+    pub fn of(value: f64) -> Self {
+        Self {
+            count: 1,
+            mean: value,
+            m2: 0.0,
+            min: value,
+            max: value,
+        }
+    }
+
+    /// Adds one number.
+    pub fn add(&mut self, value: f64) {
+        self.merge(&Self::of(value));
+    }
+
+    /// Combines with the moments of another, disjoint set of numbers.
+    pub fn merge(&mut self, other: &Moments) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 {
+            *self = *other;
+            return;
+        }
+        let count = self.count + other.count;
+        let delta = other.mean - self.mean;
+        let (n_a, n_b, n) = (self.count as f64, other.count as f64, count as f64);
+        self.mean += delta * n_b / n;
+        self.m2 += other.m2 + delta * delta * n_a * n_b / n;
+        self.count = count;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+    }
+
+    /// The population standard deviation (0 for fewer than two numbers).
+    pub fn std_dev(&self) -> f64 {
+        if self.count < 2 {
+            0.0
+        } else {
+            (self.m2 / self.count as f64).sqrt()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moments_of_a_known_set() {
+        let mut moments = Moments::default();
+        for value in [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0] {
+            moments.add(value);
+        }
+        assert_eq!(moments.count, 8);
+        assert_eq!(moments.mean, 5.0);
+        assert_eq!(moments.std_dev(), 2.0);
+        assert_eq!((moments.min, moments.max), (2.0, 9.0));
+    }
+
+    #[test]
+    fn large_offsets_do_not_lose_the_variance() {
+        // The naive sum-of-squares formula returns garbage here; the parallel one does not.
+        let mut moments = Moments::default();
+        for value in [1e9 + 4.0, 1e9 + 7.0, 1e9 + 13.0, 1e9 + 16.0] {
+            moments.add(value);
+        }
+        assert!((moments.std_dev() - 4.743_416_490_252_569).abs() < 1e-6);
+    }
+}

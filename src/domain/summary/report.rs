@@ -1,0 +1,229 @@
+//! The summary as people and scripts read it: every question of the survey in order, with its
+//! text, type and statistics. `canvass summary`, the JSON API and the tenant's summary page all
+//! show this one shape.
+
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use super::{Bin, QuestionSummary, SurveySummary};
+use crate::domain::{Question, QuestionId, Survey};
+
+/// Most frequent words shown per text question.
+pub const TOP_WORDS: usize = 10;
+
+/// A survey's summary, ready to show.
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryReport {
+    /// The tenant's slug.
+    pub tenant: String,
+    /// The survey's slug.
+    pub survey: String,
+    /// The survey's title.
+    pub title: String,
+    /// Answers counted.
+    pub total: u64,
+    /// When answers were last merged in, if ever.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub updated: Option<OffsetDateTime>,
+    /// Every question, in the survey's order (then any removed ones that have answers).
+    pub questions: Vec<QuestionReport>,
+}
+
+/// One question's statistics.
+#[derive(Clone, Debug, Serialize)]
+pub struct QuestionReport {
+    /// Its stable id.
+    pub id: String,
+    /// Its text, or `None` if it was removed from the survey.
+    pub text: Option<String>,
+    /// Its type's API name, or the kind of its answers if it was removed.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// How many answered it.
+    pub answered: u64,
+    /// The statistics for its type.
+    #[serde(flatten)]
+    pub stats: Stats,
+}
+
+/// Per-type statistics.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Stats {
+    /// Choice questions: each option with its count, in the survey's order.
+    Options {
+        /// Options and counts.
+        options: Vec<OptionCount>,
+    },
+    /// Ratings and numbers.
+    Numbers {
+        /// Mean (`None` with no answers).
+        mean: Option<f64>,
+        /// Population standard deviation.
+        std_dev: Option<f64>,
+        /// Smallest answer.
+        min: Option<f64>,
+        /// Largest answer.
+        max: Option<f64>,
+        /// Counts per bin (per star for ratings).
+        histogram: Vec<Bin>,
+    },
+    /// Text questions: the most frequent words.
+    Words {
+        /// Words and counts, most frequent first.
+        top_words: Vec<WordCount>,
+    },
+}
+
+/// An option and how often it was picked.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionCount {
+    /// The option's text.
+    pub option: String,
+    /// Picks.
+    pub count: u64,
+}
+
+/// A frequent word.
+#[derive(Clone, Debug, Serialize)]
+pub struct WordCount {
+    /// The word.
+    pub word: String,
+    /// How often it appeared (a lower bound once the sketch is full).
+    pub count: u64,
+}
+
+impl SummaryReport {
+    /// The report of `summary` for `survey`.
+    pub fn new(survey: &Survey, summary: &SurveySummary, updated: Option<OffsetDateTime>) -> Self {
+        let mut questions: Vec<QuestionReport> = survey
+            .questions
+            .iter()
+            .map(|question| {
+                question_report(
+                    Some(question),
+                    &question.id,
+                    summary.questions.get(&question.id),
+                )
+            })
+            .collect();
+        questions.extend(
+            summary
+                .questions
+                .iter()
+                .filter(|(id, _)| survey.question(id).is_none())
+                .map(|(id, stats)| question_report(None, id, Some(stats))),
+        );
+        Self {
+            tenant: survey.tenant.to_string(),
+            survey: survey.slug.to_string(),
+            title: survey.title.clone(),
+            total: summary.total,
+            updated,
+            questions,
+        }
+    }
+}
+
+fn question_report(
+    question: Option<&Question>,
+    id: &QuestionId,
+    summary: Option<&QuestionSummary>,
+) -> QuestionReport {
+    let kind = match (question, summary) {
+        (Some(question), _) => question.kind.name().to_owned(),
+        (None, Some(summary)) => summary_kind(summary).to_owned(),
+        (None, None) => "unknown".to_owned(),
+    };
+    let options = question.map(|q| q.kind.options()).unwrap_or_default();
+    let stats = match summary {
+        Some(QuestionSummary::Choice {
+            options: counts, ..
+        }) => {
+            let mut listed: Vec<OptionCount> = options
+                .iter()
+                .map(|option| OptionCount {
+                    option: option.clone(),
+                    count: counts.get(option).copied().unwrap_or(0),
+                })
+                .collect();
+            listed.extend(
+                counts
+                    .iter()
+                    .filter(|(o, _)| !options.contains(o))
+                    .map(|(o, c)| OptionCount {
+                        option: o.clone(),
+                        count: *c,
+                    }),
+            );
+            Stats::Options { options: listed }
+        }
+        Some(QuestionSummary::Stars { moments, counts }) => numbers(
+            moments,
+            (1..=5)
+                .zip(counts)
+                .map(|(stars, count)| Bin {
+                    lower: f64::from(stars),
+                    upper: f64::from(stars + 1),
+                    count: *count,
+                })
+                .collect(),
+        ),
+        Some(QuestionSummary::Number { moments, histogram }) => numbers(moments, histogram.bins()),
+        Some(QuestionSummary::Text { words, .. }) => Stats::Words {
+            top_words: words
+                .top(TOP_WORDS)
+                .into_iter()
+                .map(|(word, count)| WordCount { word, count })
+                .collect(),
+        },
+        None => empty(question, options),
+    };
+    QuestionReport {
+        id: id.to_string(),
+        text: question.map(|q| q.text.clone()),
+        kind,
+        answered: summary.map_or(0, QuestionSummary::answered),
+        stats,
+    }
+}
+
+fn numbers(moments: &super::Moments, histogram: Vec<Bin>) -> Stats {
+    let some = |value: f64| (moments.count > 0).then_some(value);
+    Stats::Numbers {
+        mean: some(moments.mean),
+        std_dev: some(moments.std_dev()),
+        min: some(moments.min),
+        max: some(moments.max),
+        histogram,
+    }
+}
+
+/// The statistics of a question nobody answered yet, in its type's shape.
+fn empty(question: Option<&Question>, options: &[String]) -> Stats {
+    use crate::domain::QuestionKind as K;
+    match question.map(|q| &q.kind) {
+        Some(K::SingleChoice { .. } | K::MultipleChoice { .. }) => Stats::Options {
+            options: options
+                .iter()
+                .map(|option| OptionCount {
+                    option: option.clone(),
+                    count: 0,
+                })
+                .collect(),
+        },
+        Some(K::FiveStars | K::Numeric { .. }) => numbers(&super::Moments::default(), Vec::new()),
+        _ => Stats::Words {
+            top_words: Vec::new(),
+        },
+    }
+}
+
+fn summary_kind(summary: &QuestionSummary) -> &'static str {
+    match summary {
+        QuestionSummary::Text { .. } => "text",
+        QuestionSummary::Choice { .. } => "choice",
+        QuestionSummary::Stars { .. } => "five_stars",
+        QuestionSummary::Number { .. } => "numeric",
+    }
+}

@@ -1,0 +1,197 @@
+//! Unit and property tests of summaries: merging partial summaries in any grouping and order
+//! equals summarising all answers at once.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use time::OffsetDateTime;
+
+use super::*;
+use crate::domain::{Reference, SurveySlug, TenantSlug};
+
+fn id(text: &str) -> QuestionId {
+    QuestionId::parse(text).expect("an id")
+}
+
+fn answer(values: Vec<(&str, AnswerValue)>) -> Answer {
+    Answer {
+        tenant: TenantSlug::parse("acme").expect("a slug"),
+        survey: SurveySlug::parse("s").expect("a slug"),
+        survey_version: 1,
+        reference: Reference(1),
+        submitted_at: OffsetDateTime::UNIX_EPOCH,
+        values: values.into_iter().map(|(q, v)| (id(q), v)).collect(),
+    }
+}
+
+#[test]
+fn a_summary_counts_answers_options_ratings_numbers_and_words() {
+    let mut summary = SurveySummary::default();
+    summary.add(&answer(vec![
+        ("pick", AnswerValue::Choice("Tea".into())),
+        ("stars", AnswerValue::Stars(4)),
+        ("wait", AnswerValue::Number(3.0)),
+        ("say", AnswerValue::Text("Great coffee".into())),
+    ]));
+    summary.add(&answer(vec![
+        ("pick", AnswerValue::Choice("Coffee".into())),
+        ("many", AnswerValue::Choices(vec!["A".into(), "B".into()])),
+        ("stars", AnswerValue::Stars(2)),
+    ]));
+
+    assert_eq!(summary.total, 2);
+    let QuestionSummary::Choice { answered, options } = &summary.questions[&id("pick")] else {
+        panic!("a choice summary")
+    };
+    assert_eq!(*answered, 2);
+    assert_eq!(
+        options,
+        &BTreeMap::from([("Coffee".into(), 1), ("Tea".into(), 1)])
+    );
+    let QuestionSummary::Stars { moments, counts } = &summary.questions[&id("stars")] else {
+        panic!("a stars summary")
+    };
+    assert_eq!(counts, &[0, 1, 0, 1, 0]);
+    assert_eq!(
+        (moments.mean, moments.std_dev(), moments.min, moments.max),
+        (3.0, 1.0, 2.0, 4.0)
+    );
+    assert_eq!(summary.questions[&id("wait")].answered(), 1);
+    assert_eq!(summary.questions[&id("many")].answered(), 1);
+    let QuestionSummary::Text { words, .. } = &summary.questions[&id("say")] else {
+        panic!("a text summary")
+    };
+    assert_eq!(
+        words.top(5),
+        vec![("coffee".into(), 1), ("great".into(), 1)]
+    );
+}
+
+fn value() -> impl Strategy<Value = (String, AnswerValue)> {
+    prop_oneof![
+        (0..4usize).prop_map(|i| (
+            "pick".to_string(),
+            AnswerValue::Choice(format!("option{i}"))
+        )),
+        proptest::collection::btree_set(0..4usize, 1..4).prop_map(|set| (
+            "many".to_string(),
+            AnswerValue::Choices(set.into_iter().map(|i| format!("o{i}")).collect())
+        )),
+        (1..=5u8).prop_map(|s| ("stars".to_string(), AnswerValue::Stars(s))),
+        (-1e6..1e6f64).prop_map(|n| ("number".to_string(), AnswerValue::Number(n))),
+        "[a-c]{2,3}( [a-c]{2,3}){0,3}".prop_map(|t| ("text".to_string(), AnswerValue::Text(t))),
+    ]
+}
+
+fn answers() -> impl Strategy<Value = Vec<Answer>> {
+    proptest::collection::vec(proptest::collection::vec(value(), 0..5), 1..60).prop_map(|all| {
+        all.into_iter()
+            .map(|values| {
+                let values: BTreeMap<QuestionId, AnswerValue> =
+                    values.into_iter().map(|(q, v)| (id(&q), v)).collect();
+                let mut one = answer(vec![]);
+                one.values = values;
+                one
+            })
+            .collect()
+    })
+}
+
+fn summarise(answers: &[Answer]) -> SurveySummary {
+    let mut summary = SurveySummary::default();
+    for answer in answers {
+        summary.add(answer);
+    }
+    summary
+}
+
+/// Equal up to floating-point rounding in means and deviations.
+fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError> {
+    prop_assert_eq!(a.total, b.total);
+    prop_assert_eq!(a.questions.len(), b.questions.len());
+    for (question, left) in &a.questions {
+        let right = &b.questions[question];
+        match (left, right) {
+            (
+                QuestionSummary::Number {
+                    moments: m1,
+                    histogram: h1,
+                },
+                QuestionSummary::Number {
+                    moments: m2,
+                    histogram: h2,
+                },
+            ) => {
+                prop_assert_eq!(h1, h2);
+                close(m1, m2)?;
+            }
+            (
+                QuestionSummary::Stars {
+                    moments: m1,
+                    counts: c1,
+                },
+                QuestionSummary::Stars {
+                    moments: m2,
+                    counts: c2,
+                },
+            ) => {
+                prop_assert_eq!(c1, c2);
+                close(m1, m2)?;
+            }
+            _ => prop_assert_eq!(left, right),
+        }
+    }
+    Ok(())
+}
+
+fn close(a: &Moments, b: &Moments) -> Result<(), TestCaseError> {
+    prop_assert_eq!(a.count, b.count);
+    prop_assert_eq!((a.min, a.max), (b.min, b.max));
+    let near = |x: f64, y: f64| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs()));
+    prop_assert!(near(a.mean, b.mean), "means {} vs {}", a.mean, b.mean);
+    prop_assert!(
+        near(a.std_dev(), b.std_dev()),
+        "deviations {} vs {}",
+        a.std_dev(),
+        b.std_dev()
+    );
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn merging_partial_summaries_in_any_grouping_and_order_equals_one_pass(
+        answers in answers(),
+        cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..6),
+        order in any::<u64>(),
+    ) {
+        let whole = summarise(&answers);
+
+        let mut bounds: Vec<usize> = cuts.iter().map(|cut| cut.index(answers.len() + 1)).collect();
+        bounds.extend([0, answers.len()]);
+        bounds.sort_unstable();
+        bounds.dedup();
+        let mut parts: Vec<SurveySummary> =
+            bounds.windows(2).map(|w| summarise(&answers[w[0]..w[1]])).collect();
+        // At most 36 distinct words: under the sketch's capacity, so word counts are exact.
+        // A deterministic shuffle of the parts, then a left fold, and a tree-shaped fold.
+        let len = parts.len();
+        for i in 0..len {
+            parts.swap(i, (order as usize).wrapping_mul(i + 7) % len);
+        }
+        let mut folded = SurveySummary::default();
+        for part in &parts {
+            folded.merge(part);
+        }
+        while parts.len() > 1 {
+            let right = parts.pop().expect("two parts");
+            let left = parts.pop().expect("two parts");
+            let mut pair = right;
+            pair.merge(&left);
+            parts.insert(0, pair);
+        }
+
+        assert_same(&folded, &whole)?;
+        assert_same(&parts[0], &whole)?;
+    }
+}

@@ -1,0 +1,80 @@
+//! Stored answers: one JSON blob per answer, written create-only so a repeated write of the
+//! same answer (a redelivered message, a resubmitted form) keeps the first copy.
+
+use std::sync::Arc;
+
+use super::error::{decode, encode};
+use super::{Context, StoreError, keys};
+use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+use crate::storage::{BlobStore, Error, PutMode};
+
+/// Reads and writes stored answers and the incoming copies of oversized ones.
+#[derive(Clone, Debug)]
+pub struct AnswerStore {
+    blobs: Arc<dyn BlobStore>,
+}
+
+impl AnswerStore {
+    pub(super) fn new(blobs: Arc<dyn BlobStore>) -> Self {
+        Self { blobs }
+    }
+
+    /// Stores an answer unless one with its reference is already stored, in which case the
+    /// stored copy is returned: the first copy stands.
+    pub async fn store(&self, answer: &Answer) -> Result<Option<Answer>, StoreError> {
+        let key = keys::answer(&answer.tenant, &answer.survey, answer.reference);
+        match self
+            .blobs
+            .put(&key, encode(&key, answer)?.into(), PutMode::Create)
+            .await
+        {
+            Ok(_) => Ok(None),
+            Err(Error::AlreadyExists { .. }) => self.read(&key).await,
+            Err(error) => Err(error).context(|| format!("storing answer {key}")),
+        }
+    }
+
+    /// A stored answer, if there is one.
+    pub async fn get(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        reference: Reference,
+    ) -> Result<Option<Answer>, StoreError> {
+        self.read(&keys::answer(tenant, survey, reference)).await
+    }
+
+    /// The incoming copy of an oversized answer, if it is still there.
+    pub async fn incoming(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        reference: Reference,
+    ) -> Result<Option<Answer>, StoreError> {
+        self.read(&keys::incoming_answer(tenant, survey, reference))
+            .await
+    }
+
+    /// Removes the incoming copy once the answer is stored; already gone is fine.
+    pub async fn remove_incoming(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        reference: Reference,
+    ) -> Result<(), StoreError> {
+        let key = keys::incoming_answer(tenant, survey, reference);
+        match self.blobs.delete(&key, None).await {
+            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("removing {key}")),
+        }
+    }
+
+    /// Reads an answer blob by key.
+    pub async fn read(&self, key: &str) -> Result<Option<Answer>, StoreError> {
+        match self.blobs.get(key).await {
+            Ok(blob) => Ok(Some(decode(key, &blob.body)?)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading answer {key}")),
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! A survey's summary document: the statistics, the length of the answer list, and the
+//! references counted but not yet written to the list and the counted index. It is the commit
+//! point of the worker's protocol, always written under If-Match.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::error::{decode, encode};
+use super::{Context, StoreError, keys};
+use crate::domain::{Reference, SurveySlug, SurveySummary, TenantSlug};
+use crate::storage::{BlobStore, ETag, Error, PutMode};
+
+/// What the summary blob of a survey holds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SummaryDoc {
+    /// The statistics of every counted answer.
+    pub summary: SurveySummary,
+    /// How many positions of the answer list are committed (= answers counted).
+    pub list_len: u64,
+    /// Counted answers whose list entry and counted-index bit may not be written yet, with the
+    /// list position each was given.
+    #[serde(default)]
+    pub recent: BTreeMap<Reference, u64>,
+    /// When answers were last merged in.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub updated: Option<OffsetDateTime>,
+}
+
+/// A summary document as read, with the ETag to write it back under.
+#[derive(Clone, Debug, Default)]
+pub struct Versioned {
+    /// The document (empty if the survey has none yet).
+    pub doc: SummaryDoc,
+    /// Its ETag; `None` if it does not exist yet.
+    pub etag: Option<ETag>,
+}
+
+/// Reads and conditionally writes summary documents.
+#[derive(Clone, Debug)]
+pub struct SummaryStore {
+    blobs: Arc<dyn BlobStore>,
+}
+
+impl SummaryStore {
+    pub(super) fn new(blobs: Arc<dyn BlobStore>) -> Self {
+        Self { blobs }
+    }
+
+    /// The survey's summary document and its ETag.
+    pub async fn read(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+    ) -> Result<Versioned, StoreError> {
+        let key = keys::summary(tenant, survey);
+        match self.blobs.get(&key).await {
+            Ok(blob) => Ok(Versioned {
+                doc: decode(&key, &blob.body)?,
+                etag: Some(blob.meta.etag),
+            }),
+            Err(Error::NotFound { .. }) => Ok(Versioned::default()),
+            Err(error) => Err(error).context(|| format!("reading the summary {key}")),
+        }
+    }
+
+    /// Writes the document if it is still the version read; `Ok(false)` if someone else wrote
+    /// it first (re-read and try again).
+    pub async fn write(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        doc: &SummaryDoc,
+        read: Option<&ETag>,
+    ) -> Result<bool, StoreError> {
+        let key = keys::summary(tenant, survey);
+        let mode = match read {
+            Some(etag) => PutMode::Update(etag.clone()),
+            None => PutMode::Create,
+        };
+        match self.blobs.put(&key, encode(&key, doc)?.into(), mode).await {
+            Ok(_) => Ok(true),
+            Err(Error::Precondition { .. } | Error::AlreadyExists { .. }) => Ok(false),
+            Err(error) => Err(error).context(|| format!("writing the summary {key}")),
+        }
+    }
+}

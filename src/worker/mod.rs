@@ -1,0 +1,310 @@
+//! The worker: turns queued answers into stored answers, answer-list entries and summaries.
+//!
+//! It is a loop around one public step function. Each step reads up to `batches_per_step`
+//! batches of up to 32 messages from one queue (premium before standard, except every fourth
+//! step, so standard answers keep moving under a premium backlog), groups the answers by
+//! survey, merges each group exactly once (see `merge`), and deletes only the messages whose
+//! answers were merged. A message that keeps failing moves to the poison queue once it has
+//! been received more than `max_dequeue` times. Visibility is extended when a step runs long.
+
+mod merge;
+pub mod reconcile;
+
+pub use merge::{Merged, SurveyBatch, complete, merge};
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use time::OffsetDateTime;
+
+use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+use crate::storage::QueueName;
+use crate::stores::{AnswerMessage, Received, StoreError, Stores};
+use crate::telemetry::error_chain;
+
+/// How a worker runs.
+#[derive(Clone, Debug)]
+pub struct WorkerSettings {
+    /// How long received messages stay hidden from other workers.
+    pub visibility: Duration,
+    /// Receives after which a failing message goes to the poison queue.
+    pub max_dequeue: u32,
+    /// Batches of 32 read per step (more answers per summary commit).
+    pub batches_per_step: usize,
+    /// How long an idle or paused worker waits before looking again.
+    pub idle_wait: Duration,
+    /// How often the worker tries to run the reconcile pass (one instance at a time).
+    pub reconcile_every: Duration,
+}
+
+impl Default for WorkerSettings {
+    fn default() -> Self {
+        Self {
+            visibility: Duration::from_secs(60),
+            max_dequeue: 5,
+            batches_per_step: 4,
+            idle_wait: Duration::from_millis(250),
+            reconcile_every: Duration::from_secs(600),
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Debug)]
+pub enum StepOutcome {
+    /// A batch was processed.
+    BatchDone {
+        /// The queue it came from.
+        queue: QueueName,
+        /// Messages received.
+        received: usize,
+        /// Answers counted for the first time, with when each was submitted.
+        counted: Vec<(Reference, OffsetDateTime)>,
+        /// Answers that had been counted already (redeliveries, repeated posts).
+        duplicates: usize,
+        /// Messages moved to the poison queue.
+        poisoned: usize,
+        /// Messages left for redelivery because their survey's merge failed.
+        failed: usize,
+    },
+    /// Every queue was empty.
+    QueuesEmpty,
+    /// The pause flag is set; nothing was received.
+    Paused,
+}
+
+/// One worker instance.
+pub struct Worker {
+    stores: Stores,
+    settings: WorkerSettings,
+    steps: u64,
+}
+
+/// A received message with the answer it carries.
+struct Work {
+    received: Received,
+    answer: Answer,
+    incoming: bool,
+}
+
+impl Worker {
+    /// A worker over the stores.
+    pub fn new(stores: Stores, settings: WorkerSettings) -> Self {
+        Self {
+            stores,
+            settings,
+            steps: 0,
+        }
+    }
+
+    /// Processes one batch from the first non-empty queue, if any.
+    pub async fn step(&mut self) -> Result<StepOutcome, StoreError> {
+        if self.stores.control.paused().await? {
+            return Ok(StepOutcome::Paused);
+        }
+        self.steps += 1;
+        let [premium, standard] = self.stores.answer_queues.work_queues();
+        let order = if self.steps.is_multiple_of(4) {
+            [standard.clone(), premium.clone()]
+        } else {
+            [premium.clone(), standard.clone()]
+        };
+        for queue in order {
+            let received = self.receive(&queue).await?;
+            if !received.is_empty() {
+                return self.process(queue, received).await;
+            }
+        }
+        Ok(StepOutcome::QueuesEmpty)
+    }
+
+    async fn receive(&self, queue: &QueueName) -> Result<Vec<Received>, StoreError> {
+        let mut all = Vec::new();
+        for _ in 0..self.settings.batches_per_step.max(1) {
+            let batch = self
+                .stores
+                .answer_queues
+                .receive(queue, 32, self.settings.visibility)
+                .await?;
+            let full = batch.len() == 32;
+            all.extend(batch);
+            if !full {
+                break;
+            }
+        }
+        Ok(all)
+    }
+
+    async fn process(
+        &mut self,
+        queue: QueueName,
+        received: Vec<Received>,
+    ) -> Result<StepOutcome, StoreError> {
+        let started = Instant::now();
+        let count = received.len();
+        let (work, poison) = self.resolve(received).await;
+        let poisoned = poison.len();
+        for (message, reason) in poison {
+            tracing::warn!(%queue, id = %message.message.id, dequeued = message.message.dequeue_count, %reason, "moving a message to the poison queue");
+            self.stores.answer_queues.to_poison(&message).await?;
+        }
+        let mut groups: BTreeMap<(TenantSlug, SurveySlug), Vec<Work>> = BTreeMap::new();
+        for item in work {
+            let key = (item.answer.tenant.clone(), item.answer.survey.clone());
+            groups.entry(key).or_default().push(item);
+        }
+        let (mut counted, mut duplicates, mut failed) = (Vec::new(), 0, 0);
+        for ((tenant, survey), mut items) in groups {
+            if started.elapsed() > self.settings.visibility / 2 {
+                self.extend(&mut items).await?;
+            }
+            let batch = SurveyBatch {
+                tenant: tenant.clone(),
+                survey: survey.clone(),
+                answers: items
+                    .iter()
+                    .map(|w| (w.answer.reference, w.answer.clone()))
+                    .collect(),
+            };
+            // Two messages with one reference in this batch are one answer.
+            let repeated = items.len() - batch.answers.len();
+            match merge(&self.stores, batch).await {
+                Ok(merged) => {
+                    counted.extend(merged.counted);
+                    duplicates += merged.duplicates + repeated;
+                    self.finish(&items).await?;
+                }
+                Err(error) => {
+                    failed += items.len();
+                    tracing::error!(%tenant, %survey, error = %error_chain(&error), "merging answers failed; they will be redelivered");
+                }
+            }
+        }
+        Ok(StepOutcome::BatchDone {
+            queue,
+            received: count,
+            counted,
+            duplicates,
+            poisoned,
+            failed,
+        })
+    }
+
+    /// Decodes each message into its answer (reading the incoming blob of a pointer); a
+    /// message that cannot be read and was received too often is poison.
+    async fn resolve(&self, received: Vec<Received>) -> (Vec<Work>, Vec<(Received, String)>) {
+        let answers = join_all(received.iter().map(|r| self.answer_of(r))).await;
+        let resolved = received.into_iter().zip(answers);
+        let mut work = Vec::new();
+        let mut poison = Vec::new();
+        for (received, answer) in resolved {
+            let too_often = received.message.dequeue_count > self.settings.max_dequeue;
+            match answer {
+                Ok((answer, incoming)) if !too_often => work.push(Work {
+                    received,
+                    answer,
+                    incoming,
+                }),
+                Ok(_) => poison.push((received, "received too many times".to_owned())),
+                Err(reason) if too_often => poison.push((received, reason)),
+                // Leave it: it comes back after its visibility timeout and is tried again.
+                Err(reason) => {
+                    tracing::warn!(id = %received.message.id, %reason, "cannot read a queued answer yet")
+                }
+            }
+        }
+        (work, poison)
+    }
+
+    async fn answer_of(&self, received: &Received) -> Result<(Answer, bool), String> {
+        match &received.content {
+            Err(reason) => Err(format!("not an answer message: {reason}")),
+            Ok(AnswerMessage::Answer { answer }) => Ok((answer.clone(), false)),
+            Ok(AnswerMessage::Pointer {
+                tenant,
+                survey,
+                reference,
+            }) => {
+                let answers = &self.stores.answers;
+                let found = match answers.incoming(tenant, survey, *reference).await {
+                    Ok(Some(answer)) => Some(answer),
+                    // Already processed: the incoming copy was removed after the answer was
+                    // stored, so the stored copy stands in for it.
+                    Ok(None) => answers
+                        .get(tenant, survey, *reference)
+                        .await
+                        .map_err(|e| e.to_string())?,
+                    Err(error) => return Err(error.to_string()),
+                };
+                found.map(|answer| (answer, true)).ok_or_else(|| {
+                    format!("the oversized answer {reference} of {tenant}/{survey} is missing")
+                })
+            }
+        }
+    }
+
+    async fn extend(&self, items: &mut [Work]) -> Result<(), StoreError> {
+        for item in items.iter_mut() {
+            self.stores
+                .answer_queues
+                .extend(&mut item.received, self.settings.visibility)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Removes incoming copies and deletes the messages of merged answers.
+    async fn finish(&self, items: &[Work]) -> Result<(), StoreError> {
+        for chunk in items.chunks(merge::CONCURRENCY) {
+            let incoming = chunk.iter().filter(|item| item.incoming).map(|item| {
+                let a = &item.answer;
+                self.stores
+                    .answers
+                    .remove_incoming(&a.tenant, &a.survey, a.reference)
+            });
+            join_all(incoming)
+                .await
+                .into_iter()
+                .collect::<Result<(), _>>()?;
+            let deletes = chunk
+                .iter()
+                .map(|item| self.stores.answer_queues.delete(&item.received));
+            join_all(deletes)
+                .await
+                .into_iter()
+                .collect::<Result<(), _>>()?;
+        }
+        Ok(())
+    }
+
+    /// Steps until `shutdown` resolves, waiting a little when there is nothing to do. A step in
+    /// progress is always finished, so no batch is abandoned half-way by a stop request.
+    pub async fn run(mut self, shutdown: impl Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        let mut last_reconcile = Instant::now();
+        loop {
+            let wait = match self.step().await {
+                Ok(StepOutcome::BatchDone { .. }) => Duration::ZERO,
+                Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => self.settings.idle_wait,
+                Err(error) => {
+                    tracing::error!(error = %error_chain(&error), "a worker step failed");
+                    Duration::from_secs(1)
+                }
+            };
+            if last_reconcile.elapsed() >= self.settings.reconcile_every {
+                last_reconcile = Instant::now();
+                if let Err(error) = reconcile::run_if_free(&self.stores).await {
+                    tracing::error!(error = %error_chain(&error), "the reconcile pass failed");
+                }
+            }
+            tokio::select! {
+                biased;
+                () = &mut shutdown => break,
+                () = tokio::time::sleep(wait) => {}
+            }
+        }
+        tracing::info!("worker stopped");
+    }
+}

@@ -1,0 +1,666 @@
+//! The worker, stepped by the tests: answers stored, listed and counted exactly once, premium
+//! first without starving standard, oversized answers, poison messages, the pause flag and the
+//! reconcile pass.
+
+use std::time::Duration;
+
+use canvass::domain::{
+    QuestionId, QuestionSummary, Reference, Subscription, SurveySlug, TenantSlug,
+};
+use canvass::storage::PutMode;
+use canvass::stores::{AnswerMessage, Stores, SummaryDoc, keys};
+use canvass::worker::StepOutcome;
+
+use crate::helpers::{demo_answer, spawn_app, token_in, worker};
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn demo() -> (TenantSlug, SurveySlug) {
+    (
+        TenantSlug::parse("demo").expect("a slug"),
+        SurveySlug::parse("customer-satisfaction").expect("a slug"),
+    )
+}
+
+async fn summary(stores: &Stores) -> SummaryDoc {
+    let (tenant, survey) = demo();
+    stores
+        .summaries
+        .read(&tenant, &survey)
+        .await
+        .expect("read")
+        .doc
+}
+
+async fn drain(stores: &Stores) -> usize {
+    let mut worker = worker(stores, LONG);
+    let mut steps = 0;
+    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {
+        steps += 1;
+    }
+    steps
+}
+
+/// The references in the demo survey's answer list, oldest first.
+async fn listed(stores: &Stores) -> Vec<Reference> {
+    let (tenant, survey) = demo();
+    let doc = summary(stores).await;
+    stores
+        .answer_list
+        .references(&tenant, &survey, &doc, 0..doc.list_len)
+        .await
+        .expect("listed")
+}
+
+#[tokio::test]
+async fn a_submitted_answer_is_stored_listed_counted_and_its_message_deleted() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let response = app
+        .answer(
+            "demo",
+            "customer-satisfaction",
+            &[("overall", "4"), ("drink", "Tea")],
+        )
+        .await;
+    let reference: u64 = response.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .rsplit('/')
+        .next()
+        .expect("ref")
+        .parse()
+        .expect("a number");
+
+    let outcome = worker(&stores, LONG).step().await.expect("a step");
+
+    let StepOutcome::BatchDone {
+        received,
+        counted,
+        duplicates,
+        ..
+    } = outcome
+    else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!((received, counted.len(), duplicates), (1, 1, 0));
+    let (tenant, survey) = demo();
+    let stored = stores
+        .answers
+        .get(&tenant, &survey, Reference(reference))
+        .await
+        .expect("read");
+    assert!(stored.is_some(), "the answer is stored");
+    assert_eq!(listed(&stores).await, vec![Reference(reference)]);
+    let doc = summary(&stores).await;
+    assert_eq!(doc.summary.total, 1);
+    assert!(doc.recent.is_empty(), "the commit was completed");
+    let overall = QuestionId::parse("overall").expect("an id");
+    let QuestionSummary::Stars { counts, .. } = &doc.summary.questions[&overall] else {
+        panic!("stars")
+    };
+    assert_eq!(counts, &[0, 0, 0, 1, 0]);
+    assert_eq!(
+        stores
+            .answer_queues
+            .length(stores.answer_queues.queue_for(Subscription::Standard))
+            .await
+            .expect("length"),
+        0
+    );
+}
+
+#[tokio::test]
+async fn a_form_posted_twice_is_counted_once() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let token = token_in(&app.form("demo", "customer-satisfaction").await);
+    for _ in 0..2 {
+        app.submit(
+            "demo",
+            "customer-satisfaction",
+            &token,
+            &[("overall", "5"), ("drink", "Tea")],
+        )
+        .await;
+    }
+
+    drain(&stores).await;
+
+    assert_eq!(summary(&stores).await.summary.total, 1);
+    assert_eq!(listed(&stores).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_message_redelivered_after_its_answer_was_counted_is_not_counted_again() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let answer = demo_answer(5000, 1);
+    stores
+        .answer_queues
+        .submit(&answer, Subscription::Standard)
+        .await
+        .expect("queued");
+    drain(&stores).await;
+
+    // The same message again, as if the first worker died before deleting it.
+    stores
+        .answer_queues
+        .submit(&answer, Subscription::Standard)
+        .await
+        .expect("queued");
+    let outcome = worker(&stores, LONG).step().await.expect("a step");
+
+    let StepOutcome::BatchDone {
+        counted,
+        duplicates,
+        ..
+    } = outcome
+    else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!((counted.len(), duplicates), (0, 1));
+    assert_eq!(summary(&stores).await.summary.total, 1);
+    assert_eq!(listed(&stores).await, vec![Reference(5000)]);
+}
+
+#[tokio::test]
+async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let (tenant, survey) = demo();
+    let answer = demo_answer(7000, 2);
+    // The state a worker leaves when it dies right after committing the summary.
+    stores.answers.store(&answer).await.expect("stored");
+    let mut doc = SummaryDoc::default();
+    doc.summary.add(&answer);
+    doc.recent.insert(answer.reference, 0);
+    doc.list_len = 1;
+    assert!(
+        stores
+            .summaries
+            .write(&tenant, &survey, &doc, None)
+            .await
+            .expect("written")
+    );
+    stores
+        .answer_queues
+        .submit(&answer, Subscription::Standard)
+        .await
+        .expect("queued");
+
+    drain(&stores).await;
+
+    let doc = summary(&stores).await;
+    assert_eq!(doc.summary.total, 1, "not counted twice");
+    assert!(doc.recent.is_empty(), "the commit was completed");
+    assert_eq!(listed(&stores).await, vec![Reference(7000)]);
+    assert!(
+        stores
+            .counted
+            .counted(&tenant, &survey, [Reference(7000)])
+            .await
+            .expect("read")
+            .contains(&Reference(7000))
+    );
+}
+
+#[tokio::test]
+async fn premium_answers_are_served_first_and_standard_ones_still_progress() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    // More premium answers than three steps take (4 batches of 32 each).
+    for i in 0..500 {
+        stores
+            .answer_queues
+            .submit(&demo_answer(10_000 + i, i), Subscription::Premium)
+            .await
+            .expect("queued");
+        stores
+            .answer_queues
+            .submit(&demo_answer(20_000 + i, i), Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+    let mut worker = worker(&stores, LONG);
+    let mut served = Vec::new();
+
+    for _ in 0..4 {
+        match worker.step().await.expect("a step") {
+            StepOutcome::BatchDone { queue, .. } => served.push(queue.to_string()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    assert_eq!(
+        served,
+        [
+            "answers-premium",
+            "answers-premium",
+            "answers-premium",
+            "answers-standard"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn an_oversized_answer_is_taken_from_its_blob_which_is_then_removed() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let long = "Lovely coffee. ".repeat(5_000);
+    let response = app
+        .answer(
+            "demo",
+            "customer-satisfaction",
+            &[("overall", "3"), ("drink", "Tea"), ("comments", &long)],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+
+    drain(&stores).await;
+
+    assert_eq!(summary(&stores).await.summary.total, 1);
+    let page = stores.scan(keys::INCOMING, None).await.expect("listed");
+    assert!(
+        page.keys.is_empty(),
+        "the incoming copy is gone: {:?}",
+        page.keys
+    );
+    let reference = listed(&stores).await[0];
+    let (tenant, survey) = demo();
+    let stored = stores
+        .answers
+        .get(&tenant, &survey, reference)
+        .await
+        .expect("read")
+        .expect("stored");
+    assert_eq!(stored.values.len(), 3);
+}
+
+#[tokio::test]
+async fn a_message_that_keeps_failing_moves_to_the_poison_queue_and_can_be_requeued() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let standard = stores
+        .answer_queues
+        .queue_for(Subscription::Standard)
+        .clone();
+    app.storage
+        .queues
+        .add(&standard, "not an answer".into(), None)
+        .await
+        .expect("queued");
+    // A pointer to an oversized answer that was never stored: unreadable until it appears.
+    let answer = demo_answer(9000, 3);
+    let pointer = AnswerMessage::Pointer {
+        tenant: answer.tenant.clone(),
+        survey: answer.survey.clone(),
+        reference: answer.reference,
+    };
+    app.storage
+        .queues
+        .add(
+            &standard,
+            serde_json::to_vec(&pointer).expect("json").into(),
+            None,
+        )
+        .await
+        .expect("queued");
+    let mut worker = canvass::worker::Worker::new(
+        stores.clone(),
+        canvass::worker::WorkerSettings {
+            visibility: Duration::from_secs(1),
+            max_dequeue: 1,
+            ..Default::default()
+        },
+    );
+
+    let first = worker.step().await.expect("a step");
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let second = worker.step().await.expect("a step");
+
+    assert!(
+        matches!(first, StepOutcome::BatchDone { poisoned: 0, counted: ref c, .. } if c.is_empty()),
+        "{first:?}"
+    );
+    assert!(
+        matches!(second, StepOutcome::BatchDone { poisoned: 2, .. }),
+        "{second:?}"
+    );
+    assert_eq!(
+        stores
+            .answer_queues
+            .length(&standard)
+            .await
+            .expect("length"),
+        0
+    );
+    let listed = canvass::admin::poison_list(&stores).await.expect("listed");
+    assert_eq!(listed.len(), 2);
+    assert!(
+        listed
+            .iter()
+            .any(|entry| entry.content.starts_with("unreadable")),
+        "{listed:?}"
+    );
+
+    stores
+        .answers
+        .store(&answer)
+        .await
+        .expect("the missing answer appears");
+    let incoming = keys::incoming_answer(&answer.tenant, &answer.survey, answer.reference);
+    app.storage
+        .blobs
+        .put(
+            &incoming,
+            serde_json::to_vec(&answer).expect("json").into(),
+            PutMode::Create,
+        )
+        .await
+        .expect("stored");
+    let (moved, stayed) = canvass::admin::poison_requeue(&stores)
+        .await
+        .expect("requeued");
+
+    assert_eq!((moved, stayed), (1, 1));
+    drain(&stores).await;
+    assert_eq!(summary(&stores).await.summary.total, 1);
+}
+
+#[tokio::test]
+async fn a_paused_worker_takes_no_messages_until_resumed() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    stores
+        .answer_queues
+        .submit(&demo_answer(1234, 1), Subscription::Standard)
+        .await
+        .expect("queued");
+    stores.control.pause().await.expect("paused");
+    let mut worker = worker(&stores, LONG);
+
+    let paused = worker.step().await.expect("a step");
+
+    assert!(matches!(paused, StepOutcome::Paused), "{paused:?}");
+    let standard = stores
+        .answer_queues
+        .queue_for(Subscription::Standard)
+        .clone();
+    let visible = app
+        .storage
+        .queues
+        .get(&standard, 32, Duration::from_secs(1))
+        .await
+        .expect("received");
+    assert_eq!(visible.len(), 1, "the paused worker held nothing");
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    stores.control.resume().await.expect("resumed");
+    assert!(matches!(
+        worker.step().await.expect("a step"),
+        StepOutcome::BatchDone { .. }
+    ));
+    assert_eq!(summary(&stores).await.summary.total, 1);
+}
+
+#[tokio::test]
+async fn workers_racing_on_one_survey_count_every_answer_exactly_once() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    for i in 0..600 {
+        stores
+            .answer_queues
+            .submit(&demo_answer(100_000 + i, i), Subscription::Standard)
+            .await
+            .expect("queued");
+        if i % 10 == 0 {
+            stores
+                .answer_queues
+                .submit(&demo_answer(100_000 + i, i), Subscription::Standard)
+                .await
+                .expect("queued");
+        }
+    }
+
+    let racers: Vec<_> = (0..4)
+        .map(|_| {
+            let stores = stores.clone();
+            tokio::spawn(async move {
+                let mut worker = crate::helpers::worker(&stores, LONG);
+                while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
+            })
+        })
+        .collect();
+    for racer in racers {
+        racer.await.expect("joined");
+    }
+
+    let doc = summary(&stores).await;
+    assert_eq!(doc.summary.total, 600);
+    let list = listed(&stores).await;
+    let distinct: std::collections::BTreeSet<_> = list.iter().collect();
+    assert_eq!((list.len(), distinct.len()), (600, 600));
+    let drink = QuestionId::parse("drink").expect("an id");
+    let QuestionSummary::Choice { options, .. } = &doc.summary.questions[&drink] else {
+        panic!("choice")
+    };
+    assert_eq!(options.values().sum::<u64>(), 600);
+    assert!(options.values().all(|&count| count == 120), "{options:?}");
+}
+
+#[tokio::test]
+async fn reconcile_counts_forgotten_answers_once_and_removes_their_incoming_copies() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let (tenant, survey) = demo();
+    // An oversized answer whose pointer was never queued, and a stored answer never counted.
+    let forgotten = demo_answer(4242, 4);
+    let incoming = keys::incoming_answer(&tenant, &survey, forgotten.reference);
+    app.storage
+        .blobs
+        .put(
+            &incoming,
+            serde_json::to_vec(&forgotten).expect("json").into(),
+            PutMode::Create,
+        )
+        .await
+        .expect("stored");
+    stores
+        .answers
+        .store(&demo_answer(4343, 5))
+        .await
+        .expect("stored");
+
+    let first = canvass::worker::reconcile::run_locked(&stores, Duration::ZERO, &|_| {})
+        .await
+        .expect("ran")
+        .expect("not locked");
+    let second = canvass::worker::reconcile::run_locked(&stores, Duration::ZERO, &|_| {})
+        .await
+        .expect("ran")
+        .expect("not locked");
+
+    assert_eq!((first.repaired, second.repaired), (2, 0));
+    assert_eq!(summary(&stores).await.summary.total, 2);
+    assert_eq!(
+        listed(&stores).await,
+        vec![Reference(4242), Reference(4343)]
+    );
+    assert!(
+        stores
+            .scan(keys::INCOMING, None)
+            .await
+            .expect("listed")
+            .keys
+            .is_empty()
+    );
+    // The late message of the forgotten answer is recognised as counted.
+    stores
+        .answer_queues
+        .submit(&forgotten, Subscription::Standard)
+        .await
+        .expect("queued");
+    drain(&stores).await;
+    assert_eq!(summary(&stores).await.summary.total, 2);
+}
+
+#[tokio::test]
+async fn only_one_instance_reconciles_at_a_time() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let held = canvass::stores::lease::acquire(
+        app.storage.blobs.clone(),
+        keys::RECONCILE_LOCK,
+        "someone-else",
+        LONG,
+    )
+    .await
+    .expect("read")
+    .expect("taken");
+
+    let skipped = canvass::worker::reconcile::run_locked(&stores, Duration::ZERO, &|_| {})
+        .await
+        .expect("ran");
+
+    assert!(skipped.is_none());
+    held.release().await.expect("released");
+    assert!(
+        canvass::worker::reconcile::run_locked(&stores, Duration::ZERO, &|_| {})
+            .await
+            .expect("ran")
+            .is_some()
+    );
+}
+
+#[tokio::test]
+async fn the_answer_list_pages_thousands_of_answers_in_arrival_order() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    for i in 0..1_100u64 {
+        stores
+            .answer_queues
+            .submit(&demo_answer(50_000 + i, i), Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+    drain(&stores).await;
+    let (tenant, survey) = demo();
+    let doc = summary(&stores).await;
+    let before = app.storage.transactions();
+
+    let page = stores
+        .answer_list
+        .references(&tenant, &survey, &doc, 1_000..1_025)
+        .await
+        .expect("a page");
+
+    assert_eq!(page, (51_000..51_025).map(Reference).collect::<Vec<_>>());
+    let reads = app.storage.transactions().since(&before).total();
+    assert!(reads <= 2, "a page reads at most two chunks: {reads}");
+}
+
+#[tokio::test]
+async fn the_summary_report_lists_every_question_in_order_with_its_statistics() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    for i in 0..10 {
+        stores
+            .answer_queues
+            .submit(&demo_answer(60_000 + i, i), Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+    drain(&stores).await;
+
+    let report = canvass::admin::summary(&stores, "demo", "customer-satisfaction")
+        .await
+        .expect("a report");
+    let json = serde_json::to_value(&report).expect("json");
+
+    assert_eq!(json["total"], 10);
+    let ids: Vec<&str> = json["questions"]
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|q| q["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(
+        ids,
+        ["overall", "drink", "liked", "wait", "location", "comments"]
+    );
+    assert_eq!(json["questions"][0]["answered"], 10);
+    assert_eq!(json["questions"][0]["mean"], 3.0);
+    assert_eq!(
+        json["questions"][1]["options"][0],
+        serde_json::json!({"option": "Espresso", "count": 2})
+    );
+    assert_eq!(json["questions"][3]["answered"], 4);
+    let words = json["questions"][5]["top_words"].as_array().expect("words");
+    assert_eq!(words[0]["word"], "coffee");
+    assert_eq!(words[0]["count"], 3);
+}
+
+#[tokio::test]
+async fn serve_runs_a_worker_in_process_that_counts_a_submitted_answer() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let server = crate::helpers::CanvassProcess::serve(dir.path(), &[]);
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("a client");
+    let form = client
+        .get(format!("{}/s/demo/customer-satisfaction", server.address))
+        .send()
+        .await
+        .expect("answered");
+    let token = token_in(&form.text().await.expect("a body"));
+    let posted = client
+        .post(format!("{}/s/demo/customer-satisfaction", server.address))
+        .form(&[
+            ("token", token.as_str()),
+            ("q-overall", "5"),
+            ("q-drink", "Tea"),
+        ])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(posted.status(), 303);
+    let stores = Stores::open(
+        canvass::storage::local::storage(dir.path())
+            .await
+            .expect("opens"),
+        &Default::default(),
+    )
+    .await
+    .expect("stores");
+
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while summary(&stores).await.summary.total < 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the in-process worker never counted the answer"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let report = canvass::admin::summary(&stores, "demo", "customer-satisfaction")
+        .await
+        .expect("a report");
+    assert_eq!(report.total, 1);
+    assert!(server.terminate().success(), "serve exits 0 on SIGTERM");
+}
+
+#[tokio::test]
+async fn a_worker_process_exits_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    canvass::storage::local::storage(dir.path())
+        .await
+        .expect("opens");
+    let worker = crate::helpers::CanvassProcess::worker(dir.path(), &[]);
+    // Give it time to install its signal handlers (before that, SIGTERM kills it outright).
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    let status = worker.terminate();
+
+    assert!(status.success(), "{status}");
+}
