@@ -2,6 +2,7 @@
 //! through queues to workers that keep exact summaries; tenants read them on a private site.
 
 pub mod admin;
+pub mod bench;
 pub mod config;
 pub mod demo;
 pub mod domain;

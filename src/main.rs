@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use canvass::config::{BackendSettings, LogSettings, ServeSettings, WorkerArgs};
 use canvass::loadgen::LoadSettings;
-use canvass::startup::{Application, open_stores};
+use canvass::startup::{Application, open_stores, open_worker_stores};
 use canvass::worker::{Worker, reconcile};
 use canvass::{admin, signals, telemetry};
 use clap::{Parser, Subcommand};
@@ -77,6 +77,11 @@ enum Command {
         #[command(flatten)]
         backend: BackendSettings,
     },
+    /// Run one of the worker's benchmarks on a fresh local data directory.
+    Bench {
+        #[command(subcommand)]
+        bench: canvass::bench::Bench,
+    },
     /// Measure submissions/s and latency of a running serve against a trivial handler.
     Loadgen {
         #[command(flatten)]
@@ -119,7 +124,7 @@ async fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Serve(settings) => serve(settings).await,
         Command::Worker { backend, worker } => {
-            let stores = open_stores(&backend).await?;
+            let stores = open_worker_stores(&backend).await?;
             tracing::info!("worker started");
             Worker::new(stores, worker.settings())
                 .run(signals::shutdown())
@@ -186,6 +191,7 @@ async fn run(command: Command) -> Result<(), Failure> {
             json,
             backend,
         } => poison(action, json, &backend).await,
+        Command::Bench { bench } => Ok(canvass::bench::run(bench).await?),
         Command::Loadgen { load, backend } => loadgen(load, backend).await,
     }
 }

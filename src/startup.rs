@@ -9,6 +9,7 @@ use actix_web::{App, HttpServer, web};
 use tracing_actix_web::TracingLogger;
 
 use crate::config::{BackendSettings, ServeSettings, StorageKind, StorageSettings};
+use crate::storage::local::Durability;
 use crate::storage::{self, Storage};
 use crate::stores::{StoreError, Stores};
 use crate::web::AppState;
@@ -34,10 +35,19 @@ pub enum StartupError {
     },
 }
 
-/// Opens the storage the settings name.
+/// Opens the storage the settings name, every write durable before it returns.
 pub async fn open_storage(settings: &StorageSettings) -> Result<Storage, storage::Error> {
+    open_storage_with(settings, Durability::Full).await
+}
+
+/// Opens the storage the settings name with the given durability (workers may relax it:
+/// everything they write is redone from the queue if lost).
+pub async fn open_storage_with(
+    settings: &StorageSettings,
+    durability: Durability,
+) -> Result<Storage, storage::Error> {
     match settings.storage {
-        StorageKind::Local => storage::local::storage(&settings.data_dir).await,
+        StorageKind::Local => storage::local::storage_with(&settings.data_dir, durability).await,
         StorageKind::Memory => Ok(storage::memory::storage()),
     }
 }
@@ -45,6 +55,12 @@ pub async fn open_storage(settings: &StorageSettings) -> Result<Storage, storage
 /// Opens the storage and the typed stores the settings name.
 pub async fn open_stores(settings: &BackendSettings) -> Result<Stores, StartupError> {
     let storage = open_storage(&settings.storage).await?;
+    Ok(Stores::open(storage, &settings.stores.settings()).await?)
+}
+
+/// Opens the stores a worker uses: on the local backend, with relaxed durability.
+pub async fn open_worker_stores(settings: &BackendSettings) -> Result<Stores, StartupError> {
+    let storage = open_storage_with(&settings.storage, Durability::Relaxed).await?;
     Ok(Stores::open(storage, &settings.stores.settings()).await?)
 }
 
@@ -60,7 +76,14 @@ impl Application {
     /// Opens the storage named in `settings` and binds the listener.
     pub async fn build(settings: ServeSettings) -> Result<Self, StartupError> {
         let storage = open_storage(&settings.storage).await?;
-        Self::build_with_storage(&settings, storage).await
+        let mut application = Self::build_with_storage(&settings, storage).await?;
+        if application.worker.is_some() && settings.storage.storage == StorageKind::Local {
+            // The in-process worker gets its own relaxed-durability handle on the database.
+            let relaxed = open_storage_with(&settings.storage, Durability::Relaxed).await?;
+            let stores = Stores::open(relaxed, &settings.stores.settings()).await?;
+            application.worker = Some(Worker::new(stores, settings.worker.settings()));
+        }
+        Ok(application)
     }
 
     /// Serves from the given storage (tests hand in a memory storage or a temp directory).

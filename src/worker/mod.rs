@@ -121,17 +121,15 @@ impl Worker {
     }
 
     async fn receive(&self, queue: &QueueName) -> Result<Vec<Received>, StoreError> {
-        let mut all = Vec::new();
-        for _ in 0..self.settings.batches_per_step.max(1) {
-            let batch = self
-                .stores
-                .answer_queues
-                .receive(queue, 32, self.settings.visibility)
-                .await?;
-            let full = batch.len() == 32;
-            all.extend(batch);
-            if !full {
-                break;
+        let queues = &self.stores.answer_queues;
+        let visibility = self.settings.visibility;
+        let mut all = queues.receive(queue, 32, visibility).await?;
+        if all.len() == 32 {
+            // A backlog: read the other batches at once, so they share one storage round.
+            let more =
+                (1..self.settings.batches_per_step).map(|_| queues.receive(queue, 32, visibility));
+            for batch in join_all(more).await {
+                all.extend(batch?);
             }
         }
         Ok(all)
@@ -155,26 +153,37 @@ impl Worker {
             let key = (item.answer.tenant.clone(), item.answer.survey.clone());
             groups.entry(key).or_default().push(item);
         }
-        let (mut counted, mut duplicates, mut failed) = (Vec::new(), 0, 0);
-        for ((tenant, survey), mut items) in groups {
-            if started.elapsed() > self.settings.visibility / 2 {
-                self.extend(&mut items).await?;
+        if started.elapsed() > self.settings.visibility / 2 {
+            for items in groups.values_mut() {
+                self.extend(items).await?;
             }
-            let batch = SurveyBatch {
-                tenant: tenant.clone(),
-                survey: survey.clone(),
-                answers: items
-                    .iter()
-                    .map(|w| (w.answer.reference, w.answer.clone()))
-                    .collect(),
-            };
-            // Two messages with one reference in this batch are one answer.
-            let repeated = items.len() - batch.answers.len();
-            match merge(&self.stores, batch).await {
+        }
+        // Surveys are merged side by side, so their storage calls share rounds.
+        let stores = &self.stores;
+        let merges = groups
+            .into_iter()
+            .map(|((tenant, survey), items)| async move {
+                let batch = SurveyBatch {
+                    tenant: tenant.clone(),
+                    survey: survey.clone(),
+                    answers: items
+                        .iter()
+                        .map(|w| (w.answer.reference, w.answer.clone()))
+                        .collect(),
+                };
+                // Two messages with one reference in this batch are one answer.
+                let repeated = items.len() - batch.answers.len();
+                let merged = merge(stores, batch).await;
+                (tenant, survey, items, repeated, merged)
+            });
+        let (mut counted, mut duplicates, mut failed) = (Vec::new(), 0, 0);
+        let mut finished = Vec::new();
+        for (tenant, survey, items, repeated, merged) in join_all(merges).await {
+            match merged {
                 Ok(merged) => {
                     counted.extend(merged.counted);
                     duplicates += merged.duplicates + repeated;
-                    self.finish(&items).await?;
+                    finished.extend(items);
                 }
                 Err(error) => {
                     failed += items.len();
@@ -182,6 +191,7 @@ impl Worker {
                 }
             }
         }
+        self.finish(&finished).await?;
         Ok(StepOutcome::BatchDone {
             queue,
             received: count,

@@ -46,12 +46,18 @@ fn answer_for(survey: usize, reference: u64, n: u64) -> Answer {
     answer
 }
 
+/// Messages still in any queue, held or not.
+async fn queued(stores: &Stores) -> u64 {
+    let mut waiting = 0;
+    for (_, queue) in stores.answer_queues.all() {
+        waiting += stores.answer_queues.length(queue).await.expect("length");
+    }
+    waiting
+}
+
 async fn wait_until_drained(stores: &Stores, deadline: Instant) {
     loop {
-        let mut waiting = 0;
-        for (_, queue) in stores.answer_queues.all() {
-            waiting += stores.answer_queues.length(queue).await.expect("length");
-        }
+        let waiting = queued(stores).await;
         if waiting == 0 {
             return;
         }
@@ -170,11 +176,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         workers.remove(victim).kill();
         kills += 1;
         workers.push(CanvassProcess::worker(dir.path(), &env));
-        let mut waiting = 0;
-        for (_, queue) in stores.answer_queues.all() {
-            waiting += stores.answer_queues.length(queue).await.expect("length");
-        }
-        if waiting == 0 || Instant::now() > deadline {
+        if queued(&stores).await == 0 || Instant::now() > deadline {
             break;
         }
     }

@@ -6,9 +6,12 @@ use std::time::SystemTime;
 
 use async_trait::async_trait;
 use bytes::Bytes;
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use std::collections::HashSet;
 
+use sqlx::sqlite::SqliteRow;
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
+
+use super::writer::NewBlob;
 use super::{Database, from_millis, millis, retry};
 use crate::storage::{
     Blob, BlobMeta, BlobStore, ETag, Error, ListPage, ListRequest, Operation, PutMode, Result,
@@ -59,6 +62,45 @@ fn upper_bound(prefix: &str) -> Option<String> {
     (!prefix.is_empty()).then(|| format!("{prefix}{}", char::MAX))
 }
 
+/// Creates blobs with one multi-row statement; a key that exists (or repeats an earlier key of
+/// the same call) is that blob's own `AlreadyExists`. Only the writer calls this.
+pub(super) async fn create_blobs(
+    connection: &mut SqliteConnection,
+    blobs: &[NewBlob],
+) -> Result<Vec<Result<()>>> {
+    let mut seen = HashSet::new();
+    let first: Vec<&NewBlob> = blobs.iter().filter(|blob| seen.insert(&blob.key)).collect();
+    let mut insert =
+        QueryBuilder::<Sqlite>::new("insert into blob (key, body, version, last_modified) ");
+    insert.push_values(&first, |mut row, blob| {
+        row.push_bind(&blob.key)
+            .push_bind(blob.body.as_ref())
+            .push_bind(blob.version)
+            .push_bind(blob.last_modified);
+    });
+    insert.push(" on conflict (key) do nothing returning key");
+    let created: HashSet<String> = insert
+        .build_query_scalar::<String>()
+        .fetch_all(&mut *connection)
+        .await
+        .map_err(Error::backend)?
+        .into_iter()
+        .collect();
+    let mut claimed = HashSet::new();
+    Ok(blobs
+        .iter()
+        .map(|blob| {
+            if created.contains(&blob.key) && claimed.insert(&blob.key) {
+                Ok(())
+            } else {
+                Err(Error::AlreadyExists {
+                    key: blob.key.clone(),
+                })
+            }
+        })
+        .collect())
+}
+
 #[async_trait]
 impl BlobStore for LocalBlobStore {
     async fn get(&self, key: &str) -> Result<Blob> {
@@ -92,6 +134,16 @@ impl BlobStore for LocalBlobStore {
             last_modified: from_millis(millis(now)),
             size: body.len() as u64,
         };
+        if mode == PutMode::Create {
+            let blob = NewBlob {
+                key,
+                body,
+                version,
+                last_modified: millis(now),
+            };
+            self.database.writer.create(blob).await?;
+            return Ok(meta);
+        }
         self.database
             .writer
             .write(move |connection| {
@@ -103,11 +155,7 @@ impl BlobStore for LocalBlobStore {
                              on conflict (key) do update set body = excluded.body,
                                  version = excluded.version, last_modified = excluded.last_modified"
                         }
-                        PutMode::Create => {
-                            "insert into blob (key, body, version, last_modified)
-                             values (?1, ?2, ?3, ?4) on conflict (key) do nothing"
-                        }
-                        PutMode::Update(_) => {
+                        PutMode::Create | PutMode::Update(_) => {
                             "update blob set body = ?2, version = ?3, last_modified = ?4
                              where key = ?1 and version = ?5"
                         }
@@ -125,9 +173,8 @@ impl BlobStore for LocalBlobStore {
                         .await
                         .map_err(Error::backend)?
                         .rows_affected();
-                    match (written, mode) {
-                        (0, PutMode::Create) => Err(Error::AlreadyExists { key }),
-                        (0, _) => Err(Error::Precondition { key }),
+                    match written {
+                        0 => Err(Error::Precondition { key }),
                         _ => Ok(()),
                     }
                 })

@@ -1,9 +1,16 @@
 //! The embedded default: blobs and queue messages in one SQLite database in the data directory.
 //!
-//! Durability: the database runs in WAL mode with `synchronous=FULL`, so every commit is
-//! fsynced before a call returns; a power cut loses only calls that had not returned yet.
-//! To keep that affordable, all writes of a process go through one writer task that commits
+//! Durability: the database runs in WAL mode. A `Durability::Full` handle (the web tier:
+//! answers about to be acknowledged, tenants, surveys) fsyncs every commit before a call
+//! returns (`synchronous=FULL`); a power cut loses only calls that had not returned yet. To
+//! keep that affordable, all writes of a handle go through one writer task that commits
 //! whatever calls are waiting in one transaction (group commit: one fsync for many writers).
+//! A `Durability::Relaxed` handle (workers) commits without waiting for the fsync
+//! (`synchronous=NORMAL`): a kill -9 loses nothing, and a power cut can only roll the database
+//! back to an earlier commit, never tear one. WAL commits survive in order, so what such a
+//! rollback drops is the most recent worker progress, together with the deletion of the
+//! messages that caused it; those messages are then processed again, which the worker's
+//! protocol makes harmless. The next `Full` commit by anyone makes everything before it durable.
 //! Reads use a small pool of reader connections and never wait for the writer.
 //!
 //! Several processes may share one data directory: SQLite's file locks serialise their write
@@ -69,7 +76,7 @@ pub(crate) struct Database {
 
 impl Database {
     /// Opens (creating if needed) the database in `data_dir`.
-    async fn open(data_dir: &Path) -> Result<Self> {
+    async fn open(data_dir: &Path, durability: Durability) -> Result<Self> {
         std::fs::create_dir_all(data_dir).map_err(|error| {
             Error::backend(format!(
                 "cannot create the data directory {}: {error}",
@@ -80,7 +87,10 @@ impl Database {
             .filename(database_path(data_dir))
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
+            .synchronous(match durability {
+                Durability::Full => SqliteSynchronous::Full,
+                Durability::Relaxed => SqliteSynchronous::Normal,
+            })
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
         let mut connection = retry::busy(|| options.connect()).await?;
@@ -102,9 +112,23 @@ pub fn database_path(data_dir: &Path) -> PathBuf {
     data_dir.join(DATABASE_FILE)
 }
 
-/// Opens both ports on the database in `data_dir`.
+/// How a handle's commits reach the disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// Every commit is fsynced before the call returns.
+    Full,
+    /// Commits survive a crashed process at once and a power cut once the next fsync is done.
+    Relaxed,
+}
+
+/// Opens both ports on the database in `data_dir`, every write fsynced.
 pub async fn storage(data_dir: &Path) -> Result<Storage> {
-    let database = Arc::new(Database::open(data_dir).await?);
+    storage_with(data_dir, Durability::Full).await
+}
+
+/// Opens both ports on the database in `data_dir` with the given durability.
+pub async fn storage_with(data_dir: &Path, durability: Durability) -> Result<Storage> {
+    let database = Arc::new(Database::open(data_dir, durability).await?);
     Ok(Storage {
         blobs: Arc::new(LocalBlobStore::new(database.clone())),
         queues: Arc::new(LocalQueue::new(database)),

@@ -2,6 +2,7 @@
 //! statement that hides the oldest visible messages and hands each a fresh pop receipt, so two
 //! processes never receive the same message while its visibility lasts.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -10,7 +11,7 @@ use bytes::Bytes;
 use sqlx::error::ErrorKind;
 use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 
-use super::writer::NewMessage;
+use super::writer::{HeldMessage, NewMessage};
 use super::{Database, from_millis, millis, retry};
 use crate::storage::{
     Error, Message, MessageQueue, MessageUpdate, Operation, PopReceipt, QueueName, Result,
@@ -100,6 +101,42 @@ pub(super) async fn insert_messages(
         }
         Err(error) => Err(Error::backend(error)),
     }
+}
+
+/// Deletes held messages with one statement; a message not deleted gets its own reason (gone,
+/// or held with another receipt). Only the writer calls this, inside its transaction.
+pub(super) async fn delete_messages(
+    connection: &mut SqliteConnection,
+    messages: &[HeldMessage],
+) -> Result<Vec<Result<()>>> {
+    let mut delete =
+        QueryBuilder::<Sqlite>::new("delete from message where (queue, id, pop_receipt) in (");
+    delete.push_values(messages, |mut row, message| {
+        row.push_bind(&message.queue)
+            .push_bind(message.id.parse::<i64>().unwrap_or(-1))
+            .push_bind(&message.receipt);
+    });
+    delete.push(") returning id");
+    let deleted: HashSet<i64> = delete
+        .build_query_scalar::<i64>()
+        .fetch_all(&mut *connection)
+        .await
+        .map_err(Error::backend)?
+        .into_iter()
+        .collect();
+    let mut results = Vec::with_capacity(messages.len());
+    for message in messages {
+        let gone = message
+            .id
+            .parse()
+            .is_ok_and(|id: i64| deleted.contains(&id));
+        results.push(if gone {
+            Ok(())
+        } else {
+            Err(not_held(connection, &message.queue, &message.id).await)
+        });
+    }
+    Ok(results)
 }
 
 /// Inserts one message; an unknown queue is that message's own error.
@@ -265,29 +302,13 @@ impl MessageQueue for LocalQueue {
 
     async fn delete(&self, queue: &QueueName, id: &str, receipt: &PopReceipt) -> Result<()> {
         self.counter.record(Operation::DeleteMessage);
-        let queue = queue.as_str().to_owned();
-        let id = id.to_owned();
-        let numeric = parse_id(&id)?;
-        let receipt = receipt.as_str().to_owned();
+        parse_id(id)?;
         self.database
             .writer
-            .write(move |connection| {
-                Box::pin(async move {
-                    let deleted = sqlx::query(
-                        "delete from message where queue = ? and id = ? and pop_receipt = ?",
-                    )
-                    .bind(&queue)
-                    .bind(numeric)
-                    .bind(&receipt)
-                    .execute(&mut *connection)
-                    .await
-                    .map_err(Error::backend)?
-                    .rows_affected();
-                    if deleted == 0 {
-                        return Err(not_held(connection, &queue, &id).await);
-                    }
-                    Ok(())
-                })
+            .delete_message(HeldMessage {
+                queue: queue.as_str().to_owned(),
+                id: id.to_owned(),
+                receipt: receipt.as_str().to_owned(),
             })
             .await
     }

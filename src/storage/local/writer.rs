@@ -8,9 +8,10 @@
 //! A job's expected failures (a failed condition, a stale pop receipt) change nothing, so they
 //! do not spoil the transaction for the others; a backend error rolls the whole batch back.
 //!
-//! Message adds, one per submitted answer, are the hottest write: the adds waiting together
-//! become one multi-row insert instead of one statement each. Jobs in one batch were all in
-//! flight at once, so running the adds after the other jobs is an order they could have had.
+//! The hottest writes, message adds (one per submitted answer), create-only blob puts and
+//! message deletes (one each per processed answer), are coalesced: those waiting together
+//! become one multi-row statement instead of one statement each. Jobs in one batch were all
+//! in flight at once, so running each kind together is an order they could have had.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -46,11 +47,68 @@ pub(super) struct NewMessage {
     pub(super) visible_at: i64,
 }
 
+/// A blob to create unless its key exists.
+pub(super) struct NewBlob {
+    pub(super) key: String,
+    pub(super) body: bytes::Bytes,
+    pub(super) version: i64,
+    pub(super) last_modified: i64,
+}
+
+/// A held message to delete.
+pub(super) struct HeldMessage {
+    pub(super) queue: String,
+    pub(super) id: String,
+    pub(super) receipt: String,
+}
+
+type Reply<T> = oneshot::Sender<Result<T>>;
+
 enum Job {
     /// Any statements.
     Work(Work),
-    /// A message add, coalesced with the other adds of its batch; replies with the new id.
-    Add(NewMessage, oneshot::Sender<Result<String>>),
+    /// A message add; replies with the new id.
+    Add(NewMessage, Reply<String>),
+    /// A create-only blob put.
+    Create(NewBlob, Reply<()>),
+    /// A message delete.
+    DeleteMessage(HeldMessage, Reply<()>),
+}
+
+/// Calls of one kind run as one statement: their inputs, and where each result goes.
+struct Group<I, O> {
+    inputs: Vec<I>,
+    replies: Vec<Reply<O>>,
+}
+
+impl<I, O> Default for Group<I, O> {
+    fn default() -> Self {
+        Self {
+            inputs: Vec::new(),
+            replies: Vec::new(),
+        }
+    }
+}
+
+impl<I, O> Group<I, O> {
+    fn push(&mut self, input: I, reply: Reply<O>) {
+        self.inputs.push(input);
+        self.replies.push(reply);
+    }
+
+    /// Sends each caller its result, or the transaction's failure.
+    fn deliver(self, results: Vec<Result<O>>, failure: Option<&Arc<Error>>) {
+        let mut results = results.into_iter();
+        for reply in self.replies {
+            let outcome = match (failure, results.next()) {
+                (None, Some(outcome)) => outcome,
+                (Some(error), _) => Err(batch_failed(error)),
+                (None, None) => Err(Error::backend("a coalesced write got no result")),
+            };
+            // The caller may have gone away (request cancelled); nothing to do then.
+            let _ = reply.send(outcome);
+        }
+    }
 }
 
 /// A handle to the writer task.
@@ -98,6 +156,19 @@ impl Writer {
         self.submit(Job::Add(message, reply), result).await
     }
 
+    /// Creates a blob unless its key exists (`Error::AlreadyExists`).
+    pub(super) async fn create(&self, blob: NewBlob) -> Result<()> {
+        let (reply, result) = oneshot::channel();
+        self.submit(Job::Create(blob, reply), result).await
+    }
+
+    /// Deletes a held message (`Error::PopReceiptMismatch` / `NotFound` if not held).
+    pub(super) async fn delete_message(&self, message: HeldMessage) -> Result<()> {
+        let (reply, result) = oneshot::channel();
+        self.submit(Job::DeleteMessage(message, reply), result)
+            .await
+    }
+
     async fn submit<T>(&self, job: Job, result: oneshot::Receiver<Result<T>>) -> Result<T> {
         self.jobs
             .send(job)
@@ -122,18 +193,19 @@ async fn run(mut connection: SqliteConnection, mut receiver: mpsc::Receiver<Job>
 
 async fn commit(connection: &mut SqliteConnection, jobs: Vec<Job>) {
     let mut works = Vec::new();
-    let (mut adds, mut add_replies) = (Vec::new(), Vec::new());
+    let mut adds = Group::default();
+    let mut creates = Group::default();
+    let mut deletes = Group::default();
     for job in jobs {
         match job {
             Job::Work(work) => works.push(work),
-            Job::Add(message, reply) => {
-                adds.push(message);
-                add_replies.push(reply);
-            }
+            Job::Add(message, reply) => adds.push(message, reply),
+            Job::Create(blob, reply) => creates.push(blob, reply),
+            Job::DeleteMessage(message, reply) => deletes.push(message, reply),
         }
     }
     let mut delivered = Vec::with_capacity(works.len());
-    let mut added = Vec::new();
+    let (mut added, mut created, mut deleted) = (Vec::new(), Vec::new(), Vec::new());
     let failure = match begin(connection).await {
         Err(error) => Some(error),
         Ok(()) => {
@@ -143,11 +215,23 @@ async fn commit(connection: &mut SqliteConnection, jobs: Vec<Job>) {
                 spoiled |= spoils;
                 delivered.push(deliver);
             }
-            if !adds.is_empty() {
-                match super::queue::insert_messages(connection, &adds).await {
-                    Ok(ids) => added = ids,
-                    Err(_) => spoiled = true,
-                }
+            if !adds.inputs.is_empty() {
+                added = kept(
+                    super::queue::insert_messages(connection, &adds.inputs).await,
+                    &mut spoiled,
+                );
+            }
+            if !creates.inputs.is_empty() {
+                created = kept(
+                    super::blob::create_blobs(connection, &creates.inputs).await,
+                    &mut spoiled,
+                );
+            }
+            if !deletes.inputs.is_empty() {
+                deleted = kept(
+                    super::queue::delete_messages(connection, &deletes.inputs).await,
+                    &mut spoiled,
+                );
             }
             if spoiled {
                 rollback(connection).await;
@@ -166,16 +250,17 @@ async fn commit(connection: &mut SqliteConnection, jobs: Vec<Job>) {
     for deliver in delivered {
         deliver(failure.as_ref());
     }
-    let mut added = added.into_iter();
-    for reply in add_replies {
-        let outcome = match (&failure, added.next()) {
-            (None, Some(outcome)) => outcome,
-            (Some(error), _) => Err(batch_failed(error)),
-            (None, None) => Err(Error::backend("a message add got no result")),
-        };
-        // The caller may have gone away (request cancelled); nothing to do then.
-        let _ = reply.send(outcome);
-    }
+    adds.deliver(added, failure.as_ref());
+    creates.deliver(created, failure.as_ref());
+    deletes.deliver(deleted, failure.as_ref());
+}
+
+/// The per-call results of a coalesced statement; a failed statement spoils the batch.
+fn kept<T>(outcome: Result<Vec<Result<T>>>, spoiled: &mut bool) -> Vec<Result<T>> {
+    outcome.unwrap_or_else(|_| {
+        *spoiled = true;
+        Vec::new()
+    })
 }
 
 async fn begin(connection: &mut SqliteConnection) -> Result<()> {

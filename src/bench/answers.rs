@@ -1,0 +1,52 @@
+//! Generated answers for the benchmarks: a standard and a premium tenant, one survey each.
+
+use std::collections::BTreeMap;
+
+use time::OffsetDateTime;
+
+use crate::domain::{Answer, AnswerValue, QuestionId, Reference, SurveySlug, TenantSlug};
+
+/// The benchmark tenant of a subscription.
+pub(super) fn tenant(premium: bool) -> TenantSlug {
+    TenantSlug::parse(if premium {
+        "bench-premium"
+    } else {
+        "bench-standard"
+    })
+    .expect("the bench slugs are valid")
+}
+
+/// The `i`th benchmark survey.
+pub(super) fn survey(i: u64) -> SurveySlug {
+    SurveySlug::parse(&format!("bench-{i}")).expect("the bench slugs are valid")
+}
+
+fn id(text: &str) -> QuestionId {
+    QuestionId::parse(text).expect("the bench question ids are valid")
+}
+
+/// The `n`th answer, to one of `surveys` surveys: a rating, a choice, a number and, often, a
+/// short comment.
+pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) -> Answer {
+    let mut values = BTreeMap::new();
+    values.insert(id("rating"), AnswerValue::Stars((1 + n % 5) as u8));
+    values.insert(
+        id("drink"),
+        AnswerValue::Choice(["Tea", "Coffee", "Water"][(n % 3) as usize].into()),
+    );
+    values.insert(id("minutes"), AnswerValue::Number((n % 40) as f64));
+    if n.is_multiple_of(2) {
+        values.insert(
+            id("comments"),
+            AnswerValue::Text(format!("good coffee and friendly staff {}", n % 9)),
+        );
+    }
+    Answer {
+        tenant: tenant(premium),
+        survey: survey(n % surveys.max(1)),
+        survey_version: 1,
+        reference,
+        submitted_at: OffsetDateTime::now_utc(),
+        values,
+    }
+}

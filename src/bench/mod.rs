@@ -1,0 +1,326 @@
+//! `canvass bench`: the worker's benchmarks, each on a fresh local data directory.
+//!
+//! - `transactions`: storage transactions per answer, counted by the adapters, for N answers
+//!   submitted and then drained by one worker;
+//! - `drain`: answers/s to drain a backlog of N answers with 1, 2 and 4 worker processes;
+//! - `freshness`: time from thank-you to being counted, p50/p99, for premium and standard
+//!   answers under a steady load that keeps a backlog.
+
+mod answers;
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::Subcommand;
+use futures_util::future::join_all;
+use time::OffsetDateTime;
+
+use crate::domain::Subscription;
+use crate::storage::{Operation, local};
+use crate::stores::{StoreError, StoreSettings, Stores};
+use crate::worker::{StepOutcome, Worker, WorkerSettings};
+
+/// Which benchmark to run.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Bench {
+    /// Storage transactions per answer (submit + worker).
+    Transactions {
+        /// Answers to submit and drain.
+        #[arg(long, default_value_t = 10_000)]
+        answers: u64,
+    },
+    /// Drain rate of a backlog with several worker processes.
+    Drain {
+        /// Answers in the backlog.
+        #[arg(long, default_value_t = 100_000)]
+        answers: u64,
+        /// Worker process counts to measure, e.g. 1,2,4.
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
+        processes: Vec<usize>,
+        /// Surveys the answers are spread over (1 = one hot survey).
+        #[arg(long, default_value_t = 1)]
+        surveys: u64,
+    },
+    /// Summary freshness of premium and standard answers under load with a backlog.
+    Freshness {
+        /// Seconds to run.
+        #[arg(long, default_value_t = 20)]
+        seconds: u64,
+        /// Answers submitted per second, half premium and half standard.
+        #[arg(long, default_value_t = 16_000)]
+        rate: u64,
+    },
+}
+
+/// Why a benchmark could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// Storage or a store failed.
+    #[error("storage failed")]
+    Store(#[from] StoreError),
+    /// Opening storage failed.
+    #[error("cannot open storage")]
+    Storage(#[from] crate::storage::Error),
+    /// A worker process could not be started.
+    #[error("cannot start a worker process")]
+    Spawn(#[source] std::io::Error),
+}
+
+/// Runs a benchmark, printing progress to stderr and results to stdout.
+pub async fn run(bench: Bench) -> Result<(), BenchError> {
+    match bench {
+        Bench::Transactions { answers } => transactions(answers).await,
+        Bench::Drain {
+            answers,
+            processes,
+            surveys,
+        } => {
+            for count in processes {
+                drain(answers, count, surveys).await?;
+            }
+            Ok(())
+        }
+        Bench::Freshness { seconds, rate } => freshness(seconds, rate).await,
+    }
+}
+
+/// A fresh data directory that is removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Self {
+        let name = format!("canvass-bench-{}", uuid::Uuid::new_v4().simple());
+        Self(std::env::temp_dir().join(name))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+async fn open(dir: &Scratch) -> Result<Stores, BenchError> {
+    let storage = local::storage(&dir.0).await?;
+    Ok(Stores::open(storage, &StoreSettings::default()).await?)
+}
+
+/// Submits `count` answers over `surveys` surveys (half to premium tenants when `premium` is
+/// set), 128 at a time.
+async fn submit(
+    stores: &Stores,
+    count: u64,
+    premium: bool,
+    surveys: u64,
+) -> Result<(), BenchError> {
+    let mut done = 0;
+    while done < count {
+        let chunk = (count - done).min(128);
+        let mut batch = Vec::with_capacity(chunk as usize);
+        for n in done..done + chunk {
+            let reference = stores.references.next().await?;
+            let premium = premium && n % 2 == 1;
+            batch.push((
+                answers::answer(reference, n, premium, surveys),
+                subscription(premium),
+            ));
+        }
+        for queued in join_all(
+            batch
+                .iter()
+                .map(|(a, s)| stores.answer_queues.submit(a, *s)),
+        )
+        .await
+        {
+            queued?;
+        }
+        done += chunk;
+        if done % 20_000 == 0 {
+            eprintln!("  queued {done} / {count}");
+        }
+    }
+    Ok(())
+}
+
+fn subscription(premium: bool) -> Subscription {
+    if premium {
+        Subscription::Premium
+    } else {
+        Subscription::Standard
+    }
+}
+
+async fn waiting(stores: &Stores) -> Result<u64, BenchError> {
+    let mut total = 0;
+    for queue in stores.answer_queues.work_queues() {
+        total += stores.answer_queues.length(queue).await?;
+    }
+    Ok(total)
+}
+
+async fn transactions(count: u64) -> Result<(), BenchError> {
+    let dir = Scratch::new();
+    let stores = open(&dir).await?;
+    let start = stores.storage.transactions();
+    submit(&stores, count, false, 1).await?;
+    let submitted = stores.storage.transactions();
+    let mut worker = Worker::new(stores.clone(), WorkerSettings::default());
+    while let StepOutcome::BatchDone { .. } = worker.step().await? {}
+    let drained = stores.storage.transactions();
+    let per = |n: u64| n as f64 / count as f64;
+    let (submit, work) = (submitted.since(&start), drained.since(&submitted));
+    println!("storage transactions per answer over {count} answers (local backend):");
+    println!(
+        "  submit (reference ranges + queue add):  {:.3}",
+        per(submit.total())
+    );
+    println!(
+        "  worker:                                 {:.3}",
+        per(work.total())
+    );
+    for (name, operation) in [
+        ("blob get", Operation::Get),
+        ("blob put", Operation::Put),
+        ("blob delete", Operation::Delete),
+        ("blob list", Operation::List),
+        ("message get-batch", Operation::GetMessages),
+        ("message update", Operation::Update),
+        ("message delete", Operation::DeleteMessage),
+        ("queue length", Operation::Length),
+    ] {
+        println!("    {name:<20} {:.3}", per(work.of(operation)));
+    }
+    println!(
+        "  total:                                  {:.3}",
+        per(drained.since(&start).total())
+    );
+    Ok(())
+}
+
+fn spawn_worker(dir: &Scratch) -> Result<Child, BenchError> {
+    let exe = std::env::current_exe().map_err(BenchError::Spawn)?;
+    Command::new(exe)
+        .arg("worker")
+        .env("CANVASS_STORAGE", "local")
+        .env("CANVASS_DATA_DIR", &dir.0)
+        .env("CANVASS_LOG", "warn")
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(BenchError::Spawn)
+}
+
+async fn drain(count: u64, processes: usize, surveys: u64) -> Result<(), BenchError> {
+    let dir = Scratch::new();
+    let stores = open(&dir).await?;
+    eprintln!("queueing {count} answers to {surveys} survey(s) for {processes} worker process(es)");
+    submit(&stores, count, false, surveys).await?;
+    let started = Instant::now();
+    let mut workers = (0..processes)
+        .map(|_| spawn_worker(&dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut last = Instant::now();
+    loop {
+        let left = waiting(&stores).await?;
+        if left == 0 {
+            break;
+        }
+        if last.elapsed() >= Duration::from_secs(2) {
+            eprintln!(
+                "  {:>5.1} s  {left:>7} left",
+                started.elapsed().as_secs_f64()
+            );
+            last = Instant::now();
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let elapsed = started.elapsed();
+    for worker in &mut workers {
+        let _ = worker.kill();
+        let _ = worker.wait();
+    }
+    let mut counted = 0;
+    for survey in 0..surveys.max(1) {
+        let read = stores
+            .summaries
+            .read(&answers::tenant(false), &answers::survey(survey))
+            .await?;
+        counted += read.doc.summary.total;
+    }
+    println!(
+        "{processes} worker process(es), {surveys} survey(s): drained {count} answers in {:.1} s = {:.0} answers/s (summaries count {counted})",
+        elapsed.as_secs_f64(),
+        count as f64 / elapsed.as_secs_f64(),
+    );
+    Ok(())
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted
+        .get(((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or_default()
+}
+
+async fn freshness(seconds: u64, rate: u64) -> Result<(), BenchError> {
+    let dir = Scratch::new();
+    let stores = open(&dir).await?;
+    let submitter = {
+        let stores = stores.clone();
+        tokio::spawn(async move {
+            let tick = Duration::from_millis(10);
+            let per_tick = (rate / 100).max(2);
+            let deadline = Instant::now() + Duration::from_secs(seconds);
+            let mut n = 0;
+            let mut interval = tokio::time::interval(tick);
+            while Instant::now() < deadline {
+                interval.tick().await;
+                submit(&stores, per_tick, true, 1).await?;
+                n += per_tick;
+            }
+            Ok::<u64, BenchError>(n)
+        })
+    };
+    let mut worker = Worker::new(stores.clone(), WorkerSettings::default());
+    let (mut premium, mut standard) = (Vec::new(), Vec::new());
+    let started = Instant::now();
+    let mut last = Instant::now();
+    while !submitter.is_finished() {
+        if let StepOutcome::BatchDone { queue, counted, .. } = worker.step().await? {
+            let now = OffsetDateTime::now_utc();
+            let into = if queue.as_str().contains("premium") {
+                &mut premium
+            } else {
+                &mut standard
+            };
+            into.extend(counted.iter().map(|(_, at)| (now - *at).unsigned_abs()));
+        }
+        if last.elapsed() >= Duration::from_secs(2) {
+            eprintln!(
+                "  {:>4.0} s  counted {} premium, {} standard; {} waiting",
+                started.elapsed().as_secs_f64(),
+                premium.len(),
+                standard.len(),
+                waiting(&stores).await?
+            );
+            last = Instant::now();
+        }
+    }
+    let submitted = submitter
+        .await
+        .map_err(|e| BenchError::Spawn(std::io::Error::other(e)))??;
+    let backlog = waiting(&stores).await?;
+    println!(
+        "summary freshness over {seconds} s, {submitted} answers submitted at {rate}/s, one worker; {backlog} still queued at the end:"
+    );
+    for (name, latencies) in [("premium", &mut premium), ("standard", &mut standard)] {
+        latencies.sort_unstable();
+        println!(
+            "  {name:<8} counted {:>7}   p50 {:>8.1} ms   p99 {:>8.1} ms",
+            latencies.len(),
+            percentile(latencies, 0.5).as_secs_f64() * 1e3,
+            percentile(latencies, 0.99).as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
+}
