@@ -18,6 +18,9 @@ pub enum AdminError {
     /// What the operator named does not exist.
     #[error("{0}")]
     NotFound(String),
+    /// What the operator asked for is not valid.
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// The summary of one survey, as `canvass summary` prints it.
@@ -155,4 +158,36 @@ pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminErro
         moved += 1;
     }
     Ok((moved, stayed))
+}
+
+/// Creates a tenant (without an owner account) and an API key for it; returns the key.
+pub async fn create_tenant(
+    stores: &Stores,
+    slug: &str,
+    name: &str,
+    subscription: Subscription,
+) -> Result<String, AdminError> {
+    let slug = TenantSlug::parse(slug).map_err(|error| AdminError::Invalid(error.to_string()))?;
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(AdminError::Invalid(
+            "a tenant's name has 1 to 100 characters".into(),
+        ));
+    }
+    let tenant = crate::domain::Tenant {
+        slug: slug.clone(),
+        name: name.to_owned(),
+        subscription,
+        created: time::OffsetDateTime::now_utc(),
+    };
+    if !stores.tenants.create(&tenant).await? {
+        return Err(AdminError::Invalid(format!(
+            "the tenant {slug} already exists"
+        )));
+    }
+    let (key, _) = stores
+        .api_keys
+        .create(&slug, "created by canvass tenant create")
+        .await?;
+    Ok(key)
 }

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use canvass::config::{BackendSettings, LogSettings, ServeSettings, WorkerArgs};
+use canvass::domain::Subscription;
 use canvass::loadgen::LoadSettings;
 use canvass::startup::{Application, open_stores, open_worker_stores};
 use canvass::worker::{Worker, reconcile};
@@ -34,6 +35,13 @@ enum Command {
         backend: BackendSettings,
         #[command(flatten)]
         worker: WorkerArgs,
+    },
+    /// Manage tenants.
+    Tenant {
+        #[command(subcommand)]
+        action: TenantAction,
+        #[command(flatten)]
+        backend: BackendSettings,
     },
     /// Print a survey's current summary as one JSON object.
     Summary {
@@ -92,6 +100,28 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum TenantAction {
+    /// Create a tenant and print its new API key alone on the last line.
+    Create {
+        /// The tenant's slug (lowercase letters, digits and dashes).
+        #[arg(long)]
+        slug: String,
+        /// Its display name.
+        #[arg(long)]
+        name: String,
+        /// Its subscription.
+        #[arg(long, value_enum, default_value_t = Plan::Standard)]
+        plan: Plan,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Plan {
+    Standard,
+    Premium,
+}
+
+#[derive(Subcommand)]
 enum WorkersAction {
     /// Hold every worker: they finish their batch and take no more messages.
     Pause,
@@ -129,6 +159,23 @@ async fn run(command: Command) -> Result<(), Failure> {
             Worker::new(stores, worker.settings())
                 .run(signals::shutdown())
                 .await;
+            Ok(())
+        }
+        Command::Tenant {
+            action: TenantAction::Create { slug, name, plan },
+            backend,
+        } => {
+            let subscription = match plan {
+                Plan::Standard => Subscription::Standard,
+                Plan::Premium => Subscription::Premium,
+            };
+            let stores = open_stores(&backend).await?;
+            let key = admin::create_tenant(&stores, &slug, &name, subscription).await?;
+            println!(
+                "created tenant {slug} ({}); its API key, shown once:",
+                subscription.as_str()
+            );
+            println!("{key}");
             Ok(())
         }
         Command::Summary {

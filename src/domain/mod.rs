@@ -1,7 +1,9 @@
 //! The language of the service: tenants, surveys, questions, answers, references. Pure code:
 //! no I/O, so every rule here is unit-tested on its own.
 
+pub mod account;
 pub mod answer;
+pub mod definition;
 pub mod question;
 pub mod reference;
 pub mod slug;

@@ -93,6 +93,45 @@ pub fn parse_summary_key(key: &str) -> Option<(TenantSlug, SurveySlug)> {
     ))
 }
 
+
+/// An owner account, by email.
+pub fn account(email: &str) -> String {
+    format!("accounts/{email}.json")
+}
+
+/// A signed-in session.
+pub fn session(id: &str) -> String {
+    format!("sessions/{id}.json")
+}
+
+/// An API key's record, by the SHA-256 of the key (the key itself is never stored).
+pub fn api_key(hash: &str) -> String {
+    format!("apikeys/{hash}.json")
+}
+
+/// The prefix of a tenant's API key list.
+pub fn api_keys_of(tenant: &TenantSlug) -> String {
+    format!("tenant-keys/{tenant}/")
+}
+
+/// A published version of a survey kept when the survey is edited.
+pub fn survey_version(tenant: &TenantSlug, survey: &SurveySlug, version: u32) -> String {
+    format!("survey-versions/{tenant}/{survey}/{version:06}.json")
+}
+
+/// Every prefix of one survey's data besides its definition: versions, summary, answer list,
+/// counted index, answers and incoming answers.
+pub fn survey_data_prefixes(tenant: &TenantSlug, survey: &SurveySlug) -> [String; 6] {
+    [
+        format!("survey-versions/{tenant}/{survey}/"),
+        summary(tenant, survey),
+        format!("lists/{tenant}/{survey}/"),
+        format!("counted/{tenant}/{survey}/"),
+        answers_of(tenant, survey),
+        format!("{INCOMING}{tenant}/{survey}/"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,27 +2,34 @@
 //! key and the answer queues. Web and worker code talk to these, never to an adapter; the moka
 //! caches in front of tenants and surveys live here too.
 
+mod accounts;
 mod answer_list;
 mod answer_queue;
 mod answers;
+mod api_keys;
 mod control;
 mod counted;
 mod error;
 pub mod keys;
 pub mod lease;
 mod references;
+pub mod responses;
 mod secrets;
+mod sessions;
 mod summaries;
 mod surveys;
 mod tenants;
 
+pub use accounts::AccountStore;
 pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK};
 pub use answer_queue::{AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received};
 pub use answers::AnswerStore;
+pub use api_keys::{ApiKeyRecord, ApiKeyStore};
 pub use control::WorkerControl;
 pub use counted::CountedIndex;
 pub use error::{Context, StoreError};
 pub use references::ReferenceAllocator;
+pub use sessions::{SESSION_LIFETIME, Session, SessionStore};
 pub use summaries::{SummaryDoc, SummaryStore, Versioned};
 pub use surveys::SurveyStore;
 pub use tenants::TenantStore;
@@ -100,6 +107,12 @@ pub struct Stores {
     pub counted: CountedIndex,
     /// The workers' pause flag.
     pub control: WorkerControl,
+    /// Owner accounts.
+    pub accounts: AccountStore,
+    /// Signed-in sessions.
+    pub sessions: SessionStore,
+    /// API keys.
+    pub api_keys: ApiKeyStore,
     /// The key that signs submission tokens.
     pub signing_key: SigningKey,
 }
@@ -149,6 +162,9 @@ impl Stores {
             answer_list: AnswerList::new(storage.blobs.clone()),
             counted: CountedIndex::new(storage.blobs.clone()),
             control: WorkerControl::new(storage.blobs.clone()),
+            accounts: AccountStore::new(storage.blobs.clone()),
+            sessions: SessionStore::new(storage.blobs.clone()),
+            api_keys: ApiKeyStore::new(storage.blobs.clone()),
             signing_key,
             storage,
         })

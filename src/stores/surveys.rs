@@ -6,6 +6,9 @@ use moka::future::Cache;
 
 use super::error::{decode, encode};
 use super::{Context, StoreError, StoreSettings, keys};
+use time::OffsetDateTime;
+
+use crate::domain::definition::Definition;
 use crate::domain::{Survey, SurveySlug, TenantSlug};
 use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 
@@ -86,6 +89,123 @@ impl SurveyStore {
             }
         }
         Ok(published)
+    }
+
+    /// Creates a survey from a checked definition, as a draft, with a slug made from its title
+    /// and unique within the tenant.
+    pub async fn create(
+        &self,
+        tenant: &TenantSlug,
+        definition: Definition,
+    ) -> Result<Survey, StoreError> {
+        loop {
+            let taken = self.slugs(tenant).await?;
+            let slug =
+                SurveySlug::for_title(&definition.title, |s| taken.iter().any(|t| t.as_str() == s));
+            let now = OffsetDateTime::now_utc();
+            let survey = Survey {
+                tenant: tenant.clone(),
+                slug,
+                title: definition.title.clone(),
+                description: definition.description.clone(),
+                published: false,
+                version: 1,
+                created: now,
+                updated: now,
+                questions: definition.questions.clone(),
+            };
+            let key = keys::survey(tenant, &survey.slug);
+            let created = self
+                .blobs
+                .put(&key, encode(&key, &survey)?.into(), PutMode::Create)
+                .await;
+            self.slugs.invalidate(tenant).await;
+            match created {
+                Ok(_) => return Ok(survey),
+                // Someone took the slug meanwhile (or the list was stale): pick again.
+                Err(Error::AlreadyExists { .. }) => continue,
+                Err(error) => return Err(error).context(|| format!("creating survey {key}")),
+            }
+        }
+    }
+
+    /// Replaces a survey's definition; editing a published survey keeps the old version and
+    /// starts a new one.
+    pub async fn revise(
+        &self,
+        current: &Survey,
+        definition: Definition,
+    ) -> Result<Survey, StoreError> {
+        if current.published {
+            let key = keys::survey_version(&current.tenant, &current.slug, current.version);
+            match self
+                .blobs
+                .put(&key, encode(&key, current)?.into(), PutMode::Create)
+                .await
+            {
+                Ok(_) | Err(Error::AlreadyExists { .. }) => {}
+                Err(error) => return Err(error).context(|| format!("keeping {key}")),
+            }
+        }
+        let mut survey = current.clone();
+        survey.revise(
+            definition.title,
+            definition.description,
+            definition.questions,
+            OffsetDateTime::now_utc(),
+        );
+        self.save(&survey).await?;
+        Ok(survey)
+    }
+
+    /// Publishes or unpublishes a survey.
+    pub async fn set_published(
+        &self,
+        current: &Survey,
+        published: bool,
+    ) -> Result<Survey, StoreError> {
+        let mut survey = current.clone();
+        survey.published = published;
+        survey.updated = OffsetDateTime::now_utc();
+        self.save(&survey).await?;
+        Ok(survey)
+    }
+
+    /// Deletes a survey with everything derived from it: versions, answers, summary, answer
+    /// list and counted index.
+    pub async fn delete(&self, tenant: &TenantSlug, slug: &SurveySlug) -> Result<(), StoreError> {
+        let key = keys::survey(tenant, slug);
+        match self.blobs.delete(&key, None).await {
+            Ok(()) | Err(Error::NotFound { .. }) => {}
+            Err(error) => return Err(error).context(|| format!("deleting {key}")),
+        }
+        self.surveys
+            .invalidate(&(tenant.clone(), slug.clone()))
+            .await;
+        self.slugs.invalidate(tenant).await;
+        for prefix in keys::survey_data_prefixes(tenant, slug) {
+            self.delete_prefix(&prefix).await?;
+        }
+        Ok(())
+    }
+
+    async fn delete_prefix(&self, prefix: &str) -> Result<(), StoreError> {
+        loop {
+            let page = self
+                .blobs
+                .list(&ListRequest::new(prefix, 0))
+                .await
+                .context(|| format!("listing {prefix}"))?;
+            if page.items.is_empty() {
+                return Ok(());
+            }
+            for item in page.items {
+                match self.blobs.delete(&item.key, None).await {
+                    Ok(()) | Err(Error::NotFound { .. }) => {}
+                    Err(error) => return Err(error).context(|| format!("deleting {}", item.key)),
+                }
+            }
+        }
     }
 
     /// Stores a survey (new or changed) and forgets cached copies in this process.

@@ -1,5 +1,6 @@
 //! The HTTP side: routes, pages and the one place errors become responses.
 
+mod api;
 mod assets;
 mod error;
 mod health;
@@ -29,5 +30,6 @@ pub fn routes(config: &mut ServiceConfig) {
         .route("/healthz", web::get().to(health::check))
         .route("/static/{file}", web::get().to(assets::serve))
         .configure(public::routes)
+        .configure(api::routes)
         .default_service(web::to(error::not_found));
 }

@@ -1,0 +1,109 @@
+//! Owner accounts: an email address, a password (stored as an argon2 hash) and the tenant
+//! the account owns.
+
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use validator::ValidateEmail;
+
+use super::TenantSlug;
+
+/// Shortest password accepted.
+pub const MIN_PASSWORD: usize = 10;
+/// Longest password accepted (hashing cost is bounded).
+pub const MAX_PASSWORD: usize = 200;
+
+/// A checked, lowercased email address.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Email(String);
+
+impl Email {
+    /// Checks an address; `None` if it is not one.
+    pub fn parse(text: &str) -> Option<Self> {
+        let email = text.trim().to_lowercase();
+        (email.len() <= 254 && email.validate_email()).then_some(Self(email))
+    }
+
+    /// The address.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Why a password is refused.
+pub fn password_problem(password: &str) -> Option<String> {
+    let length = password.chars().count();
+    if length < MIN_PASSWORD {
+        Some(format!("Use at least {MIN_PASSWORD} characters."))
+    } else if length > MAX_PASSWORD {
+        Some(format!("Use at most {MAX_PASSWORD} characters."))
+    } else {
+        None
+    }
+}
+
+/// A tenant's owner account.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Account {
+    /// The address the owner signs in with.
+    pub email: Email,
+    /// The tenant the account owns.
+    pub tenant: TenantSlug,
+    /// The argon2id hash of the password, as a PHC string.
+    pub password_hash: String,
+    /// When it was made.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created: OffsetDateTime,
+}
+
+/// Hashes a password with argon2id and a random salt. CPU-heavy: call it off the async runtime.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|hash| hash.to_string())
+        .map_err(|error| error.to_string())
+}
+
+/// Whether `password` matches the stored hash. CPU-heavy: call it off the async runtime.
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|parsed| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_checked_and_lowercased() {
+        assert_eq!(
+            Email::parse(" Ada@Example.com ").map(|e| e.0),
+            Some("ada@example.com".into())
+        );
+        for bad in ["", "ada", "ada@", "@example.com", "a b@example.com"] {
+            assert!(Email::parse(bad).is_none(), "case {bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_hashed_password_verifies_and_a_wrong_one_does_not() {
+        let hash = hash_password("correct horse battery").expect("hashed");
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password("correct horse battery", &hash));
+        assert!(!verify_password("wrong horse battery", &hash));
+        assert!(!verify_password("anything", "not a hash"));
+    }
+
+    #[test]
+    fn short_and_long_passwords_are_refused() {
+        assert!(password_problem("short").is_some());
+        assert!(password_problem(&"x".repeat(201)).is_some());
+        assert!(password_problem("long enough pass").is_none());
+    }
+}

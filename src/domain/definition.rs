@@ -1,0 +1,324 @@
+//! A survey definition as owners write it (the designer form or the JSON API), checked into
+//! questions with stable ids. Ids sent back with a question keep it; new questions get new ids.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Deserialize;
+use validator::Validate;
+
+use super::{Question, QuestionId, QuestionKind};
+
+/// Most questions in one survey.
+pub const MAX_QUESTIONS: usize = 100;
+/// Most options of one choice question.
+pub const MAX_OPTIONS: usize = 50;
+
+/// One question as submitted.
+#[derive(Clone, Debug, Default, Deserialize, Validate)]
+pub struct QuestionInput {
+    /// The id of an existing question being kept (absent for a new one).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// What is asked.
+    #[validate(length(
+        min = 1,
+        max = 500,
+        message = "a question needs a text of 1 to 500 characters"
+    ))]
+    pub text: String,
+    /// The type's API name.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Whether an answer is needed.
+    #[serde(default)]
+    pub required: bool,
+    /// Options of a choice question.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Smallest number accepted.
+    #[serde(default)]
+    pub min: Option<f64>,
+    /// Largest number accepted.
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// Only whole numbers.
+    #[serde(default)]
+    pub integer: bool,
+}
+
+/// A survey as submitted.
+#[derive(Clone, Debug, Default, Deserialize, Validate)]
+pub struct SurveyInput {
+    /// Its title.
+    #[validate(length(
+        min = 1,
+        max = 200,
+        message = "a survey needs a title of 1 to 200 characters"
+    ))]
+    pub title: String,
+    /// An optional introduction.
+    #[serde(default)]
+    #[validate(length(max = 2000, message = "the description is at most 2,000 characters"))]
+    pub description: Option<String>,
+    /// The questions, in order.
+    #[serde(default)]
+    pub questions: Vec<QuestionInput>,
+}
+
+/// What is wrong, by field (`title`, `description`, `questions[2].options`, ...).
+pub type DefinitionErrors = BTreeMap<String, String>;
+
+/// A checked definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    /// The title, trimmed.
+    pub title: String,
+    /// The description, trimmed; `None` if blank.
+    pub description: Option<String>,
+    /// The questions with their ids.
+    pub questions: Vec<Question>,
+}
+
+impl SurveyInput {
+    /// Checks everything; keeps the ids of `existing` questions that are sent back.
+    pub fn check(&self, existing: &[Question]) -> Result<Definition, DefinitionErrors> {
+        let mut errors = DefinitionErrors::new();
+        if let Err(found) = self.validate() {
+            for (field, problems) in found.field_errors() {
+                if let Some(message) = problems.first().and_then(|p| p.message.as_ref()) {
+                    errors.insert(field.to_string(), message.to_string());
+                }
+            }
+        }
+        if self.title.trim().is_empty() {
+            errors.insert(
+                "title".into(),
+                "a survey needs a title of 1 to 200 characters".into(),
+            );
+        }
+        if self.questions.len() > MAX_QUESTIONS {
+            errors.insert(
+                "questions".into(),
+                format!("a survey has at most {MAX_QUESTIONS} questions"),
+            );
+        }
+        let known: HashSet<&str> = existing.iter().map(|q| q.id.as_str()).collect();
+        let mut used = HashSet::new();
+        let mut questions = Vec::with_capacity(self.questions.len());
+        for (index, input) in self.questions.iter().enumerate() {
+            match input.check() {
+                Ok(kind) => {
+                    let id = input
+                        .id
+                        .as_deref()
+                        .filter(|id| known.contains(id) && used.insert(id.to_owned()))
+                        .and_then(QuestionId::parse)
+                        .unwrap_or_else(QuestionId::generate);
+                    questions.push(Question {
+                        id,
+                        text: input.text.trim().to_owned(),
+                        required: input.required,
+                        kind,
+                    });
+                }
+                Err((field, message)) => {
+                    errors.insert(format!("questions[{index}].{field}"), message);
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let description = self
+            .description
+            .as_deref()
+            .map(str::trim)
+            .filter(|d| !d.is_empty());
+        Ok(Definition {
+            title: self.title.trim().to_owned(),
+            description: description.map(str::to_owned),
+            questions,
+        })
+    }
+}
+
+impl QuestionInput {
+    fn check(&self) -> Result<QuestionKind, (&'static str, String)> {
+        if let Err(found) = self.validate() {
+            let message = found
+                .field_errors()
+                .values()
+                .flat_map(|problems| problems.iter())
+                .find_map(|problem| problem.message.as_ref().map(|m| m.to_string()))
+                .unwrap_or_else(|| "this question is not valid".into());
+            return Err(("text", message));
+        }
+        if self.text.trim().is_empty() {
+            return Err((
+                "text",
+                "a question needs a text of 1 to 500 characters".into(),
+            ));
+        }
+        let options = || -> Result<Vec<String>, (&'static str, String)> {
+            let options: Vec<String> = self
+                .options
+                .iter()
+                .map(|o| o.trim().to_owned())
+                .filter(|o| !o.is_empty())
+                .collect();
+            let distinct: HashSet<&String> = options.iter().collect();
+            if options.len() < 2 || options.len() > MAX_OPTIONS {
+                Err((
+                    "options",
+                    format!("a choice question needs 2 to {MAX_OPTIONS} options"),
+                ))
+            } else if distinct.len() != options.len() {
+                Err(("options", "each option must be different".into()))
+            } else if options.iter().any(|o| o.chars().count() > 200) {
+                Err(("options", "an option is at most 200 characters".into()))
+            } else {
+                Ok(options)
+            }
+        };
+        match self.kind.as_str() {
+            "short_text" => Ok(QuestionKind::ShortText),
+            "long_text" => Ok(QuestionKind::LongText),
+            "single_choice" => Ok(QuestionKind::SingleChoice {
+                options: options()?,
+            }),
+            "multiple_choice" => Ok(QuestionKind::MultipleChoice {
+                options: options()?,
+            }),
+            "five_stars" => Ok(QuestionKind::FiveStars),
+            "numeric" => {
+                let finite = |n: Option<f64>| n.is_none_or(f64::is_finite);
+                if !finite(self.min) || !finite(self.max) {
+                    return Err(("min", "the bounds must be numbers".into()));
+                }
+                if let (Some(min), Some(max)) = (self.min, self.max)
+                    && min > max
+                {
+                    return Err((
+                        "max",
+                        "the largest value must not be below the smallest".into(),
+                    ));
+                }
+                Ok(QuestionKind::Numeric {
+                    min: self.min,
+                    max: self.max,
+                    integer: self.integer,
+                })
+            }
+            other => Err((
+                "type",
+                format!(
+                    "{other:?} is not a question type: use short_text, long_text, single_choice, \
+                     multiple_choice, five_stars or numeric"
+                ),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn question(kind: &str) -> QuestionInput {
+        QuestionInput {
+            text: "Why?".into(),
+            kind: kind.into(),
+            options: vec!["A".into(), "B".into()],
+            ..QuestionInput::default()
+        }
+    }
+
+    #[test]
+    fn a_definition_with_every_type_checks_and_gets_question_ids() {
+        let input = SurveyInput {
+            title: "  Team  ".into(),
+            description: Some("  ".into()),
+            questions: [
+                "short_text",
+                "long_text",
+                "single_choice",
+                "multiple_choice",
+                "five_stars",
+                "numeric",
+            ]
+            .into_iter()
+            .map(question)
+            .collect(),
+        };
+
+        let definition = input.check(&[]).expect("valid");
+
+        assert_eq!(definition.title, "Team");
+        assert_eq!(definition.description, None);
+        assert_eq!(definition.questions.len(), 6);
+        assert_eq!(definition.questions[2].kind.options(), ["A", "B"]);
+    }
+
+    #[test]
+    fn ids_of_kept_questions_survive_an_edit_and_unknown_ids_are_replaced() {
+        let first = SurveyInput {
+            title: "T".into(),
+            questions: vec![question("short_text")],
+            ..Default::default()
+        }
+        .check(&[])
+        .expect("valid");
+        let kept = first.questions[0].id.to_string();
+        let mut edited = question("short_text");
+        edited.id = Some(kept.clone());
+        edited.text = "Why not?".into();
+        let mut forged = question("short_text");
+        forged.id = Some("notmine".into());
+
+        let second = SurveyInput {
+            title: "T".into(),
+            questions: vec![edited, forged],
+            ..Default::default()
+        }
+        .check(&first.questions)
+        .expect("valid");
+
+        assert_eq!(second.questions[0].id.as_str(), kept);
+        assert_eq!(second.questions[0].text, "Why not?");
+        assert_ne!(second.questions[1].id.as_str(), "notmine");
+    }
+
+    #[test]
+    fn each_problem_is_reported_at_its_field() {
+        let mut few = question("single_choice");
+        few.options = vec!["Only".into()];
+        let mut twice = question("multiple_choice");
+        twice.options = vec!["A".into(), "A".into()];
+        let mut bounds = question("numeric");
+        bounds.min = Some(5.0);
+        bounds.max = Some(1.0);
+        let mut untitled = question("short_text");
+        untitled.text = " ".into();
+        let input = SurveyInput {
+            title: "".into(),
+            description: None,
+            questions: vec![few, twice, bounds, question("essay"), untitled],
+        };
+
+        let errors = input.check(&[]).expect_err("invalid");
+
+        for field in [
+            "title",
+            "questions[0].options",
+            "questions[1].options",
+            "questions[2].max",
+            "questions[3].type",
+            "questions[4].text",
+        ] {
+            assert!(
+                errors.contains_key(field),
+                "no error at {field}: {errors:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! API errors: a status and a JSON body `{"error": reason}` (plus `fields` for validation).
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::json;
+
+use crate::stores::StoreError;
+use crate::telemetry::error_chain;
+
+/// Everything an API handler can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No valid API key was presented.
+    #[error("missing or invalid API key: send `Authorization: Bearer <key>`")]
+    Unauthorized,
+    /// The resource does not exist for this tenant.
+    #[error("not found")]
+    NotFound,
+    /// The request is malformed.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The request is well-formed but its content is not valid.
+    #[error("{reason}")]
+    Invalid {
+        /// What is wrong overall.
+        reason: String,
+        /// What is wrong, by field.
+        fields: BTreeMap<String, String>,
+    },
+    /// A store failed.
+    #[error("internal error")]
+    Store(#[from] StoreError),
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Store(error) = self {
+            tracing::error!(error = %error_chain(error), "API request failed");
+        }
+        let body = match self {
+            ApiError::Invalid { reason, fields } => json!({ "error": reason, "fields": fields }),
+            other => json!({ "error": other.to_string() }),
+        };
+        let mut response = HttpResponse::build(self.status_code());
+        if matches!(self, ApiError::Unauthorized) {
+            response.insert_header(("www-authenticate", "Bearer"));
+        }
+        response.json(body)
+    }
+}

@@ -1,0 +1,46 @@
+//! The JSON API under `/api/v1`, authenticated by per-tenant API keys sent as
+//! `Authorization: Bearer`. Every route works on the caller's tenant only: another tenant's
+//! survey is simply not found.
+
+mod auth;
+mod error;
+mod surveys;
+
+pub use auth::ApiTenant;
+pub use error::ApiError;
+
+use actix_web::web::{self, ServiceConfig};
+
+/// Mounts the API routes.
+pub fn routes(config: &mut ServiceConfig) {
+    let json = web::JsonConfig::default()
+        .limit(1024 * 1024)
+        .error_handler(|error, _| {
+            ApiError::BadRequest(format!("invalid JSON body: {error}")).into()
+        });
+    let query = web::QueryConfig::default()
+        .error_handler(|error, _| ApiError::BadRequest(format!("invalid query: {error}")).into());
+    config.service(
+        web::scope("/api/v1")
+            .app_data(json)
+            .app_data(query)
+            .route("/surveys", web::get().to(surveys::list))
+            .route("/surveys", web::post().to(surveys::create))
+            .route("/surveys/{slug}", web::get().to(surveys::get))
+            .route("/surveys/{slug}", web::put().to(surveys::update))
+            .route("/surveys/{slug}", web::delete().to(surveys::delete))
+            .route("/surveys/{slug}/publish", web::post().to(surveys::publish))
+            .route(
+                "/surveys/{slug}/unpublish",
+                web::post().to(surveys::unpublish),
+            )
+            .route("/surveys/{slug}/summary", web::get().to(surveys::summary))
+            .route(
+                "/surveys/{slug}/responses",
+                web::get().to(surveys::responses),
+            )
+            .default_service(web::to(|| async {
+                Err::<actix_web::HttpResponse, _>(ApiError::NotFound)
+            })),
+    );
+}

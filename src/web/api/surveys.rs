@@ -1,0 +1,178 @@
+//! `/api/v1/surveys`: list, create, get, update, publish, unpublish, delete, summary and
+//! response pages, all within the caller's tenant.
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{ApiError, ApiTenant};
+use crate::domain::definition::SurveyInput;
+use crate::domain::summary::SummaryReport;
+use crate::domain::{Survey, SurveySlug};
+use crate::stores::responses::PER_PAGE;
+use crate::web::AppState;
+
+async fn find(state: &AppState, tenant: &ApiTenant, slug: &str) -> Result<Arc<Survey>, ApiError> {
+    let slug = SurveySlug::parse(slug).map_err(|_| ApiError::NotFound)?;
+    state
+        .stores
+        .surveys
+        .get(&tenant.0.slug, &slug)
+        .await?
+        .ok_or(ApiError::NotFound)
+}
+
+fn invalid(fields: std::collections::BTreeMap<String, String>) -> ApiError {
+    ApiError::Invalid {
+        reason: "the survey definition is not valid".into(),
+        fields,
+    }
+}
+
+/// `GET /api/v1/surveys`
+pub async fn list(state: web::Data<AppState>, tenant: ApiTenant) -> Result<HttpResponse, ApiError> {
+    let mut surveys = Vec::new();
+    for slug in state.stores.surveys.slugs(&tenant.0.slug).await?.iter() {
+        surveys.extend(state.stores.surveys.get(&tenant.0.slug, slug).await?);
+    }
+    Ok(HttpResponse::Ok().json(json!({ "surveys": surveys })))
+}
+
+/// `POST /api/v1/surveys`: 201 with the new survey (a draft) and its slug.
+pub async fn create(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    input: web::Json<SurveyInput>,
+) -> Result<HttpResponse, ApiError> {
+    let definition = input.check(&[]).map_err(invalid)?;
+    let survey = state
+        .stores
+        .surveys
+        .create(&tenant.0.slug, definition)
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
+        .json(survey))
+}
+
+/// `GET /api/v1/surveys/{slug}`
+pub async fn get(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(find(&state, &tenant, &slug).await?))
+}
+
+/// `PUT /api/v1/surveys/{slug}`: replaces the definition; questions sent with their `id`
+/// keep it. Editing a published survey starts a new version.
+pub async fn update(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+    input: web::Json<SurveyInput>,
+) -> Result<HttpResponse, ApiError> {
+    let current = find(&state, &tenant, &slug).await?;
+    let definition = input.check(&current.questions).map_err(invalid)?;
+    let survey = state.stores.surveys.revise(&current, definition).await?;
+    Ok(HttpResponse::Ok().json(survey))
+}
+
+/// `DELETE /api/v1/surveys/{slug}`: the survey and all its answers.
+pub async fn delete(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    state
+        .stores
+        .surveys
+        .delete(&survey.tenant, &survey.slug)
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `POST /api/v1/surveys/{slug}/publish`
+pub async fn publish(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    if survey.questions.is_empty() {
+        return Err(ApiError::Invalid {
+            reason: "a survey needs at least one question to be published".into(),
+            fields: [("questions".to_string(), "add a question first".to_string())].into(),
+        });
+    }
+    Ok(HttpResponse::Ok().json(state.stores.surveys.set_published(&survey, true).await?))
+}
+
+/// `POST /api/v1/surveys/{slug}/unpublish`
+pub async fn unpublish(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    Ok(HttpResponse::Ok().json(state.stores.surveys.set_published(&survey, false).await?))
+}
+
+/// `GET /api/v1/surveys/{slug}/summary`: the same object as `canvass summary`.
+pub async fn summary(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    let read = state
+        .stores
+        .summaries
+        .read(&survey.tenant, &survey.slug)
+        .await?;
+    Ok(HttpResponse::Ok().json(SummaryReport::new(
+        &survey,
+        &read.doc.summary,
+        read.doc.updated,
+    )))
+}
+
+/// The page asked for.
+#[derive(Deserialize)]
+pub struct PageQuery {
+    /// From 1; defaults to 1.
+    page: Option<u64>,
+}
+
+/// `GET /api/v1/surveys/{slug}/responses?page=N`: newest first, 25 per page.
+pub async fn responses(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    let page = query.page.unwrap_or(1);
+    if page == 0 {
+        return Err(ApiError::BadRequest("pages are numbered from 1".into()));
+    }
+    let found = state
+        .stores
+        .response_page(&survey.tenant, &survey.slug, page)
+        .await?;
+    let responses = if page > found.pages {
+        Vec::new()
+    } else {
+        found.responses
+    };
+    Ok(HttpResponse::Ok().json(json!({
+        "total": found.total,
+        "page": page,
+        "pages": found.pages,
+        "per_page": PER_PAGE,
+        "responses": responses,
+    })))
+}
