@@ -101,10 +101,7 @@ impl Application {
         };
         let listener = TcpListener::bind(&settings.listen).map_err(listen_error)?;
         let port = listener.local_addr().map_err(listen_error)?.port();
-        let state = web::Data::new(AppState {
-            stores,
-            max_body_bytes: settings.max_body_bytes,
-        });
+        let state = web::Data::new(AppState::new(stores, settings.max_body_bytes));
         // A span per request costs about a tenth of the submit path's CPU: only pay for it
         // when request logs are wanted (the default `info`, not `warn`).
         let log_requests = tracing::enabled!(tracing::Level::INFO);

@@ -29,6 +29,9 @@ pub const REFERENCE_COUNTER: &str = "counters/answer-reference";
 /// The key that signs submission tokens.
 pub const SIGNING_KEY: &str = "secrets/signing-key";
 
+/// The key that encrypts session cookies.
+pub const SESSION_KEY: &str = "secrets/session-key";
+
 /// A stored answer.
 pub fn answer(tenant: &TenantSlug, survey: &SurveySlug, reference: Reference) -> String {
     format!("{}{:020}.json", answers_of(tenant, survey), reference.0)
@@ -92,7 +95,6 @@ pub fn parse_summary_key(key: &str) -> Option<(TenantSlug, SurveySlug)> {
         SurveySlug::parse(survey).ok()?,
     ))
 }
-
 
 /// An owner account, by email.
 pub fn account(email: &str) -> String {

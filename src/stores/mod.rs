@@ -115,6 +115,8 @@ pub struct Stores {
     pub api_keys: ApiKeyStore,
     /// The key that signs submission tokens.
     pub signing_key: SigningKey,
+    /// The key that encrypts session cookies (64 bytes).
+    pub session_key: [u8; 64],
 }
 
 impl Stores {
@@ -149,6 +151,7 @@ impl Stores {
     pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
         let answer_queues = AnswerQueues::create(&storage).await?;
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
+        let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
         Ok(Self {
             tenants: TenantStore::new(storage.blobs.clone(), settings),
             surveys: SurveyStore::new(storage.blobs.clone(), settings),
@@ -166,6 +169,7 @@ impl Stores {
             sessions: SessionStore::new(storage.blobs.clone()),
             api_keys: ApiKeyStore::new(storage.blobs.clone()),
             signing_key,
+            session_key,
             storage,
         })
     }

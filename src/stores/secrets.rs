@@ -1,5 +1,6 @@
-//! The signing key: made once per storage and shared by every process that uses it, so a form
-//! served by one process can be posted to another.
+//! Server secrets (the token-signing key, the session-cookie key): each made once per storage
+//! and shared by every process that uses it, so a form served by one process can be posted to
+//! another and a session started on one is read by all.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -8,32 +9,39 @@ use super::{Context, StoreError, keys};
 use crate::domain::SigningKey;
 use crate::storage::{BlobStore, Error, PutMode};
 
-/// Reads the key, creating it first if the storage has none yet.
+/// Reads the token-signing key, creating it first if the storage has none yet.
 pub(super) async fn signing_key(blobs: &dyn BlobStore) -> Result<SigningKey, StoreError> {
-    let mut fresh = [0u8; 32];
+    Ok(SigningKey::new(
+        secret::<32>(blobs, keys::SIGNING_KEY).await?,
+    ))
+}
+
+/// Reads the session-cookie key, creating it first if the storage has none yet.
+pub(super) async fn session_key(blobs: &dyn BlobStore) -> Result<[u8; 64], StoreError> {
+    secret::<64>(blobs, keys::SESSION_KEY).await
+}
+
+/// A random secret of N bytes kept at `key`: made once, then shared by every process.
+async fn secret<const N: usize>(blobs: &dyn BlobStore, key: &str) -> Result<[u8; N], StoreError> {
+    let mut fresh = [0u8; N];
     getrandom::fill(&mut fresh).map_err(|error| StoreError::Storage {
-        doing: "making a signing key".into(),
+        doing: format!("making {key}"),
         source: Error::backend(error.to_string()),
     })?;
-    let encoded = STANDARD.encode(fresh);
     match blobs
-        .put(keys::SIGNING_KEY, encoded.into(), PutMode::Create)
+        .put(key, STANDARD.encode(fresh).into(), PutMode::Create)
         .await
     {
-        Ok(_) => return Ok(SigningKey::new(fresh)),
+        Ok(_) => return Ok(fresh),
         // Another process made it first: use theirs.
         Err(Error::AlreadyExists { .. }) => {}
-        Err(error) => return Err(error).context(|| "storing the signing key".into()),
+        Err(error) => return Err(error).context(|| format!("storing {key}")),
     }
-    let stored = blobs
-        .get(keys::SIGNING_KEY)
-        .await
-        .context(|| "reading the signing key".into())?;
+    let stored = blobs.get(key).await.context(|| format!("reading {key}"))?;
     let corrupt = || StoreError::Storage {
-        doing: "reading the signing key".into(),
-        source: Error::backend("the stored signing key is not 32 base64-encoded bytes"),
+        doing: format!("reading {key}"),
+        source: Error::backend(format!("{key} is not {N} base64-encoded bytes")),
     };
     let bytes = STANDARD.decode(&stored.body).map_err(|_| corrupt())?;
-    let key: [u8; 32] = bytes.try_into().map_err(|_| corrupt())?;
-    Ok(SigningKey::new(key))
+    bytes.try_into().map_err(|_| corrupt())
 }

@@ -24,6 +24,15 @@ pub enum WebError {
         /// The limit in bytes.
         limit: usize,
     },
+    /// The page needs a signed-in owner.
+    #[error("sign-in required")]
+    SignInRequired,
+    /// The request failed a security check (a missing or wrong CSRF token).
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    /// Too many attempts; the message says when to try again.
+    #[error("too many requests: {0}")]
+    TooManyRequests(String),
     /// A store failed underneath the request.
     #[error("a store failed")]
     Store(#[from] StoreError),
@@ -51,6 +60,9 @@ impl WebError {
             WebError::BadRequest(message) => {
                 ("This request could not be accepted", message.clone())
             }
+            WebError::SignInRequired => ("Please sign in", "Sign in to see this page.".into()),
+            WebError::Forbidden(message) => ("This request was refused", message.clone()),
+            WebError::TooManyRequests(message) => ("Too many attempts", message.clone()),
             WebError::PayloadTooLarge { limit } => (
                 "Your answers are too large",
                 format!(
@@ -72,6 +84,9 @@ impl ResponseError for WebError {
         match self {
             WebError::NotFound => StatusCode::NOT_FOUND,
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::SignInRequired => StatusCode::SEE_OTHER,
+            WebError::Forbidden(_) => StatusCode::FORBIDDEN,
+            WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::Store(_) | WebError::Template(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -79,6 +94,11 @@ impl ResponseError for WebError {
 
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
+        if let WebError::SignInRequired = self {
+            return HttpResponse::SeeOther()
+                .insert_header((actix_web::http::header::LOCATION, "/tenant/sign-in"))
+                .finish();
+        }
         if status.is_server_error() {
             tracing::error!(error = %error_chain(self), "request failed");
         }

@@ -8,5 +8,6 @@ mod references;
 mod site;
 mod storage;
 mod stores;
+mod tenant_site;
 mod worker;
 mod worker_crash;

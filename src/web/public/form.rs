@@ -1,10 +1,10 @@
 //! Reading a posted survey form: the body within its limit, strict URL-encoding, and the view
 //! of each question the form template shows (with the respondent's input and its errors).
 
-use actix_web::web;
-
 use crate::domain::{FieldErrors, Question, QuestionKind, RawAnswers};
 use crate::web::WebError;
+use crate::web::forms::parse_pairs;
+pub use crate::web::forms::read_body;
 
 /// The form field that carries the submission token.
 pub const TOKEN_FIELD: &str = "token";
@@ -20,54 +20,10 @@ pub struct PostedForm {
     pub answers: RawAnswers,
 }
 
-/// Reads the body, refusing it with 413 once it passes `limit` bytes.
-pub async fn read_body(payload: web::Payload, limit: usize) -> Result<web::Bytes, WebError> {
-    match payload.to_bytes_limited(limit).await {
-        Ok(Ok(body)) => Ok(body),
-        Ok(Err(error)) => Err(WebError::BadRequest(format!(
-            "The form could not be read ({error}). Please send it again."
-        ))),
-        Err(_) => Err(WebError::PayloadTooLarge { limit }),
-    }
-}
-
-fn malformed() -> WebError {
-    WebError::BadRequest(
-        "The form was not sent as a valid URL-encoded form. Please reload the page and send it \
-         again."
-            .into(),
-    )
-}
-
-/// Decodes one URL-encoded component, refusing broken escapes and invalid UTF-8 rather than
-/// guessing.
-fn decode(raw: &str) -> Result<String, WebError> {
-    let bytes = raw.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] == b'%' {
-            let escape = bytes.get(at + 1..at + 3).ok_or_else(malformed)?;
-            if !escape.iter().all(u8::is_ascii_hexdigit) {
-                return Err(malformed());
-            }
-            at += 3;
-        } else {
-            at += 1;
-        }
-    }
-    percent_encoding::percent_decode_str(&raw.replace('+', " "))
-        .decode_utf8()
-        .map(|text| text.into_owned())
-        .map_err(|_| malformed())
-}
-
 /// Parses an `application/x-www-form-urlencoded` body into the token and the answers.
 pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
-    let body = std::str::from_utf8(body).map_err(|_| malformed())?;
     let mut form = PostedForm::default();
-    for pair in body.split('&').filter(|pair| !pair.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let (name, value) = (decode(name)?, decode(value)?);
+    for (name, value) in parse_pairs(body)? {
         if name == TOKEN_FIELD {
             form.token = value;
         } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {

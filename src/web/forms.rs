@@ -1,0 +1,75 @@
+//! Reading posted forms: the body within its limit, and strict URL-encoding (a broken escape
+//! or invalid UTF-8 is refused, never guessed at).
+
+use actix_web::web;
+
+use super::WebError;
+
+/// Reads the body, refusing it with 413 once it passes `limit` bytes.
+pub async fn read_body(payload: web::Payload, limit: usize) -> Result<web::Bytes, WebError> {
+    match payload.to_bytes_limited(limit).await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(error)) => Err(WebError::BadRequest(format!(
+            "The form could not be read ({error}). Please send it again."
+        ))),
+        Err(_) => Err(WebError::PayloadTooLarge { limit }),
+    }
+}
+
+fn malformed() -> WebError {
+    WebError::BadRequest(
+        "The form was not sent as a valid URL-encoded form. Please reload the page and send it \
+         again."
+            .into(),
+    )
+}
+
+/// Decodes one URL-encoded component, refusing broken escapes and invalid UTF-8 rather than
+/// guessing.
+fn decode(raw: &str) -> Result<String, WebError> {
+    let bytes = raw.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%' {
+            let escape = bytes.get(at + 1..at + 3).ok_or_else(malformed)?;
+            if !escape.iter().all(u8::is_ascii_hexdigit) {
+                return Err(malformed());
+            }
+            at += 3;
+        } else {
+            at += 1;
+        }
+    }
+    percent_encoding::percent_decode_str(&raw.replace('+', " "))
+        .decode_utf8()
+        .map(|text| text.into_owned())
+        .map_err(|_| malformed())
+}
+
+/// Parses an `application/x-www-form-urlencoded` body into its name/value pairs, in order.
+pub fn parse_pairs(body: &[u8]) -> Result<Vec<(String, String)>, WebError> {
+    let body = std::str::from_utf8(body).map_err(|_| malformed())?;
+    body.split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            Ok((decode(name)?, decode(value)?))
+        })
+        .collect()
+}
+
+/// Reads and parses a posted form.
+pub async fn read_form(
+    payload: web::Payload,
+    limit: usize,
+) -> Result<Vec<(String, String)>, WebError> {
+    parse_pairs(&read_body(payload, limit).await?)
+}
+
+/// The first value posted under `name`.
+pub fn field<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(field, _)| field == name)
+        .map(|(_, value)| value.as_str())
+}

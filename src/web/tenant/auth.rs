@@ -1,0 +1,261 @@
+//! Sign-up, sign-in and sign-out of survey owners.
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::LOCATION;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use time::OffsetDateTime;
+
+use super::session::{
+    SignedIn, check_form_token, cleared_session_cookie, current_session_id, form_token_cookie,
+    new_form_token, session_cookie,
+};
+use crate::domain::account::{Account, Email, hash_password, password_problem, verify_password};
+use crate::domain::slug::slugify;
+use crate::domain::{Subscription, Tenant, TenantSlug};
+use crate::web::forms::{field, read_form};
+use crate::web::{AppState, WebError, render_with_status};
+
+/// Failed sign-ins per address allowed within the throttle window.
+pub const MAX_FAILED_SIGN_INS: u32 = 5;
+
+#[derive(Template)]
+#[template(path = "tenant/sign-up.html")]
+struct SignUpPage {
+    csrf: String,
+    name: String,
+    slug: String,
+    premium: bool,
+    email: String,
+    errors: BTreeMap<&'static str, String>,
+}
+
+#[derive(Template)]
+#[template(path = "tenant/sign-in.html")]
+struct SignInPage {
+    csrf: String,
+    email: String,
+    error: Option<String>,
+}
+
+fn page_with_token(
+    request: &HttpRequest,
+    status: StatusCode,
+    csrf: &str,
+    template: &impl Template,
+) -> Result<HttpResponse, WebError> {
+    let mut response = render_with_status(status, template)?;
+    response
+        .add_cookie(&form_token_cookie(request, csrf))
+        .map_err(|e| WebError::BadRequest(e.to_string()))?;
+    Ok(response)
+}
+
+/// `GET /tenant/sign-up`
+pub async fn sign_up_form(request: HttpRequest) -> Result<HttpResponse, WebError> {
+    let csrf = new_form_token();
+    let page = SignUpPage {
+        csrf: csrf.clone(),
+        name: String::new(),
+        slug: String::new(),
+        premium: false,
+        email: String::new(),
+        errors: BTreeMap::new(),
+    };
+    page_with_token(&request, StatusCode::OK, &csrf, &page)
+}
+
+/// `POST /tenant/sign-up`: creates the tenant and its owner, then signs in.
+pub async fn sign_up(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_form(payload, state.max_body_bytes).await?;
+    check_form_token(&request, field(&form, "csrf"))?;
+    let get = |name| field(&form, name).unwrap_or("").trim().to_owned();
+    let (name, email_text, password) = (
+        get("name"),
+        get("email"),
+        field(&form, "password").unwrap_or("").to_owned(),
+    );
+    let slug_text = match get("slug") {
+        slug if slug.is_empty() => slugify(&name).unwrap_or_default(),
+        slug => slug,
+    };
+    let mut errors = BTreeMap::new();
+    if name.is_empty() || name.chars().count() > 100 {
+        errors.insert(
+            "name",
+            "Give your organisation's name (up to 100 characters).".to_owned(),
+        );
+    }
+    let slug = TenantSlug::parse(&slug_text);
+    if slug.is_err() {
+        errors.insert(
+            "slug",
+            "Use lowercase letters, digits and single dashes.".to_owned(),
+        );
+    }
+    let email = Email::parse(&email_text);
+    match &email {
+        None => {
+            errors.insert(
+                "email",
+                "Enter an email address like name@example.com.".to_owned(),
+            );
+        }
+        Some(email) if state.stores.accounts.get(email).await?.is_some() => {
+            errors.insert(
+                "email",
+                "This address already has an account: sign in instead.".to_owned(),
+            );
+        }
+        Some(_) => {}
+    }
+    if let Some(problem) = password_problem(&password) {
+        errors.insert("password", problem);
+    }
+    let premium = field(&form, "plan") == Some("premium");
+    if let (true, Ok(slug), Some(email)) = (errors.is_empty(), &slug, &email) {
+        let tenant = Tenant {
+            slug: slug.clone(),
+            name: name.clone(),
+            subscription: if premium {
+                Subscription::Premium
+            } else {
+                Subscription::Standard
+            },
+            created: OffsetDateTime::now_utc(),
+        };
+        if state.stores.tenants.create(&tenant).await? {
+            let password_hash = web::block(move || hash_password(&password))
+                .await
+                .map_err(|e| WebError::BadRequest(e.to_string()))?
+                .map_err(WebError::BadRequest)?;
+            let account = Account {
+                email: email.clone(),
+                tenant: slug.clone(),
+                password_hash,
+                created: OffsetDateTime::now_utc(),
+            };
+            if state.stores.accounts.create(&account).await? {
+                return start_session(&request, &state, account).await;
+            }
+            errors.insert(
+                "email",
+                "This address already has an account: sign in instead.".to_owned(),
+            );
+        } else {
+            errors.insert("slug", "This name is taken: choose another.".to_owned());
+        }
+    }
+    let csrf = new_form_token();
+    let page = SignUpPage {
+        csrf: csrf.clone(),
+        name,
+        slug: slug_text,
+        premium,
+        email: email_text,
+        errors,
+    };
+    page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page)
+}
+
+async fn start_session(
+    request: &HttpRequest,
+    state: &AppState,
+    account: Account,
+) -> Result<HttpResponse, WebError> {
+    let session = state
+        .stores
+        .sessions
+        .start(account.tenant, account.email)
+        .await?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((LOCATION, "/tenant"))
+        .cookie(session_cookie(request, state, &session))
+        .finish())
+}
+
+/// `GET /tenant/sign-in`
+pub async fn sign_in_form(request: HttpRequest) -> Result<HttpResponse, WebError> {
+    let csrf = new_form_token();
+    let page = SignInPage {
+        csrf: csrf.clone(),
+        email: String::new(),
+        error: None,
+    };
+    page_with_token(&request, StatusCode::OK, &csrf, &page)
+}
+
+/// `POST /tenant/sign-in`: throttled per address after repeated failures.
+pub async fn sign_in(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_form(payload, state.max_body_bytes).await?;
+    check_form_token(&request, field(&form, "csrf"))?;
+    let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
+    let password = field(&form, "password").unwrap_or("").to_owned();
+    let throttle_key = email_text.to_lowercase();
+    if state.failed_sign_ins.get(&throttle_key).await.unwrap_or(0) >= MAX_FAILED_SIGN_INS {
+        return Err(WebError::TooManyRequests(
+            "Too many failed sign-ins for this address. Please wait 15 minutes and try again."
+                .into(),
+        ));
+    }
+    let account = match Email::parse(&email_text) {
+        Some(email) => state.stores.accounts.get(&email).await?,
+        None => None,
+    };
+    // Without an account, still spend the time of a check, so timing does not tell.
+    let hash = account
+        .as_ref()
+        .map(|a| a.password_hash.clone())
+        .unwrap_or_else(|| DUMMY_HASH.to_owned());
+    let matches = web::block(move || verify_password(&password, &hash))
+        .await
+        .map_err(|e| WebError::BadRequest(e.to_string()))?;
+    match account {
+        Some(account) if matches => {
+            state.failed_sign_ins.invalidate(&throttle_key).await;
+            start_session(&request, &state, account).await
+        }
+        _ => {
+            let failures = state.failed_sign_ins.get(&throttle_key).await.unwrap_or(0) + 1;
+            state.failed_sign_ins.insert(throttle_key, failures).await;
+            let csrf = new_form_token();
+            let page = SignInPage {
+                csrf: csrf.clone(),
+                email: email_text,
+                error: Some("The email address or the password is not right.".into()),
+            };
+            page_with_token(&request, StatusCode::UNAUTHORIZED, &csrf, &page)
+        }
+    }
+}
+
+/// An argon2id hash of a password nobody has, checked when an address has no account.
+const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$7m5m9Kx9P0M6pW6rW9Lk6XhYcJ1oN3R0d3F3b1l1a0k";
+
+/// `POST /tenant/sign-out`: ends the session everywhere and clears the cookie.
+pub async fn sign_out(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_form(payload, state.max_body_bytes).await?;
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    if let Some(id) = current_session_id(&request, &state) {
+        state.stores.sessions.end(&id).await?;
+    }
+    Ok(HttpResponse::SeeOther()
+        .insert_header((LOCATION, "/tenant/sign-in"))
+        .cookie(cleared_session_cookie())
+        .finish())
+}

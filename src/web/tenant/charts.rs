@@ -1,0 +1,129 @@
+//! Geometry of the summary page's bar charts, computed here and drawn as SVG by the templates
+//! (no JavaScript, and the numbers stay beside the bars).
+
+use crate::domain::summary::{Bin, QuestionReport, Stats};
+
+/// Width in SVG units of the longest bar.
+const BAR_SPACE: f64 = 300.0;
+/// Height of one bar row.
+pub const ROW: u32 = 28;
+
+/// One bar: a label, a count, its share and its drawn width.
+pub struct Bar {
+    /// What the bar stands for.
+    pub label: String,
+    /// How many.
+    pub count: u64,
+    /// Share of all counted, in percent, rounded.
+    pub percent: u64,
+    /// Drawn width in SVG units.
+    pub width: u32,
+    /// Top of the bar row in SVG units.
+    pub y: u32,
+}
+
+/// A horizontal bar chart.
+pub struct BarChart {
+    /// The bars, top to bottom.
+    pub bars: Vec<Bar>,
+    /// Total height in SVG units.
+    pub height: u32,
+}
+
+impl BarChart {
+    /// Bars for labelled counts; shares are of `of` (the respondents, for choices).
+    pub fn new(items: Vec<(String, u64)>, of: u64) -> Self {
+        let largest = items
+            .iter()
+            .map(|(_, count)| *count)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let bars: Vec<Bar> = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, (label, count))| Bar {
+                label,
+                count,
+                percent: (count * 100).checked_div(of).unwrap_or(0),
+                width: ((count as f64 / largest as f64) * BAR_SPACE).round() as u32,
+                y: i as u32 * ROW,
+            })
+            .collect();
+        let height = bars.len() as u32 * ROW;
+        Self { bars, height }
+    }
+}
+
+fn bin_label(bin: &Bin, stars: bool) -> String {
+    if stars {
+        let n = bin.lower as u64;
+        format!("{n} star{}", if n == 1 { "" } else { "s" })
+    } else {
+        format!("{} to {}", number(bin.lower), number(bin.upper))
+    }
+}
+
+/// A number as people write it: no trailing zeros.
+pub fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{:.2}", value)
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_owned()
+    }
+}
+
+/// The chart of one question's statistics.
+pub fn chart(question: &QuestionReport) -> BarChart {
+    match &question.stats {
+        Stats::Options { options } => BarChart::new(
+            options
+                .iter()
+                .map(|o| (o.option.clone(), o.count))
+                .collect(),
+            question.answered,
+        ),
+        Stats::Numbers { histogram, .. } => {
+            let stars = question.kind == "five_stars";
+            BarChart::new(
+                histogram
+                    .iter()
+                    .map(|bin| (bin_label(bin, stars), bin.count))
+                    .collect(),
+                question.answered,
+            )
+        }
+        Stats::Words { top_words } => BarChart::new(
+            top_words
+                .iter()
+                .map(|w| (w.word.clone(), w.count))
+                .collect(),
+            question.answered,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_longest_bar_fills_the_space_and_shares_are_of_the_respondents() {
+        let chart = BarChart::new(vec![("Tea".into(), 3), ("Coffee".into(), 1)], 4);
+        assert_eq!(chart.bars[0].width, 300);
+        assert_eq!(chart.bars[1].width, 100);
+        assert_eq!((chart.bars[0].percent, chart.bars[1].percent), (75, 25));
+        assert_eq!(chart.height, 2 * ROW);
+    }
+
+    #[test]
+    fn numbers_read_naturally() {
+        assert_eq!(number(3.0), "3");
+        assert_eq!(number(2.5), "2.5");
+        assert_eq!(number(1.2345), "1.23");
+        assert_eq!(number(-0.5), "-0.5");
+    }
+}

@@ -1,0 +1,425 @@
+//! The survey designer: one form holding the whole survey, with buttons to add, remove and
+//! reorder questions (applied and shown again without saving, so nothing needs JavaScript),
+//! save, publish, unpublish and delete.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::LOCATION;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::own_survey;
+use super::session::SignedIn;
+use crate::domain::definition::{QuestionInput, SurveyInput};
+use crate::domain::{QuestionKind, Survey};
+use crate::web::forms::{field, read_form};
+use crate::web::{AppState, WebError, render, render_with_status};
+
+/// The question types offered, with their names for people.
+const TYPES: [(&str, &str); 6] = [
+    ("short_text", "Short text"),
+    ("long_text", "Long text"),
+    ("single_choice", "Single choice"),
+    ("multiple_choice", "Multiple choice"),
+    ("five_stars", "Five-star rating"),
+    ("numeric", "Number"),
+];
+
+/// One question block of the form.
+struct QuestionEdit {
+    index: usize,
+    id: String,
+    text: String,
+    kind: String,
+    required: bool,
+    options: String,
+    min: String,
+    max: String,
+    integer: bool,
+}
+
+impl QuestionEdit {
+    fn blank(index: usize) -> Self {
+        Self {
+            index,
+            id: String::new(),
+            text: String::new(),
+            kind: "short_text".into(),
+            required: false,
+            options: String::new(),
+            min: String::new(),
+            max: String::new(),
+            integer: false,
+        }
+    }
+
+    fn is_blank(&self) -> bool {
+        self.id.is_empty() && self.text.trim().is_empty() && self.options.trim().is_empty()
+    }
+}
+
+#[derive(Template)]
+#[template(path = "tenant/designer.html")]
+struct DesignerPage {
+    csrf: String,
+    survey: Option<Arc<Survey>>,
+    action: String,
+    title: String,
+    description: String,
+    questions: Vec<QuestionEdit>,
+    types: [(&'static str, &'static str); 6],
+    errors: BTreeMap<String, String>,
+    notice: Option<String>,
+}
+
+impl DesignerPage {
+    fn error(&self, field: &str) -> Option<&String> {
+        self.errors.get(field)
+    }
+
+    fn question_error(&self, index: &usize, field: &str) -> Option<&String> {
+        self.errors.get(&format!("questions[{index}].{field}"))
+    }
+}
+
+fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
+    survey
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(index, q)| {
+            let (min, max, integer) = match &q.kind {
+                QuestionKind::Numeric { min, max, integer } => (
+                    min.map(|n| n.to_string()).unwrap_or_default(),
+                    max.map(|n| n.to_string()).unwrap_or_default(),
+                    *integer,
+                ),
+                _ => (String::new(), String::new(), false),
+            };
+            QuestionEdit {
+                index,
+                id: q.id.to_string(),
+                text: q.text.clone(),
+                kind: q.kind.name().into(),
+                required: q.required,
+                options: q.kind.options().join("\n"),
+                min,
+                max,
+                integer,
+            }
+        })
+        .collect()
+}
+
+fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
+    let (title, description, questions) = match &survey {
+        Some(s) => (
+            s.title.clone(),
+            s.description.clone().unwrap_or_default(),
+            edits_of(s),
+        ),
+        None => (String::new(), String::new(), vec![QuestionEdit::blank(0)]),
+    };
+    DesignerPage {
+        csrf: signed_in.session.csrf.clone(),
+        action: survey.as_ref().map_or("/tenant/surveys".into(), |s| {
+            format!("/tenant/surveys/{}", s.slug)
+        }),
+        survey,
+        title,
+        description,
+        questions,
+        types: TYPES,
+        errors: BTreeMap::new(),
+        notice: None,
+    }
+}
+
+/// `GET /tenant/surveys/new`
+pub async fn new(signed_in: SignedIn) -> Result<HttpResponse, WebError> {
+    render(&page(&signed_in, None))
+}
+
+/// Whether the editor was just saved.
+#[derive(Deserialize)]
+pub struct EditQuery {
+    saved: Option<String>,
+}
+
+/// `GET /tenant/surveys/{slug}`
+pub async fn edit(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    query: web::Query<EditQuery>,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let mut editor = page(&signed_in, Some(survey));
+    if query.saved.is_some() {
+        editor.notice = Some("Saved.".into());
+    }
+    render(&editor)
+}
+
+/// Reads the posted form into question blocks and the button pressed.
+fn posted(form: &[(String, String)]) -> (String, String, Vec<QuestionEdit>, String) {
+    let get = |name: &str| field(form, name).unwrap_or("").to_owned();
+    let count: usize = get("count")
+        .parse()
+        .unwrap_or(0)
+        .min(crate::domain::definition::MAX_QUESTIONS + 1);
+    let questions = (0..count)
+        .map(|i| {
+            let q = |name: &str| get(&format!("q{i}.{name}"));
+            QuestionEdit {
+                index: i,
+                id: q("id"),
+                text: q("text"),
+                kind: q("type"),
+                required: !q("required").is_empty(),
+                options: q("options"),
+                min: q("min"),
+                max: q("max"),
+                integer: !q("integer").is_empty(),
+            }
+        })
+        .collect();
+    (get("title"), get("description"), questions, get("action"))
+}
+
+/// Applies a structural button (add, remove, move); `None` for save.
+fn restructure(questions: &mut Vec<QuestionEdit>, action: &str) -> Option<String> {
+    let index = |prefix: &str| {
+        action
+            .strip_prefix(prefix)
+            .and_then(|i| i.parse::<usize>().ok())
+    };
+    let notice = if action == "add" {
+        questions.push(QuestionEdit::blank(questions.len()));
+        "Question added"
+    } else if let Some(i) = index("remove-").filter(|i| *i < questions.len()) {
+        questions.remove(i);
+        "Question removed"
+    } else if let Some(i) = index("up-").filter(|i| *i > 0 && *i < questions.len()) {
+        questions.swap(i, i - 1);
+        "Question moved up"
+    } else if let Some(i) = index("down-").filter(|i| i + 1 < questions.len()) {
+        questions.swap(i, i + 1);
+        "Question moved down"
+    } else {
+        return None;
+    };
+    for (i, question) in questions.iter_mut().enumerate() {
+        question.index = i;
+    }
+    Some(format!(
+        "{notice}. Not saved yet: press Save to keep your changes."
+    ))
+}
+
+/// The definition the blocks describe (blank blocks dropped), or errors by field.
+fn input_of(
+    title: &str,
+    description: &str,
+    questions: &[QuestionEdit],
+) -> Result<SurveyInput, BTreeMap<String, String>> {
+    let mut errors = BTreeMap::new();
+    let mut inputs = Vec::new();
+    for question in questions.iter().filter(|q| !q.is_blank()) {
+        let mut bound = |text: &str, name: &str| -> Option<f64> {
+            let text = text.trim();
+            if text.is_empty() {
+                return None;
+            }
+            let parsed = text.parse::<f64>().ok().filter(|n| n.is_finite());
+            if parsed.is_none() {
+                errors.insert(
+                    format!("questions[{}].{name}", question.index),
+                    "Enter a number.".into(),
+                );
+            }
+            parsed
+        };
+        let (min, max) = (bound(&question.min, "min"), bound(&question.max, "max"));
+        inputs.push((
+            question.index,
+            QuestionInput {
+                id: (!question.id.is_empty()).then(|| question.id.clone()),
+                text: question.text.clone(),
+                kind: question.kind.clone(),
+                required: question.required,
+                options: question.options.lines().map(str::to_owned).collect(),
+                min,
+                max,
+                integer: question.integer,
+            },
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(SurveyInput {
+        title: title.to_owned(),
+        description: Some(description.to_owned()),
+        questions: inputs.into_iter().map(|(_, q)| q).collect(),
+    })
+}
+
+async fn save_form(
+    state: &AppState,
+    signed_in: &SignedIn,
+    current: Option<Arc<Survey>>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_form(payload, state.max_body_bytes).await?;
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let (title, description, mut questions, action) = posted(&form);
+    let mut editor = page(signed_in, current.clone());
+    if let Some(notice) = restructure(&mut questions, &action) {
+        editor.notice = Some(notice);
+        (editor.title, editor.description, editor.questions) = (title, description, questions);
+        return render(&editor);
+    }
+    let kept: Vec<usize> = questions
+        .iter()
+        .filter(|q| !q.is_blank())
+        .map(|q| q.index)
+        .collect();
+    let checked = input_of(&title, &description, &questions).and_then(|input| {
+        let existing = current
+            .as_ref()
+            .map(|s| s.questions.clone())
+            .unwrap_or_default();
+        input.check(&existing).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|(field, message)| (renumber(&field, &kept), message))
+                .collect()
+        })
+    });
+    let definition = match checked {
+        Ok(definition) => definition,
+        Err(errors) => {
+            editor.errors = errors;
+            (editor.title, editor.description, editor.questions) = (title, description, questions);
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
+        }
+    };
+    let survey = match &current {
+        Some(current) => state.stores.surveys.revise(current, definition).await?,
+        None => {
+            state
+                .stores
+                .surveys
+                .create(&signed_in.tenant.slug, definition)
+                .await?
+        }
+    };
+    Ok(HttpResponse::SeeOther()
+        .insert_header((LOCATION, format!("/tenant/surveys/{}?saved=1", survey.slug)))
+        .finish())
+}
+
+/// `questions[k].field` among kept blocks → `questions[block].field` in the form.
+fn renumber(field: &str, kept: &[usize]) -> String {
+    let parsed = field
+        .strip_prefix("questions[")
+        .and_then(|rest| rest.split_once(']'))
+        .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)));
+    match parsed {
+        Some((k, rest)) => format!("questions[{}]{rest}", kept.get(k).copied().unwrap_or(k)),
+        None => field.to_owned(),
+    }
+}
+
+/// `POST /tenant/surveys`: creates a survey (a draft) from the designer form.
+pub async fn create(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    save_form(&state, &signed_in, None, payload).await
+}
+
+/// `POST /tenant/surveys/{slug}`: saves the designer form (or applies a structural button).
+pub async fn save(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    save_form(&state, &signed_in, Some(survey), payload).await
+}
+
+async fn checked_survey(
+    state: &AppState,
+    signed_in: &SignedIn,
+    slug: &str,
+    payload: web::Payload,
+) -> Result<Arc<Survey>, WebError> {
+    let form = read_form(payload, state.max_body_bytes).await?;
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    own_survey(state, signed_in, slug).await
+}
+
+fn back_to(survey: &Survey) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((LOCATION, format!("/tenant/surveys/{}", survey.slug)))
+        .finish()
+}
+
+/// `POST /tenant/surveys/{slug}/publish`
+pub async fn publish(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    if survey.questions.is_empty() {
+        let mut editor = page(&signed_in, Some(survey));
+        editor.errors.insert(
+            "questions".into(),
+            "Add at least one question before publishing.".into(),
+        );
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
+    }
+    Ok(back_to(
+        &state.stores.surveys.set_published(&survey, true).await?,
+    ))
+}
+
+/// `POST /tenant/surveys/{slug}/unpublish`
+pub async fn unpublish(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    Ok(back_to(
+        &state.stores.surveys.set_published(&survey, false).await?,
+    ))
+}
+
+/// `POST /tenant/surveys/{slug}/delete`: the survey and all its answers.
+pub async fn delete(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    state
+        .stores
+        .surveys
+        .delete(&survey.tenant, &survey.slug)
+        .await?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((LOCATION, "/tenant"))
+        .finish())
+}

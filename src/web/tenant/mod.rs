@@ -1,0 +1,69 @@
+//! The tenant site under `/tenant`: sign-up and sign-in, the dashboard, the survey designer,
+//! summaries with charts, responses and API keys. Every page past sign-in takes a `SignedIn`
+//! extractor, which resolves the owner's tenant once; handlers look surveys up within it only.
+
+mod auth;
+mod charts;
+mod dashboard;
+mod designer;
+mod keys;
+mod results;
+mod session;
+
+use actix_web::web::{self, ServiceConfig};
+
+/// Mounts the tenant site.
+pub fn routes(config: &mut ServiceConfig) {
+    config.service(
+        web::scope("/tenant")
+            .route("", web::get().to(dashboard::show))
+            .route("/sign-up", web::get().to(auth::sign_up_form))
+            .route("/sign-up", web::post().to(auth::sign_up))
+            .route("/sign-in", web::get().to(auth::sign_in_form))
+            .route("/sign-in", web::post().to(auth::sign_in))
+            .route("/sign-out", web::post().to(auth::sign_out))
+            .route("/api-keys", web::get().to(keys::show))
+            .route("/api-keys", web::post().to(keys::create))
+            .route("/api-keys/{id}/revoke", web::post().to(keys::revoke))
+            .route("/surveys/new", web::get().to(designer::new))
+            .route("/surveys", web::post().to(designer::create))
+            .route("/surveys/{slug}", web::get().to(designer::edit))
+            .route("/surveys/{slug}", web::post().to(designer::save))
+            .route("/surveys/{slug}/publish", web::post().to(designer::publish))
+            .route(
+                "/surveys/{slug}/unpublish",
+                web::post().to(designer::unpublish),
+            )
+            .route("/surveys/{slug}/delete", web::post().to(designer::delete))
+            .route("/surveys/{slug}/summary", web::get().to(results::summary))
+            .route(
+                "/surveys/{slug}/responses",
+                web::get().to(results::responses),
+            )
+            .route(
+                "/surveys/{slug}/responses/{n}",
+                web::get().to(results::response),
+            ),
+    );
+}
+
+use std::sync::Arc;
+
+use crate::domain::{Survey, SurveySlug};
+use crate::web::{AppState, WebError};
+use session::SignedIn;
+
+/// One of the signed-in tenant's surveys, or 404 (also for another tenant's slug).
+async fn own_survey(
+    state: &AppState,
+    signed_in: &SignedIn,
+    slug: &str,
+) -> Result<Arc<Survey>, WebError> {
+    let slug = SurveySlug::parse(slug).map_err(|_| WebError::NotFound)?;
+    state
+        .stores
+        .surveys
+        .get(&signed_in.tenant.slug, &slug)
+        .await?
+        .ok_or(WebError::NotFound)
+}

@@ -1,0 +1,246 @@
+//! A survey's results on the tenant site: the summary with charts, pages of responses, and
+//! one response at a time.
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::charts::{BarChart, ROW, chart, number};
+use super::own_survey;
+use super::session::SignedIn;
+use crate::domain::summary::{QuestionReport, Stats, SummaryReport};
+use crate::domain::{Answer, AnswerValue, Survey};
+use crate::stores::responses::PER_PAGE;
+use crate::web::{AppState, WebError, render};
+
+struct QuestionView {
+    number: usize,
+    report: QuestionReport,
+    chart: BarChart,
+    facts: Vec<(&'static str, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "tenant/summary.html")]
+struct SummaryPage {
+    csrf: String,
+    survey: Arc<Survey>,
+    total: u64,
+    updated: String,
+    waiting: u64,
+    questions: Vec<QuestionView>,
+    row: u32,
+}
+
+fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
+    match &report.stats {
+        Stats::Numbers {
+            mean: Some(mean),
+            std_dev: Some(sd),
+            min: Some(min),
+            max: Some(max),
+            ..
+        } => vec![
+            ("Mean", number(*mean)),
+            ("Standard deviation", number(*sd)),
+            ("Lowest", number(*min)),
+            ("Highest", number(*max)),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// `GET /tenant/surveys/{slug}/summary`
+pub async fn summary(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let read = state
+        .stores
+        .summaries
+        .read(&survey.tenant, &survey.slug)
+        .await?;
+    let report = SummaryReport::new(&survey, &read.doc.summary, read.doc.updated);
+    let queue = state
+        .stores
+        .answer_queues
+        .queue_for(signed_in.tenant.subscription);
+    let waiting = state.stores.answer_queues.length(queue).await?;
+    let questions = report
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(i, question)| QuestionView {
+            number: i + 1,
+            chart: chart(question),
+            facts: facts(question),
+            report: question.clone(),
+        })
+        .collect();
+    render(&SummaryPage {
+        csrf: signed_in.session.csrf.clone(),
+        updated: report
+            .updated
+            .map(|t| {
+                format!(
+                    "{} {:02}:{:02}:{:02} UTC",
+                    t.date(),
+                    t.hour(),
+                    t.minute(),
+                    t.second()
+                )
+            })
+            .unwrap_or_else(|| "never".into()),
+        total: report.total,
+        survey,
+        waiting,
+        questions,
+        row: ROW,
+    })
+}
+
+/// One answer, as a line of text.
+fn shown(value: &AnswerValue) -> String {
+    match value {
+        AnswerValue::Text(text) => text.clone(),
+        AnswerValue::Choice(option) => option.clone(),
+        AnswerValue::Choices(options) => options.join(", "),
+        AnswerValue::Stars(stars) => format!("{stars} of 5 stars"),
+        AnswerValue::Number(n) => number(*n),
+    }
+}
+
+struct ResponseRow {
+    n: u64,
+    reference: String,
+    submitted: String,
+    preview: String,
+}
+
+#[derive(Template)]
+#[template(path = "tenant/responses.html")]
+struct ResponsesPage {
+    csrf: String,
+    survey: Arc<Survey>,
+    total: u64,
+    page: u64,
+    pages: u64,
+    rows: Vec<ResponseRow>,
+}
+
+fn when(answer: &Answer) -> String {
+    let t = answer.submitted_at;
+    format!("{} {:02}:{:02} UTC", t.date(), t.hour(), t.minute())
+}
+
+/// The page asked for.
+#[derive(Deserialize)]
+pub struct PageQuery {
+    page: Option<u64>,
+}
+
+/// `GET /tenant/surveys/{slug}/responses?page=N`: 25 per page, newest first.
+pub async fn responses(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let found = state
+        .stores
+        .response_page(&survey.tenant, &survey.slug, query.page.unwrap_or(1))
+        .await?;
+    let first = (found.page - 1) * PER_PAGE;
+    let rows = found
+        .responses
+        .iter()
+        .enumerate()
+        .map(|(i, answer)| ResponseRow {
+            n: first + i as u64 + 1,
+            reference: answer.reference.to_string(),
+            submitted: when(answer),
+            preview: survey
+                .questions
+                .iter()
+                .filter_map(|q| answer.values.get(&q.id).map(shown))
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" · ")
+                .chars()
+                .take(120)
+                .collect(),
+        })
+        .collect();
+    render(&ResponsesPage {
+        csrf: signed_in.session.csrf.clone(),
+        survey,
+        total: found.total,
+        page: found.page,
+        pages: found.pages,
+        rows,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "tenant/response.html")]
+struct ResponsePage {
+    csrf: String,
+    survey: Arc<Survey>,
+    n: u64,
+    total: u64,
+    reference: String,
+    submitted: String,
+    version: u32,
+    answers: Vec<(String, String)>,
+}
+
+/// `GET /tenant/surveys/{slug}/responses/{n}`: the `n`th newest response, with previous/next.
+pub async fn response(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    path: web::Path<(String, u64)>,
+) -> Result<HttpResponse, WebError> {
+    let (slug, n) = path.into_inner();
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let (answer, total) = state
+        .stores
+        .response_at(&survey.tenant, &survey.slug, n)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let mut answers: Vec<(String, String)> = survey
+        .questions
+        .iter()
+        .map(|q| {
+            (
+                q.text.clone(),
+                answer
+                    .values
+                    .get(&q.id)
+                    .map(shown)
+                    .unwrap_or_else(|| "(no answer)".into()),
+            )
+        })
+        .collect();
+    answers.extend(
+        answer
+            .values
+            .iter()
+            .filter(|(id, _)| survey.question(id).is_none())
+            .map(|(id, value)| (format!("Removed question {id}"), shown(value))),
+    );
+    render(&ResponsePage {
+        csrf: signed_in.session.csrf.clone(),
+        n,
+        total,
+        reference: answer.reference.to_string(),
+        submitted: when(&answer),
+        version: answer.survey_version,
+        survey,
+        answers,
+    })
+}

@@ -1,0 +1,160 @@
+//! Sessions of the tenant site: an encrypted cookie carrying a session id (HttpOnly,
+//! SameSite=Lax, Secure over https), the `SignedIn` extractor that resolves the owner's tenant
+//! once per request, and CSRF checks (the session's token on signed-in forms; a double-submit
+//! cookie on the sign-in and sign-up forms, which come before any session).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use actix_web::cookie::{Cookie, CookieJar, Key, SameSite, time::Duration as CookieDuration};
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+use subtle::ConstantTimeEq;
+
+use crate::domain::Tenant;
+use crate::stores::{SESSION_LIFETIME, Session};
+use crate::web::{AppState, WebError};
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "canvass_session";
+/// The pre-session CSRF cookie's name.
+pub const CSRF_COOKIE: &str = "canvass_csrf";
+
+/// A signed-in owner and their tenant, resolved once per request.
+pub struct SignedIn {
+    /// The owner's tenant.
+    pub tenant: Arc<Tenant>,
+    /// The session (its CSRF token goes into every form).
+    pub session: Session,
+}
+
+impl SignedIn {
+    /// Refuses a state-changing form whose CSRF token is not this session's.
+    pub fn check_csrf(&self, posted: Option<&str>) -> Result<(), WebError> {
+        match posted {
+            Some(token) if equal(token, &self.session.csrf) => Ok(()),
+            _ => Err(csrf_refused()),
+        }
+    }
+}
+
+fn csrf_refused() -> WebError {
+    WebError::Forbidden(
+        "The form's security token is missing or out of date. Go back, reload the page and try \
+         again."
+            .into(),
+    )
+}
+
+/// The encryption key of session cookies.
+pub fn cookie_key(state: &AppState) -> Key {
+    Key::from(&state.stores.session_key)
+}
+
+fn secure(request: &HttpRequest) -> bool {
+    request.connection_info().scheme() == "https"
+}
+
+/// The encrypted cookie that carries a new session's id.
+pub fn session_cookie(
+    request: &HttpRequest,
+    state: &AppState,
+    session: &Session,
+) -> Cookie<'static> {
+    let cookie = Cookie::build(SESSION_COOKIE, session.id.clone())
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure(request))
+        .max_age(CookieDuration::seconds(SESSION_LIFETIME.as_secs() as i64))
+        .finish();
+    let mut jar = CookieJar::new();
+    jar.private_mut(&cookie_key(state)).add(cookie);
+    jar.get(SESSION_COOKIE)
+        .cloned()
+        .unwrap_or_else(|| Cookie::new(SESSION_COOKIE, ""))
+}
+
+/// A cookie that removes the session cookie.
+pub fn cleared_session_cookie() -> Cookie<'static> {
+    let mut cookie = Cookie::build(SESSION_COOKIE, "")
+        .path("/")
+        .http_only(true)
+        .finish();
+    cookie.make_removal();
+    cookie
+}
+
+/// The session id a request's cookie carries, if the cookie decrypts (a tampered one does not).
+fn session_id(request: &HttpRequest, state: &AppState) -> Option<String> {
+    let sent = request.cookie(SESSION_COOKIE)?;
+    let mut jar = CookieJar::new();
+    jar.add_original(sent.into_owned());
+    jar.private(&cookie_key(state))
+        .get(SESSION_COOKIE)
+        .map(|cookie| cookie.value().to_owned())
+}
+
+/// The session id of a request, for signing out.
+pub fn current_session_id(request: &HttpRequest, state: &AppState) -> Option<String> {
+    session_id(request, state)
+}
+
+impl FromRequest for SignedIn {
+    type Error = WebError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let state = request.app_data::<web::Data<AppState>>().cloned();
+        let id = state.as_ref().and_then(|state| session_id(request, state));
+        Box::pin(async move {
+            let (Some(state), Some(id)) = (state, id) else {
+                return Err(WebError::SignInRequired);
+            };
+            let session = state
+                .stores
+                .sessions
+                .get(&id)
+                .await?
+                .ok_or(WebError::SignInRequired)?;
+            let tenant = state
+                .stores
+                .tenants
+                .get(&session.tenant)
+                .await?
+                .ok_or(WebError::SignInRequired)?;
+            Ok(SignedIn { tenant, session })
+        })
+    }
+}
+
+/// A fresh token for the double-submit cookie of a pre-session form.
+pub fn new_form_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// The double-submit cookie carrying `token`.
+pub fn form_token_cookie(request: &HttpRequest, token: &str) -> Cookie<'static> {
+    Cookie::build(CSRF_COOKIE, token.to_owned())
+        .path("/tenant")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure(request))
+        .finish()
+}
+
+/// Refuses a pre-session form unless its token matches the cookie set with the form.
+pub fn check_form_token(request: &HttpRequest, posted: Option<&str>) -> Result<(), WebError> {
+    let cookie = request.cookie(CSRF_COOKIE);
+    match (cookie, posted) {
+        (Some(cookie), Some(posted)) if !posted.is_empty() && equal(cookie.value(), posted) => {
+            Ok(())
+        }
+        _ => Err(csrf_refused()),
+    }
+}
+
+/// Whether two secrets are equal, compared in constant time.
+fn equal(a: &str, b: &str) -> bool {
+    a.as_bytes().ct_eq(b.as_bytes()).into()
+}

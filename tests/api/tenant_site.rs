@@ -1,0 +1,496 @@
+//! The tenant site over HTTP, as an owner in a browser would use it (cookies kept, redirects
+//! seen): sign-up, sign-in, throttling, CSRF, sessions, the designer, results, and isolation
+//! between tenants.
+
+use canvass::worker::StepOutcome;
+
+use crate::helpers::{TestApp, spawn_app, token_in, worker};
+
+/// A browser-like client of the tenant site.
+struct Owner<'a> {
+    app: &'a TestApp,
+    client: reqwest::Client,
+}
+
+fn value_of(html: &str, name: &str) -> String {
+    let marker = format!(r#"name="{name}" value=""#);
+    let start = html
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no {name} in {html}"))
+        + marker.len();
+    html[start..start + html[start..].find('"').expect("the value ends")].to_owned()
+}
+
+impl<'a> Owner<'a> {
+    fn new(app: &'a TestApp) -> Self {
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("a client");
+        Self { app, client }
+    }
+
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.app.address))
+            .send()
+            .await
+            .expect("answered")
+    }
+
+    async fn post(&self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.app.address))
+            .form(form)
+            .send()
+            .await
+            .expect("answered")
+    }
+
+    async fn post_owned(&self, path: &str, form: &[(String, String)]) -> reqwest::Response {
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.post(path, &pairs).await
+    }
+
+    async fn page(&self, path: &str) -> String {
+        let response = self.get(path).await;
+        assert_eq!(response.status(), 200, "GET {path}");
+        response.text().await.expect("a body")
+    }
+
+    /// The CSRF token of the page at `path`.
+    async fn csrf(&self, path: &str) -> String {
+        value_of(&self.page(path).await, "csrf")
+    }
+
+    async fn sign_up(&self, name: &str, slug: &str, email: &str) -> reqwest::Response {
+        let csrf = self.csrf("/tenant/sign-up").await;
+        self.post(
+            "/tenant/sign-up",
+            &[
+                ("csrf", &csrf),
+                ("name", name),
+                ("slug", slug),
+                ("plan", "standard"),
+                ("email", email),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await
+    }
+
+    async fn sign_in(&self, email: &str, password: &str) -> reqwest::Response {
+        let csrf = self.csrf("/tenant/sign-in").await;
+        self.post(
+            "/tenant/sign-in",
+            &[("csrf", &csrf), ("email", email), ("password", password)],
+        )
+        .await
+    }
+
+    /// Creates a survey in the designer with one question of each type; returns its slug.
+    async fn design(&self, title: &str) -> String {
+        let csrf = self.csrf("/tenant/surveys/new").await;
+        let mut form: Vec<(String, String)> = vec![
+            ("csrf".into(), csrf),
+            ("title".into(), title.into()),
+            ("description".into(), "Tell us".into()),
+            ("count".into(), "6".into()),
+            ("action".into(), "save".into()),
+        ];
+        let questions = [
+            ("Your name", "short_text", ""),
+            ("Comments", "long_text", ""),
+            ("Where?", "single_choice", "Beach\nMountains"),
+            ("Activities", "multiple_choice", "Hiking\nSwimming"),
+            ("Rating", "five_stars", ""),
+            ("Budget", "numeric", ""),
+        ];
+        for (i, (text, kind, options)) in questions.iter().enumerate() {
+            form.push((format!("q{i}.text"), (*text).into()));
+            form.push((format!("q{i}.type"), (*kind).into()));
+            form.push((format!("q{i}.options"), (*options).into()));
+        }
+        form.push(("q2.required".into(), "on".into()));
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let response = self.post("/tenant/surveys", &pairs).await;
+        assert_eq!(response.status(), 303, "the survey is created");
+        let location = response.headers()["location"]
+            .to_str()
+            .expect("ascii")
+            .to_owned();
+        location
+            .trim_start_matches("/tenant/surveys/")
+            .trim_end_matches("?saved=1")
+            .to_owned()
+    }
+}
+
+#[tokio::test]
+async fn an_owner_signs_up_designs_publishes_and_reads_results() {
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+
+    let response = owner.sign_up("Acme Coffee", "", "owner@acme.test").await;
+
+    assert_eq!(response.status(), 303);
+    let dashboard = owner.page("/tenant").await;
+    assert!(dashboard.contains("Acme Coffee"), "{dashboard}");
+    assert!(dashboard.contains("No surveys yet"));
+
+    let slug = owner.design("Team offsite").await;
+    assert_eq!(slug, "team-offsite");
+    let editor = owner.page(&format!("/tenant/surveys/{slug}?saved=1")).await;
+    assert!(
+        editor.contains("Saved.") && editor.contains("Draft"),
+        "{editor}"
+    );
+    let csrf = value_of(&editor, "csrf");
+    let published = owner
+        .post(
+            &format!("/tenant/surveys/{slug}/publish"),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(published.status(), 303);
+
+    for place in ["Beach", "Beach", "Mountains"] {
+        let html = app.form("acme-coffee", &slug).await;
+        let where_id = html
+            .split(r#"type="radio" name="q-"#)
+            .nth(1)
+            .expect("a radio")
+            .split('"')
+            .next()
+            .expect("an id")
+            .to_owned();
+        let response = app
+            .submit(
+                "acme-coffee",
+                &slug,
+                &token_in(&html),
+                &[(&where_id, place)],
+            )
+            .await;
+        assert_eq!(response.status(), 303);
+    }
+    let stores = app.stores().await;
+    let mut worker = worker(&stores, std::time::Duration::from_secs(60));
+    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
+
+    let summary = owner.page(&format!("/tenant/surveys/{slug}/summary")).await;
+    assert!(
+        summary.contains(r#"<span class="big">3</span>"#),
+        "{summary}"
+    );
+    assert!(summary.contains("<svg class=\"chart\""));
+    assert!(
+        summary.contains("2 (66%)"),
+        "the Beach bar shows its count beside it"
+    );
+    let responses = owner
+        .page(&format!("/tenant/surveys/{slug}/responses"))
+        .await;
+    assert!(responses.contains("Page 1 of 1"));
+    let first = owner
+        .page(&format!("/tenant/surveys/{slug}/responses/1"))
+        .await;
+    assert!(
+        first.contains("Mountains"),
+        "the newest response comes first"
+    );
+    assert!(first.contains("Older"));
+    assert_eq!(
+        owner
+            .get(&format!("/tenant/surveys/{slug}/responses/4"))
+            .await
+            .status(),
+        404
+    );
+    assert!(
+        owner
+            .page("/tenant")
+            .await
+            .contains(r#"<td class="number">3</td>"#)
+    );
+}
+
+#[tokio::test]
+async fn the_designer_reorders_removes_and_adds_questions_before_saving_and_shows_errors_at_fields()
+{
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+    owner.sign_up("Acme", "acme", "a@acme.test").await;
+    let slug = owner.design("Reorder me").await;
+    let editor = owner.page(&format!("/tenant/surveys/{slug}")).await;
+    let csrf = value_of(&editor, "csrf");
+    let mut form: Vec<(String, String)> = vec![
+        ("csrf".into(), csrf.clone()),
+        ("title".into(), "Reorder me".into()),
+        ("count".into(), "2".into()),
+    ];
+    for (i, text) in ["First", "Second"].iter().enumerate() {
+        form.push((format!("q{i}.id"), value_of(&editor, &format!("q{i}.id"))));
+        form.push((format!("q{i}.text"), (*text).into()));
+        form.push((format!("q{i}.type"), "short_text".into()));
+    }
+    let with = |action: &str| {
+        let mut all = form.clone();
+        all.push(("action".into(), action.into()));
+        all
+    };
+    let path = format!("/tenant/surveys/{slug}");
+
+    let moved = owner
+        .post_owned(&path, &with("down-0"))
+        .await
+        .text()
+        .await
+        .expect("a body");
+    assert!(moved.contains("Not saved yet"));
+    assert!(
+        moved.find("Second").expect("second") < moved.find("First").expect("first"),
+        "Second now comes first"
+    );
+    let added = owner
+        .post_owned(&path, &with("add"))
+        .await
+        .text()
+        .await
+        .expect("a body");
+    assert!(added.contains(r#"name="count" value="3""#));
+    let removed = owner
+        .post_owned(&path, &with("remove-1"))
+        .await
+        .text()
+        .await
+        .expect("a body");
+    assert!(!removed.contains(r#"value="Second""#));
+
+    let mut bad = with("save");
+    bad.retain(|(k, _)| k != "title");
+    bad.push(("title".into(), "".into()));
+    bad.push(("q1.type".into(), "single_choice".into()));
+    bad.retain(|(k, v)| !(k == "q1.type" && v == "short_text"));
+    let response = owner.post_owned(&path, &bad).await;
+    assert_eq!(response.status(), 422);
+    let html = response.text().await.expect("a body");
+    assert!(html.contains("a survey needs a title"), "{html}");
+    assert!(
+        html.contains("a choice question needs 2 to 50 options"),
+        "{html}"
+    );
+
+    let saved = owner.post_owned(&path, &with("save")).await;
+    assert_eq!(saved.status(), 303);
+    let survey = app
+        .stores()
+        .await
+        .surveys
+        .get(
+            &canvass::domain::TenantSlug::parse("acme").unwrap(),
+            &canvass::domain::SurveySlug::parse(&slug).unwrap(),
+        )
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(
+        survey.questions.len(),
+        2,
+        "saving replaced the six questions by the two posted"
+    );
+}
+
+#[tokio::test]
+async fn wrong_passwords_are_refused_and_throttled() {
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+    owner.sign_up("Acme", "acme", "a@acme.test").await;
+    let stranger = Owner::new(&app);
+
+    for attempt in 0..5 {
+        let response = stranger.sign_in("a@acme.test", "not the password").await;
+        assert_eq!(response.status(), 401, "attempt {attempt}");
+        assert!(response.text().await.expect("a body").contains("not right"));
+    }
+    let throttled = stranger
+        .sign_in("a@acme.test", "a long enough password")
+        .await;
+
+    assert_eq!(
+        throttled.status(),
+        429,
+        "even the right password waits after five failures"
+    );
+    let other = Owner::new(&app);
+    assert_eq!(
+        other
+            .sign_in("nobody@acme.test", "whatever password")
+            .await
+            .status(),
+        401
+    );
+}
+
+#[tokio::test]
+async fn forms_without_their_csrf_token_are_refused() {
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+
+    let no_token = owner
+        .post(
+            "/tenant/sign-up",
+            &[
+                ("name", "Acme"),
+                ("email", "a@acme.test"),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await;
+    assert_eq!(no_token.status(), 403);
+
+    owner.sign_up("Acme", "acme", "a@acme.test").await;
+    let forged = owner
+        .post(
+            "/tenant/surveys",
+            &[
+                ("csrf", "forged"),
+                ("title", "X"),
+                ("count", "0"),
+                ("action", "save"),
+            ],
+        )
+        .await;
+    assert_eq!(forged.status(), 403);
+    let sign_out = owner.post("/tenant/sign-out", &[("csrf", "forged")]).await;
+    assert_eq!(sign_out.status(), 403);
+}
+
+#[tokio::test]
+async fn a_tampered_cookie_is_rejected_and_signing_out_ends_the_session() {
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+    let response = owner.sign_up("Acme", "acme", "a@acme.test").await;
+    let cookie = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("canvass_session="))
+        .expect("a session cookie")
+        .split(';')
+        .next()
+        .expect("name=value")
+        .to_owned();
+    assert!(response.headers().get_all("set-cookie").iter().any(|v| {
+        v.to_str()
+            .is_ok_and(|v| v.contains("HttpOnly") && v.contains("SameSite=Lax"))
+    }));
+    let plain = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("a client");
+    let with_cookie = |cookie: String| {
+        let plain = plain.clone();
+        let url = format!("{}/tenant", app.address);
+        async move {
+            plain
+                .get(url)
+                .header("cookie", cookie)
+                .send()
+                .await
+                .expect("answered")
+                .status()
+        }
+    };
+    assert_eq!(with_cookie(cookie.clone()).await, 200);
+
+    let mut tampered = cookie.clone().into_bytes();
+    let last = tampered.len() - 3;
+    tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
+    assert_eq!(
+        with_cookie(String::from_utf8(tampered).expect("ascii")).await,
+        303,
+        "a tampered cookie is no session"
+    );
+
+    let csrf = owner.csrf("/tenant").await;
+    assert_eq!(
+        owner
+            .post("/tenant/sign-out", &[("csrf", &csrf)])
+            .await
+            .status(),
+        303
+    );
+    assert_eq!(
+        with_cookie(cookie).await,
+        303,
+        "the old cookie no longer signs in"
+    );
+    assert_eq!(owner.get("/tenant").await.status(), 303);
+}
+
+#[tokio::test]
+async fn an_owner_never_sees_or_changes_another_tenants_surveys() {
+    let app = spawn_app().await;
+    let (alice, bob) = (Owner::new(&app), Owner::new(&app));
+    alice.sign_up("Alpha", "alpha", "a@alpha.test").await;
+    bob.sign_up("Beta", "beta", "b@beta.test").await;
+    let slug = bob.design("Bob's secret").await;
+    let bob_key_id = {
+        let csrf = bob.csrf("/tenant/api-keys").await;
+        let html = bob
+            .post("/tenant/api-keys", &[("csrf", &csrf), ("label", "ci")])
+            .await
+            .text()
+            .await
+            .expect("a body");
+        assert!(html.contains("cnv_"), "the key is shown once");
+        html.split("<code>")
+            .nth(2)
+            .expect("an id")
+            .split('<')
+            .next()
+            .expect("id")
+            .to_owned()
+    };
+    let csrf = alice.csrf("/tenant").await;
+
+    for path in [
+        format!("/tenant/surveys/{slug}"),
+        format!("/tenant/surveys/{slug}/summary"),
+        format!("/tenant/surveys/{slug}/responses"),
+        format!("/tenant/surveys/{slug}/responses/1"),
+    ] {
+        assert_eq!(alice.get(&path).await.status(), 404, "GET {path}");
+    }
+    for path in [
+        format!("/tenant/surveys/{slug}"),
+        format!("/tenant/surveys/{slug}/publish"),
+        format!("/tenant/surveys/{slug}/unpublish"),
+        format!("/tenant/surveys/{slug}/delete"),
+        format!("/tenant/api-keys/{bob_key_id}/revoke"),
+    ] {
+        let response = alice
+            .post(
+                &path,
+                &[
+                    ("csrf", &csrf),
+                    ("title", "Hijacked"),
+                    ("count", "0"),
+                    ("action", "save"),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), 404, "POST {path}");
+    }
+    let dashboard = alice.page("/tenant").await;
+    assert!(!dashboard.contains("secret"));
+    let bobs = bob.page(&format!("/tenant/surveys/{slug}")).await;
+    assert!(
+        bobs.contains("Bob&#39;s secret"),
+        "Bob's survey is untouched"
+    );
+    assert!(bob.page("/tenant/api-keys").await.contains(&bob_key_id));
+}
