@@ -13,6 +13,14 @@ use clap::{Parser, Subcommand};
 
 type Failure = Box<dyn std::error::Error>;
 
+/// Prints a line to stdout; a closed pipe (`canvass summary | head`) is not an error.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 /// Canvass: a multi-tenant survey service.
 #[derive(Parser)]
 #[command(version, about)]
@@ -171,11 +179,11 @@ async fn run(command: Command) -> Result<(), Failure> {
             };
             let stores = open_stores(&backend).await?;
             let key = admin::create_tenant(&stores, &slug, &name, subscription).await?;
-            println!(
+            outln!(
                 "created tenant {slug} ({}); its API key, shown once:",
                 subscription.as_str()
             );
-            println!("{key}");
+            outln!("{key}");
             Ok(())
         }
         Command::Summary {
@@ -184,16 +192,16 @@ async fn run(command: Command) -> Result<(), Failure> {
             backend,
         } => {
             let report = admin::summary(&open_stores(&backend).await?, &tenant, &survey).await?;
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())
         }
         Command::Queues { json, backend } => {
             let depths = admin::queues(&open_stores(&backend).await?).await?;
             if json {
-                println!("{}", serde_json::json!({ "queues": depths }));
+                outln!("{}", serde_json::json!({ "queues": depths }));
             } else {
                 for depth in depths {
-                    println!("{:<10} {:<20} {:>10}", depth.role, depth.name, depth.length);
+                    outln!("{:<10} {:<20} {:>10}", depth.role, depth.name, depth.length);
                 }
             }
             Ok(())
@@ -203,11 +211,11 @@ async fn run(command: Command) -> Result<(), Failure> {
             match action {
                 WorkersAction::Pause => {
                     stores.control.pause().await?;
-                    println!("workers paused: they finish their batch and take no more messages");
+                    outln!("workers paused: they finish their batch and take no more messages");
                 }
                 WorkersAction::Resume => {
                     stores.control.resume().await?;
-                    println!("workers resumed");
+                    outln!("workers resumed");
                 }
             }
             Ok(())
@@ -225,11 +233,13 @@ async fn run(command: Command) -> Result<(), Failure> {
             };
             let grace = Duration::from_secs(grace_secs);
             match reconcile::run_locked(&stores, grace, &progress).await? {
-                Some(report) => println!(
+                Some(report) => outln!(
                     "reconciled: {} answers scanned, {} repaired, {} summaries completed",
-                    report.scanned, report.repaired, report.completed_summaries
+                    report.scanned,
+                    report.repaired,
+                    report.completed_summaries
                 ),
-                None => println!("another instance is reconciling now; nothing done"),
+                None => outln!("another instance is reconciling now; nothing done"),
             }
             Ok(())
         }
@@ -253,14 +263,14 @@ async fn serve(settings: ServeSettings) -> Result<(), Failure> {
     let application = Application::build(settings).await?;
     let url = format!("http://{host}:{}", application.port());
     tracing::info!(%url, "Canvass is listening");
-    println!("Canvass is running at {url}/ (Ctrl-C to stop)");
+    outln!("Canvass is running at {url}/ (Ctrl-C to stop)");
     if application.demo_created() {
-        println!("Created the demo tenant and survey.");
+        outln!("Created the demo tenant and survey.");
     }
     if demo {
         let (tenant, survey) = (canvass::demo::TENANT, canvass::demo::SURVEY);
-        println!("Demo tenant's surveys: {url}/s/{tenant}");
-        println!("Demo survey:           {url}/s/{tenant}/{survey}");
+        outln!("Demo tenant's surveys: {url}/s/{tenant}");
+        outln!("Demo survey:           {url}/s/{tenant}/{survey}");
     }
     application.run_until_stopped().await?;
     Ok(())
@@ -276,23 +286,23 @@ async fn poison(
         PoisonAction::List => {
             let entries = admin::poison_list(&stores).await?;
             if json {
-                println!("{}", serde_json::json!({ "messages": entries }));
+                outln!("{}", serde_json::json!({ "messages": entries }));
             } else if entries.is_empty() {
-                println!("the poison queue is empty");
+                outln!("the poison queue is empty");
             } else {
                 for entry in entries {
-                    println!(
+                    outln!(
                         "{:>8}  dequeued {:>3}x  {}",
-                        entry.id, entry.dequeue_count, entry.content
+                        entry.id,
+                        entry.dequeue_count,
+                        entry.content
                     );
                 }
             }
         }
         PoisonAction::Requeue => {
             let (moved, stayed) = admin::poison_requeue(&stores).await?;
-            println!(
-                "requeued {moved} messages; {stayed} unreadable ones stay in the poison queue"
-            );
+            outln!("requeued {moved} messages; {stayed} unreadable ones stay in the poison queue");
         }
     }
     Ok(())
@@ -301,10 +311,10 @@ async fn poison(
 async fn loadgen(load: LoadSettings, backend: BackendSettings) -> Result<(), Failure> {
     let stores = open_stores(&backend).await?;
     let (serve, ceiling) = canvass::loadgen::run(&stores, &load).await?;
-    println!("{}", serve.line("canvass serve (POST a survey form)"));
+    outln!("{}", serve.line("canvass serve (POST a survey form)"));
     if let Some(ceiling) = ceiling {
-        println!("{}", ceiling.line("ceiling (trivial actix POST)"));
-        println!(
+        outln!("{}", ceiling.line("ceiling (trivial actix POST)"));
+        outln!(
             "serve / ceiling: {:.0}%",
             100.0 * serve.per_second / ceiling.per_second.max(f64::EPSILON)
         );

@@ -1,6 +1,7 @@
 //! Integration tests: the application driven over HTTP, and the storage ports driven through
 //! their shared conformance suite. One binary, so linking happens once.
 
+mod browser;
 mod helpers;
 mod json_api;
 mod public;
