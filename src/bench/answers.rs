@@ -50,3 +50,54 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         values,
     }
 }
+
+/// Stores the benchmark surveys' definitions (the worker drops answers to unknown surveys).
+pub(super) async fn seed(
+    stores: &crate::stores::Stores,
+    surveys: u64,
+) -> Result<(), crate::stores::StoreError> {
+    use crate::domain::{Question, QuestionKind, Survey};
+    let now = OffsetDateTime::now_utc();
+    let question = |id_text: &str, kind: QuestionKind| Question {
+        id: id(id_text),
+        text: id_text.to_owned(),
+        required: false,
+        kind,
+    };
+    for premium in [false, true] {
+        for i in 0..surveys.max(1) {
+            stores
+                .surveys
+                .save(&Survey {
+                    tenant: tenant(premium),
+                    slug: survey(i),
+                    title: format!("Benchmark {i}"),
+                    description: None,
+                    published: true,
+                    version: 1,
+                    created: now,
+                    updated: now,
+                    questions: vec![
+                        question("rating", QuestionKind::FiveStars),
+                        question(
+                            "drink",
+                            QuestionKind::SingleChoice {
+                                options: vec!["Tea".into(), "Coffee".into(), "Water".into()],
+                            },
+                        ),
+                        question(
+                            "minutes",
+                            QuestionKind::Numeric {
+                                min: None,
+                                max: None,
+                                integer: true,
+                            },
+                        ),
+                        question("comments", QuestionKind::LongText),
+                    ],
+                })
+                .await?;
+        }
+    }
+    Ok(())
+}

@@ -101,9 +101,12 @@ impl Drop for Scratch {
     }
 }
 
-async fn open(dir: &Scratch) -> Result<Stores, BenchError> {
+/// Opens fresh stores in `dir` with the benchmark surveys defined.
+async fn open(dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
     let storage = local::storage(&dir.0).await?;
-    Ok(Stores::open(storage, &StoreSettings::default()).await?)
+    let stores = Stores::open(storage, &StoreSettings::default()).await?;
+    answers::seed(&stores, surveys).await?;
+    Ok(stores)
 }
 
 /// Submits `count` answers over `surveys` surveys (half to premium tenants when `premium` is
@@ -161,7 +164,7 @@ async fn waiting(stores: &Stores) -> Result<u64, BenchError> {
 
 async fn transactions(count: u64) -> Result<(), BenchError> {
     let dir = Scratch::new();
-    let stores = open(&dir).await?;
+    let stores = open(&dir, 1).await?;
     let start = stores.storage.transactions();
     submit(&stores, count, false, 1).await?;
     let submitted = stores.storage.transactions();
@@ -212,7 +215,7 @@ fn spawn_worker(dir: &Scratch) -> Result<Child, BenchError> {
 
 async fn drain(count: u64, processes: usize, surveys: u64) -> Result<(), BenchError> {
     let dir = Scratch::new();
-    let stores = open(&dir).await?;
+    let stores = open(&dir, surveys).await?;
     eprintln!("queueing {count} answers to {surveys} survey(s) for {processes} worker process(es)");
     submit(&stores, count, false, surveys).await?;
     let started = Instant::now();
@@ -264,7 +267,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 async fn freshness(seconds: u64, rate: u64) -> Result<(), BenchError> {
     let dir = Scratch::new();
-    let stores = open(&dir).await?;
+    let stores = open(&dir, 1).await?;
     let submitter = {
         let stores = stores.clone();
         tokio::spawn(async move {

@@ -153,6 +153,18 @@ impl Worker {
             let key = (item.answer.tenant.clone(), item.answer.survey.clone());
             groups.entry(key).or_default().push(item);
         }
+        // Answers to a survey deleted since they were given have nowhere to go: drop them
+        // rather than recreate the deleted survey's data.
+        let mut orphans = Vec::new();
+        for (tenant, survey) in groups.keys().cloned().collect::<Vec<_>>() {
+            if self.stores.surveys.get(&tenant, &survey).await?.is_none() {
+                tracing::warn!(%tenant, %survey, "dropping answers to a survey that no longer exists");
+                orphans.extend(groups.remove(&(tenant, survey)).unwrap_or_default());
+            }
+        }
+        for orphan in &orphans {
+            self.stores.answer_queues.delete(&orphan.received).await?;
+        }
         if started.elapsed() > self.settings.visibility / 2 {
             for items in groups.values_mut() {
                 self.extend(items).await?;

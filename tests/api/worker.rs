@@ -664,3 +664,44 @@ async fn a_worker_process_exits_cleanly_on_sigterm() {
 
     assert!(status.success(), "{status}");
 }
+
+#[tokio::test]
+async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    stores
+        .answer_queues
+        .submit(&demo_answer(3100, 1), Subscription::Standard)
+        .await
+        .expect("queued");
+    let (tenant, survey) = demo();
+    stores
+        .surveys
+        .delete(&tenant, &survey)
+        .await
+        .expect("deleted");
+
+    let outcome = worker(&stores, LONG).step().await.expect("a step");
+
+    assert!(
+        matches!(outcome, StepOutcome::BatchDone { ref counted, .. } if counted.is_empty()),
+        "{outcome:?}"
+    );
+    assert_eq!(
+        stores
+            .answer_queues
+            .length(stores.answer_queues.queue_for(Subscription::Standard))
+            .await
+            .expect("length"),
+        0
+    );
+    assert!(
+        stores
+            .scan("summaries/", None)
+            .await
+            .expect("listed")
+            .keys
+            .is_empty(),
+        "no summary was recreated"
+    );
+}

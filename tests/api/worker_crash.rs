@@ -129,6 +129,14 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
     )
     .await
     .expect("stores");
+    for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
+        let definition = crate::helpers::survey(tenant, slug, slug, Vec::new());
+        stores
+            .surveys
+            .save(&definition)
+            .await
+            .expect("the survey exists");
+    }
     let mut random = Xorshift(0x9e37_79b9_7f4a_7c15);
     let mut expected = [SurveySummary::default(), SurveySummary::default()];
     let mut unique: [BTreeSet<Reference>; 2] = Default::default();
