@@ -90,6 +90,10 @@ pub struct WorkerArgs {
     /// Seconds between attempts to run the reconcile pass.
     #[arg(long, env = "CANVASS_RECONCILE_EVERY_SECS", default_value_t = 600)]
     pub reconcile_every_secs: u64,
+
+    /// PostgreSQL database that exports are written to (e.g. postgres://user@host/db).
+    #[arg(long, env = "CANVASS_EXPORT_DATABASE_URL", hide_env_values = true)]
+    pub export_database_url: Option<String>,
 }
 
 impl Default for WorkerArgs {
@@ -100,6 +104,7 @@ impl Default for WorkerArgs {
             max_dequeue: defaults.max_dequeue,
             batches_per_step: defaults.batches_per_step,
             reconcile_every_secs: defaults.reconcile_every.as_secs(),
+            export_database_url: None,
         }
     }
 }
@@ -112,6 +117,7 @@ impl WorkerArgs {
             max_dequeue: self.max_dequeue,
             batches_per_step: self.batches_per_step.max(1),
             reconcile_every: Duration::from_secs(self.reconcile_every_secs.max(1)),
+            export_database_url: self.export_database_url.clone(),
             ..WorkerSettings::default()
         }
     }

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod config;
 pub mod demo;
 pub mod domain;
+pub mod export;
 pub mod loadgen;
 pub mod signals;
 pub mod startup;

@@ -10,6 +10,7 @@ mod api_keys;
 mod control;
 mod counted;
 mod error;
+pub mod exports;
 pub mod keys;
 pub mod lease;
 mod references;
@@ -113,6 +114,8 @@ pub struct Stores {
     pub sessions: SessionStore,
     /// API keys.
     pub api_keys: ApiKeyStore,
+    /// Export jobs and their queue.
+    pub exports: exports::ExportStore,
     /// The key that signs submission tokens.
     pub signing_key: SigningKey,
     /// The key that encrypts session cookies (64 bytes).
@@ -150,6 +153,7 @@ impl Stores {
     /// Builds the stores, creating the queues and the signing key if this is a new storage.
     pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
         let answer_queues = AnswerQueues::create(&storage).await?;
+        let exports = exports::ExportStore::create(&storage).await?;
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
         let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
         Ok(Self {
@@ -168,6 +172,7 @@ impl Stores {
             accounts: AccountStore::new(storage.blobs.clone()),
             sessions: SessionStore::new(storage.blobs.clone()),
             api_keys: ApiKeyStore::new(storage.blobs.clone()),
+            exports,
             signing_key,
             session_key,
             storage,

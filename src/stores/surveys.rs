@@ -158,6 +158,29 @@ impl SurveyStore {
         Ok(survey)
     }
 
+    /// The versions kept when the published survey was edited, oldest first.
+    pub async fn versions(
+        &self,
+        tenant: &TenantSlug,
+        slug: &SurveySlug,
+    ) -> Result<Vec<Survey>, StoreError> {
+        let prefix = format!("survey-versions/{tenant}/{slug}/");
+        let page = self
+            .blobs
+            .list(&ListRequest::new(prefix.clone(), 0))
+            .await
+            .context(|| format!("listing {prefix}"))?;
+        let mut versions = Vec::with_capacity(page.items.len());
+        for item in page.items {
+            match self.blobs.get(&item.key).await {
+                Ok(blob) => versions.push(decode::<Survey>(&item.key, &blob.body)?),
+                Err(Error::NotFound { .. }) => {}
+                Err(error) => return Err(error).context(|| format!("reading {}", item.key)),
+            }
+        }
+        Ok(versions)
+    }
+
     /// Publishes or unpublishes a survey.
     pub async fn set_published(
         &self,

@@ -21,6 +21,7 @@ use time::OffsetDateTime;
 
 use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
 use crate::storage::QueueName;
+use crate::stores::exports::ExportStatus;
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
 use crate::telemetry::error_chain;
 
@@ -37,6 +38,8 @@ pub struct WorkerSettings {
     pub idle_wait: Duration,
     /// How often the worker tries to run the reconcile pass (one instance at a time).
     pub reconcile_every: Duration,
+    /// The PostgreSQL database exports are written to.
+    pub export_database_url: Option<String>,
 }
 
 impl Default for WorkerSettings {
@@ -47,6 +50,7 @@ impl Default for WorkerSettings {
             batches_per_step: 4,
             idle_wait: Duration::from_millis(250),
             reconcile_every: Duration::from_secs(600),
+            export_database_url: None,
         }
     }
 }
@@ -68,6 +72,11 @@ pub enum StepOutcome {
         poisoned: usize,
         /// Messages left for redelivery because their survey's merge failed.
         failed: usize,
+    },
+    /// An export job was run (to its end, or to a failure recorded on the job).
+    ExportDone {
+        /// The job's id.
+        id: String,
     },
     /// Every queue was empty.
     QueuesEmpty,
@@ -117,7 +126,58 @@ impl Worker {
                 return self.process(queue, received).await;
             }
         }
-        Ok(StepOutcome::QueuesEmpty)
+        self.export().await
+    }
+
+    /// Runs the next export request, if any: answers come first, exports when they are done.
+    async fn export(&self) -> Result<StepOutcome, StoreError> {
+        let visibility = self.settings.visibility.max(Duration::from_secs(300));
+        let Some((message, request)) = self.stores.exports.receive(visibility).await? else {
+            return Ok(StepOutcome::QueuesEmpty);
+        };
+        let job = match request {
+            Ok(request) => {
+                self.stores
+                    .exports
+                    .get(&request.tenant, &request.id)
+                    .await?
+            }
+            Err(_) => None,
+        };
+        let Some(mut job) = job else {
+            tracing::warn!(id = %message.id, "dropping an export request without a job");
+            self.stores.exports.finish(&message).await?;
+            return Ok(StepOutcome::QueuesEmpty);
+        };
+        let id = job.id.clone();
+        if matches!(job.status, ExportStatus::Done | ExportStatus::Failed) {
+            self.stores.exports.finish(&message).await?;
+            return Ok(StepOutcome::ExportDone { id });
+        }
+        tracing::info!(tenant = %job.tenant, survey = %job.survey, %id, "exporting");
+        match crate::export::run(
+            &self.stores,
+            &mut job,
+            self.settings.export_database_url.as_deref(),
+        )
+        .await
+        {
+            Ok(()) => {}
+            // Our own storage hiccuped: leave the request to come back and resume.
+            Err(error) if error.is_transient() => {
+                tracing::error!(%id, error = %error_chain(&error), "export interrupted; it will resume");
+                return Ok(StepOutcome::ExportDone { id });
+            }
+            Err(error) => {
+                tracing::error!(%id, error = %error_chain(&error), "export failed");
+                job.status = ExportStatus::Failed;
+                job.error = Some(error.to_string());
+                job.finished = Some(time::OffsetDateTime::now_utc());
+                self.stores.exports.save(&job).await?;
+            }
+        }
+        self.stores.exports.finish(&message).await?;
+        Ok(StepOutcome::ExportDone { id })
     }
 
     async fn receive(&self, queue: &QueueName) -> Result<Vec<Received>, StoreError> {
@@ -308,7 +368,9 @@ impl Worker {
         let mut last_reconcile = Instant::now();
         loop {
             let wait = match self.step().await {
-                Ok(StepOutcome::BatchDone { .. }) => Duration::ZERO,
+                Ok(StepOutcome::BatchDone { .. } | StepOutcome::ExportDone { .. }) => {
+                    Duration::ZERO
+                }
                 Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => self.settings.idle_wait,
                 Err(error) => {
                     tracing::error!(error = %error_chain(&error), "a worker step failed");

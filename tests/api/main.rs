@@ -2,6 +2,7 @@
 //! their shared conformance suite. One binary, so linking happens once.
 
 mod browser;
+mod export;
 mod helpers;
 mod json_api;
 mod public;

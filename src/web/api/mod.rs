@@ -39,6 +39,11 @@ pub fn routes(config: &mut ServiceConfig) {
                 "/surveys/{slug}/responses",
                 web::get().to(surveys::responses),
             )
+            .route(
+                "/surveys/{slug}/exports",
+                web::post().to(surveys::request_export),
+            )
+            .route("/exports/{id}", web::get().to(surveys::export_status))
             .default_service(web::to(|| async {
                 Err::<actix_web::HttpResponse, _>(ApiError::NotFound)
             })),

@@ -176,3 +176,35 @@ pub async fn responses(
         "responses": responses,
     })))
 }
+
+/// `POST /api/v1/surveys/{slug}/exports`: 202 with the new export job's id.
+pub async fn request_export(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    let job = state
+        .stores
+        .exports
+        .request(&survey.tenant, &survey.slug)
+        .await?;
+    Ok(HttpResponse::Accepted()
+        .insert_header(("location", format!("/api/v1/exports/{}", job.id)))
+        .json(json!({ "id": job.id, "status": job.status })))
+}
+
+/// `GET /api/v1/exports/{id}`: the job's status, counts, times and error.
+pub async fn export_status(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let job = state
+        .stores
+        .exports
+        .get(&tenant.0.slug, &id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    Ok(HttpResponse::Ok().json(job))
+}

@@ -6,6 +6,7 @@ mod auth;
 mod charts;
 mod dashboard;
 mod designer;
+mod exports;
 mod keys;
 mod results;
 mod session;
@@ -40,6 +41,9 @@ pub fn routes(config: &mut ServiceConfig) {
                 "/surveys/{slug}/responses",
                 web::get().to(results::responses),
             )
+            .route("/surveys/{slug}/responses.csv", web::get().to(exports::csv))
+            .route("/surveys/{slug}/exports", web::post().to(exports::request))
+            .route("/exports/{id}", web::get().to(exports::status))
             .route(
                 "/surveys/{slug}/responses/{n}",
                 web::get().to(results::response),

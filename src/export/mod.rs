@@ -1,0 +1,133 @@
+//! Exports a survey's responses to PostgreSQL, incrementally, exactly and with bounded memory.
+//!
+//! The schema (migrations/, schema `canvass`) has one row per survey, version, question,
+//! option, response and answered question, each carrying its tenant and survey. Rows are
+//! upserted, so exporting again updates in place and never duplicates; the survey row records
+//! how far its answer list was exported (`exported_through`), so a later export adds only new
+//! answers and a worker killed half-way leaves the next one to resume. Responses are read a
+//! batch of list positions at a time and written in one transaction per batch, which also
+//! advances `exported_through`: a job is marked done only after the last batch committed.
+
+mod csv;
+mod postgres;
+
+pub use csv::csv_stream;
+pub use postgres::MIGRATOR;
+
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use sqlx::postgres::PgPoolOptions;
+use time::OffsetDateTime;
+
+use crate::domain::Answer;
+use crate::stores::exports::{ExportJob, ExportStatus};
+use crate::stores::{StoreError, Stores};
+
+/// Responses written per transaction.
+pub const BATCH: u64 = 1000;
+
+/// Why an export failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// No target database is configured.
+    #[error("no export database is configured: set CANVASS_EXPORT_DATABASE_URL")]
+    NoTarget,
+    /// The target database could not be reached.
+    #[error("cannot connect to the export database: {0}")]
+    Connect(String),
+    /// The target database refused a statement.
+    #[error("the export database refused the export: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The schema could not be created or migrated.
+    #[error("cannot prepare the export schema: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The survey no longer exists.
+    #[error("the survey was deleted")]
+    SurveyGone,
+    /// Canvass's own storage failed.
+    #[error("reading the answers failed: {0}")]
+    Store(#[from] StoreError),
+}
+
+impl ExportError {
+    /// Whether trying again later may succeed without anyone changing anything.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, ExportError::Store(_))
+    }
+}
+
+/// Runs (or resumes) a job, saving its progress after every batch.
+pub async fn run(
+    stores: &Stores,
+    job: &mut ExportJob,
+    database_url: Option<&str>,
+) -> Result<(), ExportError> {
+    let url = database_url.ok_or(ExportError::NoTarget)?;
+    let pool = PgPoolOptions::new()
+        .max_connections(2)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect(url)
+        .await
+        .map_err(|error| ExportError::Connect(error.to_string()))?;
+    let outcome = export(stores, job, &pool).await;
+    pool.close().await;
+    outcome
+}
+
+async fn export(
+    stores: &Stores,
+    job: &mut ExportJob,
+    pool: &sqlx::PgPool,
+) -> Result<(), ExportError> {
+    MIGRATOR.run(pool).await?;
+    let survey = stores
+        .surveys
+        .get(&job.tenant, &job.survey)
+        .await?
+        .ok_or(ExportError::SurveyGone)?;
+    let versions = stores.surveys.versions(&job.tenant, &job.survey).await?;
+    postgres::write_definition(pool, &survey, &versions).await?;
+    let doc = stores.summaries.read(&job.tenant, &job.survey).await?.doc;
+    job.total = doc.list_len;
+    job.status = ExportStatus::Running;
+    job.started.get_or_insert_with(OffsetDateTime::now_utc);
+    stores.exports.save(job).await?;
+    loop {
+        let mut transaction = pool.begin().await?;
+        let through = postgres::lock_progress(&mut transaction, &job.tenant, &job.survey).await?;
+        if through >= doc.list_len {
+            transaction.commit().await?;
+            break;
+        }
+        let end = (through + BATCH).min(doc.list_len);
+        let references = stores
+            .answer_list
+            .references(&job.tenant, &job.survey, &doc, through..end)
+            .await?;
+        let mut answers: Vec<(u64, Answer)> = Vec::with_capacity(references.len());
+        for (chunk_start, chunk) in references.chunks(64).enumerate() {
+            let read = join_all(
+                chunk
+                    .iter()
+                    .map(|r| stores.answers.get(&job.tenant, &job.survey, *r)),
+            )
+            .await;
+            for (i, answer) in read.into_iter().enumerate() {
+                if let Some(answer) = answer? {
+                    answers.push((through + (chunk_start * 64 + i) as u64, answer));
+                }
+            }
+        }
+        postgres::write_responses(&mut transaction, &job.tenant, &job.survey, &answers).await?;
+        postgres::set_progress(&mut transaction, &job.tenant, &job.survey, end).await?;
+        transaction.commit().await?;
+        job.exported = end;
+        stores.exports.save(job).await?;
+    }
+    job.exported = job.total;
+    job.status = ExportStatus::Done;
+    job.finished = Some(OffsetDateTime::now_utc());
+    stores.exports.save(job).await?;
+    Ok(())
+}

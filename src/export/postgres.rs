@@ -1,0 +1,221 @@
+//! The statements of an export: the survey's definition, responses and answers, upserted in
+//! bulk with `unnest`, so a batch of a thousand responses is two statements.
+
+use sqlx::{PgPool, Postgres, Transaction};
+
+use crate::domain::{Answer, AnswerValue, QuestionKind, Survey, SurveySlug, TenantSlug};
+
+/// The export schema's migrations, compiled into the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Upserts the survey, its versions, its questions (current ones first, then any only older
+/// versions had) and their options.
+pub(super) async fn write_definition(
+    pool: &PgPool,
+    survey: &Survey,
+    versions: &[Survey],
+) -> Result<(), sqlx::Error> {
+    let (tenant, slug) = (survey.tenant.as_str(), survey.slug.as_str());
+    let mut transaction = pool.begin().await?;
+    sqlx::query(
+        "insert into canvass.survey (tenant, survey, title, description, version, published)
+         values ($1, $2, $3, $4, $5, $6)
+         on conflict (tenant, survey) do update set title = excluded.title,
+             description = excluded.description, version = excluded.version,
+             published = excluded.published",
+    )
+    .bind(tenant)
+    .bind(slug)
+    .bind(&survey.title)
+    .bind(&survey.description)
+    .bind(survey.version as i32)
+    .bind(survey.published)
+    .execute(&mut *transaction)
+    .await?;
+    for version in versions.iter().chain(std::iter::once(survey)) {
+        sqlx::query(
+            "insert into canvass.survey_version (tenant, survey, version, title) values ($1, $2, $3, $4)
+             on conflict (tenant, survey, version) do update set title = excluded.title",
+        )
+        .bind(tenant)
+        .bind(slug)
+        .bind(version.version as i32)
+        .bind(&version.title)
+        .execute(&mut *transaction)
+        .await?;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let questions = std::iter::once(survey)
+        .chain(versions.iter().rev())
+        .flat_map(|s| s.questions.iter())
+        .filter(|q| seen.insert(q.id.clone()));
+    for (position, question) in questions.enumerate() {
+        let (min, max, integer) = match &question.kind {
+            QuestionKind::Numeric { min, max, integer } => (*min, *max, *integer),
+            _ => (None, None, false),
+        };
+        sqlx::query(
+            "insert into canvass.question (tenant, survey, question, position, text, type, required, min, max, integer_only)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             on conflict (tenant, survey, question) do update set position = excluded.position,
+                 text = excluded.text, type = excluded.type, required = excluded.required,
+                 min = excluded.min, max = excluded.max, integer_only = excluded.integer_only",
+        )
+        .bind(tenant)
+        .bind(slug)
+        .bind(question.id.as_str())
+        .bind(position as i32)
+        .bind(&question.text)
+        .bind(question.kind.name())
+        .bind(question.required)
+        .bind(min)
+        .bind(max)
+        .bind(integer)
+        .execute(&mut *transaction)
+        .await?;
+        for (index, option) in question.kind.options().iter().enumerate() {
+            sqlx::query(
+                "insert into canvass.option (tenant, survey, question, position, text) values ($1, $2, $3, $4, $5)
+                 on conflict (tenant, survey, question, position) do update set text = excluded.text",
+            )
+            .bind(tenant)
+            .bind(slug)
+            .bind(question.id.as_str())
+            .bind(index as i32)
+            .bind(option)
+            .execute(&mut *transaction)
+            .await?;
+        }
+    }
+    transaction.commit().await
+}
+
+/// Locks the survey's row for this batch and returns how far it was exported.
+pub(super) async fn lock_progress(
+    transaction: &mut Transaction<'_, Postgres>,
+    tenant: &TenantSlug,
+    survey: &SurveySlug,
+) -> Result<u64, sqlx::Error> {
+    let through: i64 = sqlx::query_scalar(
+        "select exported_through from canvass.survey where tenant = $1 and survey = $2 for update",
+    )
+    .bind(tenant.as_str())
+    .bind(survey.as_str())
+    .fetch_one(&mut **transaction)
+    .await?;
+    Ok(u64::try_from(through).unwrap_or(0))
+}
+
+/// Records how far the survey is exported.
+pub(super) async fn set_progress(
+    transaction: &mut Transaction<'_, Postgres>,
+    tenant: &TenantSlug,
+    survey: &SurveySlug,
+    through: u64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update canvass.survey set exported_through = $3, exported_at = now()
+         where tenant = $1 and survey = $2",
+    )
+    .bind(tenant.as_str())
+    .bind(survey.as_str())
+    .bind(through as i64)
+    .execute(&mut **transaction)
+    .await?;
+    Ok(())
+}
+
+/// Upserts a batch of responses (with their list positions) and their answers.
+pub(super) async fn write_responses(
+    transaction: &mut Transaction<'_, Postgres>,
+    tenant: &TenantSlug,
+    survey: &SurveySlug,
+    answers: &[(u64, Answer)],
+) -> Result<(), sqlx::Error> {
+    let references: Vec<i64> = answers.iter().map(|(_, a)| a.reference.0 as i64).collect();
+    let submitted: Vec<String> = answers
+        .iter()
+        .map(|(_, a)| {
+            a.submitted_at
+                .format(&time::format_description::well_known::Rfc3339)
+                .unwrap_or_default()
+        })
+        .collect();
+    let versions: Vec<i32> = answers
+        .iter()
+        .map(|(_, a)| a.survey_version as i32)
+        .collect();
+    let positions: Vec<i64> = answers.iter().map(|(p, _)| *p as i64).collect();
+    sqlx::query(
+        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position)
+         select $1, $2, r, s::timestamptz, v, p
+         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[]) as u(r, s, v, p)
+         on conflict (tenant, survey, reference) do update set submitted_at = excluded.submitted_at,
+             version = excluded.version, position = excluded.position",
+    )
+    .bind(tenant.as_str())
+    .bind(survey.as_str())
+    .bind(&references)
+    .bind(&submitted)
+    .bind(&versions)
+    .bind(&positions)
+    .execute(&mut **transaction)
+    .await?;
+
+    let mut rows = AnswerRows::default();
+    for (_, answer) in answers {
+        for (question, value) in &answer.values {
+            rows.push(answer.reference.0 as i64, question.as_str(), value);
+        }
+    }
+    sqlx::query(
+        "insert into canvass.answer (tenant, survey, reference, question, text, choice, choices, number)
+         select $1, $2, r, q, t, c,
+             case when cs is null then null else array(select jsonb_array_elements_text(cs::jsonb)) end, n
+         from unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[])
+             as u(r, q, t, c, cs, n)
+         on conflict (tenant, survey, reference, question) do update set text = excluded.text,
+             choice = excluded.choice, choices = excluded.choices, number = excluded.number",
+    )
+    .bind(tenant.as_str())
+    .bind(survey.as_str())
+    .bind(&rows.references)
+    .bind(&rows.questions)
+    .bind(&rows.texts)
+    .bind(&rows.choices)
+    .bind(&rows.choice_lists)
+    .bind(&rows.numbers)
+    .execute(&mut **transaction)
+    .await?;
+    Ok(())
+}
+
+/// Answer rows as columns, for `unnest`.
+#[derive(Default)]
+struct AnswerRows {
+    references: Vec<i64>,
+    questions: Vec<String>,
+    texts: Vec<Option<String>>,
+    choices: Vec<Option<String>>,
+    choice_lists: Vec<Option<String>>,
+    numbers: Vec<Option<f64>>,
+}
+
+impl AnswerRows {
+    fn push(&mut self, reference: i64, question: &str, value: &AnswerValue) {
+        let (mut text, mut choice, mut list, mut number) = (None, None, None, None);
+        match value {
+            AnswerValue::Text(t) => text = Some(t.clone()),
+            AnswerValue::Choice(c) => choice = Some(c.clone()),
+            AnswerValue::Choices(cs) => list = serde_json::to_string(cs).ok(),
+            AnswerValue::Stars(s) => number = Some(f64::from(*s)),
+            AnswerValue::Number(n) => number = Some(*n),
+        }
+        self.references.push(reference);
+        self.questions.push(question.to_owned());
+        self.texts.push(text);
+        self.choices.push(choice);
+        self.choice_lists.push(list);
+        self.numbers.push(number);
+    }
+}

@@ -1,0 +1,212 @@
+//! Export jobs: a record per request (pending → running → done | failed, with counts, times and
+//! the error if any) and a queue any worker takes them from.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::error::{decode, encode};
+use super::{Context, StoreError};
+use crate::domain::{SurveySlug, TenantSlug};
+use crate::storage::{
+    BlobStore, Error, Message, MessageQueue, MessageUpdate, PutMode, QueueName, Storage,
+};
+
+/// The queue of export requests.
+pub const EXPORT_QUEUE: &str = "exports";
+
+/// Where an export job stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportStatus {
+    /// Waiting for a worker.
+    Pending,
+    /// A worker is writing it.
+    Running,
+    /// Every answer is written.
+    Done,
+    /// It stopped; `error` says why.
+    Failed,
+}
+
+/// One export request of one survey.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExportJob {
+    /// Its id.
+    pub id: String,
+    /// The survey's owner.
+    pub tenant: TenantSlug,
+    /// The survey.
+    pub survey: SurveySlug,
+    /// Where it stands.
+    pub status: ExportStatus,
+    /// Responses written so far.
+    pub exported: u64,
+    /// Responses to write in all.
+    pub total: u64,
+    /// When it was requested.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created: OffsetDateTime,
+    /// When a worker started it.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub started: Option<OffsetDateTime>,
+    /// When it finished (done or failed).
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub finished: Option<OffsetDateTime>,
+    /// Why it failed.
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// What an export message names.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExportRequest {
+    /// The tenant.
+    pub tenant: TenantSlug,
+    /// The job's id.
+    pub id: String,
+}
+
+fn key(tenant: &TenantSlug, id: &str) -> String {
+    format!("exports/{tenant}/{id}.json")
+}
+
+/// Export job records and their queue.
+#[derive(Clone, Debug)]
+pub struct ExportStore {
+    blobs: Arc<dyn BlobStore>,
+    queues: Arc<dyn MessageQueue>,
+    queue: QueueName,
+}
+
+impl ExportStore {
+    /// Creates the export queue if missing; called once at start-up.
+    pub(super) async fn create(storage: &Storage) -> Result<Self, StoreError> {
+        let queue = QueueName::parse(EXPORT_QUEUE).expect("the export queue name is valid");
+        storage
+            .queues
+            .create_queue(&queue)
+            .await
+            .context(|| format!("creating queue {queue}"))?;
+        Ok(Self {
+            blobs: storage.blobs.clone(),
+            queues: storage.queues.clone(),
+            queue,
+        })
+    }
+
+    /// The export queue.
+    pub fn queue(&self) -> &QueueName {
+        &self.queue
+    }
+
+    /// Records a pending job and queues it.
+    pub async fn request(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+    ) -> Result<ExportJob, StoreError> {
+        let job = ExportJob {
+            id: uuid::Uuid::new_v4().simple().to_string()[..16].to_owned(),
+            tenant: tenant.clone(),
+            survey: survey.clone(),
+            status: ExportStatus::Pending,
+            exported: 0,
+            total: 0,
+            created: OffsetDateTime::now_utc(),
+            started: None,
+            finished: None,
+            error: None,
+        };
+        let record = key(tenant, &job.id);
+        self.blobs
+            .put(&record, encode(&record, &job)?.into(), PutMode::Create)
+            .await
+            .context(|| format!("recording {record}"))?;
+        let request = ExportRequest {
+            tenant: tenant.clone(),
+            id: job.id.clone(),
+        };
+        self.queues
+            .add(&self.queue, encode(EXPORT_QUEUE, &request)?.into(), None)
+            .await
+            .context(|| "queueing an export".into())?;
+        Ok(job)
+    }
+
+    /// A job of the tenant, if it has one with this id.
+    pub async fn get(
+        &self,
+        tenant: &TenantSlug,
+        id: &str,
+    ) -> Result<Option<ExportJob>, StoreError> {
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Ok(None);
+        }
+        let record = key(tenant, id);
+        match self.blobs.get(&record).await {
+            Ok(blob) => Ok(Some(decode(&record, &blob.body)?)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading {record}")),
+        }
+    }
+
+    /// Saves a job's new state (only the worker running it writes it).
+    pub async fn save(&self, job: &ExportJob) -> Result<(), StoreError> {
+        let record = key(&job.tenant, &job.id);
+        self.blobs
+            .put(&record, encode(&record, job)?.into(), PutMode::Overwrite)
+            .await
+            .context(|| format!("saving {record}"))?;
+        Ok(())
+    }
+
+    /// Takes the next export request, hidden for `visibility`.
+    pub async fn receive(
+        &self,
+        visibility: Duration,
+    ) -> Result<Option<(Message, Result<ExportRequest, String>)>, StoreError> {
+        let mut messages = self
+            .queues
+            .get(&self.queue, 1, visibility)
+            .await
+            .context(|| "receiving an export request".into())?;
+        Ok(messages.pop().map(|message| {
+            let request = serde_json::from_slice(&message.body).map_err(|e| e.to_string());
+            (message, request)
+        }))
+    }
+
+    /// Keeps a held request hidden for another `visibility`; returns its new receipt holder.
+    pub async fn extend(
+        &self,
+        message: &mut Message,
+        visibility: Duration,
+    ) -> Result<(), StoreError> {
+        let update = MessageUpdate {
+            body: None,
+            visibility,
+        };
+        let receipt = self
+            .queues
+            .update(&self.queue, &message.id, &message.pop_receipt, update)
+            .await
+            .context(|| "extending an export request".into())?;
+        message.pop_receipt = receipt;
+        Ok(())
+    }
+
+    /// Deletes a finished request.
+    pub async fn finish(&self, message: &Message) -> Result<(), StoreError> {
+        match self
+            .queues
+            .delete(&self.queue, &message.id, &message.pop_receipt)
+            .await
+        {
+            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| "deleting an export request".into()),
+        }
+    }
+}

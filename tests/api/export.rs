@@ -1,0 +1,341 @@
+//! Exports to a real PostgreSQL (the server on 127.0.0.1:5432, or the one `scripts/test`
+//! starts; `CANVASS_TEST_DATABASE_URL` names it). Each test makes its own database and drops it.
+
+use canvass::domain::{AnswerValue, QuestionId, Subscription};
+use canvass::worker::{StepOutcome, Worker, WorkerSettings};
+use serde_json::Value;
+use sqlx::{Connection, PgConnection};
+
+use crate::helpers::{TestApp, demo_answer, spawn_app};
+
+/// A database of this test's own, dropped when the test ends.
+struct TestDatabase {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl TestDatabase {
+    async fn create() -> Self {
+        let admin = std::env::var("CANVASS_TEST_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+        let name = format!("canvass_test_{}", uuid::Uuid::new_v4().simple());
+        let mut connection = PgConnection::connect(&admin).await.unwrap_or_else(|error| {
+            panic!("PostgreSQL at {admin} is needed for export tests: {error}")
+        });
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("create database {name}")))
+            .execute(&mut connection)
+            .await
+            .expect("the test database is created");
+        let url = match admin.rsplit_once('/') {
+            Some((server, _)) => format!("{server}/{name}"),
+            None => panic!("{admin} names no database"),
+        };
+        Self { admin, name, url }
+    }
+
+    async fn connect(&self) -> PgConnection {
+        PgConnection::connect(&self.url)
+            .await
+            .expect("connects to the test database")
+    }
+
+    async fn count(&self, sql: &'static str) -> i64 {
+        sqlx::query_scalar(sql)
+            .fetch_one(&mut self.connect().await)
+            .await
+            .expect("counted")
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        let (admin, name) = (self.admin.clone(), self.name.clone());
+        // Drop in a thread with its own runtime: Drop cannot await.
+        let _ = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build();
+            if let Ok(runtime) = runtime {
+                runtime.block_on(async {
+                    if let Ok(mut connection) = PgConnection::connect(&admin).await {
+                        let drop = format!("drop database if exists {name} with (force)");
+                        let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(drop))
+                            .execute(&mut connection)
+                            .await;
+                    }
+                });
+            }
+        })
+        .join();
+    }
+}
+
+async fn key_for(app: &TestApp, tenant: &str) -> String {
+    let (key, _) = app
+        .stores()
+        .await
+        .api_keys
+        .create(
+            &canvass::domain::TenantSlug::parse(tenant).expect("slug"),
+            "test",
+        )
+        .await
+        .expect("a key");
+    key
+}
+
+async fn api(app: &TestApp, method: reqwest::Method, path: &str, key: &str) -> (u16, Value) {
+    let response = app
+        .client
+        .request(method, format!("{}{path}", app.address))
+        .bearer_auth(key)
+        .send()
+        .await
+        .expect("answered");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Steps a worker with the export database until every queue is empty.
+async fn work(app: &TestApp, export_url: &str) {
+    let settings = WorkerSettings {
+        export_database_url: Some(export_url.to_owned()),
+        ..WorkerSettings::default()
+    };
+    let mut worker = Worker::new(app.stores().await, settings);
+    loop {
+        match worker.step().await.expect("a step") {
+            StepOutcome::QueuesEmpty => return,
+            StepOutcome::Paused => panic!("paused"),
+            _ => {}
+        }
+    }
+}
+
+async fn submit(app: &TestApp, from: u64, count: u64, long: Option<&str>) {
+    let stores = app.stores().await;
+    for n in from..from + count {
+        let mut answer = demo_answer(100_000 + n, n);
+        if let (Some(text), 0) = (long, n % 10) {
+            answer.values.insert(
+                QuestionId::parse("comments").expect("id"),
+                AnswerValue::Text(text.to_owned()),
+            );
+        }
+        stores
+            .answer_queues
+            .submit(&answer, Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+}
+
+#[tokio::test]
+async fn an_export_writes_every_answer_exactly_and_a_second_one_adds_only_new_answers() {
+    let db = TestDatabase::create().await;
+    let app = spawn_app().await;
+    let key = key_for(&app, "demo").await;
+    let long = "é".repeat(100_000);
+    submit(&app, 0, 30, Some(&long)).await;
+    work(&app, &db.url).await;
+
+    let (status, requested) = api(
+        &app,
+        reqwest::Method::POST,
+        "/api/v1/surveys/customer-satisfaction/exports",
+        &key,
+    )
+    .await;
+    assert_eq!(status, 202, "{requested}");
+    assert_eq!(requested["status"], "pending");
+    let id = requested["id"].as_str().expect("an id").to_owned();
+    work(&app, &db.url).await;
+
+    let (status, job) = api(
+        &app,
+        reqwest::Method::GET,
+        &format!("/api/v1/exports/{id}"),
+        &key,
+    )
+    .await;
+    assert_eq!(
+        (status, job["status"].as_str(), job["exported"].as_u64()),
+        (200, Some("done"), Some(30)),
+        "{job}"
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.response where tenant = 'demo'")
+            .await,
+        30
+    );
+    let expected_answers: i64 = (0..30)
+        .map(|n| demo_answer(0, n).values.len() as i64)
+        .sum::<i64>()
+        + (0..30).filter(|n| n % 10 == 0 && n % 4 != 0).count() as i64;
+    assert_eq!(
+        db.count("select count(*) from canvass.answer").await,
+        expected_answers
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.answer where length(text) = 100000")
+            .await,
+        3,
+        "long texts are not cut"
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.question where survey = 'customer-satisfaction'")
+            .await,
+        6
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.option where question = 'drink'")
+            .await,
+        5
+    );
+    assert_eq!(db.count("select count(*) from canvass.answer where question = 'overall' and number between 1 and 5").await, 30);
+
+    submit(&app, 30, 5, None).await;
+    work(&app, &db.url).await;
+    let (_, again) = api(
+        &app,
+        reqwest::Method::POST,
+        "/api/v1/surveys/customer-satisfaction/exports",
+        &key,
+    )
+    .await;
+    work(&app, &db.url).await;
+    let (_, second) = api(
+        &app,
+        reqwest::Method::GET,
+        &format!("/api/v1/exports/{}", again["id"].as_str().expect("id")),
+        &key,
+    )
+    .await;
+
+    assert_eq!(second["status"], "done");
+    assert_eq!(second["total"], 35);
+    assert_eq!(
+        db.count("select count(*) from canvass.response").await,
+        35,
+        "no duplicates, just the new ones"
+    );
+    assert_eq!(
+        db.count("select exported_through from canvass.survey")
+            .await,
+        35
+    );
+}
+
+#[tokio::test]
+async fn tenants_exporting_into_one_database_keep_to_their_own_rows() {
+    let db = TestDatabase::create().await;
+    let app = spawn_app().await;
+    let other = crate::helpers::survey("other", "customer-satisfaction", "Same slug", Vec::new());
+    app.add_tenant("other", Subscription::Standard, &[other])
+        .await;
+    let (demo_key, other_key) = (key_for(&app, "demo").await, key_for(&app, "other").await);
+    submit(&app, 0, 12, None).await;
+    work(&app, &db.url).await;
+
+    api(
+        &app,
+        reqwest::Method::POST,
+        "/api/v1/surveys/customer-satisfaction/exports",
+        &demo_key,
+    )
+    .await;
+    let (_, others) = api(
+        &app,
+        reqwest::Method::POST,
+        "/api/v1/surveys/customer-satisfaction/exports",
+        &other_key,
+    )
+    .await;
+    work(&app, &db.url).await;
+
+    assert_eq!(
+        db.count("select count(*) from canvass.response where tenant = 'demo'")
+            .await,
+        12
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.response where tenant = 'other'")
+            .await,
+        0
+    );
+    assert_eq!(db.count("select count(*) from canvass.survey").await, 2);
+    let (status, _) = api(
+        &app,
+        reqwest::Method::GET,
+        &format!("/api/v1/exports/{}", others["id"].as_str().expect("id")),
+        &demo_key,
+    )
+    .await;
+    assert_eq!(status, 404, "one tenant cannot read another's export job");
+}
+
+#[tokio::test]
+async fn an_unreachable_database_fails_the_job_with_a_readable_reason() {
+    let app = spawn_app().await;
+    let key = key_for(&app, "demo").await;
+    let (_, job) = api(
+        &app,
+        reqwest::Method::POST,
+        "/api/v1/surveys/customer-satisfaction/exports",
+        &key,
+    )
+    .await;
+
+    work(&app, "postgres://postgres@127.0.0.1:1/nowhere").await;
+
+    let (_, failed) = api(
+        &app,
+        reqwest::Method::GET,
+        &format!("/api/v1/exports/{}", job["id"].as_str().expect("id")),
+        &key,
+    )
+    .await;
+    assert_eq!(failed["status"], "failed");
+    let reason = failed["error"].as_str().expect("a reason");
+    assert!(
+        reason.starts_with("cannot connect to the export database"),
+        "{reason}"
+    );
+}
+
+#[tokio::test]
+async fn the_csv_download_has_a_stable_header_and_one_row_per_response() {
+    let app = spawn_app().await;
+    submit(&app, 0, 3, None).await;
+    let stores = app.stores().await;
+    let mut worker = crate::helpers::worker(&stores, std::time::Duration::from_secs(60));
+    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
+    let survey = stores
+        .surveys
+        .get(
+            &canvass::domain::TenantSlug::parse("demo").unwrap(),
+            &canvass::domain::SurveySlug::parse("customer-satisfaction").unwrap(),
+        )
+        .await
+        .expect("read")
+        .expect("found");
+
+    let chunks: Vec<bytes::Bytes> = futures_util::TryStreamExt::try_collect(
+        canvass::export::csv_stream(stores.clone(), survey),
+    )
+    .await
+    .expect("streamed");
+
+    let text = String::from_utf8(chunks.concat()).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines[0].starts_with(
+            "reference,submitted_at,survey_version,How would you rate your visit overall? [overall]"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].starts_with("100000,"));
+}
