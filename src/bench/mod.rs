@@ -7,6 +7,7 @@
 //!   answers under a steady load that keeps a backlog.
 
 mod answers;
+mod export;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -42,6 +43,19 @@ pub enum Bench {
         #[arg(long, default_value_t = 1)]
         surveys: u64,
     },
+    /// Export rows/s to PostgreSQL against a raw `\copy` of the same rows through psql.
+    Export {
+        /// Answers in the survey.
+        #[arg(long, default_value_t = 100_000)]
+        answers: u64,
+        /// A PostgreSQL server to make a scratch database on (it is dropped afterwards).
+        #[arg(
+            long,
+            env = "CANVASS_BENCH_DATABASE_URL",
+            default_value = "postgres://postgres@127.0.0.1:5432/test"
+        )]
+        database_url: String,
+    },
     /// Summary freshness of premium and standard answers under load with a backlog.
     Freshness {
         /// Seconds to run.
@@ -65,6 +79,9 @@ pub enum BenchError {
     /// A worker process could not be started.
     #[error("cannot start a worker process")]
     Spawn(#[source] std::io::Error),
+    /// The benchmark database failed.
+    #[error("the benchmark database failed: {0}")]
+    Database(String),
 }
 
 /// Runs a benchmark, printing progress to stderr and results to stdout.
@@ -82,14 +99,18 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
             Ok(())
         }
         Bench::Freshness { seconds, rate } => freshness(seconds, rate).await,
+        Bench::Export {
+            answers,
+            database_url,
+        } => export::run(answers, &database_url).await,
     }
 }
 
 /// A fresh data directory that is removed when dropped.
-struct Scratch(PathBuf);
+pub(super) struct Scratch(PathBuf);
 
 impl Scratch {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         let name = format!("canvass-bench-{}", uuid::Uuid::new_v4().simple());
         Self(std::env::temp_dir().join(name))
     }
@@ -102,7 +123,7 @@ impl Drop for Scratch {
 }
 
 /// Opens fresh stores in `dir` with the benchmark surveys defined.
-async fn open(dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
+pub(super) async fn open(dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
     let storage = local::storage(&dir.0).await?;
     let stores = Stores::open(storage, &StoreSettings::default()).await?;
     answers::seed(&stores, surveys).await?;

@@ -18,7 +18,7 @@ struct TestDatabase {
 impl TestDatabase {
     async fn create() -> Self {
         let admin = std::env::var("CANVASS_TEST_DATABASE_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
         let name = format!("canvass_test_{}", uuid::Uuid::new_v4().simple());
         let mut connection = PgConnection::connect(&admin).await.unwrap_or_else(|error| {
             panic!("PostgreSQL at {admin} is needed for export tests: {error}")
