@@ -19,6 +19,7 @@ mod secrets;
 mod sessions;
 mod summaries;
 mod surveys;
+pub mod tenant_settings;
 mod tenants;
 
 pub use accounts::AccountStore;
@@ -116,6 +117,8 @@ pub struct Stores {
     pub api_keys: ApiKeyStore,
     /// Export jobs and their queue.
     pub exports: exports::ExportStore,
+    /// Tenants' settings.
+    pub tenant_settings: tenant_settings::TenantSettingsStore,
     /// The key that signs submission tokens.
     pub signing_key: SigningKey,
     /// The key that encrypts session cookies (64 bytes).
@@ -173,6 +176,7 @@ impl Stores {
             sessions: SessionStore::new(storage.blobs.clone()),
             api_keys: ApiKeyStore::new(storage.blobs.clone()),
             exports,
+            tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
             signing_key,
             session_key,
             storage,

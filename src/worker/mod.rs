@@ -155,13 +155,15 @@ impl Worker {
             return Ok(StepOutcome::ExportDone { id });
         }
         tracing::info!(tenant = %job.tenant, survey = %job.survey, %id, "exporting");
-        match crate::export::run(
-            &self.stores,
-            &mut job,
-            self.settings.export_database_url.as_deref(),
-        )
-        .await
-        {
+        // The tenant's own database when it set one, else the server's.
+        let own = self
+            .stores
+            .tenant_settings
+            .get(&job.tenant)
+            .await?
+            .export_database_url;
+        let target = own.or_else(|| self.settings.export_database_url.clone());
+        match crate::export::run(&self.stores, &mut job, target.as_deref()).await {
             Ok(()) => {}
             // Our own storage hiccuped: leave the request to come back and resume.
             Err(error) if error.is_transient() => {

@@ -9,14 +9,14 @@ use sqlx::{Connection, PgConnection};
 use crate::helpers::{TestApp, demo_answer, spawn_app};
 
 /// A database of this test's own, dropped when the test ends.
-struct TestDatabase {
+pub struct TestDatabase {
     admin: String,
     name: String,
-    url: String,
+    pub url: String,
 }
 
 impl TestDatabase {
-    async fn create() -> Self {
+    pub async fn create() -> Self {
         let admin = std::env::var("CANVASS_TEST_DATABASE_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
         let name = format!("canvass_test_{}", uuid::Uuid::new_v4().simple());
@@ -40,7 +40,7 @@ impl TestDatabase {
             .expect("connects to the test database")
     }
 
-    async fn count(&self, sql: &'static str) -> i64 {
+    pub async fn count(&self, sql: &'static str) -> i64 {
         sqlx::query_scalar(sql)
             .fetch_one(&mut self.connect().await)
             .await
@@ -98,7 +98,7 @@ async fn api(app: &TestApp, method: reqwest::Method, path: &str, key: &str) -> (
 }
 
 /// Steps a worker with the export database until every queue is empty.
-async fn work(app: &TestApp, export_url: &str) {
+pub async fn work(app: &TestApp, export_url: &str) {
     let settings = WorkerSettings {
         export_database_url: Some(export_url.to_owned()),
         ..WorkerSettings::default()

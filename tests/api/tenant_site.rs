@@ -494,3 +494,108 @@ async fn an_owner_never_sees_or_changes_another_tenants_surveys() {
     );
     assert!(bob.page("/tenant/api-keys").await.contains(&bob_key_id));
 }
+
+#[tokio::test]
+async fn a_tenant_exports_to_its_own_database_set_in_settings_and_never_sees_its_password() {
+    let db = crate::export::TestDatabase::create().await;
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+    owner.sign_up("Acme", "acme", "a@acme.test").await;
+    let csrf = owner.csrf("/tenant/settings").await;
+
+    let refused = owner
+        .post(
+            "/tenant/settings",
+            &[
+                ("csrf", &csrf),
+                (
+                    "export_database_url",
+                    "postgres://nobody:pw@127.0.0.1:1/none",
+                ),
+                ("action", "save"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let html = refused.text().await.expect("a body");
+    assert!(html.contains("could not connect"), "{html}");
+    assert!(
+        !html.contains(":pw@"),
+        "the refused URL's password is not echoed"
+    );
+
+    let with_password = db.url.replacen(
+        "postgres://postgres@",
+        "postgres://postgres:hunter2secret@",
+        1,
+    );
+    let saved = owner
+        .post(
+            "/tenant/settings",
+            &[
+                ("csrf", &csrf),
+                ("export_database_url", &with_password),
+                ("action", "save"),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status(), 303);
+    let settings = owner.page("/tenant/settings").await;
+    assert!(settings.contains("postgres:****@"), "{settings}");
+    assert!(!settings.contains("hunter2secret"));
+
+    let slug = owner.design("Own export").await;
+    let csrf = owner.csrf(&format!("/tenant/surveys/{slug}")).await;
+    owner
+        .post(
+            &format!("/tenant/surveys/{slug}/publish"),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    let html = app.form("acme", &slug).await;
+    let where_id = html
+        .split(r#"type="radio" name="q-"#)
+        .nth(1)
+        .expect("a radio")
+        .split('"')
+        .next()
+        .expect("an id")
+        .to_owned();
+    app.submit("acme", &slug, &token_in(&html), &[(&where_id, "Beach")])
+        .await;
+    crate::export::work(
+        &app,
+        "postgres://postgres@127.0.0.1:1/not-the-server-default",
+    )
+    .await;
+    let summary = owner.page(&format!("/tenant/surveys/{slug}/summary")).await;
+    let requested = owner
+        .post(
+            &format!("/tenant/surveys/{slug}/exports"),
+            &[("csrf", &value_of(&summary, "csrf"))],
+        )
+        .await;
+    assert_eq!(requested.status(), 303);
+    let job_page = requested.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+
+    crate::export::work(
+        &app,
+        "postgres://postgres@127.0.0.1:1/not-the-server-default",
+    )
+    .await;
+
+    assert!(
+        owner
+            .page(&job_page)
+            .await
+            .contains("<strong>done</strong>")
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.response where tenant = 'acme'")
+            .await,
+        1
+    );
+}

@@ -10,6 +10,7 @@ mod exports;
 mod keys;
 mod results;
 mod session;
+mod settings;
 
 use actix_web::web::{self, ServiceConfig};
 
@@ -23,6 +24,8 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/sign-in", web::get().to(auth::sign_in_form))
             .route("/sign-in", web::post().to(auth::sign_in))
             .route("/sign-out", web::post().to(auth::sign_out))
+            .route("/settings", web::get().to(settings::show))
+            .route("/settings", web::post().to(settings::save))
             .route("/api-keys", web::get().to(keys::show))
             .route("/api-keys", web::post().to(keys::create))
             .route("/api-keys/{id}/revoke", web::post().to(keys::revoke))
