@@ -21,7 +21,7 @@ use sqlx::postgres::PgPoolOptions;
 use time::OffsetDateTime;
 
 use crate::domain::Answer;
-use crate::stores::exports::{ExportJob, ExportStatus};
+use crate::stores::exports::{ExportJob, ExportStatus, HeldRequest};
 use crate::stores::{StoreError, Stores};
 
 /// Responses written per transaction.
@@ -57,11 +57,13 @@ impl ExportError {
     }
 }
 
-/// Runs (or resumes) a job, saving its progress after every batch.
+/// Runs (or resumes) a job, saving its progress and keeping its request held after every
+/// batch.
 pub async fn run(
     stores: &Stores,
     job: &mut ExportJob,
     database_url: Option<&str>,
+    held: &mut HeldRequest,
 ) -> Result<(), ExportError> {
     let url = database_url.ok_or(ExportError::NoTarget)?;
     let pool = PgPoolOptions::new()
@@ -70,7 +72,7 @@ pub async fn run(
         .connect(url)
         .await
         .map_err(|error| ExportError::Connect(error.to_string()))?;
-    let outcome = export(stores, job, &pool).await;
+    let outcome = export(stores, job, held, &pool).await;
     pool.close().await;
     outcome
 }
@@ -78,6 +80,7 @@ pub async fn run(
 async fn export(
     stores: &Stores,
     job: &mut ExportJob,
+    held: &mut HeldRequest,
     pool: &sqlx::PgPool,
 ) -> Result<(), ExportError> {
     MIGRATOR.run(pool).await?;
@@ -124,6 +127,7 @@ async fn export(
         transaction.commit().await?;
         job.exported = end;
         stores.exports.save(job).await?;
+        stores.exports.keep(held).await?;
     }
     job.exported = job.total;
     job.status = ExportStatus::Done;

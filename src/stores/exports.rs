@@ -73,6 +73,15 @@ fn key(tenant: &TenantSlug, id: &str) -> String {
     format!("exports/{tenant}/{id}.json")
 }
 
+/// An export request a worker holds, kept hidden from other workers while the export runs.
+#[derive(Debug)]
+pub struct HeldRequest {
+    /// The queue message.
+    pub message: Message,
+    visibility: Duration,
+    since: std::time::Instant,
+}
+
 /// Export job records and their queue.
 #[derive(Clone, Debug)]
 pub struct ExportStore {
@@ -167,7 +176,7 @@ impl ExportStore {
     pub async fn receive(
         &self,
         visibility: Duration,
-    ) -> Result<Option<(Message, Result<ExportRequest, String>)>, StoreError> {
+    ) -> Result<Option<(HeldRequest, Result<ExportRequest, String>)>, StoreError> {
         let mut messages = self
             .queues
             .get(&self.queue, 1, visibility)
@@ -175,16 +184,27 @@ impl ExportStore {
             .context(|| "receiving an export request".into())?;
         Ok(messages.pop().map(|message| {
             let request = serde_json::from_slice(&message.body).map_err(|e| e.to_string());
-            (message, request)
+            let held = HeldRequest {
+                message,
+                visibility,
+                since: std::time::Instant::now(),
+            };
+            (held, request)
         }))
     }
 
-    /// Keeps a held request hidden for another `visibility`; returns its new receipt holder.
-    pub async fn extend(
-        &self,
-        message: &mut Message,
-        visibility: Duration,
-    ) -> Result<(), StoreError> {
+    /// Hides a held request for another visibility period once half of the last one passed,
+    /// so a long export is not handed to a second worker while the first still runs.
+    pub async fn keep(&self, held: &mut HeldRequest) -> Result<(), StoreError> {
+        if held.since.elapsed() > held.visibility / 2 {
+            self.extend(&mut held.message, held.visibility).await?;
+            held.since = std::time::Instant::now();
+        }
+        Ok(())
+    }
+
+    /// Keeps a held request hidden for another `visibility`.
+    async fn extend(&self, message: &mut Message, visibility: Duration) -> Result<(), StoreError> {
         let update = MessageUpdate {
             body: None,
             visibility,

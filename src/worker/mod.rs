@@ -131,8 +131,8 @@ impl Worker {
 
     /// Runs the next export request, if any: answers come first, exports when they are done.
     async fn export(&self) -> Result<StepOutcome, StoreError> {
-        let visibility = self.settings.visibility.max(Duration::from_secs(300));
-        let Some((message, request)) = self.stores.exports.receive(visibility).await? else {
+        let visibility = self.settings.visibility;
+        let Some((mut held, request)) = self.stores.exports.receive(visibility).await? else {
             return Ok(StepOutcome::QueuesEmpty);
         };
         let job = match request {
@@ -145,13 +145,13 @@ impl Worker {
             Err(_) => None,
         };
         let Some(mut job) = job else {
-            tracing::warn!(id = %message.id, "dropping an export request without a job");
-            self.stores.exports.finish(&message).await?;
+            tracing::warn!(id = %held.message.id, "dropping an export request without a job");
+            self.stores.exports.finish(&held.message).await?;
             return Ok(StepOutcome::QueuesEmpty);
         };
         let id = job.id.clone();
         if matches!(job.status, ExportStatus::Done | ExportStatus::Failed) {
-            self.stores.exports.finish(&message).await?;
+            self.stores.exports.finish(&held.message).await?;
             return Ok(StepOutcome::ExportDone { id });
         }
         tracing::info!(tenant = %job.tenant, survey = %job.survey, %id, "exporting");
@@ -163,7 +163,7 @@ impl Worker {
             .await?
             .export_database_url;
         let target = own.or_else(|| self.settings.export_database_url.clone());
-        match crate::export::run(&self.stores, &mut job, target.as_deref()).await {
+        match crate::export::run(&self.stores, &mut job, target.as_deref(), &mut held).await {
             Ok(()) => {}
             // Our own storage hiccuped: leave the request to come back and resume.
             Err(error) if error.is_transient() => {
@@ -178,7 +178,7 @@ impl Worker {
                 self.stores.exports.save(&job).await?;
             }
         }
-        self.stores.exports.finish(&message).await?;
+        self.stores.exports.finish(&held.message).await?;
         Ok(StepOutcome::ExportDone { id })
     }
 

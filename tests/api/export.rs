@@ -339,3 +339,122 @@ async fn the_csv_download_has_a_stable_header_and_one_row_per_response() {
     );
     assert!(lines[1].starts_with("100000,"));
 }
+
+#[tokio::test]
+async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exactly() {
+    let db = TestDatabase::create().await;
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let local = canvass::storage::local::storage(dir.path())
+        .await
+        .expect("opens");
+    let stores = canvass::stores::Stores::open(local, &Default::default())
+        .await
+        .expect("stores");
+    stores
+        .surveys
+        .save(&crate::helpers::survey(
+            "demo",
+            "customer-satisfaction",
+            "Big",
+            Vec::new(),
+        ))
+        .await
+        .expect("saved");
+    let answers: Vec<_> = (0..20_000).map(|n| demo_answer(1_000_000 + n, n)).collect();
+    for chunk in answers.chunks(256) {
+        for queued in futures_util::future::join_all(
+            chunk
+                .iter()
+                .map(|a| stores.answer_queues.submit(a, Subscription::Standard)),
+        )
+        .await
+        {
+            queued.expect("queued");
+        }
+    }
+    let mut drainer = crate::helpers::worker(&stores, std::time::Duration::from_secs(60));
+    while let StepOutcome::BatchDone { .. } = drainer.step().await.expect("a step") {}
+    let job = stores
+        .exports
+        .request(&answers[0].tenant, &answers[0].survey)
+        .await
+        .expect("requested");
+
+    let exporter = crate::helpers::CanvassProcess::worker(
+        dir.path(),
+        &[
+            ("CANVASS_EXPORT_DATABASE_URL", db.url.as_str()),
+            ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
+        ],
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let seen = stores
+            .exports
+            .get(&job.tenant, &job.id)
+            .await
+            .expect("read")
+            .expect("the job");
+        if seen.exported >= 1000 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the export never started"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    exporter.kill();
+
+    let interrupted = stores
+        .exports
+        .get(&job.tenant, &job.id)
+        .await
+        .expect("read")
+        .expect("the job");
+    assert!(
+        interrupted.exported < 20_000,
+        "the kill came too late to interrupt the export"
+    );
+    assert_ne!(
+        interrupted.status,
+        canvass::stores::exports::ExportStatus::Done,
+        "never done while half-written"
+    );
+    let settings = WorkerSettings {
+        export_database_url: Some(db.url.clone()),
+        visibility: std::time::Duration::from_secs(2),
+        ..WorkerSettings::default()
+    };
+    let mut resumer = Worker::new(stores.clone(), settings);
+    loop {
+        if let StepOutcome::ExportDone { .. } = resumer.step().await.expect("a step") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the export request never came back"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+
+    let done = stores
+        .exports
+        .get(&job.tenant, &job.id)
+        .await
+        .expect("read")
+        .expect("the job");
+    assert_eq!(
+        (done.status, done.exported),
+        (canvass::stores::exports::ExportStatus::Done, 20_000)
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.response").await,
+        20_000
+    );
+    assert_eq!(
+        db.count("select count(distinct position) from canvass.response")
+            .await,
+        20_000
+    );
+}
