@@ -455,6 +455,16 @@ async fn an_owner_never_sees_or_changes_another_tenants_surveys() {
             .expect("id")
             .to_owned()
     };
+    let bob_export = {
+        let summary = bob.page(&format!("/tenant/surveys/{slug}/summary")).await;
+        let csrf = value_of(&summary, "csrf");
+        let path = format!("/tenant/surveys/{slug}/exports");
+        let requested = bob.post(&path, &[("csrf", &csrf)]).await;
+        requested.headers()["location"]
+            .to_str()
+            .expect("ascii")
+            .to_owned()
+    };
     let csrf = alice.csrf("/tenant").await;
 
     for path in [
@@ -462,6 +472,8 @@ async fn an_owner_never_sees_or_changes_another_tenants_surveys() {
         format!("/tenant/surveys/{slug}/summary"),
         format!("/tenant/surveys/{slug}/responses"),
         format!("/tenant/surveys/{slug}/responses/1"),
+        format!("/tenant/surveys/{slug}/responses.csv"),
+        bob_export.clone(),
     ] {
         assert_eq!(alice.get(&path).await.status(), 404, "GET {path}");
     }
@@ -470,6 +482,7 @@ async fn an_owner_never_sees_or_changes_another_tenants_surveys() {
         format!("/tenant/surveys/{slug}/publish"),
         format!("/tenant/surveys/{slug}/unpublish"),
         format!("/tenant/surveys/{slug}/delete"),
+        format!("/tenant/surveys/{slug}/exports"),
         format!("/tenant/api-keys/{bob_key_id}/revoke"),
     ] {
         let response = alice
@@ -493,6 +506,11 @@ async fn an_owner_never_sees_or_changes_another_tenants_surveys() {
         "Bob's survey is untouched"
     );
     assert!(bob.page("/tenant/api-keys").await.contains(&bob_key_id));
+    assert_eq!(
+        bob.get(&bob_export).await.status(),
+        200,
+        "Bob still sees his export"
+    );
 }
 
 #[tokio::test]
