@@ -27,6 +27,9 @@ use crate::stores::{StoreError, Stores};
 /// Responses written per transaction.
 pub const BATCH: u64 = 1000;
 
+/// Answer blobs read at once.
+const READ_CONCURRENCY: usize = 256;
+
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -77,6 +80,38 @@ pub async fn run(
     outcome
 }
 
+/// A batch being read ahead: the answers with their list positions.
+type ReadAhead = tokio::task::JoinHandle<Result<Vec<(u64, Answer)>, StoreError>>;
+
+/// Reads the answers at list positions `range`, with their positions.
+async fn read_batch(
+    stores: Stores,
+    job: ExportJob,
+    doc: std::sync::Arc<crate::stores::SummaryDoc>,
+    range: std::ops::Range<u64>,
+) -> Result<Vec<(u64, Answer)>, StoreError> {
+    let first = range.start;
+    let references = stores
+        .answer_list
+        .references(&job.tenant, &job.survey, &doc, range)
+        .await?;
+    let mut answers = Vec::with_capacity(references.len());
+    for (chunk_start, chunk) in references.chunks(READ_CONCURRENCY).enumerate() {
+        let read = join_all(
+            chunk
+                .iter()
+                .map(|r| stores.answers.get(&job.tenant, &job.survey, *r)),
+        )
+        .await;
+        for (i, answer) in read.into_iter().enumerate() {
+            if let Some(answer) = answer? {
+                answers.push((first + (chunk_start * READ_CONCURRENCY + i) as u64, answer));
+            }
+        }
+    }
+    Ok(answers)
+}
+
 async fn export(
     stores: &Stores,
     job: &mut ExportJob,
@@ -96,6 +131,10 @@ async fn export(
     job.status = ExportStatus::Running;
     job.started.get_or_insert_with(OffsetDateTime::now_utc);
     stores.exports.save(job).await?;
+    let doc = std::sync::Arc::new(doc);
+    // The next batch is read from Canvass's storage while the current one is written to
+    // PostgreSQL: reading is the slower half.
+    let mut prefetched: Option<(u64, ReadAhead)> = None;
     loop {
         let mut transaction = pool.begin().await?;
         let through = postgres::lock_progress(&mut transaction, &job.tenant, &job.survey).await?;
@@ -104,23 +143,20 @@ async fn export(
             break;
         }
         let end = (through + BATCH).min(doc.list_len);
-        let references = stores
-            .answer_list
-            .references(&job.tenant, &job.survey, &doc, through..end)
-            .await?;
-        let mut answers: Vec<(u64, Answer)> = Vec::with_capacity(references.len());
-        for (chunk_start, chunk) in references.chunks(64).enumerate() {
-            let read = join_all(
-                chunk
-                    .iter()
-                    .map(|r| stores.answers.get(&job.tenant, &job.survey, *r)),
-            )
-            .await;
-            for (i, answer) in read.into_iter().enumerate() {
-                if let Some(answer) = answer? {
-                    answers.push((through + (chunk_start * 64 + i) as u64, answer));
-                }
+        let answers = match prefetched.take() {
+            Some((start, read)) if start == through => {
+                read.await.map_err(|error| StoreError::Storage {
+                    doing: "reading answers to export".into(),
+                    source: crate::storage::Error::backend(error.to_string()),
+                })??
             }
+            // Another worker moved on meanwhile (or nothing was read ahead): read here.
+            _ => read_batch(stores.clone(), job.clone(), doc.clone(), through..end).await?,
+        };
+        if end < doc.list_len {
+            let range = end..(end + BATCH).min(doc.list_len);
+            let read = read_batch(stores.clone(), job.clone(), doc.clone(), range);
+            prefetched = Some((end, tokio::spawn(read)));
         }
         postgres::write_responses(&mut transaction, &job.tenant, &job.survey, &answers).await?;
         postgres::set_progress(&mut transaction, &job.tenant, &job.survey, end).await?;

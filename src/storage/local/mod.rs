@@ -43,7 +43,7 @@ pub const DATABASE_FILE: &str = "canvass.sqlite3";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Reader connections per process; WAL readers never block each other or the writer.
-const READERS: u32 = 4;
+const READERS: u32 = 8;
 
 const SCHEMA: &str = "
 create table if not exists blob (
