@@ -37,6 +37,13 @@ impl Survey {
         self.questions.iter().find(|question| &question.id == id)
     }
 
+    /// Why the survey cannot be published yet, if it cannot.
+    pub fn publish_problem(&self) -> Option<&'static str> {
+        self.questions
+            .is_empty()
+            .then_some("a survey needs at least one question to be published")
+    }
+
     /// Replaces the title, description and questions. Editing a published survey starts a new
     /// version, so answers given earlier keep the version they were given against.
     pub fn revise(

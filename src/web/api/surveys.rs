@@ -102,9 +102,9 @@ pub async fn publish(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    if survey.questions.is_empty() {
+    if let Some(problem) = survey.publish_problem() {
         return Err(ApiError::Invalid {
-            reason: "a survey needs at least one question to be published".into(),
+            reason: problem.into(),
             fields: [("questions".to_string(), "add a question first".to_string())].into(),
         });
     }

@@ -380,11 +380,11 @@ pub async fn publish(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    if survey.questions.is_empty() {
+    if let Some(problem) = survey.publish_problem() {
         let mut editor = page(&signed_in, Some(survey));
         editor.errors.insert(
             "questions".into(),
-            "Add at least one question before publishing.".into(),
+            format!("Add a question first: {problem}."),
         );
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
     }
