@@ -8,7 +8,7 @@ use futures_util::Stream;
 use futures_util::future::join_all;
 
 use crate::domain::{AnswerValue, Survey};
-use crate::stores::{LIST_CHUNK, StoreError, Stores};
+use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
 
 fn cell(value: Option<&AnswerValue>) -> String {
     match value {
@@ -43,17 +43,20 @@ pub fn csv_stream(
     stores: Stores,
     survey: Arc<Survey>,
 ) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    futures_util::stream::try_unfold(None::<(u64, u64)>, move |state| {
+    // The summary is read once: its list length bounds the export and its `recent` map fills
+    // any list entry not written yet.
+    futures_util::stream::try_unfold(None::<(u64, Arc<SummaryDoc>)>, move |state| {
         let (stores, survey) = (stores.clone(), survey.clone());
         async move {
-            let (position, total) = match state {
+            let (position, doc) = match state {
                 None => {
-                    let total = stores
-                        .summaries
-                        .read(&survey.tenant, &survey.slug)
-                        .await?
-                        .doc
-                        .list_len;
+                    let doc = Arc::new(
+                        stores
+                            .summaries
+                            .read(&survey.tenant, &survey.slug)
+                            .await?
+                            .doc,
+                    );
                     let mut header = vec![
                         "reference".to_owned(),
                         "submitted_at".into(),
@@ -65,19 +68,14 @@ pub fn csv_stream(
                             .iter()
                             .map(|q| format!("{} [{}]", q.text, q.id)),
                     );
-                    return Ok(Some((encode(&[header])?, Some((0, total)))));
+                    return Ok(Some((encode(&[header])?, Some((0, doc)))));
                 }
                 Some(state) => state,
             };
-            if position >= total {
+            if position >= doc.list_len {
                 return Ok(None);
             }
-            let end = (position + LIST_CHUNK).min(total);
-            let doc = stores
-                .summaries
-                .read(&survey.tenant, &survey.slug)
-                .await?
-                .doc;
+            let end = (position + LIST_CHUNK).min(doc.list_len);
             let references = stores
                 .answer_list
                 .references(&survey.tenant, &survey.slug, &doc, position..end)
@@ -109,7 +107,7 @@ pub fn csv_stream(
                     rows.push(row);
                 }
             }
-            Ok(Some((encode(&rows)?, Some((end, total)))))
+            Ok(Some((encode(&rows)?, Some((end, doc)))))
         }
     })
 }

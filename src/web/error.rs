@@ -36,6 +36,10 @@ pub enum WebError {
     /// A store failed underneath the request.
     #[error("a store failed")]
     Store(#[from] StoreError),
+    /// Something on the server failed that is neither storage nor a template (a worker thread
+    /// pool, hashing, a response header); the text is for the log only.
+    #[error("internal failure: {0}")]
+    Internal(String),
     /// A template failed to render.
     #[error("rendering a page failed")]
     Template(#[source] askama::Error),
@@ -71,7 +75,7 @@ impl WebError {
                     limit / 1024
                 ),
             ),
-            WebError::Store(_) | WebError::Template(_) => (
+            WebError::Store(_) | WebError::Template(_) | WebError::Internal(_) => (
                 "Something went wrong",
                 "We could not complete your request. Please try again in a moment.".into(),
             ),
@@ -88,7 +92,9 @@ impl ResponseError for WebError {
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            WebError::Store(_) | WebError::Template(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            WebError::Store(_) | WebError::Template(_) | WebError::Internal(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 

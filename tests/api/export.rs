@@ -236,6 +236,16 @@ async fn tenants_exporting_into_one_database_keep_to_their_own_rows() {
         .await;
     let (demo_key, other_key) = (key_for(&app, "demo").await, key_for(&app, "other").await);
     submit(&app, 0, 12, None).await;
+    let stores = app.stores().await;
+    for n in 0..5 {
+        let mut answer = demo_answer(200_000 + n, n);
+        answer.tenant = canvass::domain::TenantSlug::parse("other").expect("slug");
+        stores
+            .answer_queues
+            .submit(&answer, Subscription::Standard)
+            .await
+            .expect("queued");
+    }
     work(&app, &db.url).await;
 
     api(
@@ -262,7 +272,21 @@ async fn tenants_exporting_into_one_database_keep_to_their_own_rows() {
     assert_eq!(
         db.count("select count(*) from canvass.response where tenant = 'other'")
             .await,
-        0
+        5
+    );
+    assert_eq!(
+        db.count(
+            "select count(*) from canvass.response where tenant = 'other' and reference < 200000"
+        )
+        .await,
+        0,
+        "no demo answer was written under the other tenant"
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.answer a join canvass.response r using (tenant, survey, reference)")
+            .await,
+        db.count("select count(*) from canvass.answer").await,
+        "every answer row belongs to a response of its own tenant"
     );
     assert_eq!(db.count("select count(*) from canvass.survey").await, 2);
     let (status, _) = api(

@@ -9,8 +9,8 @@ use askama::Template;
 use time::OffsetDateTime;
 
 use super::session::{
-    SignedIn, check_form_token, cleared_session_cookie, current_session_id, form_token_cookie,
-    new_form_token, session_cookie,
+    SignedIn, check_form_token, cleared_session_cookie, form_token_cookie, new_form_token,
+    session_cookie, session_id,
 };
 use crate::domain::account::{Account, Email, hash_password, password_problem, verify_password};
 use crate::domain::slug::slugify;
@@ -49,7 +49,7 @@ fn page_with_token(
     let mut response = render_with_status(status, template)?;
     response
         .add_cookie(&form_token_cookie(request, csrf))
-        .map_err(|e| WebError::BadRequest(e.to_string()))?;
+        .map_err(|e| WebError::Internal(e.to_string()))?;
     Ok(response)
 }
 
@@ -133,8 +133,8 @@ pub async fn sign_up(
         if state.stores.tenants.create(&tenant).await? {
             let password_hash = web::block(move || hash_password(&password))
                 .await
-                .map_err(|e| WebError::BadRequest(e.to_string()))?
-                .map_err(WebError::BadRequest)?;
+                .map_err(|e| WebError::Internal(e.to_string()))?
+                .map_err(WebError::Internal)?;
             let account = Account {
                 email: email.clone(),
                 tenant: slug.clone(),
@@ -219,7 +219,7 @@ pub async fn sign_in(
         .unwrap_or_else(|| DUMMY_HASH.to_owned());
     let matches = web::block(move || verify_password(&password, &hash))
         .await
-        .map_err(|e| WebError::BadRequest(e.to_string()))?;
+        .map_err(|e| WebError::Internal(e.to_string()))?;
     match account {
         Some(account) if matches => {
             state.failed_sign_ins.invalidate(&throttle_key).await;
@@ -251,7 +251,7 @@ pub async fn sign_out(
 ) -> Result<HttpResponse, WebError> {
     let form = read_form(payload, state.max_body_bytes).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
-    if let Some(id) = current_session_id(&request, &state) {
+    if let Some(id) = session_id(&request, &state) {
         state.stores.sessions.end(&id).await?;
     }
     Ok(HttpResponse::SeeOther()

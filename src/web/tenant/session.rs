@@ -86,18 +86,13 @@ pub fn cleared_session_cookie() -> Cookie<'static> {
 }
 
 /// The session id a request's cookie carries, if the cookie decrypts (a tampered one does not).
-fn session_id(request: &HttpRequest, state: &AppState) -> Option<String> {
+pub fn session_id(request: &HttpRequest, state: &AppState) -> Option<String> {
     let sent = request.cookie(SESSION_COOKIE)?;
     let mut jar = CookieJar::new();
     jar.add_original(sent.into_owned());
     jar.private(&cookie_key(state))
         .get(SESSION_COOKIE)
         .map(|cookie| cookie.value().to_owned())
-}
-
-/// The session id of a request, for signing out.
-pub fn current_session_id(request: &HttpRequest, state: &AppState) -> Option<String> {
-    session_id(request, state)
 }
 
 impl FromRequest for SignedIn {
