@@ -60,6 +60,9 @@ pub async fn spawn_app_configured(storage: Storage, settings: ServeSettings) -> 
     tokio::spawn(application.run_until_stopped());
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        // No idle connections: one reused just as the server's keep-alive (5 s) closes it
+        // fails the request (seen after a 5 s wait in a test).
+        .pool_max_idle_per_host(0)
         .build()
         .expect("a client builds");
     TestApp {

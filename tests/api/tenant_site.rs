@@ -26,6 +26,9 @@ impl<'a> Owner<'a> {
         let client = reqwest::Client::builder()
             .cookie_store(true)
             .redirect(reqwest::redirect::Policy::none())
+            // No idle connections: one reused just as the server's keep-alive (5 s) closes it
+            // fails the request (seen after a 5 s wait in a test).
+            .pool_max_idle_per_host(0)
             .build()
             .expect("a client");
         Self { app, client }
@@ -389,6 +392,9 @@ async fn a_tampered_cookie_is_rejected_and_signing_out_ends_the_session() {
     }));
     let plain = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        // No idle connections: one reused just as the server's keep-alive (5 s) closes it
+        // fails the request (seen after a 5 s wait in a test).
+        .pool_max_idle_per_host(0)
         .build()
         .expect("a client");
     let with_cookie = |cookie: String| {

@@ -606,6 +606,9 @@ async fn serve_runs_a_worker_in_process_that_counts_a_submitted_answer() {
     let server = crate::helpers::CanvassProcess::serve(dir.path(), &[]);
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        // No idle connections: one reused just as the server's keep-alive (5 s) closes it
+        // fails the request (seen after a 5 s wait in a test).
+        .pool_max_idle_per_host(0)
         .build()
         .expect("a client");
     let form = client
