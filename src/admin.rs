@@ -59,6 +59,7 @@ pub struct QueueDepth {
 /// Every queue with its approximate length.
 pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
     let mut depths = Vec::new();
+    let exports = stores.exports.queue();
     for (role, queue) in stores.answer_queues.all() {
         depths.push(QueueDepth {
             name: queue.to_string(),
@@ -66,6 +67,11 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
             length: stores.answer_queues.length(queue).await?,
         });
     }
+    depths.push(QueueDepth {
+        name: exports.to_string(),
+        role: "export",
+        length: stores.answer_queues.length(exports).await?,
+    });
     Ok(depths)
 }
 
@@ -153,7 +159,7 @@ pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminErro
             .get(&tenant)
             .await?
             .map_or(Subscription::Standard, |t| t.subscription);
-        let queue = stores.answer_queues.queue_for(subscription).clone();
+        let queue = stores.answer_queues.queues_for(subscription)[0].clone();
         stores.answer_queues.requeue(&received, &queue).await?;
         moved += 1;
     }

@@ -16,6 +16,8 @@ pub enum StorageKind {
     Local,
     /// Nothing kept: everything is gone when the process stops. For trials and tests.
     Memory,
+    /// An Azure Storage account (or Azurite), shared by processes on many machines.
+    Azure,
 }
 
 impl StorageSettings {
@@ -24,20 +26,51 @@ impl StorageSettings {
         Self {
             storage: StorageKind::Local,
             data_dir: data_dir.into(),
+            azure_connection_string: None,
+        }
+    }
+
+    /// The Azure backend behind a connection string.
+    pub fn azure(connection_string: impl Into<String>) -> Self {
+        Self {
+            storage: StorageKind::Azure,
+            data_dir: PathBuf::from(DEFAULT_DATA_DIR),
+            azure_connection_string: Some(connection_string.into()),
         }
     }
 }
 
 /// Where state lives; every command that touches storage reads the same settings.
-#[derive(Clone, Debug, Args)]
+#[derive(Clone, Args)]
 pub struct StorageSettings {
     /// The storage backend.
     #[arg(long, env = "CANVASS_STORAGE", value_enum, default_value_t = StorageKind::Local)]
     pub storage: StorageKind,
 
     /// The data directory of the local backend.
-    #[arg(long, env = "CANVASS_DATA_DIR", default_value = "./data")]
+    #[arg(long, env = "CANVASS_DATA_DIR", default_value = DEFAULT_DATA_DIR)]
     pub data_dir: PathBuf,
+
+    /// The Azure backend's account: a standard Azure Storage connection string (Azurite's
+    /// development string works unchanged). Never printed: it holds the account key.
+    #[arg(long, env = "CANVASS_AZURE_CONNECTION_STRING", hide_env_values = true)]
+    pub azure_connection_string: Option<String>,
+}
+
+const DEFAULT_DATA_DIR: &str = "./data";
+
+impl std::fmt::Debug for StorageSettings {
+    // The connection string carries the account key: never print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageSettings")
+            .field("storage", &self.storage)
+            .field("data_dir", &self.data_dir)
+            .field(
+                "azure_connection_string",
+                &self.azure_connection_string.as_ref().map(|_| "***"),
+            )
+            .finish()
+    }
 }
 
 /// Settings of the web server.
@@ -154,6 +187,12 @@ pub struct StoreArgs {
     /// How many reference numbers a process reserves with one storage write.
     #[arg(long, env = "CANVASS_REFERENCE_RANGE", default_value_t = 1000)]
     pub reference_range: u64,
+
+    /// How many queues the standard and the premium answers are each split over (1 to 16),
+    /// past one queue's throughput. Every web and worker process must use the same number.
+    #[arg(long, env = "CANVASS_QUEUE_SHARDS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=16))]
+    pub queue_shards: u16,
 }
 
 impl Default for StoreArgs {
@@ -162,6 +201,7 @@ impl Default for StoreArgs {
         Self {
             cache_ttl_secs: defaults.cache_ttl.as_secs(),
             reference_range: defaults.reference_range,
+            queue_shards: 1,
         }
     }
 }
@@ -172,6 +212,7 @@ impl StoreArgs {
         StoreSettings {
             cache_ttl: Duration::from_secs(self.cache_ttl_secs),
             reference_range: self.reference_range,
+            queue_shards: usize::from(self.queue_shards),
             ..StoreSettings::default()
         }
     }

@@ -162,11 +162,17 @@ async fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Serve(settings) => serve(settings).await,
         Command::Worker { backend, worker } => {
-            let stores = open_worker_stores(&backend).await?;
+            // Listen for SIGTERM before opening storage, so a stop during start-up is clean.
+            let stop = signals::shutdown();
+            tokio::pin!(stop);
+            // Opening a remote account retries for a while when it is unreachable; a stop
+            // request ends the wait.
+            let stores = tokio::select! {
+                stores = open_worker_stores(&backend) => stores?,
+                () = &mut stop => return Ok(()),
+            };
             tracing::info!("worker started");
-            Worker::new(stores, worker.settings())
-                .run(signals::shutdown())
-                .await;
+            Worker::new(stores, worker.settings()).run(stop).await;
             Ok(())
         }
         Command::Tenant {

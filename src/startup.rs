@@ -49,6 +49,12 @@ pub async fn open_storage_with(
     match settings.storage {
         StorageKind::Local => storage::local::storage_with(&settings.data_dir, durability).await,
         StorageKind::Memory => Ok(storage::memory::storage()),
+        StorageKind::Azure => match &settings.azure_connection_string {
+            Some(connection_string) => storage::azure::storage(connection_string).await,
+            None => Err(storage::Error::InvalidArgument(
+                "CANVASS_STORAGE=azure needs CANVASS_AZURE_CONNECTION_STRING".into(),
+            )),
+        },
     }
 }
 

@@ -42,6 +42,13 @@ pub enum Bench {
         /// Surveys the answers are spread over (1 = one hot survey).
         #[arg(long, default_value_t = 1)]
         surveys: u64,
+        /// Queues each class of answers is split over (as `CANVASS_QUEUE_SHARDS`).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16))]
+        shards: u16,
+        /// Drain on this Azure Storage account (a standard connection string; an empty
+        /// emulator) instead of a fresh local data directory.
+        #[arg(long, env = "CANVASS_AZURE_CONNECTION_STRING", hide_env_values = true)]
+        azure: Option<String>,
     },
     /// Export rows/s to PostgreSQL against a raw `\copy` of the same rows through psql.
     Export {
@@ -79,6 +86,9 @@ pub enum BenchError {
     /// A worker process could not be started.
     #[error("cannot start a worker process")]
     Spawn(#[source] std::io::Error),
+    /// The benchmark cannot start as set up.
+    #[error("{0}")]
+    Setup(String),
     /// The benchmark database failed.
     #[error("the benchmark database failed: {0}")]
     Database(String),
@@ -92,9 +102,15 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
             answers,
             processes,
             surveys,
+            shards,
+            azure,
         } => {
+            let target = DrainTarget {
+                azure,
+                shards: usize::from(shards),
+            };
             for count in processes {
-                drain(answers, count, surveys).await?;
+                drain(&target, answers, count, surveys).await?;
             }
             Ok(())
         }
@@ -176,11 +192,9 @@ fn subscription(premium: bool) -> Subscription {
 }
 
 async fn waiting(stores: &Stores) -> Result<u64, BenchError> {
-    let mut total = 0;
-    for queue in stores.answer_queues.work_queues() {
-        total += stores.answer_queues.length(queue).await?;
-    }
-    Ok(total)
+    let queues = &stores.answer_queues;
+    Ok(queues.waiting(Subscription::Premium).await?
+        + queues.waiting(Subscription::Standard).await?)
 }
 
 async fn transactions(count: u64) -> Result<(), BenchError> {
@@ -222,26 +236,83 @@ async fn transactions(count: u64) -> Result<(), BenchError> {
     Ok(())
 }
 
-fn spawn_worker(dir: &Scratch) -> Result<Child, BenchError> {
-    let exe = std::env::current_exe().map_err(BenchError::Spawn)?;
-    Command::new(exe)
-        .arg("worker")
-        .env("CANVASS_STORAGE", "local")
-        .env("CANVASS_DATA_DIR", &dir.0)
-        .env("CANVASS_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .map_err(BenchError::Spawn)
+/// Where a drain benchmark runs.
+struct DrainTarget {
+    /// An Azure account's connection string, or `None` for a fresh local data directory.
+    azure: Option<String>,
+    /// Queue shards per class.
+    shards: usize,
 }
 
-async fn drain(count: u64, processes: usize, surveys: u64) -> Result<(), BenchError> {
+impl DrainTarget {
+    async fn open(&self, dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
+        let settings = StoreSettings {
+            queue_shards: self.shards,
+            ..StoreSettings::default()
+        };
+        let storage = match &self.azure {
+            Some(connection) => crate::storage::azure::storage(connection).await?,
+            None => local::storage(&dir.0).await?,
+        };
+        let stores = Stores::open(storage, &settings).await?;
+        answers::seed(&stores, surveys).await?;
+        Ok(stores)
+    }
+
+    fn spawn_worker(&self, dir: &Scratch) -> Result<Child, BenchError> {
+        let exe = std::env::current_exe().map_err(BenchError::Spawn)?;
+        let mut command = Command::new(exe);
+        command
+            .arg("worker")
+            .env("CANVASS_QUEUE_SHARDS", self.shards.to_string())
+            .env("CANVASS_LOG", "warn")
+            .stdout(Stdio::null());
+        match &self.azure {
+            Some(connection) => command
+                .env("CANVASS_STORAGE", "azure")
+                .env("CANVASS_AZURE_CONNECTION_STRING", connection),
+            None => command
+                .env("CANVASS_STORAGE", "local")
+                .env("CANVASS_DATA_DIR", &dir.0),
+        };
+        command.spawn().map_err(BenchError::Spawn)
+    }
+}
+
+async fn counted(stores: &Stores, surveys: u64) -> Result<u64, BenchError> {
+    let mut counted = 0;
+    for survey in 0..surveys.max(1) {
+        let read = stores
+            .summaries
+            .read(&answers::tenant(false), &answers::survey(survey))
+            .await?;
+        counted += read.doc.summary.total;
+    }
+    Ok(counted)
+}
+
+async fn drain(
+    target: &DrainTarget,
+    count: u64,
+    processes: usize,
+    surveys: u64,
+) -> Result<(), BenchError> {
     let dir = Scratch::new();
-    let stores = open(&dir, surveys).await?;
-    eprintln!("queueing {count} answers to {surveys} survey(s) for {processes} worker process(es)");
+    let stores = target.open(&dir, surveys).await?;
+    if waiting(&stores).await? > 0 {
+        return Err(BenchError::Setup(
+            "the answer queues are not empty: drain on a fresh account or emulator".into(),
+        ));
+    }
+    let counted_before = counted(&stores, surveys).await?;
+    eprintln!(
+        "queueing {count} answers to {surveys} survey(s) over {} shard(s) for {processes} worker process(es)",
+        target.shards
+    );
     submit(&stores, count, false, surveys).await?;
     let started = Instant::now();
     let mut workers = (0..processes)
-        .map(|_| spawn_worker(&dir))
+        .map(|_| target.spawn_worker(&dir))
         .collect::<Result<Vec<_>, _>>()?;
     let mut last = Instant::now();
     loop {
@@ -263,16 +334,15 @@ async fn drain(count: u64, processes: usize, surveys: u64) -> Result<(), BenchEr
         let _ = worker.kill();
         let _ = worker.wait();
     }
-    let mut counted = 0;
-    for survey in 0..surveys.max(1) {
-        let read = stores
-            .summaries
-            .read(&answers::tenant(false), &answers::survey(survey))
-            .await?;
-        counted += read.doc.summary.total;
-    }
+    let counted = counted(&stores, surveys).await? - counted_before;
+    let backend = if target.azure.is_some() {
+        "azure"
+    } else {
+        "local"
+    };
     println!(
-        "{processes} worker process(es), {surveys} survey(s): drained {count} answers in {:.1} s = {:.0} answers/s (summaries count {counted})",
+        "{backend}, {} shard(s), {processes} worker process(es), {surveys} survey(s): drained {count} answers in {:.1} s = {:.0} answers/s (summaries count {counted})",
+        target.shards,
         elapsed.as_secs_f64(),
         count as f64 / elapsed.as_secs_f64(),
     );

@@ -4,6 +4,7 @@
 //! concurrency; `MessageQueue` carries work between the web tier and the workers. Adapters know
 //! nothing about surveys: they move bytes under keys and queue names.
 
+pub mod azure;
 mod blob;
 mod counter;
 mod error;

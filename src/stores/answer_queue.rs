@@ -67,15 +67,19 @@ pub enum Delivery {
     ViaBlob,
 }
 
-/// The standard, premium and poison answer queues.
+/// The standard, premium and poison answer queues; standard and premium may each be split
+/// over several shards.
 #[derive(Clone, Debug)]
 pub struct AnswerQueues {
     queues: Arc<dyn MessageQueue>,
     blobs: Arc<dyn BlobStore>,
-    standard: QueueName,
-    premium: QueueName,
+    standard: Vec<QueueName>,
+    premium: Vec<QueueName>,
     poison: QueueName,
 }
+
+/// The most shards a class of answers may be split over.
+pub const MAX_SHARDS: usize = 16;
 
 /// A received answer message, decoded if it could be.
 #[derive(Debug)]
@@ -92,17 +96,29 @@ fn queue_name(name: &str) -> QueueName {
     QueueName::parse(name).expect("the answer queue names are valid")
 }
 
+/// The shards of one queue: the first keeps the unsharded name, so raising the shard count
+/// keeps every message already queued in a shard that is read.
+fn shard_names(base: &str, shards: usize) -> Vec<QueueName> {
+    (0..shards.clamp(1, MAX_SHARDS))
+        .map(|shard| match shard {
+            0 => queue_name(base),
+            n => queue_name(&format!("{base}-{n}")),
+        })
+        .collect()
+}
+
 impl AnswerQueues {
-    /// Creates both queues if missing; called once at start-up.
-    pub async fn create(storage: &Storage) -> Result<Self, StoreError> {
+    /// Creates the queues if missing (each class over `shards` queues); called once at
+    /// start-up.
+    pub async fn create(storage: &Storage, shards: usize) -> Result<Self, StoreError> {
         let queues = Self {
             queues: storage.queues.clone(),
             blobs: storage.blobs.clone(),
-            standard: queue_name(STANDARD_QUEUE),
-            premium: queue_name(PREMIUM_QUEUE),
+            standard: shard_names(STANDARD_QUEUE, shards),
+            premium: shard_names(PREMIUM_QUEUE, shards),
             poison: queue_name(POISON_QUEUE),
         };
-        for queue in [&queues.standard, &queues.premium, &queues.poison] {
+        for (_, queue) in queues.all() {
             queues
                 .queues
                 .create_queue(queue)
@@ -112,12 +128,20 @@ impl AnswerQueues {
         Ok(queues)
     }
 
-    /// The queue a tenant's answers go to.
-    pub fn queue_for(&self, subscription: Subscription) -> &QueueName {
+    /// The shards of the queue a tenant's answers go to.
+    pub fn queues_for(&self, subscription: Subscription) -> &[QueueName] {
         match subscription {
             Subscription::Standard => &self.standard,
             Subscription::Premium => &self.premium,
         }
+    }
+
+    /// The shard an answer goes to: spread by reference, so consecutive answers land on
+    /// different shards and a resubmitted form lands where its first copy did.
+    pub fn queue_for(&self, answer: &Answer, subscription: Subscription) -> &QueueName {
+        let shards = self.queues_for(subscription);
+        // References are u64; the shard count is at most 16, so the cast is exact.
+        &shards[(answer.reference.0 % shards.len() as u64) as usize]
     }
 
     /// Hands an answer to the tenant's queue; returns once it is durably queued.
@@ -126,7 +150,7 @@ impl AnswerQueues {
         answer: &Answer,
         subscription: Subscription,
     ) -> Result<Delivery, StoreError> {
-        let queue = self.queue_for(subscription);
+        let queue = self.queue_for(answer, subscription);
         let whole = AnswerMessage::Answer {
             answer: answer.clone(),
         };
@@ -169,18 +193,19 @@ impl AnswerQueues {
 }
 
 impl AnswerQueues {
-    /// The premium queue, then the standard one: the order workers prefer.
-    pub fn work_queues(&self) -> [&QueueName; 2] {
-        [&self.premium, &self.standard]
+    /// The premium shards and the standard shards: workers prefer the former.
+    pub fn work_queues(&self) -> (&[QueueName], &[QueueName]) {
+        (&self.premium, &self.standard)
     }
 
     /// Every queue with what it is for, for operators.
-    pub fn all(&self) -> [(&'static str, &QueueName); 3] {
-        [
-            ("premium", &self.premium),
-            ("standard", &self.standard),
-            ("poison", &self.poison),
-        ]
+    pub fn all(&self) -> Vec<(&'static str, &QueueName)> {
+        let premium = self.premium.iter().map(|queue| ("premium", queue));
+        let standard = self.standard.iter().map(|queue| ("standard", queue));
+        premium
+            .chain(standard)
+            .chain([("poison", &self.poison)])
+            .collect()
     }
 
     /// The poison queue.
@@ -290,5 +315,14 @@ impl AnswerQueues {
             .approximate_length(queue)
             .await
             .context(|| format!("reading the length of {queue}"))
+    }
+
+    /// How many answers of a class wait, over all its shards.
+    pub async fn waiting(&self, subscription: Subscription) -> Result<u64, StoreError> {
+        let mut total = 0;
+        for queue in self.queues_for(subscription) {
+            total += self.length(queue).await?;
+        }
+        Ok(total)
     }
 }

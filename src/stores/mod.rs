@@ -51,6 +51,8 @@ pub struct StoreSettings {
     pub cache_capacity: u64,
     /// How many reference numbers a process reserves at once.
     pub reference_range: u64,
+    /// How many queues each class of answers is split over.
+    pub queue_shards: usize,
 }
 
 impl Default for StoreSettings {
@@ -59,6 +61,7 @@ impl Default for StoreSettings {
             cache_ttl: Duration::from_secs(10),
             cache_capacity: 10_000,
             reference_range: 1000,
+            queue_shards: 1,
         }
     }
 }
@@ -155,7 +158,7 @@ impl Stores {
 
     /// Builds the stores, creating the queues and the signing key if this is a new storage.
     pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
-        let answer_queues = AnswerQueues::create(&storage).await?;
+        let answer_queues = AnswerQueues::create(&storage, settings.queue_shards).await?;
         let exports = exports::ExportStore::create(&storage).await?;
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
         let session_key = secrets::session_key(storage.blobs.as_ref()).await?;

@@ -114,12 +114,17 @@ impl Worker {
             return Ok(StepOutcome::Paused);
         }
         self.steps += 1;
-        let [premium, standard] = self.stores.answer_queues.work_queues();
-        let order = if self.steps.is_multiple_of(4) {
-            [standard.clone(), premium.clone()]
+        let (premium, standard) = self.stores.answer_queues.work_queues();
+        let (first, second) = if self.steps.is_multiple_of(4) {
+            (standard, premium)
         } else {
-            [premium.clone(), standard.clone()]
+            (premium, standard)
         };
+        // Each step starts at the next shard, so every shard of a class is read in turn.
+        let order: Vec<QueueName> = rotated(first, self.steps)
+            .chain(rotated(second, self.steps))
+            .cloned()
+            .collect();
         for queue in order {
             let received = self.receive(&queue).await?;
             if !received.is_empty() {
@@ -393,4 +398,11 @@ impl Worker {
         }
         tracing::info!("worker stopped");
     }
+}
+
+/// The shards starting at `step mod len`, wrapping around.
+fn rotated(shards: &[QueueName], step: u64) -> impl Iterator<Item = &QueueName> {
+    // At most 16 shards: the remainder fits a usize.
+    let start = (step % shards.len().max(1) as u64) as usize;
+    shards[start..].iter().chain(&shards[..start])
 }

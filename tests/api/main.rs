@@ -1,6 +1,7 @@
 //! Integration tests: the application driven over HTTP, and the storage ports driven through
 //! their shared conformance suite. One binary, so linking happens once.
 
+mod azure;
 mod browser;
 mod export;
 mod helpers;
@@ -8,7 +9,7 @@ mod json_api;
 mod public;
 mod references;
 mod site;
-mod storage;
+pub mod storage;
 mod stores;
 mod tenant_site;
 mod worker;

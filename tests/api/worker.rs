@@ -103,7 +103,7 @@ async fn a_submitted_answer_is_stored_listed_counted_and_its_message_deleted() {
     assert_eq!(
         stores
             .answer_queues
-            .length(stores.answer_queues.queue_for(Subscription::Standard))
+            .waiting(Subscription::Standard)
             .await
             .expect("length"),
         0
@@ -281,10 +281,7 @@ async fn an_oversized_answer_is_taken_from_its_blob_which_is_then_removed() {
 async fn a_message_that_keeps_failing_moves_to_the_poison_queue_and_can_be_requeued() {
     let app = spawn_app().await;
     let stores = app.stores().await;
-    let standard = stores
-        .answer_queues
-        .queue_for(Subscription::Standard)
-        .clone();
+    let standard = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
     app.storage
         .queues
         .add(&standard, "not an answer".into(), None)
@@ -383,10 +380,7 @@ async fn a_paused_worker_takes_no_messages_until_resumed() {
     let paused = worker.step().await.expect("a step");
 
     assert!(matches!(paused, StepOutcome::Paused), "{paused:?}");
-    let standard = stores
-        .answer_queues
-        .queue_for(Subscription::Standard)
-        .clone();
+    let standard = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
     let visible = app
         .storage
         .queues
@@ -693,7 +687,7 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
     assert_eq!(
         stores
             .answer_queues
-            .length(stores.answer_queues.queue_for(Subscription::Standard))
+            .waiting(Subscription::Standard)
             .await
             .expect("length"),
         0
@@ -706,5 +700,52 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
             .keys
             .is_empty(),
         "no summary was recreated"
+    );
+}
+
+#[tokio::test]
+async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
+    let app = spawn_app().await;
+    let settings = canvass::stores::StoreSettings {
+        queue_shards: 4,
+        ..Default::default()
+    };
+    let stores = Stores::open(app.storage.clone(), &settings)
+        .await
+        .expect("stores");
+    for n in 0..40 {
+        stores
+            .answer_queues
+            .submit(&demo_answer(7000 + n, n), Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+    let shards = stores.answer_queues.queues_for(Subscription::Standard);
+    assert_eq!(shards.len(), 4);
+    assert_eq!(
+        shards[0].as_str(),
+        "answers-standard",
+        "shard 0 keeps the old name"
+    );
+    for shard in shards {
+        let length = stores.answer_queues.length(shard).await.expect("length");
+        assert_eq!(length, 10, "{shard} holds a quarter of the answers");
+    }
+
+    let mut worker = worker(&stores, LONG);
+    let mut steps = 0;
+    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {
+        steps += 1;
+    }
+
+    assert_eq!(steps, 4, "one batch per shard");
+    assert_eq!(summary(&stores).await.summary.total, 40);
+    assert_eq!(
+        stores
+            .answer_queues
+            .waiting(Subscription::Standard)
+            .await
+            .expect("length"),
+        0
     );
 }

@@ -65,11 +65,11 @@ pub async fn summary(
         .read(&survey.tenant, &survey.slug)
         .await?;
     let report = SummaryReport::new(&survey, &read.doc.summary, read.doc.updated);
-    let queue = state
+    let waiting = state
         .stores
         .answer_queues
-        .queue_for(signed_in.tenant.subscription);
-    let waiting = state.stores.answer_queues.length(queue).await?;
+        .waiting(signed_in.tenant.subscription)
+        .await?;
     let questions = report
         .questions
         .iter()

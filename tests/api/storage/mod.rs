@@ -3,6 +3,7 @@
 
 #[macro_use]
 mod conformance;
+pub mod azure;
 mod local;
 mod memory;
 mod multi_process;
