@@ -16,7 +16,6 @@ pub use postgres::MIGRATOR;
 
 use std::time::Duration;
 
-use futures_util::future::join_all;
 use sqlx::postgres::PgPoolOptions;
 use time::OffsetDateTime;
 
@@ -26,9 +25,6 @@ use crate::stores::{StoreError, Stores};
 
 /// Responses written per transaction.
 pub const BATCH: u64 = 1000;
-
-/// Answer blobs read at once.
-const READ_CONCURRENCY: usize = 256;
 
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
@@ -95,21 +91,14 @@ async fn read_batch(
         .answer_list
         .references(&job.tenant, &job.survey, &doc, range)
         .await?;
-    let mut answers = Vec::with_capacity(references.len());
-    for (chunk_start, chunk) in references.chunks(READ_CONCURRENCY).enumerate() {
-        let read = join_all(
-            chunk
-                .iter()
-                .map(|r| stores.answers.get(&job.tenant, &job.survey, *r)),
-        )
-        .await;
-        for (i, answer) in read.into_iter().enumerate() {
-            if let Some(answer) = answer? {
-                answers.push((first + (chunk_start * READ_CONCURRENCY + i) as u64, answer));
-            }
-        }
-    }
-    Ok(answers)
+    let read = stores
+        .answers
+        .get_many(&job.tenant, &job.survey, &references)
+        .await?;
+    Ok((first..)
+        .zip(read)
+        .filter_map(|(position, answer)| answer.map(|answer| (position, answer)))
+        .collect())
 }
 
 async fn export(

@@ -12,6 +12,9 @@ use super::{Error, Result, TransactionCounter};
 /// Longest key any backend accepts (Azure's limit).
 pub const MAX_KEY_LEN: usize = 1024;
 
+/// Reads in flight at once in the default `get_many`.
+const GET_MANY_CONCURRENCY: usize = 64;
+
 /// Largest page a listing returns, whatever the caller asks for (Azure's limit).
 pub const MAX_LIST_PAGE: usize = 5000;
 
@@ -131,6 +134,21 @@ impl ListPage {
 pub trait BlobStore: Send + Sync + fmt::Debug {
     /// Reads a blob whole; `Error::NotFound` if there is none.
     async fn get(&self, key: &str) -> Result<Blob>;
+
+    /// Reads several blobs: each key's own result, in the keys' order. One transaction per
+    /// key, as `get`; backends that can fetch many keys in one round trip do so.
+    async fn get_many(&self, keys: &[String]) -> Vec<Result<Blob>> {
+        // A bounded number in flight: a remote backend gets parallel requests, not a flood.
+        let mut blobs = Vec::with_capacity(keys.len());
+        for chunk in keys.chunks(GET_MANY_CONCURRENCY) {
+            let mut reads = Vec::with_capacity(chunk.len());
+            for key in chunk {
+                reads.push(self.get(key));
+            }
+            blobs.extend(futures_util::future::join_all(reads).await);
+        }
+        blobs
+    }
 
     /// Writes a blob under a condition and returns its new metadata.
     async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta>;

@@ -44,6 +44,29 @@ impl AnswerStore {
         self.read(&keys::answer(tenant, survey, reference)).await
     }
 
+    /// Several stored answers of one survey, in the order of `references`; `None` where there
+    /// is none.
+    pub async fn get_many(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        references: &[Reference],
+    ) -> Result<Vec<Option<Answer>>, StoreError> {
+        let keys: Vec<String> = references
+            .iter()
+            .map(|reference| keys::answer(tenant, survey, *reference))
+            .collect();
+        let blobs = self.blobs.get_many(&keys).await;
+        keys.iter()
+            .zip(blobs)
+            .map(|(key, blob)| match blob {
+                Ok(blob) => Ok(Some(decode(key, &blob.body)?)),
+                Err(Error::NotFound { .. }) => Ok(None),
+                Err(error) => Err(error).context(|| format!("reading answer {key}")),
+            })
+            .collect()
+    }
+
     /// The incoming copy of an oversized answer, if it is still there.
     pub async fn incoming(
         &self,

@@ -33,6 +33,7 @@ macro_rules! conformance_suite {
             list_paging_returns_every_key_exactly_once,
             bad_keys_are_rejected_before_reaching_storage,
             blob_calls_are_counted_as_transactions,
+            get_many_reads_each_key_in_order_and_reports_missing_ones,
             an_added_message_is_received_whole_with_dequeue_count_one,
             a_received_message_is_hidden_while_its_visibility_lasts,
             a_message_not_deleted_reappears_after_its_visibility_timeout,
@@ -524,6 +525,46 @@ pub async fn blob_calls_are_counted_as_transactions(f: &Fixture) {
     assert_eq!(delta.of(Operation::List), 1);
     assert_eq!(delta.of(Operation::Delete), 1);
     assert_eq!(delta.total(), 5);
+}
+
+pub async fn get_many_reads_each_key_in_order_and_reports_missing_ones(f: &Fixture) {
+    let keys: Vec<String> = (0..70).map(|i| f.key(&format!("many/{i:03}"))).collect();
+    for (i, key) in keys.iter().enumerate() {
+        if i % 10 != 3 {
+            f.storage
+                .blobs
+                .put(key, body(&format!("v{i}")), PutMode::Create)
+                .await
+                .expect("put");
+        }
+    }
+    // Asked out of key order, with a repeat, to show results follow the request.
+    let mut asked: Vec<String> = keys.iter().rev().cloned().collect();
+    asked.push(keys[0].clone());
+    let before = f.storage.transactions();
+
+    let read = f.storage.blobs.get_many(&asked).await;
+
+    assert_eq!(read.len(), asked.len());
+    for (key, result) in asked.iter().zip(&read) {
+        let i: usize = key
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("an index");
+        match result {
+            Ok(blob) if i % 10 != 3 => {
+                assert_eq!(blob.body, body(&format!("v{i}")));
+                assert_eq!(&blob.meta.key, key);
+            }
+            Err(Error::NotFound { .. }) if i % 10 == 3 => {}
+            other => panic!("{key}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        f.storage.transactions().since(&before).of(Operation::Get),
+        asked.len() as u64
+    );
 }
 
 // ---- queues ---------------------------------------------------------------------------------
