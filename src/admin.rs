@@ -59,7 +59,6 @@ pub struct QueueDepth {
 /// Every queue with its approximate length.
 pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
     let mut depths = Vec::new();
-    let exports = stores.exports.queue();
     for (role, queue) in stores.answer_queues.all() {
         depths.push(QueueDepth {
             name: queue.to_string(),
@@ -68,9 +67,9 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
         });
     }
     depths.push(QueueDepth {
-        name: exports.to_string(),
+        name: stores.exports.queue().to_string(),
         role: "export",
-        length: stores.answer_queues.length(exports).await?,
+        length: stores.exports.waiting().await?,
     });
     Ok(depths)
 }
@@ -144,12 +143,14 @@ pub async fn poison_list(stores: &Stores) -> Result<Vec<PoisonEntry>, AdminError
 pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminError> {
     let (mut moved, mut stayed) = (0, 0);
     for received in receive_all(stores).await? {
-        let tenant = match &received.content {
-            Ok(AnswerMessage::Answer { answer }) => Some(answer.tenant.clone()),
-            Ok(AnswerMessage::Pointer { tenant, .. }) => Some(tenant.clone()),
+        let addressed = match &received.content {
+            Ok(AnswerMessage::Answer { answer }) => Some((answer.tenant.clone(), answer.reference)),
+            Ok(AnswerMessage::Pointer {
+                tenant, reference, ..
+            }) => Some((tenant.clone(), *reference)),
             Err(_) => None,
         };
-        let Some(tenant) = tenant else {
+        let Some((tenant, reference)) = addressed else {
             stores.answer_queues.release(&received).await?;
             stayed += 1;
             continue;
@@ -159,7 +160,10 @@ pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminErro
             .get(&tenant)
             .await?
             .map_or(Subscription::Standard, |t| t.subscription);
-        let queue = stores.answer_queues.queues_for(subscription)[0].clone();
+        let queue = stores
+            .answer_queues
+            .queue_for(reference, subscription)
+            .clone();
         stores.answer_queues.requeue(&received, &queue).await?;
         moved += 1;
     }

@@ -29,15 +29,6 @@ impl StorageSettings {
             azure_connection_string: None,
         }
     }
-
-    /// The Azure backend behind a connection string.
-    pub fn azure(connection_string: impl Into<String>) -> Self {
-        Self {
-            storage: StorageKind::Azure,
-            data_dir: PathBuf::from(DEFAULT_DATA_DIR),
-            azure_connection_string: Some(connection_string.into()),
-        }
-    }
 }
 
 /// Where state lives; every command that touches storage reads the same settings.

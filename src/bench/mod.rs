@@ -140,10 +140,7 @@ impl Drop for Scratch {
 
 /// Opens fresh stores in `dir` with the benchmark surveys defined.
 pub(super) async fn open(dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
-    let storage = local::storage(&dir.0).await?;
-    let stores = Stores::open(storage, &StoreSettings::default()).await?;
-    answers::seed(&stores, surveys).await?;
-    Ok(stores)
+    DrainTarget::LOCAL.open(dir, surveys).await
 }
 
 /// Submits `count` answers over `surveys` surveys (half to premium tenants when `premium` is
@@ -245,6 +242,12 @@ struct DrainTarget {
 }
 
 impl DrainTarget {
+    /// A fresh local data directory, one queue per class.
+    const LOCAL: Self = Self {
+        azure: None,
+        shards: 1,
+    };
+
     async fn open(&self, dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
         let settings = StoreSettings {
             queue_shards: self.shards,

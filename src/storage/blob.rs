@@ -135,9 +135,10 @@ pub trait BlobStore: Send + Sync + fmt::Debug {
     /// Reads a blob whole; `Error::NotFound` if there is none.
     async fn get(&self, key: &str) -> Result<Blob>;
 
-    /// Reads several blobs: each key's own result, in the keys' order. One transaction per
-    /// key, as `get`; backends that can fetch many keys in one round trip do so.
-    async fn get_many(&self, keys: &[String]) -> Vec<Result<Blob>> {
+    /// Reads several blobs: each key's own result (`Error::NotFound` for a missing one), in the
+    /// keys' order; the outer error is a failure of the whole call. One transaction per key, as
+    /// `get`; backends that can fetch many keys in one round trip do so.
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Result<Blob>>> {
         // A bounded number in flight: a remote backend gets parallel requests, not a flood.
         let mut blobs = Vec::with_capacity(keys.len());
         for chunk in keys.chunks(GET_MANY_CONCURRENCY) {
@@ -147,7 +148,7 @@ pub trait BlobStore: Send + Sync + fmt::Debug {
             }
             blobs.extend(futures_util::future::join_all(reads).await);
         }
-        blobs
+        Ok(blobs)
     }
 
     /// Writes a blob under a condition and returns its new metadata.

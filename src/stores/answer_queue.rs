@@ -138,10 +138,10 @@ impl AnswerQueues {
 
     /// The shard an answer goes to: spread by reference, so consecutive answers land on
     /// different shards and a resubmitted form lands where its first copy did.
-    pub fn queue_for(&self, answer: &Answer, subscription: Subscription) -> &QueueName {
+    pub fn queue_for(&self, reference: Reference, subscription: Subscription) -> &QueueName {
         let shards = self.queues_for(subscription);
         // References are u64; the shard count is at most 16, so the cast is exact.
-        &shards[(answer.reference.0 % shards.len() as u64) as usize]
+        &shards[(reference.0 % shards.len() as u64) as usize]
     }
 
     /// Hands an answer to the tenant's queue; returns once it is durably queued.
@@ -150,7 +150,7 @@ impl AnswerQueues {
         answer: &Answer,
         subscription: Subscription,
     ) -> Result<Delivery, StoreError> {
-        let queue = self.queue_for(answer, subscription);
+        let queue = self.queue_for(answer.reference, subscription);
         let whole = AnswerMessage::Answer {
             answer: answer.clone(),
         };

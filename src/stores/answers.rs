@@ -56,7 +56,11 @@ impl AnswerStore {
             .iter()
             .map(|reference| keys::answer(tenant, survey, *reference))
             .collect();
-        let blobs = self.blobs.get_many(&keys).await;
+        let blobs = self
+            .blobs
+            .get_many(&keys)
+            .await
+            .context(|| format!("reading {} answers of {tenant}/{survey}", keys.len()))?;
         keys.iter()
             .zip(blobs)
             .map(|(key, blob)| match blob {

@@ -111,6 +111,14 @@ impl ExportStore {
         &self.queue
     }
 
+    /// How many export requests wait, roughly.
+    pub async fn waiting(&self) -> Result<u64, StoreError> {
+        self.queues
+            .approximate_length(&self.queue)
+            .await
+            .context(|| format!("reading the length of {}", self.queue))
+    }
+
     /// Records a pending job and queues it.
     pub async fn request(
         &self,

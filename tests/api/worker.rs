@@ -703,9 +703,8 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
     );
 }
 
-#[tokio::test]
-async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
-    let app = spawn_app().await;
+/// Stores over the app's storage with four shards per class, holding `count` standard answers.
+async fn four_shards_with_answers(app: &crate::helpers::TestApp, count: u64) -> Stores {
     let settings = canvass::stores::StoreSettings {
         queue_shards: 4,
         ..Default::default()
@@ -713,13 +712,20 @@ async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
     let stores = Stores::open(app.storage.clone(), &settings)
         .await
         .expect("stores");
-    for n in 0..40 {
+    for n in 0..count {
         stores
             .answer_queues
             .submit(&demo_answer(7000 + n, n), Subscription::Standard)
             .await
             .expect("queued");
     }
+    stores
+}
+
+#[tokio::test]
+async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
+    let app = spawn_app().await;
+    let stores = four_shards_with_answers(&app, 40).await;
     let shards = stores.answer_queues.queues_for(Subscription::Standard);
     assert_eq!(shards.len(), 4);
     assert_eq!(
@@ -731,6 +737,26 @@ async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
         let length = stores.answer_queues.length(shard).await.expect("length");
         assert_eq!(length, 10, "{shard} holds a quarter of the answers");
     }
+    let listed: Vec<(String, &str)> = canvass::admin::queues(&stores)
+        .await
+        .expect("queues")
+        .into_iter()
+        .map(|depth| (depth.name, depth.role))
+        .collect();
+    for name in [
+        "answers-standard-1",
+        "answers-standard-3",
+        "answers-premium-2",
+    ] {
+        assert!(
+            listed.iter().any(|(listed, _)| listed == name),
+            "canvass queues lists shard {name}: {listed:?}"
+        );
+    }
+    assert!(
+        listed.contains(&("exports".to_owned(), "export")),
+        "canvass queues lists the export queue: {listed:?}"
+    );
 
     let mut worker = worker(&stores, LONG);
     let mut steps = 0;
@@ -748,4 +774,29 @@ async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
             .expect("length"),
         0
     );
+}
+
+#[tokio::test]
+async fn a_worker_takes_the_shards_in_turn_rather_than_emptying_one_first() {
+    let app = spawn_app().await;
+    // Two batches' worth on every shard.
+    let stores = four_shards_with_answers(&app, 256).await;
+    let one_batch_a_step = canvass::worker::WorkerSettings {
+        visibility: LONG,
+        batches_per_step: 1,
+        ..Default::default()
+    };
+    let mut worker = canvass::worker::Worker::new(stores.clone(), one_batch_a_step);
+
+    let mut order = Vec::new();
+    while let StepOutcome::BatchDone { queue, .. } = worker.step().await.expect("a step") {
+        order.push(queue.to_string());
+    }
+
+    assert_eq!(order.len(), 8, "{order:?}");
+    assert!(
+        order.windows(2).all(|pair| pair[0] != pair[1]),
+        "no shard is read twice in a row while others wait: {order:?}"
+    );
+    assert_eq!(summary(&stores).await.summary.total, 256);
 }

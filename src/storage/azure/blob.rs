@@ -21,7 +21,9 @@ use crate::storage::{
 };
 
 /// One request moves a whole blob: ours are documents, far below this.
-const ONE_REQUEST: NonZero<usize> = NonZero::new(256 * 1024 * 1024).expect("non-zero");
+const ONE_REQUEST: usize = 256 * 1024 * 1024;
+const ONE_DOWNLOAD: NonZero<usize> = NonZero::new(ONE_REQUEST).expect("non-zero");
+const ONE_UPLOAD: NonZero<u64> = NonZero::new(ONE_REQUEST as u64).expect("non-zero");
 
 /// Blobs in one container of an Azure Storage account.
 pub struct AzureBlobStore {
@@ -74,7 +76,7 @@ impl BlobStore for AzureBlobStore {
         check_key(key)?;
         self.counter.record(Operation::Get);
         let options = BlobClientDownloadOptions {
-            partition_size: Some(ONE_REQUEST),
+            partition_size: Some(ONE_DOWNLOAD),
             ..Default::default()
         };
         let response =
@@ -99,7 +101,7 @@ impl BlobStore for AzureBlobStore {
         self.counter.record(Operation::Put);
         let size = body.len() as u64;
         let mut options = BlockBlobClientUploadOptions {
-            partition_size: Some(ONE_REQUEST.try_into().unwrap_or(NonZero::<u64>::MIN)),
+            partition_size: Some(ONE_UPLOAD),
             ..Default::default()
         };
         match &mode {

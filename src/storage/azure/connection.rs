@@ -16,7 +16,7 @@ const DEVELOPMENT_KEY: &str =
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
 /// A connection string that cannot be used, and why.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 #[error("CANVASS_AZURE_CONNECTION_STRING: {0}")]
 pub struct ConnectionStringError(String);
 

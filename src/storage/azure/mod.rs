@@ -12,6 +12,7 @@ mod sas;
 use std::sync::Arc;
 
 use azure_core::error::ErrorKind;
+use azure_core::http::policies::Policy;
 use azure_core::http::{ClientOptions, StatusCode, Url};
 use azure_storage_blob::{BlobServiceClient, BlobServiceClientOptions};
 use azure_storage_queue::{QueueServiceClient, QueueServiceClientOptions};
@@ -29,8 +30,10 @@ pub const CONTAINER: &str = "canvass";
 pub async fn storage(connection_string: &str) -> Result<Storage> {
     let connection = ConnectionString::parse(connection_string)
         .map_err(|error| Error::InvalidArgument(error.to_string()))?;
+    // One signer for both services, so they share its minted token.
+    let signer: Arc<dyn Policy> = sas::SasPolicy::new(connection.credential);
     let client_options = || ClientOptions {
-        per_call_policies: vec![sas::SasPolicy::new(connection.credential.clone())],
+        per_call_policies: vec![signer.clone()],
         ..Default::default()
     };
 
@@ -109,6 +112,7 @@ fn redact_signatures(text: &str) -> String {
 /// What a failed call means to the ports, read from its status and the service's error code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Failure {
+    QueueNotFound,
     NotFound,
     Conflict,
     Precondition,
@@ -119,6 +123,7 @@ enum Failure {
 fn failure(error: &azure_core::Error) -> Failure {
     match (error.http_status(), error_code(error)) {
         (_, Some("PopReceiptMismatch")) => Failure::PopReceiptMismatch,
+        (_, Some("QueueNotFound")) => Failure::QueueNotFound,
         (Some(StatusCode::NotFound), _) => Failure::NotFound,
         (Some(StatusCode::Conflict), _) => Failure::Conflict,
         (Some(StatusCode::PreconditionFailed), _) => Failure::Precondition,

@@ -71,15 +71,13 @@ fn content(body: &[u8]) -> Result<RequestContent<QueueMessage, azure_core::http:
 /// Maps a failure on a named queue; `message` names the message when there is one.
 fn queue_error(error: azure_core::Error, queue: &QueueName, message: Option<&str>) -> Error {
     match (failure(&error), message) {
-        (Failure::NotFound, Some(id)) if !queue_is_missing(&error) => Error::message_not_found(id),
-        (Failure::NotFound, _) => Error::queue_not_found(queue.as_str()),
+        (Failure::QueueNotFound, _) | (Failure::NotFound, None) => {
+            Error::queue_not_found(queue.as_str())
+        }
+        (Failure::NotFound, Some(id)) => Error::message_not_found(id),
         (Failure::PopReceiptMismatch, Some(id)) => Error::PopReceiptMismatch { id: id.into() },
         _ => backend(error),
     }
-}
-
-fn queue_is_missing(error: &azure_core::Error) -> bool {
-    super::error_code(error).is_some_and(|code| code == "QueueNotFound")
 }
 
 #[async_trait]

@@ -34,49 +34,6 @@ impl LocalBlobStore {
     }
 }
 
-impl LocalBlobStore {
-    /// Reads many keys with one statement per `READ_MANY` keys, instead of one query each.
-    async fn read_many(&self, keys: &[String]) -> Result<Vec<Result<Blob>>> {
-        let mut results: Vec<Result<Blob>> = Vec::with_capacity(keys.len());
-        let mut found = std::collections::HashMap::with_capacity(keys.len());
-        for chunk in keys.chunks(READ_MANY) {
-            for key in chunk {
-                check_key(key)?;
-                self.counter.record(Operation::Get);
-            }
-            let rows = retry::busy(|| {
-                let mut select = QueryBuilder::<Sqlite>::new(
-                    "select key, body, version, last_modified, length(body) as size
-                     from blob where key in (",
-                );
-                let mut list = select.separated(", ");
-                for key in chunk {
-                    list.push_bind(key);
-                }
-                select.push(")");
-                async move { select.build().fetch_all(&self.database.readers).await }
-            })
-            .await?;
-            for row in rows {
-                let blob = Blob {
-                    meta: meta(&row).map_err(Error::backend)?,
-                    body: Bytes::from(row.try_get::<Vec<u8>, _>("body").map_err(Error::backend)?),
-                };
-                found.insert(blob.meta.key.clone(), blob);
-            }
-        }
-        for key in keys {
-            results.push(
-                found
-                    .get(key)
-                    .cloned()
-                    .ok_or_else(|| Error::blob_not_found(key)),
-            );
-        }
-        Ok(results)
-    }
-}
-
 /// Keys read by one statement (well under SQLite's limit on bound parameters).
 const READ_MANY: usize = 500;
 
@@ -100,6 +57,21 @@ fn meta(row: &SqliteRow) -> Result<BlobMeta, sqlx::Error> {
         etag: etag(row.try_get("version")?),
         last_modified: from_millis(row.try_get("last_modified")?),
         size: u64::try_from(row.try_get::<i64, _>("size")?).unwrap_or(0),
+    })
+}
+
+/// The columns a read returns, without its condition (a macro, so `concat!` can extend it).
+macro_rules! select_blob {
+    () => {
+        "select key, body, version, last_modified, length(body) as size from blob"
+    };
+}
+
+/// A whole blob from a row of `select_blob!()`.
+fn blob(row: &SqliteRow) -> Result<Blob> {
+    Ok(Blob {
+        meta: meta(row).map_err(Error::backend)?,
+        body: Bytes::from(row.try_get::<Vec<u8>, _>("body").map_err(Error::backend)?),
     })
 }
 
@@ -153,32 +125,48 @@ impl BlobStore for LocalBlobStore {
         check_key(key)?;
         self.counter.record(Operation::Get);
         let row = retry::busy(|| {
-            sqlx::query(
-                "select key, body, version, last_modified, length(body) as size
-                 from blob where key = ?",
-            )
-            .bind(key)
-            .fetch_optional(&self.database.readers)
+            sqlx::query(concat!(select_blob!(), " where key = ?"))
+                .bind(key)
+                .fetch_optional(&self.database.readers)
         })
         .await?
         .ok_or_else(|| Error::blob_not_found(key))?;
-        Ok(Blob {
-            meta: meta(&row).map_err(Error::backend)?,
-            body: Bytes::from(row.try_get::<Vec<u8>, _>("body").map_err(Error::backend)?),
-        })
+        blob(&row)
     }
 
-    async fn get_many(&self, keys: &[String]) -> Vec<Result<Blob>> {
-        match self.read_many(keys).await {
-            Ok(found) => found,
-            Err(error) => {
-                // One failed statement fails every key of it.
-                let text = error.to_string();
-                keys.iter()
-                    .map(|_| Err(Error::backend(text.clone())))
-                    .collect()
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Result<Blob>>> {
+        // One statement per `READ_MANY` keys instead of one query each.
+        let mut found = std::collections::HashMap::with_capacity(keys.len());
+        for chunk in keys.chunks(READ_MANY) {
+            for key in chunk {
+                check_key(key)?;
+                self.counter.record(Operation::Get);
+            }
+            let rows = retry::busy(|| {
+                let mut select =
+                    QueryBuilder::<Sqlite>::new(concat!(select_blob!(), " where key in ("));
+                let mut list = select.separated(", ");
+                for key in chunk {
+                    list.push_bind(key);
+                }
+                select.push(")");
+                async move { select.build().fetch_all(&self.database.readers).await }
+            })
+            .await?;
+            for row in rows {
+                let blob = blob(&row)?;
+                found.insert(blob.meta.key.clone(), blob);
             }
         }
+        Ok(keys
+            .iter()
+            .map(|key| {
+                found
+                    .get(key)
+                    .cloned()
+                    .ok_or_else(|| Error::blob_not_found(key))
+            })
+            .collect())
     }
 
     async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta> {

@@ -543,7 +543,7 @@ pub async fn get_many_reads_each_key_in_order_and_reports_missing_ones(f: &Fixtu
     asked.push(keys[0].clone());
     let before = f.storage.transactions();
 
-    let read = f.storage.blobs.get_many(&asked).await;
+    let read = f.storage.blobs.get_many(&asked).await.expect("read");
 
     assert_eq!(read.len(), asked.len());
     for (key, result) in asked.iter().zip(&read) {
