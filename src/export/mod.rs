@@ -8,6 +8,7 @@
 //! batch of list positions at a time and written in one transaction per batch, which also
 //! advances `exported_through`: a job is marked done only after the last batch committed.
 
+mod copy_text;
 mod csv;
 mod postgres;
 
@@ -23,8 +24,10 @@ use crate::domain::Answer;
 use crate::stores::exports::{ExportJob, ExportStatus, HeldRequest};
 use crate::stores::{StoreError, Stores};
 
-/// Responses written per transaction.
-pub const BATCH: u64 = 1000;
+/// Responses written per transaction: big enough that commits and COPY start-ups are a small
+/// part of the time (5,000 exported 100,000 answers 1.5x as fast as 1,000), small enough that
+/// a batch is a few megabytes and progress shows often.
+pub const BATCH: u64 = 5000;
 
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
@@ -147,7 +150,19 @@ async fn export(
             let read = read_batch(stores.clone(), job.clone(), doc.clone(), range);
             prefetched = Some((end, tokio::spawn(read)));
         }
-        postgres::write_responses(&mut transaction, &job.tenant, &job.survey, &answers).await?;
+        // Rows past the progress mark are not in the target (they commit together with the
+        // mark), so they are copied; if some are there after all (written by other means),
+        // the copy is undone to a savepoint and the batch upserted instead.
+        let mut copy = sqlx::Connection::begin(&mut *transaction).await?;
+        match postgres::copy_responses(&mut copy, &job.tenant, &job.survey, &answers).await {
+            Ok(()) => copy.commit().await?,
+            Err(error) if postgres::is_duplicate(&error) => {
+                copy.rollback().await?;
+                postgres::write_responses(&mut transaction, &job.tenant, &job.survey, &answers)
+                    .await?;
+            }
+            Err(error) => return Err(error.into()),
+        }
         postgres::set_progress(&mut transaction, &job.tenant, &job.survey, end).await?;
         transaction.commit().await?;
         job.exported = end;

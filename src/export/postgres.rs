@@ -1,8 +1,10 @@
-//! The statements of an export: the survey's definition, responses and answers, upserted in
-//! bulk with `unnest`, so a batch of a thousand responses is two statements.
+//! The statements of an export: the survey's definition, upserted; responses and answers,
+//! copied in bulk with `COPY` when they are new (the common case) or upserted with `unnest`
+//! when some were there already, so a batch of a thousand responses is two statements.
 
 use sqlx::{PgPool, Postgres, Transaction};
 
+use super::copy_text::CopyRows;
 use crate::domain::{Answer, AnswerValue, QuestionKind, Survey, SurveySlug, TenantSlug};
 
 /// The export schema's migrations, compiled into the binary.
@@ -123,6 +125,82 @@ pub(super) async fn set_progress(
     .execute(&mut **transaction)
     .await?;
     Ok(())
+}
+
+/// Copies a batch of responses (with their list positions) and their answers that are not in
+/// the target yet. Fails with a unique violation if any of them is.
+pub(super) async fn copy_responses(
+    transaction: &mut Transaction<'_, Postgres>,
+    tenant: &TenantSlug,
+    survey: &SurveySlug,
+    answers: &[(u64, Answer)],
+) -> Result<(), sqlx::Error> {
+    let (mut responses, mut rows) = (CopyRows::default(), CopyRows::default());
+    for (position, answer) in answers {
+        let submitted = answer
+            .submitted_at
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
+        responses
+            .text(tenant.as_str())
+            .text(survey.as_str())
+            .plain(answer.reference.0)
+            .text(&submitted)
+            .plain(answer.survey_version)
+            .plain(position)
+            .end_row();
+        for (question, value) in &answer.values {
+            rows.text(tenant.as_str())
+                .text(survey.as_str())
+                .plain(answer.reference.0)
+                .text(question.as_str());
+            match value {
+                AnswerValue::Text(text) => rows.text(text).null().null().null(),
+                AnswerValue::Choice(choice) => rows.null().text(choice).null().null(),
+                AnswerValue::Choices(choices) => rows
+                    .null()
+                    .null()
+                    .text_array(choices.iter().map(String::as_str))
+                    .null(),
+                AnswerValue::Stars(stars) => rows.null().null().null().plain(stars),
+                AnswerValue::Number(number) => rows.null().null().null().plain(number),
+            };
+            rows.end_row();
+        }
+    }
+    copy_in(
+        transaction,
+        "copy canvass.response (tenant, survey, reference, submitted_at, version, position) from stdin",
+        responses,
+    )
+    .await?;
+    copy_in(
+        transaction,
+        "copy canvass.answer (tenant, survey, reference, question, text, choice, choices, number) from stdin",
+        rows,
+    )
+    .await
+}
+
+async fn copy_in(
+    transaction: &mut Transaction<'_, Postgres>,
+    statement: &str,
+    rows: CopyRows,
+) -> Result<(), sqlx::Error> {
+    let mut copy = transaction.copy_in_raw(statement).await?;
+    if let Err(error) = copy.send(rows.into_bytes()).await {
+        // The connection must leave copy mode before it can report anything else.
+        let _ = copy.abort(error.to_string()).await;
+        return Err(error);
+    }
+    copy.finish().await.map(drop)
+}
+
+/// Whether `error` says a row was there already.
+pub(super) fn is_duplicate(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|error| error.kind() == sqlx::error::ErrorKind::UniqueViolation)
 }
 
 /// Upserts a batch of responses (with their list positions) and their answers.

@@ -1,10 +1,49 @@
 //! Valid answers for any survey, varied by a counter, encoded as the form would post them.
+//!
+//! The client shares the machine with the server it measures, so a body must cost it little:
+//! the answer fields of a few hundred varied answers are encoded once, and each POST only adds
+//! its own token in front.
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::domain::{QuestionKind, Survey};
 
-/// The URL-encoded form body of the `n`th generated answer.
-pub(super) fn form_body(survey: &Survey, token: &str, n: u64) -> String {
-    let mut pairs: Vec<(String, String)> = vec![("token".into(), token.into())];
+/// What a form encoding leaves as it is in a token.
+const TOKEN_SAFE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.');
+
+/// How many different answers the bodies cycle through.
+const VARIANTS: u64 = 256;
+
+/// Form bodies for one survey.
+#[derive(Clone, Debug)]
+pub(super) struct FormBodies {
+    /// The encoded answer fields of each variant, each starting with `&`.
+    variants: std::sync::Arc<Vec<String>>,
+}
+
+impl FormBodies {
+    pub(super) fn new(survey: &Survey) -> Self {
+        let variants = (0..VARIANTS).map(|n| answer_fields(survey, n)).collect();
+        Self {
+            variants: std::sync::Arc::new(variants),
+        }
+    }
+
+    /// The URL-encoded body of the `n`th answer, carrying `token`.
+    pub(super) fn body(&self, token: &str, n: u64) -> String {
+        let fields = &self.variants[(n % VARIANTS) as usize];
+        let token = utf8_percent_encode(token, TOKEN_SAFE).to_string();
+        let mut body = String::with_capacity(6 + token.len() + fields.len());
+        body.push_str("token=");
+        body.push_str(&token);
+        body.push_str(fields);
+        body
+    }
+}
+
+/// The answer fields of the `n`th generated answer, `&`-prefixed.
+fn answer_fields(survey: &Survey, n: u64) -> String {
+    let mut pairs: Vec<(String, String)> = Vec::new();
     for question in &survey.questions {
         let field = format!("q-{}", question.id);
         let values: Vec<String> = match &question.kind {
@@ -29,5 +68,10 @@ pub(super) fn form_body(survey: &Survey, token: &str, n: u64) -> String {
         };
         pairs.extend(values.into_iter().map(|value| (field.clone(), value)));
     }
-    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+    let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
+    if encoded.is_empty() {
+        encoded
+    } else {
+        format!("&{encoded}")
+    }
 }

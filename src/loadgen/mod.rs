@@ -4,7 +4,8 @@
 //!
 //! Each submission carries its own freshly signed token (minted here from the shared signing
 //! key and reference allocator, as the form page would), so every POST is a distinct answer
-//! and the run measures the submit path alone.
+//! and the run measures the submit path alone. The ceiling gets bodies made the same way
+//! (its handler ignores the token), so both runs put the same work on the client.
 
 mod answers;
 mod ceiling;
@@ -82,8 +83,14 @@ pub async fn run(
     let counter = Arc::new(AtomicU64::new(0));
     let bodies = {
         let (stores, survey, counter) = (stores.clone(), survey.clone(), counter.clone());
+        let forms = answers::FormBodies::new(&survey);
         move || {
-            let (stores, survey, counter) = (stores.clone(), survey.clone(), counter.clone());
+            let (stores, survey, counter, forms) = (
+                stores.clone(),
+                survey.clone(),
+                counter.clone(),
+                forms.clone(),
+            );
             async move {
                 let reference = stores.references.next().await?;
                 let token = SubmissionToken {
@@ -93,7 +100,7 @@ pub async fn run(
                 }
                 .sign(&stores.signing_key);
                 let n = counter.fetch_add(1, Ordering::Relaxed);
-                Ok::<_, StoreError>(answers::form_body(&survey, &token, n))
+                Ok::<_, StoreError>(forms.body(&token, n))
             }
         }
     };
@@ -101,20 +108,17 @@ pub async fn run(
         "loading {url} with {} clients for {} s",
         settings.clients, settings.duration
     );
-    let serve = drive(&client, &url, settings, bodies, 303).await;
+    let serve = drive(&client, &url, settings, bodies.clone(), 303).await;
     let ceiling = if settings.no_ceiling {
         None
     } else {
         let server = ceiling::start().await.map_err(LoadError::Ceiling)?;
-        let body = answers::form_body(&survey, "token", 0);
         eprintln!(
             "loading the trivial handler at {} for {} s",
             server.url, settings.duration
         );
-        let bodies = move || {
-            let body = body.clone();
-            async move { Ok::<_, StoreError>(body) }
-        };
+        // The same load: each body is made exactly as for `serve` (a fresh reference and
+        // signed token), so the client, which shares the machine, costs both runs the same.
         let report = drive(&client, &server.url, settings, bodies, 200).await;
         server.stop().await;
         Some(report)

@@ -18,6 +18,7 @@
 //! transaction, and a busy database is waited for (busy timeout) and then retried.
 
 mod blob;
+mod busy;
 mod queue;
 mod retry;
 mod writer;
@@ -38,9 +39,6 @@ use writer::Writer;
 
 /// File name of the database inside the data directory.
 pub const DATABASE_FILE: &str = "canvass.sqlite3";
-
-/// How long one statement waits for another process's lock before SQLite reports busy.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Reader connections per process; WAL readers never block each other or the writer.
 const READERS: u32 = 8;
@@ -91,12 +89,16 @@ impl Database {
                 Durability::Full => SqliteSynchronous::Full,
                 Durability::Relaxed => SqliteSynchronous::Normal,
             })
-            .busy_timeout(BUSY_TIMEOUT)
+            .busy_timeout(busy::TIMEOUT)
             .foreign_keys(true);
         let mut connection = retry::busy(|| options.connect()).await?;
+        busy::install(&mut connection)
+            .await
+            .map_err(Error::backend)?;
         retry::raw(&mut connection, SCHEMA).await?;
         let readers = SqlitePoolOptions::new()
             .max_connections(READERS)
+            .after_connect(|connection, _| Box::pin(busy::install(connection)))
             .connect_with(options)
             .await
             .map_err(Error::backend)?;
