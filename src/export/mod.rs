@@ -1,12 +1,13 @@
 //! Exports a survey's responses to PostgreSQL, incrementally, exactly and with bounded memory.
 //!
 //! The schema (migrations/, schema `canvass`) has one row per survey, version, question,
-//! option, response and answered question, each carrying its tenant and survey. Rows are
-//! upserted, so exporting again updates in place and never duplicates; the survey row records
-//! how far its answer list was exported (`exported_through`), so a later export adds only new
-//! answers and a worker killed half-way leaves the next one to resume. Responses are read a
-//! batch of list positions at a time and written in one transaction per batch, which also
-//! advances `exported_through`: a job is marked done only after the last batch committed.
+//! option, response and answered question, each carrying its tenant and survey. The survey
+//! row records how far its answer list was exported (`exported_through`), so a later export
+//! adds only new answers and a worker killed half-way leaves the next one to resume. Responses
+//! are read a batch of list positions at a time and written in one transaction per batch,
+//! which also advances `exported_through`: a job is marked done only after the last batch
+//! committed. New rows are copied (`COPY`); definitions, and any response row found already
+//! there, are upserted, so exporting again updates in place and never duplicates.
 
 mod copy_text;
 mod csv;
