@@ -46,6 +46,18 @@ impl CopyRows {
         self
     }
 
+    /// A column written by `column` when there is a value, else NULL.
+    pub(super) fn or_null<T>(
+        &mut self,
+        value: Option<T>,
+        column: impl FnOnce(&mut Self, T) -> &mut Self,
+    ) -> &mut Self {
+        match value {
+            Some(value) => column(self, value),
+            None => self.null(),
+        }
+    }
+
     /// A `text[]` column: an array literal with every element quoted.
     pub(super) fn text_array<'a>(
         &mut self,
@@ -105,6 +117,17 @@ mod tests {
             rows.plain(1.5).end_row();
         });
         assert_eq!(out, "acme\t42\t\\N\n1.5\n");
+    }
+
+    #[test]
+    fn an_absent_value_is_null_and_a_present_one_is_written_by_its_column() {
+        let out = encoded(|rows| {
+            rows.or_null(None::<&str>, CopyRows::text)
+                .or_null(Some(""), CopyRows::text)
+                .or_null(Some(2.5), CopyRows::plain)
+                .end_row();
+        });
+        assert_eq!(out, "\\N\t\t2.5\n");
     }
 
     #[test]

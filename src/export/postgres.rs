@@ -1,6 +1,6 @@
 //! The statements of an export: the survey's definition, upserted; responses and answers,
 //! copied in bulk with `COPY` when they are new (the common case) or upserted with `unnest`
-//! when some were there already, so a batch of a thousand responses is two statements.
+//! when some were there already; either way a batch of responses is two statements.
 
 use sqlx::{PgPool, Postgres, Transaction};
 
@@ -137,35 +137,27 @@ pub(super) async fn copy_responses(
 ) -> Result<(), sqlx::Error> {
     let (mut responses, mut rows) = (CopyRows::default(), CopyRows::default());
     for (position, answer) in answers {
-        let submitted = answer
-            .submitted_at
-            .format(&time::format_description::well_known::Rfc3339)
-            .unwrap_or_default();
         responses
             .text(tenant.as_str())
             .text(survey.as_str())
             .plain(answer.reference.0)
-            .text(&submitted)
+            .text(&submitted_at(answer))
             .plain(answer.survey_version)
             .plain(position)
             .end_row();
         for (question, value) in &answer.values {
+            let columns = AnswerColumns::of(value);
             rows.text(tenant.as_str())
                 .text(survey.as_str())
                 .plain(answer.reference.0)
-                .text(question.as_str());
-            match value {
-                AnswerValue::Text(text) => rows.text(text).null().null().null(),
-                AnswerValue::Choice(choice) => rows.null().text(choice).null().null(),
-                AnswerValue::Choices(choices) => rows
-                    .null()
-                    .null()
-                    .text_array(choices.iter().map(String::as_str))
-                    .null(),
-                AnswerValue::Stars(stars) => rows.null().null().null().plain(stars),
-                AnswerValue::Number(number) => rows.null().null().null().plain(number),
-            };
-            rows.end_row();
+                .text(question.as_str())
+                .or_null(columns.text, CopyRows::text)
+                .or_null(columns.choice, CopyRows::text)
+                .or_null(columns.choices, |rows, choices| {
+                    rows.text_array(choices.iter().map(String::as_str))
+                })
+                .or_null(columns.number, CopyRows::plain)
+                .end_row();
         }
     }
     copy_in(
@@ -211,14 +203,7 @@ pub(super) async fn write_responses(
     answers: &[(u64, Answer)],
 ) -> Result<(), sqlx::Error> {
     let references: Vec<i64> = answers.iter().map(|(_, a)| a.reference.0 as i64).collect();
-    let submitted: Vec<String> = answers
-        .iter()
-        .map(|(_, a)| {
-            a.submitted_at
-                .format(&time::format_description::well_known::Rfc3339)
-                .unwrap_or_default()
-        })
-        .collect();
+    let submitted: Vec<String> = answers.iter().map(|(_, a)| submitted_at(a)).collect();
     let versions: Vec<i32> = answers
         .iter()
         .map(|(_, a)| a.survey_version as i32)
@@ -281,19 +266,51 @@ struct AnswerRows {
 
 impl AnswerRows {
     fn push(&mut self, reference: i64, question: &str, value: &AnswerValue) {
-        let (mut text, mut choice, mut list, mut number) = (None, None, None, None);
-        match value {
-            AnswerValue::Text(t) => text = Some(t.clone()),
-            AnswerValue::Choice(c) => choice = Some(c.clone()),
-            AnswerValue::Choices(cs) => list = serde_json::to_string(cs).ok(),
-            AnswerValue::Stars(s) => number = Some(f64::from(*s)),
-            AnswerValue::Number(n) => number = Some(*n),
-        }
+        let columns = AnswerColumns::of(value);
         self.references.push(reference);
         self.questions.push(question.to_owned());
-        self.texts.push(text);
-        self.choices.push(choice);
-        self.choice_lists.push(list);
-        self.numbers.push(number);
+        self.texts.push(columns.text.map(str::to_owned));
+        self.choices.push(columns.choice.map(str::to_owned));
+        self.choice_lists.push(
+            columns
+                .choices
+                .and_then(|cs| serde_json::to_string(cs).ok()),
+        );
+        self.numbers.push(columns.number);
     }
+}
+
+/// The typed columns of `canvass.answer` for one value: the one that holds it, the rest NULL.
+struct AnswerColumns<'a> {
+    text: Option<&'a str>,
+    choice: Option<&'a str>,
+    choices: Option<&'a [String]>,
+    number: Option<f64>,
+}
+
+impl<'a> AnswerColumns<'a> {
+    fn of(value: &'a AnswerValue) -> Self {
+        let mut columns = Self {
+            text: None,
+            choice: None,
+            choices: None,
+            number: None,
+        };
+        match value {
+            AnswerValue::Text(text) => columns.text = Some(text),
+            AnswerValue::Choice(choice) => columns.choice = Some(choice),
+            AnswerValue::Choices(choices) => columns.choices = Some(choices),
+            AnswerValue::Stars(stars) => columns.number = Some(f64::from(*stars)),
+            AnswerValue::Number(number) => columns.number = Some(*number),
+        }
+        columns
+    }
+}
+
+/// When the answer was given, as `timestamptz` input.
+fn submitted_at(answer: &Answer) -> String {
+    answer
+        .submitted_at
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
 }
