@@ -108,7 +108,7 @@ pub struct WorkerArgs {
     pub max_dequeue: u32,
 
     /// Batches of 32 messages read per step.
-    #[arg(long, env = "CANVASS_WORKER_BATCHES", default_value_t = 4)]
+    #[arg(long, env = "CANVASS_WORKER_BATCHES", default_value_t = 8)]
     pub batches_per_step: usize,
 
     /// Seconds between attempts to run the reconcile pass.

@@ -2,15 +2,16 @@
 //!
 //! - `transactions`: storage transactions per answer, counted by the adapters, for N answers
 //!   submitted and then drained by one worker;
-//! - `drain`: answers/s to drain a backlog of N answers with 1, 2 and 4 worker processes;
+//! - `drain`: answers/s to drain a backlog of N answers with 1, 2 and 4 worker processes
+//!   (`drain`);
 //! - `freshness`: time from thank-you to being counted, p50/p99, for premium and standard
 //!   answers under a steady load that keeps a backlog.
 
 mod answers;
+mod drain;
 mod export;
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
@@ -18,8 +19,8 @@ use futures_util::future::join_all;
 use time::OffsetDateTime;
 
 use crate::domain::Subscription;
-use crate::storage::{Operation, local};
-use crate::stores::{StoreError, StoreSettings, Stores};
+use crate::storage::Operation;
+use crate::stores::{StoreError, Stores};
 use crate::worker::{StepOutcome, Worker, WorkerSettings};
 
 /// Which benchmark to run.
@@ -45,6 +46,14 @@ pub enum Bench {
         /// Queues each class of answers is split over (as `CANVASS_QUEUE_SHARDS`).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16))]
         shards: u16,
+        /// Runs of each process count, interleaved; the median is reported (this machine's
+        /// figures vary by a fifth from run to run).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
+        runs: u32,
+        /// Give each worker process a data directory and backlog of its own (the same answers
+        /// in all): nothing is shared, so this measures what the machine allows N processes.
+        #[arg(long)]
+        separate: bool,
         /// Drain on this Azure Storage account (a standard connection string; an empty
         /// emulator) instead of a fresh local data directory.
         #[arg(long, env = "CANVASS_AZURE_CONNECTION_STRING", hide_env_values = true)]
@@ -103,16 +112,22 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
             processes,
             surveys,
             shards,
+            runs,
+            separate,
             azure,
         } => {
-            let target = DrainTarget {
+            let target = drain::DrainTarget {
                 azure,
                 shards: usize::from(shards),
             };
-            for count in processes {
-                drain(&target, answers, count, surveys).await?;
-            }
-            Ok(())
+            let plan = drain::Plan {
+                answers,
+                processes,
+                surveys,
+                runs,
+                separate,
+            };
+            drain::run(&target, &plan).await
         }
         Bench::Freshness { seconds, rate } => freshness(seconds, rate).await,
         Bench::Export {
@@ -140,12 +155,12 @@ impl Drop for Scratch {
 
 /// Opens fresh stores in `dir` with the benchmark surveys defined.
 pub(super) async fn open(dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
-    DrainTarget::LOCAL.open(dir, surveys).await
+    drain::DrainTarget::LOCAL.open(dir, surveys).await
 }
 
 /// Submits `count` answers over `surveys` surveys (half to premium tenants when `premium` is
 /// set), 128 at a time.
-async fn submit(
+pub(super) async fn submit(
     stores: &Stores,
     count: u64,
     premium: bool,
@@ -188,7 +203,7 @@ fn subscription(premium: bool) -> Subscription {
     }
 }
 
-async fn waiting(stores: &Stores) -> Result<u64, BenchError> {
+pub(super) async fn waiting(stores: &Stores) -> Result<u64, BenchError> {
     let queues = &stores.answer_queues;
     Ok(queues.waiting(Subscription::Premium).await?
         + queues.waiting(Subscription::Standard).await?)
@@ -229,125 +244,6 @@ async fn transactions(count: u64) -> Result<(), BenchError> {
     println!(
         "  total:                                  {:.3}",
         per(drained.since(&start).total())
-    );
-    Ok(())
-}
-
-/// Where a drain benchmark runs.
-struct DrainTarget {
-    /// An Azure account's connection string, or `None` for a fresh local data directory.
-    azure: Option<String>,
-    /// Queue shards per class.
-    shards: usize,
-}
-
-impl DrainTarget {
-    /// A fresh local data directory, one queue per class.
-    const LOCAL: Self = Self {
-        azure: None,
-        shards: 1,
-    };
-
-    async fn open(&self, dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
-        let settings = StoreSettings {
-            queue_shards: self.shards,
-            ..StoreSettings::default()
-        };
-        let storage = match &self.azure {
-            Some(connection) => crate::storage::azure::storage(connection).await?,
-            None => local::storage(&dir.0).await?,
-        };
-        let stores = Stores::open(storage, &settings).await?;
-        answers::seed(&stores, surveys).await?;
-        Ok(stores)
-    }
-
-    fn spawn_worker(&self, dir: &Scratch) -> Result<Child, BenchError> {
-        let exe = std::env::current_exe().map_err(BenchError::Spawn)?;
-        let mut command = Command::new(exe);
-        command
-            .arg("worker")
-            .env("CANVASS_QUEUE_SHARDS", self.shards.to_string())
-            .env("CANVASS_LOG", "warn")
-            .stdout(Stdio::null());
-        match &self.azure {
-            Some(connection) => command
-                .env("CANVASS_STORAGE", "azure")
-                .env("CANVASS_AZURE_CONNECTION_STRING", connection),
-            None => command
-                .env("CANVASS_STORAGE", "local")
-                .env("CANVASS_DATA_DIR", &dir.0),
-        };
-        command.spawn().map_err(BenchError::Spawn)
-    }
-}
-
-async fn counted(stores: &Stores, surveys: u64) -> Result<u64, BenchError> {
-    let mut counted = 0;
-    for survey in 0..surveys.max(1) {
-        let read = stores
-            .summaries
-            .read(&answers::tenant(false), &answers::survey(survey))
-            .await?;
-        counted += read.doc.summary.total;
-    }
-    Ok(counted)
-}
-
-async fn drain(
-    target: &DrainTarget,
-    count: u64,
-    processes: usize,
-    surveys: u64,
-) -> Result<(), BenchError> {
-    let dir = Scratch::new();
-    let stores = target.open(&dir, surveys).await?;
-    if waiting(&stores).await? > 0 {
-        return Err(BenchError::Setup(
-            "the answer queues are not empty: drain on a fresh account or emulator".into(),
-        ));
-    }
-    let counted_before = counted(&stores, surveys).await?;
-    eprintln!(
-        "queueing {count} answers to {surveys} survey(s) over {} shard(s) for {processes} worker process(es)",
-        target.shards
-    );
-    submit(&stores, count, false, surveys).await?;
-    let started = Instant::now();
-    let mut workers = (0..processes)
-        .map(|_| target.spawn_worker(&dir))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut last = Instant::now();
-    loop {
-        let left = waiting(&stores).await?;
-        if left == 0 {
-            break;
-        }
-        if last.elapsed() >= Duration::from_secs(2) {
-            eprintln!(
-                "  {:>5.1} s  {left:>7} left",
-                started.elapsed().as_secs_f64()
-            );
-            last = Instant::now();
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-    let elapsed = started.elapsed();
-    for worker in &mut workers {
-        let _ = worker.kill();
-        let _ = worker.wait();
-    }
-    let counted = counted(&stores, surveys).await? - counted_before;
-    let backend = if target.azure.is_some() {
-        "azure"
-    } else {
-        "local"
-    };
-    println!(
-        "{backend}, {} shard(s), {processes} worker process(es), {surveys} survey(s): drained {count} answers in {:.1} s = {:.0} answers/s (summaries count {counted})",
-        target.shards,
-        elapsed.as_secs_f64(),
-        count as f64 / elapsed.as_secs_f64(),
     );
     Ok(())
 }

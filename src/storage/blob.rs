@@ -51,6 +51,17 @@ pub enum PutMode {
     Update(ETag),
 }
 
+/// One write of `BlobStore::put_many`.
+#[derive(Clone, Debug)]
+pub struct BlobPut {
+    /// The blob's key.
+    pub key: String,
+    /// The bytes to write.
+    pub body: Bytes,
+    /// The condition to write them under.
+    pub mode: PutMode,
+}
+
 /// What a blob is, without its body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlobMeta {
@@ -154,12 +165,33 @@ pub trait BlobStore: Send + Sync + fmt::Debug {
     /// Writes a blob under a condition and returns its new metadata.
     async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta>;
 
+    /// Writes several blobs, each under its own condition: each write's own result, in order;
+    /// the outer error is a failure of the whole call (then some writes may have happened).
+    /// One transaction per blob, as `put`; backends that can write many in one round trip do.
+    async fn put_many(&self, puts: Vec<BlobPut>) -> Result<Vec<Result<BlobMeta>>> {
+        let mut written = Vec::with_capacity(puts.len());
+        for chunk in puts.chunks(GET_MANY_CONCURRENCY) {
+            let writes = chunk
+                .iter()
+                .map(|put| self.put(&put.key, put.body.clone(), put.mode.clone()));
+            written.extend(futures_util::future::join_all(writes).await);
+        }
+        Ok(written)
+    }
+
     /// Deletes a blob, only if it still has `if_match` when given.
     /// `Error::NotFound` if there is none; `Error::Precondition` if the ETag moved on.
     async fn delete(&self, key: &str, if_match: Option<&ETag>) -> Result<()>;
 
     /// One page of the keys under a prefix, in key order.
     async fn list(&self, request: &ListRequest) -> Result<ListPage>;
+
+    /// Makes every write that returned before this call durable, whoever made it. Backends
+    /// whose writes are durable when they return (Azure, memory) have nothing to do; the local
+    /// backend's relaxed handles commit without fsync and fsync here.
+    async fn flush(&self) -> Result<()> {
+        Ok(())
+    }
 
     /// This adapter's transaction counter.
     fn transactions(&self) -> &TransactionCounter;

@@ -13,8 +13,8 @@ pub mod memory;
 mod queue;
 
 pub use blob::{
-    Blob, BlobMeta, BlobStore, ETag, ListPage, ListRequest, MAX_KEY_LEN, MAX_LIST_PAGE, PutMode,
-    check_key,
+    Blob, BlobMeta, BlobPut, BlobStore, ETag, ListPage, ListRequest, MAX_KEY_LEN, MAX_LIST_PAGE,
+    PutMode, check_key,
 };
 pub use counter::{Operation, TransactionCounter, TransactionCounts};
 pub use error::{Error, Result};

@@ -12,6 +12,9 @@ use super::{Error, Result, TransactionCounter};
 /// The most messages one receive call may ask for (Azure's limit).
 pub const MAX_MESSAGES_PER_GET: usize = 32;
 
+/// Deletes in flight at once in the default `delete_many`.
+const DELETE_MANY_CONCURRENCY: usize = 64;
+
 /// The largest message, measured base64-encoded as Azure stores it (64 KiB). Every backend
 /// enforces it, so a message that fits on a laptop fits in the cloud too.
 pub const MAX_ENCODED_MESSAGE_BYTES: usize = 64 * 1024;
@@ -144,6 +147,24 @@ pub trait MessageQueue: Send + Sync + fmt::Debug {
 
     /// Deletes a held message; `Error::PopReceiptMismatch` if the receipt is stale.
     async fn delete(&self, queue: &QueueName, id: &str, receipt: &PopReceipt) -> Result<()>;
+
+    /// Deletes several held messages of one queue: each delete's own result, in order; the
+    /// outer error is a failure of the whole call. One transaction per message, as `delete`;
+    /// backends that can delete many in one round trip do.
+    async fn delete_many(
+        &self,
+        queue: &QueueName,
+        messages: &[(String, PopReceipt)],
+    ) -> Result<Vec<Result<()>>> {
+        let mut deleted = Vec::with_capacity(messages.len());
+        for chunk in messages.chunks(DELETE_MANY_CONCURRENCY) {
+            let deletes = chunk
+                .iter()
+                .map(|(id, receipt)| self.delete(queue, id, receipt));
+            deleted.extend(futures_util::future::join_all(deletes).await);
+        }
+        Ok(deleted)
+    }
 
     /// Roughly how many messages the queue holds, visible or not.
     async fn approximate_length(&self, queue: &QueueName) -> Result<u64>;

@@ -17,18 +17,18 @@
 //! the same reference, which the worker stores and counts once. An incoming blob whose pointer
 //! never got queued (no retry came) is still a stored answer; the reconcile pass finds it.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::error::encode;
 use super::{Context, StoreError, keys};
 use crate::domain::{Answer, Reference, Subscription, SurveySlug, TenantSlug};
-use std::time::Duration;
-
 use crate::storage::{
-    BlobStore, Error, MAX_MESSAGES_PER_GET, Message, MessageQueue, MessageUpdate, PutMode,
-    QueueName, Storage,
+    BlobStore, Error, MAX_MESSAGES_PER_GET, Message, MessageQueue, MessageUpdate, PopReceipt,
+    PutMode, QueueName, Storage,
 };
 
 /// The queue of standard tenants' answers.
@@ -246,6 +246,34 @@ impl AnswerQueues {
             Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
             Err(error) => Err(error).context(|| format!("deleting message {}", message.id)),
         }
+    }
+
+    /// Deletes several received messages as `delete` does, with one call per queue.
+    pub async fn delete_many(&self, received: &[&Received]) -> Result<(), StoreError> {
+        let mut by_queue: BTreeMap<&QueueName, Vec<(String, PopReceipt)>> = BTreeMap::new();
+        for item in received {
+            let message = &item.message;
+            by_queue
+                .entry(&item.queue)
+                .or_default()
+                .push((message.id.clone(), message.pop_receipt.clone()));
+        }
+        for (queue, held) in by_queue {
+            let deleted = self
+                .queues
+                .delete_many(queue, &held)
+                .await
+                .context(|| format!("deleting {} messages from {queue}", held.len()))?;
+            for ((id, _), outcome) in held.iter().zip(deleted) {
+                match outcome {
+                    Ok(()) | Err(Error::NotFound { .. }) => {}
+                    Err(error) => {
+                        return Err(error).context(|| format!("deleting message {id}"));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Hides a held message for another `visibility`; returns false if it is no longer held.

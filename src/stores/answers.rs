@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::error::{decode, encode};
 use super::{Context, StoreError, keys};
 use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
-use crate::storage::{BlobStore, Error, PutMode};
+use crate::storage::{BlobPut, BlobStore, Error, PutMode};
 
 /// Reads and writes stored answers and the incoming copies of oversized ones.
 #[derive(Clone, Debug)]
@@ -32,6 +32,38 @@ impl AnswerStore {
             Err(Error::AlreadyExists { .. }) => self.read(&key).await,
             Err(error) => Err(error).context(|| format!("storing answer {key}")),
         }
+    }
+
+    /// Stores answers as `store` does, with one call for all of them: for each answer, in
+    /// order, `None` if it was stored now or the copy stored before.
+    pub async fn store_many(&self, answers: &[&Answer]) -> Result<Vec<Option<Answer>>, StoreError> {
+        let puts = answers
+            .iter()
+            .map(|answer| {
+                let key = keys::answer(&answer.tenant, &answer.survey, answer.reference);
+                let body = encode(&key, answer)?.into();
+                Ok(BlobPut {
+                    key,
+                    body,
+                    mode: PutMode::Create,
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let keys: Vec<String> = puts.iter().map(|put| put.key.clone()).collect();
+        let written = self
+            .blobs
+            .put_many(puts)
+            .await
+            .context(|| format!("storing {} answers", keys.len()))?;
+        let mut stored = Vec::with_capacity(keys.len());
+        for (key, written) in keys.iter().zip(written) {
+            stored.push(match written {
+                Ok(_) => None,
+                Err(Error::AlreadyExists { .. }) => self.read(key).await?,
+                Err(error) => return Err(error).context(|| format!("storing answer {key}")),
+            });
+        }
+        Ok(stored)
     }
 
     /// A stored answer, if there is one.

@@ -129,6 +129,16 @@ pub struct Stores {
 }
 
 impl Stores {
+    /// Makes every blob written so far durable (see `BlobStore::flush`): a step of the
+    /// worker's protocol whose writes depend on earlier ones being on disk waits for this.
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.storage
+            .blobs
+            .flush()
+            .await
+            .context(|| "making blob writes durable".to_owned())
+    }
+
     /// One page of the keys under `prefix`, for background passes over all data.
     pub async fn scan(
         &self,

@@ -6,21 +6,23 @@
 //! survey, merges each group exactly once (see `merge`), and deletes only the messages whose
 //! answers were merged. A message that keeps failing moves to the poison queue once it has
 //! been received more than `max_dequeue` times. Visibility is extended when a step runs long.
+//! A queue that filled a step's batches is asked for all of them at once the next step.
 
 mod merge;
 pub mod reconcile;
 
-pub use merge::{Merged, SurveyBatch, complete, merge};
+pub use merge::{Merged, SurveyBatch, complete, merge, tidy};
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::time::{Duration, Instant};
 
+use futures_util::FutureExt;
 use futures_util::future::join_all;
 use time::OffsetDateTime;
 
 use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
-use crate::storage::QueueName;
+use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
 use crate::stores::exports::ExportStatus;
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
 use crate::telemetry::error_chain;
@@ -47,7 +49,7 @@ impl Default for WorkerSettings {
         Self {
             visibility: Duration::from_secs(60),
             max_dequeue: 5,
-            batches_per_step: 4,
+            batches_per_step: 8,
             idle_wait: Duration::from_millis(250),
             reconcile_every: Duration::from_secs(600),
             export_database_url: None,
@@ -89,6 +91,11 @@ pub struct Worker {
     stores: Stores,
     settings: WorkerSettings,
     steps: u64,
+    /// Per survey, answers this worker settled that are still in the summary's `recent` map:
+    /// the survey's next commit drops them (see `merge`).
+    settled: BTreeMap<(TenantSlug, SurveySlug), BTreeSet<Reference>>,
+    /// Queues whose last receive filled every batch of a step.
+    backlogged: BTreeSet<QueueName>,
 }
 
 /// A received message with the answer it carries.
@@ -105,12 +112,15 @@ impl Worker {
             stores,
             settings,
             steps: 0,
+            settled: BTreeMap::new(),
+            backlogged: BTreeSet::new(),
         }
     }
 
     /// Processes one batch from the first non-empty queue, if any.
     pub async fn step(&mut self) -> Result<StepOutcome, StoreError> {
         if self.stores.control.paused().await? {
+            self.tidy().await?;
             return Ok(StepOutcome::Paused);
         }
         self.steps += 1;
@@ -131,7 +141,34 @@ impl Worker {
                 return self.process(queue, received).await;
             }
         }
+        self.tidy().await?;
         self.export().await
+    }
+
+    /// Drops every answer this worker settled from its summary's `recent` map, for surveys
+    /// whose next commit is not coming soon.
+    async fn tidy(&mut self) -> Result<(), StoreError> {
+        self.tidy_except(&BTreeSet::new()).await
+    }
+
+    /// As `tidy`, except for the surveys in `keep`.
+    async fn tidy_except(
+        &mut self,
+        keep: &BTreeSet<(TenantSlug, SurveySlug)>,
+    ) -> Result<(), StoreError> {
+        let surveys: Vec<(TenantSlug, SurveySlug)> = self
+            .settled
+            .keys()
+            .filter(|survey| !keep.contains(*survey))
+            .cloned()
+            .collect();
+        for survey in surveys {
+            if let Some(settled) = self.settled.get(&survey) {
+                tidy(&self.stores, &survey.0, &survey.1, settled).await?;
+            }
+            self.settled.remove(&survey);
+        }
+        Ok(())
     }
 
     /// Runs the next export request, if any: answers come first, exports when they are done.
@@ -187,17 +224,35 @@ impl Worker {
         Ok(StepOutcome::ExportDone { id })
     }
 
-    async fn receive(&self, queue: &QueueName) -> Result<Vec<Received>, StoreError> {
+    async fn receive(&mut self, queue: &QueueName) -> Result<Vec<Received>, StoreError> {
         let queues = &self.stores.answer_queues;
         let visibility = self.settings.visibility;
-        let mut all = queues.receive(queue, 32, visibility).await?;
-        if all.len() == 32 {
-            // A backlog: read the other batches at once, so they share one storage round.
+        let batches = self.settings.batches_per_step.max(1);
+        // A queue that filled the last step's batches most likely fills them again: ask for
+        // them all at once. Otherwise one batch first, and the rest only if it comes back full.
+        let first = if self.backlogged.contains(queue) {
+            batches
+        } else {
+            1
+        };
+        let mut all = Vec::new();
+        for batch in
+            join_all((0..first).map(|_| queues.receive(queue, MAX_MESSAGES_PER_GET, visibility)))
+                .await
+        {
+            all.extend(batch?);
+        }
+        if first == 1 && all.len() == MAX_MESSAGES_PER_GET {
             let more =
-                (1..self.settings.batches_per_step).map(|_| queues.receive(queue, 32, visibility));
+                (1..batches).map(|_| queues.receive(queue, MAX_MESSAGES_PER_GET, visibility));
             for batch in join_all(more).await {
                 all.extend(batch?);
             }
+        }
+        if all.len() == batches * MAX_MESSAGES_PER_GET {
+            self.backlogged.insert(queue.clone());
+        } else {
+            self.backlogged.remove(queue);
         }
         Ok(all)
     }
@@ -239,9 +294,17 @@ impl Worker {
         }
         // Surveys are merged side by side, so their storage calls share rounds.
         let stores = &self.stores;
+        let merged_surveys: BTreeSet<(TenantSlug, SurveySlug)> = groups.keys().cloned().collect();
         let merges = groups
             .into_iter()
-            .map(|((tenant, survey), items)| async move {
+            .map(|((tenant, survey), items)| {
+                let key = (tenant, survey);
+                let settled = self.settled.get(&key).cloned().unwrap_or_default();
+                (key, items, settled)
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|((tenant, survey), items, settled)| async move {
                 let batch = SurveyBatch {
                     tenant: tenant.clone(),
                     survey: survey.clone(),
@@ -249,6 +312,7 @@ impl Worker {
                         .iter()
                         .map(|w| (w.answer.reference, w.answer.clone()))
                         .collect(),
+                    settled,
                 };
                 // Two messages with one reference in this batch are one answer.
                 let repeated = items.len() - batch.answers.len();
@@ -257,12 +321,14 @@ impl Worker {
             });
         let (mut counted, mut duplicates, mut failed) = (Vec::new(), 0, 0);
         let mut finished = Vec::new();
+        let mut settled = Vec::new();
         for (tenant, survey, items, repeated, merged) in join_all(merges).await {
             match merged {
                 Ok(merged) => {
                     counted.extend(merged.counted);
                     duplicates += merged.duplicates + repeated;
                     finished.extend(items);
+                    settled.push(((tenant, survey), merged.settled));
                 }
                 Err(error) => {
                     failed += items.len();
@@ -271,6 +337,19 @@ impl Worker {
             }
         }
         self.finish(&finished).await?;
+        // Deleting the messages made everything before it durable: these answers may now
+        // leave `recent` (had the deletes failed, they would stay there, and be settled again
+        // when their messages came back).
+        self.settled.extend(settled);
+        // Under a backlog the surveys just merged are likely merged again next step, and that
+        // commit drops what this one settled; everything else is tidied now.
+        let backlog = count >= self.settings.batches_per_step * MAX_MESSAGES_PER_GET;
+        let keep = if backlog {
+            merged_surveys
+        } else {
+            BTreeSet::new()
+        };
+        self.tidy_except(&keep).await?;
         Ok(StepOutcome::BatchDone {
             queue,
             received: count,
@@ -346,26 +425,19 @@ impl Worker {
 
     /// Removes incoming copies and deletes the messages of merged answers.
     async fn finish(&self, items: &[Work]) -> Result<(), StoreError> {
-        for chunk in items.chunks(merge::CONCURRENCY) {
-            let incoming = chunk.iter().filter(|item| item.incoming).map(|item| {
-                let a = &item.answer;
-                self.stores
-                    .answers
-                    .remove_incoming(&a.tenant, &a.survey, a.reference)
-            });
-            join_all(incoming)
-                .await
-                .into_iter()
-                .collect::<Result<(), _>>()?;
-            let deletes = chunk
-                .iter()
-                .map(|item| self.stores.answer_queues.delete(&item.received));
-            join_all(deletes)
-                .await
-                .into_iter()
-                .collect::<Result<(), _>>()?;
-        }
-        Ok(())
+        // At most a step's worth, and oversized answers are rare: all at once.
+        let incoming = items.iter().filter(|item| item.incoming).map(|item| {
+            let a = &item.answer;
+            self.stores
+                .answers
+                .remove_incoming(&a.tenant, &a.survey, a.reference)
+        });
+        join_all(incoming)
+            .await
+            .into_iter()
+            .collect::<Result<(), _>>()?;
+        let received: Vec<&Received> = items.iter().map(|item| &item.received).collect();
+        self.stores.answer_queues.delete_many(&received).await
     }
 
     /// Steps until `shutdown` resolves, waiting a little when there is nothing to do. A step in
@@ -390,11 +462,22 @@ impl Worker {
                     tracing::error!(error = %error_chain(&error), "the reconcile pass failed");
                 }
             }
+            if wait.is_zero() {
+                // Straight on, unless a stop was asked for: even a zero sleep would wait for the
+                // timer's next millisecond tick, a third of a step's time.
+                if (&mut shutdown).now_or_never().is_some() {
+                    break;
+                }
+                continue;
+            }
             tokio::select! {
                 biased;
                 () = &mut shutdown => break,
                 () = tokio::time::sleep(wait) => {}
             }
+        }
+        if let Err(error) = self.tidy().await {
+            tracing::error!(error = %error_chain(&error), "tidying summaries on the way out failed");
         }
         tracing::info!("worker stopped");
     }

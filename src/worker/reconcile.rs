@@ -10,13 +10,13 @@
 //! Only answers older than a grace period are considered, to leave in-flight ones to the
 //! workers. One instance at a time runs it, under a lease on a lock blob.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
 
 use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
 use crate::stores::{StoreError, Stores, keys, lease};
 
-use super::{SurveyBatch, complete, merge};
+use super::{SurveyBatch, complete, merge, tidy};
 
 /// How old an answer must be before reconcile treats it as forgotten.
 pub const GRACE: Duration = Duration::from_secs(300);
@@ -153,8 +153,10 @@ async fn repair(
             tenant: tenant.clone(),
             survey: survey.clone(),
             answers,
+            settled: BTreeSet::new(),
         };
         let merged = merge(stores, batch).await?;
+        tidy(stores, tenant, survey, &merged.settled).await?;
         tracing::warn!(%tenant, %survey, repaired = merged.counted.len(), "reconcile counted answers that no summary had");
         merged.counted.len() as u64
     };

@@ -41,6 +41,17 @@ async fn drain(stores: &Stores) -> usize {
     steps
 }
 
+/// Queues demo answers with these references for a standard tenant.
+async fn queue_standard(stores: &Stores, references: std::ops::Range<u64>) {
+    for reference in references {
+        stores
+            .answer_queues
+            .submit(&demo_answer(reference, reference), Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+}
+
 /// The references in the demo survey's answer list, oldest first.
 async fn listed(stores: &Stores) -> Vec<Reference> {
     let (tenant, survey) = demo();
@@ -165,6 +176,46 @@ async fn a_message_redelivered_after_its_answer_was_counted_is_not_counted_again
 }
 
 #[tokio::test]
+async fn under_a_backlog_settled_answers_leave_recent_with_the_next_commit_and_the_rest_when_idle()
+{
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    queue_standard(&stores, 30_000..30_080).await;
+    let one_batch_a_step = canvass::worker::WorkerSettings {
+        visibility: LONG,
+        batches_per_step: 1,
+        ..Default::default()
+    };
+    let mut worker = canvass::worker::Worker::new(stores.clone(), one_batch_a_step);
+    let references = |doc: &SummaryDoc| doc.recent.keys().map(|r| r.0).collect::<Vec<_>>();
+
+    worker.step().await.expect("a full step");
+    let after_first = summary(&stores).await;
+    worker.step().await.expect("a second full step");
+    let after_second = summary(&stores).await;
+    worker.step().await.expect("the last 16");
+    let after_last = summary(&stores).await;
+
+    assert_eq!(
+        references(&after_first),
+        (30_000..30_032).collect::<Vec<_>>(),
+        "a full step leaves its settled answers for the next commit"
+    );
+    assert_eq!(
+        references(&after_second),
+        (30_032..30_064).collect::<Vec<_>>(),
+        "the next commit dropped the first step's answers"
+    );
+    assert!(
+        after_last.recent.is_empty(),
+        "a step without a backlog tidies: {:?}",
+        after_last.recent
+    );
+    assert_eq!(after_last.summary.total, 80);
+    assert_eq!(listed(&stores).await.len(), 80);
+}
+
+#[tokio::test]
 async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery() {
     let app = spawn_app().await;
     let stores = app.stores().await;
@@ -209,8 +260,9 @@ async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery
 async fn premium_answers_are_served_first_and_standard_ones_still_progress() {
     let app = spawn_app().await;
     let stores = app.stores().await;
-    // More premium answers than three steps take (4 batches of 32 each).
-    for i in 0..500 {
+    // More premium answers than three steps take.
+    let step = canvass::worker::WorkerSettings::default().batches_per_step as u64 * 32;
+    for i in 0..3 * step + 20 {
         stores
             .answer_queues
             .submit(&demo_answer(10_000 + i, i), Subscription::Premium)

@@ -11,7 +11,7 @@ use canvass::domain::{
     SurveySummary, TenantSlug,
 };
 use canvass::storage::local;
-use canvass::stores::{StoreSettings, Stores};
+use canvass::stores::{StoreSettings, Stores, SummaryDoc};
 use futures_util::future::join_all;
 
 use crate::helpers::{CanvassProcess, demo_answer};
@@ -210,14 +210,16 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
             .expect("read")
             .doc;
         assert_same_summary(&doc.summary, &expected[survey], slug.as_str());
-        assert!(
-            doc.recent.is_empty(),
-            "{slug}: unfinished commits {:?}",
-            doc.recent
-        );
+        // Every position must be in the list chunks themselves, not only in `recent` (where
+        // a worker killed after settling leaves answers until a later commit or the reconcile
+        // pass drops them); with the counted index checked below, every answer is settled.
+        let chunks_only = SummaryDoc {
+            recent: BTreeMap::new(),
+            ..doc.clone()
+        };
         let listed = stores
             .answer_list
-            .references(&tenant, &slug, &doc, 0..doc.list_len)
+            .references(&tenant, &slug, &chunks_only, 0..doc.list_len)
             .await
             .expect("listed");
         let distinct: BTreeSet<Reference> = listed.iter().copied().collect();

@@ -1,41 +1,37 @@
-//! `BlobStore` on the local SQLite database: conditional writes are single compare-and-swap
-//! statements on the blob's version.
+//! `BlobStore` on the local blob files: each key lives in the file its hash picks, and a
+//! conditional write is a single compare-and-swap statement on the blob's version there.
 
 use std::sync::Arc;
 use std::time::SystemTime;
 
 use async_trait::async_trait;
 use bytes::Bytes;
-use std::collections::HashSet;
+use futures_util::future::try_join_all;
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
-
-use super::writer::NewBlob;
-use super::{Database, from_millis, millis, retry};
+use super::layout::{Layout, file_of};
+use super::writer;
+use super::{from_millis, millis};
 use crate::storage::{
-    Blob, BlobMeta, BlobStore, ETag, Error, ListPage, ListRequest, Operation, PutMode, Result,
-    TransactionCounter, check_key,
+    Blob, BlobMeta, BlobPut, BlobStore, ETag, Error, ListPage, ListRequest, Operation, PutMode,
+    Result, TransactionCounter, check_key,
 };
 
-/// Blobs in the local database.
+/// Blobs in the local data directory.
 #[derive(Debug)]
 pub struct LocalBlobStore {
-    database: Arc<Database>,
+    layout: Arc<Layout>,
     counter: TransactionCounter,
 }
 
 impl LocalBlobStore {
-    pub(super) fn new(database: Arc<Database>) -> Self {
+    pub(super) fn new(layout: Arc<Layout>) -> Self {
         Self {
-            database,
+            layout,
             counter: TransactionCounter::default(),
         }
     }
 }
-
-/// Keys read by one statement (well under SQLite's limit on bound parameters).
-const READ_MANY: usize = 500;
 
 /// A fresh random version: unique per write, so an ETag never matches a later incarnation.
 fn new_version() -> i64 {
@@ -51,28 +47,32 @@ fn version_of(etag: &ETag) -> Option<i64> {
     i64::from_str_radix(etag.as_str(), 16).ok()
 }
 
-fn meta(row: &SqliteRow) -> Result<BlobMeta, sqlx::Error> {
+/// A blob's metadata from a row of `key, version, last_modified, size`.
+fn meta(row: &Row) -> rusqlite::Result<BlobMeta> {
     Ok(BlobMeta {
-        key: row.try_get("key")?,
-        etag: etag(row.try_get("version")?),
-        last_modified: from_millis(row.try_get("last_modified")?),
-        size: u64::try_from(row.try_get::<i64, _>("size")?).unwrap_or(0),
+        key: row.get(0)?,
+        etag: etag(row.get(1)?),
+        last_modified: from_millis(row.get(2)?),
+        size: u64::try_from(row.get::<_, i64>(3)?).unwrap_or(0),
     })
 }
 
-/// The columns a read returns, without its condition (a macro, so `concat!` can extend it).
-macro_rules! select_blob {
-    () => {
-        "select key, body, version, last_modified, length(body) as size from blob"
-    };
-}
-
-/// A whole blob from a row of `select_blob!()`.
-fn blob(row: &SqliteRow) -> Result<Blob> {
+/// A whole blob from a row of `key, version, last_modified, size, body`.
+fn blob(row: &Row) -> rusqlite::Result<Blob> {
     Ok(Blob {
-        meta: meta(row).map_err(Error::backend)?,
-        body: Bytes::from(row.try_get::<Vec<u8>, _>("body").map_err(Error::backend)?),
+        meta: meta(row)?,
+        body: Bytes::from(row.get::<_, Vec<u8>>(4)?),
     })
+}
+
+const SELECT_BLOB: &str =
+    "select key, version, last_modified, length(body), body from blob where key = ?1";
+
+fn read_blob(connection: &Connection, key: &str) -> rusqlite::Result<Option<Blob>> {
+    connection
+        .prepare_cached(SELECT_BLOB)?
+        .query_row([key], blob)
+        .optional()
 }
 
 /// The smallest string greater than every key starting with `prefix`, if there is one.
@@ -80,43 +80,95 @@ fn upper_bound(prefix: &str) -> Option<String> {
     (!prefix.is_empty()).then(|| format!("{prefix}{}", char::MAX))
 }
 
-/// Creates blobs with one multi-row statement; a key that exists (or repeats an earlier key of
-/// the same call) is that blob's own `AlreadyExists`. Only the writer calls this.
-pub(super) async fn create_blobs(
-    connection: &mut SqliteConnection,
-    blobs: &[NewBlob],
-) -> Result<Vec<Result<()>>> {
-    let mut seen = HashSet::new();
-    let first: Vec<&NewBlob> = blobs.iter().filter(|blob| seen.insert(&blob.key)).collect();
-    let mut insert =
-        QueryBuilder::<Sqlite>::new("insert into blob (key, body, version, last_modified) ");
-    insert.push_values(&first, |mut row, blob| {
-        row.push_bind(&blob.key)
-            .push_bind(blob.body.as_ref())
-            .push_bind(blob.version)
-            .push_bind(blob.last_modified);
-    });
-    insert.push(" on conflict (key) do nothing returning key");
-    let created: HashSet<String> = insert
-        .build_query_scalar::<String>()
-        .fetch_all(&mut *connection)
-        .await
-        .map_err(Error::backend)?
-        .into_iter()
-        .collect();
-    let mut claimed = HashSet::new();
-    Ok(blobs
-        .iter()
-        .map(|blob| {
-            if created.contains(&blob.key) && claimed.insert(&blob.key) {
-                Ok(())
-            } else {
-                Err(Error::AlreadyExists {
-                    key: blob.key.clone(),
-                })
-            }
+/// A write about to be made, with the version and time it will have.
+struct NewBlob {
+    put: BlobPut,
+    version: i64,
+    now: i64,
+}
+
+impl NewBlob {
+    fn of(put: BlobPut) -> Self {
+        Self {
+            put,
+            version: new_version(),
+            now: millis(SystemTime::now()),
+        }
+    }
+
+    /// Writes the blob under its condition. Runs inside a writer's transaction.
+    fn write(self, connection: &Connection) -> Result<BlobMeta> {
+        let BlobPut { key, body, mode } = self.put;
+        write_blob(connection, &key, &body, self.version, self.now, &mode)?;
+        Ok(BlobMeta {
+            size: body.len() as u64,
+            key,
+            etag: etag(self.version),
+            last_modified: from_millis(self.now),
         })
-        .collect())
+    }
+}
+
+/// Writes one blob under its condition.
+fn write_blob(
+    connection: &Connection,
+    key: &str,
+    body: &[u8],
+    version: i64,
+    now: i64,
+    mode: &PutMode,
+) -> Result<()> {
+    let statement = match mode {
+        PutMode::Overwrite => {
+            "insert into blob (key, body, version, last_modified) values (?1, ?2, ?3, ?4)
+             on conflict (key) do update set body = excluded.body,
+                 version = excluded.version, last_modified = excluded.last_modified"
+        }
+        PutMode::Create => {
+            "insert into blob (key, body, version, last_modified) values (?1, ?2, ?3, ?4)
+             on conflict (key) do nothing"
+        }
+        PutMode::Update(_) => {
+            "update blob set body = ?2, version = ?3, last_modified = ?4
+             where key = ?1 and version = ?5"
+        }
+    };
+    let mut statement = connection
+        .prepare_cached(statement)
+        .map_err(Error::backend)?;
+    let written = match mode {
+        PutMode::Update(etag) => {
+            statement.execute(params![key, body, version, now, version_of(etag)])
+        }
+        PutMode::Overwrite | PutMode::Create => statement.execute(params![key, body, version, now]),
+    }
+    .map_err(Error::backend)?;
+    match (written, mode) {
+        (0, PutMode::Create) => Err(Error::AlreadyExists { key: key.into() }),
+        (0, _) => Err(Error::Precondition { key: key.into() }),
+        _ => Ok(()),
+    }
+}
+
+/// Deletes one blob, if it still has `expected` when that is given. Runs inside a writer's
+/// transaction.
+fn delete_blob(connection: &Connection, key: &str, expected: Option<Option<i64>>) -> Result<()> {
+    let current: Option<i64> = connection
+        .prepare_cached("select version from blob where key = ?1")
+        .and_then(|mut select| select.query_row([key], |row| row.get(0)).optional())
+        .map_err(Error::backend)?;
+    match (current, expected) {
+        (None, _) => return Err(Error::blob_not_found(key)),
+        (Some(current), Some(expected)) if Some(current) != expected => {
+            return Err(Error::Precondition { key: key.into() });
+        }
+        _ => {}
+    }
+    connection
+        .prepare_cached("delete from blob where key = ?1")
+        .and_then(|mut delete| delete.execute([key]))
+        .map_err(Error::backend)?;
+    Ok(())
 }
 
 #[async_trait]
@@ -124,173 +176,136 @@ impl BlobStore for LocalBlobStore {
     async fn get(&self, key: &str) -> Result<Blob> {
         check_key(key)?;
         self.counter.record(Operation::Get);
-        let row = retry::busy(|| {
-            sqlx::query(concat!(select_blob!(), " where key = ?"))
-                .bind(key)
-                .fetch_optional(&self.database.readers)
-        })
-        .await?
-        .ok_or_else(|| Error::blob_not_found(key))?;
-        blob(&row)
+        let owned = key.to_owned();
+        self.layout
+            .blob_file(key)
+            .read(move |connection| read_blob(connection, &owned))
+            .await?
+            .ok_or_else(|| Error::blob_not_found(key))
     }
 
     async fn get_many(&self, keys: &[String]) -> Result<Vec<Result<Blob>>> {
-        // One statement per `READ_MANY` keys instead of one query each.
-        let mut found = std::collections::HashMap::with_capacity(keys.len());
-        for chunk in keys.chunks(READ_MANY) {
-            for key in chunk {
-                check_key(key)?;
-                self.counter.record(Operation::Get);
-            }
-            let rows = retry::busy(|| {
-                let mut select =
-                    QueryBuilder::<Sqlite>::new(concat!(select_blob!(), " where key in ("));
-                let mut list = select.separated(", ");
-                for key in chunk {
-                    list.push_bind(key);
-                }
-                select.push(")");
-                async move { select.build().fetch_all(&self.database.readers).await }
-            })
-            .await?;
-            for row in rows {
-                let blob = blob(&row)?;
-                found.insert(blob.meta.key.clone(), blob);
-            }
+        // One blocking call per file for all of its keys, instead of one per key.
+        let files = self.layout.blob_files();
+        let mut wanted: Vec<Vec<(usize, String)>> = vec![Vec::new(); files.len()];
+        for (index, key) in keys.iter().enumerate() {
+            check_key(key)?;
+            self.counter.record(Operation::Get);
+            wanted[file_of(key, files.len())].push((index, key.clone()));
         }
-        Ok(keys
-            .iter()
-            .map(|key| {
-                found
-                    .get(key)
-                    .cloned()
-                    .ok_or_else(|| Error::blob_not_found(key))
+        let reads = files.iter().zip(wanted).map(|(file, wanted)| {
+            file.read(move |connection| {
+                wanted
+                    .iter()
+                    .map(|(index, key)| Ok((*index, read_blob(connection, key)?)))
+                    .collect::<rusqlite::Result<Vec<_>>>()
             })
+        });
+        let mut found: Vec<Option<Blob>> = vec![None; keys.len()];
+        for (index, blob) in try_join_all(reads).await?.into_iter().flatten() {
+            found[index] = blob;
+        }
+        Ok(found
+            .into_iter()
+            .zip(keys)
+            .map(|(blob, key)| blob.ok_or_else(|| Error::blob_not_found(key)))
             .collect())
     }
 
     async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta> {
         check_key(key)?;
         self.counter.record(Operation::Put);
-        let key = key.to_owned();
-        let version = new_version();
-        let now = SystemTime::now();
-        let meta = BlobMeta {
-            key: key.clone(),
-            etag: etag(version),
-            last_modified: from_millis(millis(now)),
-            size: body.len() as u64,
-        };
-        if mode == PutMode::Create {
-            let blob = NewBlob {
-                key,
-                body,
-                version,
-                last_modified: millis(now),
-            };
-            self.database.writer.create(blob).await?;
-            return Ok(meta);
+        let put = NewBlob::of(BlobPut {
+            key: key.to_owned(),
+            body,
+            mode,
+        });
+        self.layout
+            .blob_file(key)
+            .write(move |connection| put.write(connection))
+            .await
+    }
+
+    async fn put_many(&self, puts: Vec<BlobPut>) -> Result<Vec<Result<BlobMeta>>> {
+        // One job per file for all of its writes, instead of one per blob.
+        let files = self.layout.blob_files();
+        let mut by_file: Vec<Vec<(usize, NewBlob)>> = files.iter().map(|_| Vec::new()).collect();
+        let count = puts.len();
+        for (index, put) in puts.into_iter().enumerate() {
+            check_key(&put.key)?;
+            self.counter.record(Operation::Put);
+            by_file[file_of(&put.key, files.len())].push((index, NewBlob::of(put)));
         }
-        self.database
-            .writer
-            .write(move |connection| {
-                Box::pin(async move {
-                    let statement = match &mode {
-                        PutMode::Overwrite => {
-                            "insert into blob (key, body, version, last_modified)
-                             values (?1, ?2, ?3, ?4)
-                             on conflict (key) do update set body = excluded.body,
-                                 version = excluded.version, last_modified = excluded.last_modified"
-                        }
-                        PutMode::Create | PutMode::Update(_) => {
-                            "update blob set body = ?2, version = ?3, last_modified = ?4
-                             where key = ?1 and version = ?5"
-                        }
-                    };
-                    let mut query = sqlx::query(statement)
-                        .bind(&key)
-                        .bind(body.as_ref())
-                        .bind(version)
-                        .bind(millis(now));
-                    if let PutMode::Update(etag) = &mode {
-                        query = query.bind(version_of(etag));
-                    }
-                    let written = query
-                        .execute(&mut *connection)
-                        .await
-                        .map_err(Error::backend)?
-                        .rows_affected();
-                    match written {
-                        0 => Err(Error::Precondition { key }),
-                        _ => Ok(()),
-                    }
+        let writes = files
+            .iter()
+            .zip(by_file)
+            .filter(|(_, puts)| !puts.is_empty())
+            .map(|(file, puts)| {
+                file.write(move |connection| {
+                    let (indexes, written): (Vec<usize>, Vec<Result<BlobMeta>>) = puts
+                        .into_iter()
+                        .map(|(index, put)| (index, put.write(connection)))
+                        .unzip();
+                    Ok(indexes.into_iter().zip(writer::each(written)?))
                 })
-            })
-            .await?;
-        Ok(meta)
+            });
+        let mut results: Vec<Option<Result<BlobMeta>>> = (0..count).map(|_| None).collect();
+        for (index, written) in try_join_all(writes).await?.into_iter().flatten() {
+            results[index] = Some(written);
+        }
+        Ok(results
+            .into_iter()
+            .map(|written| written.unwrap_or_else(|| Err(Error::backend("a write got no result"))))
+            .collect())
     }
 
     async fn delete(&self, key: &str, if_match: Option<&ETag>) -> Result<()> {
         check_key(key)?;
         self.counter.record(Operation::Delete);
-        let key = key.to_owned();
+        let owned = key.to_owned();
         let expected = if_match.map(version_of);
-        self.database
-            .writer
-            .write(move |connection| {
-                Box::pin(async move {
-                    let current: Option<i64> =
-                        sqlx::query_scalar("select version from blob where key = ?")
-                            .bind(&key)
-                            .fetch_optional(&mut *connection)
-                            .await
-                            .map_err(Error::backend)?;
-                    match (current, expected) {
-                        (None, _) => return Err(Error::blob_not_found(&key)),
-                        (Some(current), Some(expected)) if Some(current) != expected => {
-                            return Err(Error::Precondition { key });
-                        }
-                        _ => {}
-                    }
-                    sqlx::query("delete from blob where key = ?")
-                        .bind(&key)
-                        .execute(&mut *connection)
-                        .await
-                        .map_err(Error::backend)?;
-                    Ok(())
-                })
-            })
+        // The blob may be the last other copy of what earlier writes stored.
+        self.layout.flush_blobs().await?;
+        self.layout
+            .blob_file(key)
+            .write(move |connection| delete_blob(connection, &owned, expected))
             .await
     }
 
     async fn list(&self, request: &ListRequest) -> Result<ListPage> {
         self.counter.record(Operation::List);
         let page_size = request.effective_page_size();
-        let after = request.continuation.clone().unwrap_or_default();
-        let upper = upper_bound(&request.prefix);
-        let rows = retry::busy(|| {
-            sqlx::query(
-                "select key, version, last_modified, length(body) as size from blob
-                 where key >= ?1 and key > ?2 and (?3 is null or key < ?3)
-                 order by key limit ?4",
-            )
-            .bind(&request.prefix)
-            .bind(&after)
-            .bind(&upper)
-            .bind(i64::try_from(page_size + 1).unwrap_or(i64::MAX))
-            .fetch_all(&self.database.readers)
-        })
-        .await?;
-        let items = rows
-            .iter()
-            .map(meta)
-            .filter(|meta| {
-                meta.as_ref()
-                    .map_or(true, |meta| meta.key.starts_with(&request.prefix))
+        // Each file's first `page_size + 1` keys after the token; together, in key order, they
+        // hold the page's keys and tell whether more follow.
+        let reads = self.layout.blob_files().iter().map(|file| {
+            let prefix = request.prefix.clone();
+            let after = request.continuation.clone().unwrap_or_default();
+            let upper = upper_bound(&prefix);
+            let limit = i64::try_from(page_size + 1).unwrap_or(i64::MAX);
+            file.read(move |connection| {
+                connection
+                    .prepare_cached(
+                        "select key, version, last_modified, length(body) from blob
+                         where key >= ?1 and key > ?2 and (?3 is null or key < ?3)
+                         order by key limit ?4",
+                    )?
+                    .query_map(params![prefix, after, upper, limit], meta)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
             })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(Error::backend)?;
+        });
+        let mut items: Vec<BlobMeta> = try_join_all(reads)
+            .await?
+            .into_iter()
+            .flatten()
+            .filter(|meta| meta.key.starts_with(&request.prefix))
+            .collect();
+        items.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+        items.truncate(page_size + 1);
         Ok(ListPage::from_overfetch(items, page_size))
+    }
+
+    async fn flush(&self) -> Result<()> {
+        self.layout.flush_blobs().await
     }
 
     fn transactions(&self) -> &TransactionCounter {

@@ -1,25 +1,30 @@
-//! Waiting for another process's lock on the local database, in steps as short as the locks.
+//! Waiting for another process's lock on a local database file.
 //!
-//! SQLite's busy timeout sleeps 1, 2, 5, 10, 15, 20, 25 ... ms between tries, but our write
-//! transactions hold the lock for well under a millisecond. With two worker processes each
-//! waited several times longer than the other held the lock, so a second process added almost
-//! nothing to the drain rate. This handler tries again after 50 µs, doubling up to 1 ms, and
-//! gives up (SQLITE_BUSY, which the callers' retries then handle) after the same 5 s.
+//! SQLite's own busy timeout sleeps 1, 2, 5, 10, 15 ... ms between tries, while our write
+//! transactions hold a lock for well under a millisecond, so a waiting process would sleep many
+//! times longer than the lock was held. The handler installed here tries again after 50 µs,
+//! doubling up to 1 ms, and gives up (SQLITE_BUSY) after 5 s; `retry` then starts the call
+//! again with longer pauses, for up to 30 s in all, before reporting `Error::Busy`.
+//!
+//! Everything here blocks: it runs on a database's writer thread or on a blocking-pool thread.
 
-use std::ffi::{c_int, c_void};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use sqlx::SqliteConnection;
+use rusqlite::{Connection, ErrorCode};
 
-/// The first pause.
+use crate::storage::{Error, Result};
+
+/// The first pause of the handler.
 const FIRST: Duration = Duration::from_micros(50);
-/// The longest single pause.
+/// The handler's longest single pause.
 const LONGEST: Duration = Duration::from_millis(1);
-/// How long one call waits in all before SQLite reports the database busy.
-pub(super) const TIMEOUT: Duration = Duration::from_secs(5);
+/// How long one call waits in the handler before SQLite reports the database busy.
+const TIMEOUT: Duration = Duration::from_secs(5);
+/// How long `retry` keeps starting a call again before giving up.
+const BUDGET: Duration = Duration::from_secs(30);
 
-/// The pause before retry number `tries` (from 0), or `None` once the pauses before it add up
-/// to the timeout.
+/// The handler's pause before retry number `tries` (from 0), or `None` once the pauses before
+/// it add up to the timeout.
 fn pause(tries: u32) -> Option<Duration> {
     // Pauses double from FIRST until they reach LONGEST, then stay there.
     let doubling = (0..)
@@ -39,30 +44,46 @@ fn pause(tries: u32) -> Option<Duration> {
 }
 
 /// Called by SQLite on the connection's own thread when a lock is held elsewhere: sleeps and
-/// asks for another try (non-zero), or gives up (zero).
-unsafe extern "C" fn on_busy(_: *mut c_void, tries: c_int) -> c_int {
+/// asks for another try (true), or gives up (false).
+fn on_busy(tries: i32) -> bool {
     match pause(u32::try_from(tries).unwrap_or(u32::MAX)) {
         Some(step) => {
             std::thread::sleep(step);
-            1
+            true
         }
-        None => 0,
+        None => false,
     }
 }
 
 /// Replaces the connection's busy timeout with the short-step handler.
-pub(super) async fn install(connection: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let mut handle = connection.lock_handle().await?;
-    // SAFETY: the locked handle guarantees no other call uses the connection meanwhile, and the
-    // handler keeps no state (a null user pointer) and only sleeps.
-    unsafe {
-        libsqlite3_sys::sqlite3_busy_handler(
-            handle.as_raw_handle().as_ptr(),
-            Some(on_busy),
-            std::ptr::null_mut(),
-        );
+pub(super) fn install(connection: &Connection) -> rusqlite::Result<()> {
+    connection.busy_handler(Some(on_busy))
+}
+
+/// True if SQLite reported the database busy or locked by another connection.
+fn is_busy(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    )
+}
+
+/// Runs `call` until it succeeds, fails with something other than busy, or the budget is spent.
+pub(super) fn retry<T>(mut call: impl FnMut() -> rusqlite::Result<T>) -> Result<T> {
+    let started = Instant::now();
+    let mut backoff = Duration::from_millis(2);
+    loop {
+        match call() {
+            Err(error) if is_busy(&error) => {
+                if started.elapsed() > BUDGET {
+                    return Err(Error::Busy(BUDGET));
+                }
+                std::thread::sleep(backoff);
+                backoff = (backoff * 2).min(Duration::from_millis(200));
+            }
+            outcome => return outcome.map_err(Error::backend),
+        }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -83,5 +104,20 @@ mod tests {
         let last = (0..).map_while(pause).count() as u32;
         assert_eq!(pause(last), None);
         assert_eq!(pause(u32::MAX), None);
+    }
+
+    #[test]
+    fn only_busy_and_locked_are_retried() {
+        let busy = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+            None,
+        );
+        let constraint = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
+            None,
+        );
+        assert!(is_busy(&busy));
+        assert!(!is_busy(&constraint));
+        assert!(!is_busy(&rusqlite::Error::QueryReturnedNoRows));
     }
 }

@@ -1,34 +1,33 @@
-//! `MessageQueue` on the local SQLite database. Receiving is one `update ... returning`
-//! statement that hides the oldest visible messages and hands each a fresh pop receipt, so two
-//! processes never receive the same message while its visibility lasts.
+//! `MessageQueue` on the local queue file. Receiving is one `update ... returning` statement
+//! that hides the oldest visible messages and hands each a fresh pop receipt, so two processes
+//! never receive the same message while its visibility lasts.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
 use bytes::Bytes;
-use sqlx::error::ErrorKind;
-use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
-use super::writer::{HeldMessage, NewMessage};
-use super::{Database, from_millis, millis, retry};
+use super::layout::Layout;
+use super::writer;
+use super::{from_millis, millis};
 use crate::storage::{
     Error, Message, MessageQueue, MessageUpdate, Operation, PopReceipt, QueueName, Result,
     TransactionCounter, check_batch_size, check_message_size,
 };
 
-/// Queues in the local database.
+/// Queues in the local data directory.
 #[derive(Debug)]
 pub struct LocalQueue {
-    database: Arc<Database>,
+    layout: Arc<Layout>,
     counter: TransactionCounter,
 }
 
 impl LocalQueue {
-    pub(super) fn new(database: Arc<Database>) -> Self {
+    pub(super) fn new(layout: Arc<Layout>) -> Self {
         Self {
-            database,
+            layout,
             counter: TransactionCounter::default(),
         }
     }
@@ -43,140 +42,131 @@ fn parse_id(id: &str) -> Result<i64> {
     id.parse().map_err(|_| Error::message_not_found(id))
 }
 
-async fn queue_exists(connection: &mut SqliteConnection, queue: &str) -> Result<bool> {
-    let found: Option<i64> = sqlx::query_scalar("select 1 from queue where name = ?")
-        .bind(queue)
-        .fetch_optional(connection)
-        .await
-        .map_err(Error::backend)?;
-    Ok(found.is_some())
+fn queue_exists(connection: &Connection, queue: &str) -> Result<bool> {
+    connection
+        .prepare_cached("select 1 from queue where name = ?1")
+        .and_then(|mut select| select.query_row([queue], |_| Ok(())).optional())
+        .map(|found| found.is_some())
+        .map_err(Error::backend)
 }
 
 /// Why a conditional message statement touched no row: no such message, or a stale receipt.
-async fn not_held(connection: &mut SqliteConnection, queue: &str, id: &str) -> Error {
-    let Ok(numeric) = parse_id(id) else {
-        return Error::message_not_found(id);
-    };
-    match sqlx::query_scalar::<_, i64>("select 1 from message where queue = ? and id = ?")
-        .bind(queue)
-        .bind(numeric)
-        .fetch_optional(connection)
-        .await
-    {
-        Ok(Some(_)) => Error::PopReceiptMismatch { id: id.into() },
-        Ok(None) => Error::message_not_found(id),
+fn not_held(connection: &Connection, queue: &str, id: i64) -> Error {
+    let found = connection
+        .prepare_cached("select 1 from message where queue = ?1 and id = ?2")
+        .and_then(|mut select| select.query_row(params![queue, id], |_| Ok(())).optional());
+    match found {
+        Ok(Some(())) => Error::PopReceiptMismatch { id: id.to_string() },
+        Ok(None) => Error::message_not_found(&id.to_string()),
         Err(error) => Error::backend(error),
     }
 }
 
-/// Inserts messages with one multi-row statement and returns each one's id, or its own error.
-/// Only the writer calls this, inside its transaction.
-pub(super) async fn insert_messages(
-    connection: &mut SqliteConnection,
-    messages: &[NewMessage],
-) -> Result<Vec<Result<String>>> {
-    let mut insert =
-        QueryBuilder::<Sqlite>::new("insert into message (queue, body, inserted_at, visible_at) ");
-    insert.push_values(messages, |mut row, message| {
-        row.push_bind(&message.queue)
-            .push_bind(message.body.as_ref())
-            .push_bind(message.inserted_at)
-            .push_bind(message.visible_at);
-    });
-    match insert.build().execute(&mut *connection).await {
-        // One statement under the write lock numbers its rows consecutively.
-        Ok(done) => {
-            let last = done.last_insert_rowid();
-            let first = last - messages.len() as i64 + 1;
-            Ok((first..=last).map(|id| Ok(id.to_string())).collect())
-        }
-        // Some message names a queue that does not exist: add them one by one so only
-        // that one fails.
-        Err(sqlx::Error::Database(error)) if error.kind() == ErrorKind::ForeignKeyViolation => {
-            let mut ids = Vec::with_capacity(messages.len());
-            for message in messages {
-                ids.push(insert_message(connection, message).await?);
-            }
-            Ok(ids)
-        }
-        Err(error) => Err(Error::backend(error)),
-    }
-}
-
-/// Deletes held messages with one statement; a message not deleted gets its own reason (gone,
-/// or held with another receipt). Only the writer calls this, inside its transaction.
-pub(super) async fn delete_messages(
-    connection: &mut SqliteConnection,
-    messages: &[HeldMessage],
-) -> Result<Vec<Result<()>>> {
-    let mut delete =
-        QueryBuilder::<Sqlite>::new("delete from message where (queue, id, pop_receipt) in (");
-    delete.push_values(messages, |mut row, message| {
-        row.push_bind(&message.queue)
-            .push_bind(message.id.parse::<i64>().unwrap_or(-1))
-            .push_bind(&message.receipt);
-    });
-    delete.push(") returning id");
-    let deleted: HashSet<i64> = delete
-        .build_query_scalar::<i64>()
-        .fetch_all(&mut *connection)
-        .await
-        .map_err(Error::backend)?
-        .into_iter()
-        .collect();
-    let mut results = Vec::with_capacity(messages.len());
-    for message in messages {
-        let gone = message
-            .id
-            .parse()
-            .is_ok_and(|id: i64| deleted.contains(&id));
-        results.push(if gone {
-            Ok(())
-        } else {
-            Err(not_held(connection, &message.queue, &message.id).await)
-        });
-    }
-    Ok(results)
-}
-
-/// Inserts one message; an unknown queue is that message's own error.
-async fn insert_message(
-    connection: &mut SqliteConnection,
-    message: &NewMessage,
-) -> Result<Result<String>> {
-    let inserted = sqlx::query(
-        "insert into message (queue, body, inserted_at, visible_at) values (?, ?, ?, ?)",
-    )
-    .bind(&message.queue)
-    .bind(message.body.as_ref())
-    .bind(message.inserted_at)
-    .bind(message.visible_at)
-    .execute(connection)
-    .await;
+/// Inserts one message; a queue that does not exist is this message's own error.
+fn insert_message(
+    connection: &Connection,
+    queue: &str,
+    body: &[u8],
+    inserted_at: i64,
+    visible_at: i64,
+) -> Result<String> {
+    let inserted = connection
+        .prepare_cached("insert into message (queue, inserted_at, visible_at) values (?1, ?2, ?3)")
+        .and_then(|mut insert| insert.execute(params![queue, inserted_at, visible_at]));
     match inserted {
-        Ok(done) => Ok(Ok(done.last_insert_rowid().to_string())),
-        Err(sqlx::Error::Database(error)) if error.kind() == ErrorKind::ForeignKeyViolation => {
-            Ok(Err(Error::queue_not_found(&message.queue)))
+        Ok(_) => {
+            let id = connection.last_insert_rowid();
+            connection
+                .prepare_cached("insert into message_body (id, body) values (?1, ?2)")
+                .and_then(|mut insert| insert.execute(params![id, body]))
+                .map_err(Error::backend)?;
+            Ok(id.to_string())
+        }
+        Err(error) if error.sqlite_error_code() == Some(ErrorCode::ConstraintViolation) => {
+            Err(Error::queue_not_found(queue))
         }
         Err(error) => Err(Error::backend(error)),
     }
+}
+
+/// Deletes a message if it is held with `receipt`.
+fn delete_message(connection: &Connection, queue: &str, id: i64, receipt: &str) -> Result<()> {
+    let deleted = connection
+        .prepare_cached("delete from message where queue = ?1 and id = ?2 and pop_receipt = ?3")
+        .and_then(|mut delete| delete.execute(params![queue, id, receipt]))
+        .map_err(Error::backend)?;
+    if deleted == 0 {
+        return Err(not_held(connection, queue, id));
+    }
+    connection
+        .prepare_cached("delete from message_body where id = ?1")
+        .and_then(|mut delete| delete.execute([id]))
+        .map_err(Error::backend)?;
+    Ok(())
+}
+
+/// Hides up to `max` visible messages until `hidden_until` and returns them, oldest first.
+fn receive(
+    connection: &Connection,
+    queue: &str,
+    max: usize,
+    now: i64,
+    hidden_until: i64,
+) -> Result<Vec<Message>> {
+    let mut messages = connection
+        .prepare_cached(
+            "update message set visible_at = ?1,
+                 pop_receipt = lower(hex(randomblob(16))),
+                 dequeue_count = dequeue_count + 1
+             where id in (select id from message
+                          where queue = ?2 and visible_at <= ?3
+                          order by visible_at, id limit ?4)
+             returning id, pop_receipt, dequeue_count, inserted_at",
+        )
+        .and_then(|mut update| {
+            update
+                .query_map(params![hidden_until, queue, now, max as i64], |row| {
+                    Ok(Message {
+                        id: row.get::<_, i64>(0)?.to_string(),
+                        pop_receipt: PopReceipt::new(row.get::<_, String>(1)?),
+                        dequeue_count: row.get(2)?,
+                        inserted_at: from_millis(row.get(3)?),
+                        body: Bytes::new(),
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .map_err(Error::backend)?;
+    let mut body = connection
+        .prepare_cached("select body from message_body where id = ?1")
+        .map_err(Error::backend)?;
+    for message in &mut messages {
+        let id: i64 = message.id.parse().map_err(Error::backend)?;
+        let found: Vec<u8> = body
+            .query_row([id], |row| row.get(0))
+            .map_err(Error::backend)?;
+        message.body = Bytes::from(found);
+    }
+    drop(body);
+    if messages.is_empty() && !queue_exists(connection, queue)? {
+        return Err(Error::queue_not_found(queue));
+    }
+    messages.sort_by_key(|message| message.id.parse::<i64>().unwrap_or(0));
+    Ok(messages)
 }
 
 #[async_trait]
 impl MessageQueue for LocalQueue {
     async fn create_queue(&self, queue: &QueueName) -> Result<()> {
         let queue = queue.as_str().to_owned();
-        self.database
-            .writer
+        self.layout
+            .queues
             .write(move |connection| {
-                Box::pin(async move {
-                    sqlx::query("insert into queue (name) values (?) on conflict do nothing")
-                        .bind(&queue)
-                        .execute(connection)
-                        .await
-                        .map_err(Error::backend)?;
-                    Ok(())
-                })
+                connection
+                    .prepare_cached("insert into queue (name) values (?1) on conflict do nothing")
+                    .and_then(|mut insert| insert.execute([&queue]))
+                    .map_err(Error::backend)?;
+                Ok(())
             })
             .await
     }
@@ -189,15 +179,12 @@ impl MessageQueue for LocalQueue {
     ) -> Result<String> {
         check_message_size(&body)?;
         self.counter.record(Operation::Add);
+        let queue = queue.as_str().to_owned();
         let now = millis(SystemTime::now());
-        self.database
-            .writer
-            .add(NewMessage {
-                queue: queue.as_str().to_owned(),
-                body,
-                inserted_at: now,
-                visible_at: now + initial_invisibility.map_or(0, duration_millis),
-            })
+        let visible_at = now + initial_invisibility.map_or(0, duration_millis);
+        self.layout
+            .queues
+            .write(move |connection| insert_message(connection, &queue, &body, now, visible_at))
             .await
     }
 
@@ -212,48 +199,9 @@ impl MessageQueue for LocalQueue {
         let queue = queue.as_str().to_owned();
         let now = millis(SystemTime::now());
         let hidden_until = now + duration_millis(visibility);
-        self.database
-            .writer
-            .write(move |connection| {
-                Box::pin(async move {
-                    let rows = sqlx::query(
-                        "update message set visible_at = ?1,
-                             pop_receipt = lower(hex(randomblob(16))),
-                             dequeue_count = dequeue_count + 1
-                         where id in (select id from message
-                                      where queue = ?2 and visible_at <= ?3
-                                      order by visible_at, id limit ?4)
-                         returning id, pop_receipt, dequeue_count, inserted_at, body",
-                    )
-                    .bind(hidden_until)
-                    .bind(&queue)
-                    .bind(now)
-                    .bind(max as i64)
-                    .fetch_all(&mut *connection)
-                    .await
-                    .map_err(Error::backend)?;
-                    if rows.is_empty() && !queue_exists(connection, &queue).await? {
-                        return Err(Error::queue_not_found(&queue));
-                    }
-                    let mut messages = rows
-                        .iter()
-                        .map(|row| {
-                            Ok(Message {
-                                id: row.try_get::<i64, _>("id")?.to_string(),
-                                pop_receipt: PopReceipt::new(
-                                    row.try_get::<String, _>("pop_receipt")?,
-                                ),
-                                dequeue_count: row.try_get("dequeue_count")?,
-                                inserted_at: from_millis(row.try_get("inserted_at")?),
-                                body: Bytes::from(row.try_get::<Vec<u8>, _>("body")?),
-                            })
-                        })
-                        .collect::<Result<Vec<_>, sqlx::Error>>()
-                        .map_err(Error::backend)?;
-                    messages.sort_by_key(|message| message.id.parse::<i64>().unwrap_or(0));
-                    Ok(messages)
-                })
-            })
+        self.layout
+            .queues
+            .write(move |connection| receive(connection, &queue, max, now, hidden_until))
             .await
     }
 
@@ -269,65 +217,100 @@ impl MessageQueue for LocalQueue {
         }
         self.counter.record(Operation::Update);
         let queue = queue.as_str().to_owned();
-        let id = id.to_owned();
-        let numeric = parse_id(&id)?;
+        let id = parse_id(id)?;
         let receipt = receipt.as_str().to_owned();
         let visible_at = millis(SystemTime::now()) + duration_millis(update.visibility);
-        self.database
-            .writer
+        self.layout
+            .queues
             .write(move |connection| {
-                Box::pin(async move {
-                    let renewed: Option<String> = sqlx::query_scalar(
-                        "update message set body = coalesce(?1, body), visible_at = ?2,
+                let renewed: Option<String> = connection
+                    .prepare_cached(
+                        "update message set visible_at = ?1,
                              pop_receipt = lower(hex(randomblob(16)))
-                         where queue = ?3 and id = ?4 and pop_receipt = ?5
+                         where queue = ?2 and id = ?3 and pop_receipt = ?4
                          returning pop_receipt",
                     )
-                    .bind(update.body.as_deref())
-                    .bind(visible_at)
-                    .bind(&queue)
-                    .bind(numeric)
-                    .bind(&receipt)
-                    .fetch_optional(&mut *connection)
-                    .await
+                    .and_then(|mut renew| {
+                        renew
+                            .query_row(params![visible_at, queue, id, receipt], |row| row.get(0))
+                            .optional()
+                    })
                     .map_err(Error::backend)?;
-                    match renewed {
-                        Some(receipt) => Ok(PopReceipt::new(receipt)),
-                        None => Err(not_held(connection, &queue, &id).await),
-                    }
-                })
+                let receipt = renewed.ok_or_else(|| not_held(connection, &queue, id))?;
+                if let Some(body) = &update.body {
+                    connection
+                        .prepare_cached("update message_body set body = ?1 where id = ?2")
+                        .and_then(|mut replace| replace.execute(params![body.as_ref(), id]))
+                        .map_err(Error::backend)?;
+                }
+                Ok(PopReceipt::new(receipt))
             })
             .await
     }
 
     async fn delete(&self, queue: &QueueName, id: &str, receipt: &PopReceipt) -> Result<()> {
         self.counter.record(Operation::DeleteMessage);
-        parse_id(id)?;
-        self.database
-            .writer
-            .delete_message(HeldMessage {
-                queue: queue.as_str().to_owned(),
-                id: id.to_owned(),
-                receipt: receipt.as_str().to_owned(),
+        let queue = queue.as_str().to_owned();
+        let id = parse_id(id)?;
+        let receipt = receipt.as_str().to_owned();
+        // The message must not be gone from disk while what was made of it is not there yet.
+        self.layout.flush_blobs().await?;
+        self.layout
+            .queues
+            .write(move |connection| delete_message(connection, &queue, id, &receipt))
+            .await
+    }
+
+    async fn delete_many(
+        &self,
+        queue: &QueueName,
+        messages: &[(String, PopReceipt)],
+    ) -> Result<Vec<Result<()>>> {
+        // One job for the lot, instead of one per message.
+        let held: Vec<Result<(i64, String)>> = messages
+            .iter()
+            .map(|(id, receipt)| {
+                self.counter.record(Operation::DeleteMessage);
+                Ok((parse_id(id)?, receipt.as_str().to_owned()))
+            })
+            .collect();
+        let queue = queue.as_str().to_owned();
+        // As in `delete`: what was made of the messages reaches the disk first.
+        self.layout.flush_blobs().await?;
+        self.layout
+            .queues
+            .write(move |connection| {
+                writer::each(
+                    held.into_iter()
+                        .map(|held| {
+                            let (id, receipt) = held?;
+                            delete_message(connection, &queue, id, &receipt)
+                        })
+                        .collect(),
+                )
             })
             .await
     }
 
     async fn approximate_length(&self, queue: &QueueName) -> Result<u64> {
         self.counter.record(Operation::Length);
-        let name = queue.as_str();
-        let length: Option<i64> = retry::busy(|| {
-            sqlx::query_scalar(
-                "select (select count(*) from message where queue = ?1)
-                 from queue where name = ?1",
-            )
-            .bind(name)
-            .fetch_optional(&self.database.readers)
-        })
-        .await?;
+        let name = queue.as_str().to_owned();
+        let length: Option<i64> = self
+            .layout
+            .queues
+            .read(move |connection| {
+                connection
+                    .prepare_cached(
+                        "select (select count(*) from message where queue = ?1)
+                         from queue where name = ?1",
+                    )?
+                    .query_row([&name], |row| row.get(0))
+                    .optional()
+            })
+            .await?;
         length
             .map(|length| u64::try_from(length).unwrap_or(0))
-            .ok_or_else(|| Error::queue_not_found(name))
+            .ok_or_else(|| Error::queue_not_found(queue.as_str()))
     }
 
     fn transactions(&self) -> &TransactionCounter {

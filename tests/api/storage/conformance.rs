@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use canvass::storage::{
-    Error, ListRequest, MAX_ENCODED_MESSAGE_BYTES, MAX_MESSAGES_PER_GET, MessageUpdate, Operation,
-    PutMode, QueueName, Storage,
+    BlobPut, ETag, Error, ListRequest, MAX_ENCODED_MESSAGE_BYTES, MAX_MESSAGES_PER_GET,
+    MessageUpdate, Operation, PutMode, QueueName, Storage,
 };
 use tempfile::TempDir;
 
@@ -34,6 +34,8 @@ macro_rules! conformance_suite {
             bad_keys_are_rejected_before_reaching_storage,
             blob_calls_are_counted_as_transactions,
             get_many_reads_each_key_in_order_and_reports_missing_ones,
+            put_many_writes_each_blob_under_its_own_condition,
+            flush_succeeds_and_keeps_every_write,
             an_added_message_is_received_whole_with_dequeue_count_one,
             a_received_message_is_hidden_while_its_visibility_lasts,
             a_message_not_deleted_reappears_after_its_visibility_timeout,
@@ -47,6 +49,7 @@ macro_rules! conformance_suite {
             an_unknown_queue_is_not_found,
             concurrent_receivers_never_hold_the_same_message,
             queue_calls_are_counted_as_transactions,
+            delete_many_deletes_held_messages_and_reports_each_one_held_elsewhere,
         );
     };
     (@cases $make:expr; $($case:ident),* $(,)?) => {
@@ -187,24 +190,30 @@ pub async fn update_with_the_current_etag_succeeds(f: &Fixture) {
     assert_eq!(read.meta.etag, updated.etag);
 }
 
-pub async fn update_with_a_stale_etag_fails_and_changes_nothing(f: &Fixture) {
-    let key = f.key("contended");
+/// Writes "1" and then "2" under `key`; returns the ETag of "1", stale from then on.
+async fn stale_etag(f: &Fixture, key: &str) -> ETag {
     let stale = f
         .storage
         .blobs
-        .put(&key, body("1"), PutMode::Create)
+        .put(key, body("1"), PutMode::Create)
         .await
         .expect("created");
     f.storage
         .blobs
-        .put(&key, body("2"), PutMode::Overwrite)
+        .put(key, body("2"), PutMode::Overwrite)
         .await
         .expect("moved on");
+    stale.etag
+}
+
+pub async fn update_with_a_stale_etag_fails_and_changes_nothing(f: &Fixture) {
+    let key = f.key("contended");
+    let stale = stale_etag(f, &key).await;
 
     let result = f
         .storage
         .blobs
-        .put(&key, body("3"), PutMode::Update(stale.etag))
+        .put(&key, body("3"), PutMode::Update(stale))
         .await;
 
     assert!(
@@ -565,6 +574,99 @@ pub async fn get_many_reads_each_key_in_order_and_reports_missing_ones(f: &Fixtu
         f.storage.transactions().since(&before).of(Operation::Get),
         asked.len() as u64
     );
+}
+
+pub async fn put_many_writes_each_blob_under_its_own_condition(f: &Fixture) {
+    // Enough keys to land in every file of a backend that spreads them.
+    let fresh: Vec<String> = (0..40).map(|i| f.key(&format!("batch/{i:02}"))).collect();
+    let taken = f.key("batch/taken");
+    let kept = f
+        .storage
+        .blobs
+        .put(&taken, body("first"), PutMode::Create)
+        .await
+        .expect("written");
+    let stale = f.key("batch/stale");
+    let old = stale_etag(f, &stale).await;
+    let mut puts: Vec<BlobPut> = fresh
+        .iter()
+        .map(|key| BlobPut {
+            key: key.clone(),
+            body: body(key),
+            mode: PutMode::Create,
+        })
+        .collect();
+    puts.insert(
+        7,
+        BlobPut {
+            key: taken.clone(),
+            body: body("second"),
+            mode: PutMode::Create,
+        },
+    );
+    puts.push(BlobPut {
+        key: stale.clone(),
+        body: body("lost"),
+        mode: PutMode::Update(old),
+    });
+    puts.push(BlobPut {
+        key: fresh[0].clone(),
+        body: body("again"),
+        mode: PutMode::Create,
+    });
+    let before = f.storage.transactions();
+
+    let written = f
+        .storage
+        .blobs
+        .put_many(puts.clone())
+        .await
+        .expect("the call");
+
+    assert_eq!(written.len(), puts.len());
+    for (put, result) in puts.iter().zip(&written) {
+        let expected_failure = put.key == taken || put.key == stale || put.body == "again";
+        match result {
+            Ok(meta) if !expected_failure => {
+                assert_eq!(meta.key, put.key);
+                let read = f.storage.blobs.get(&put.key).await.expect("read");
+                assert_eq!(
+                    (read.body, read.meta.etag),
+                    (put.body.clone(), meta.etag.clone())
+                );
+            }
+            Err(Error::AlreadyExists { key }) if *key == taken || put.body == "again" => {}
+            Err(Error::Precondition { key }) if *key == stale => {}
+            other => panic!("{}: {other:?}", put.key),
+        }
+    }
+    let unchanged = f.storage.blobs.get(&taken).await.expect("read");
+    assert_eq!(
+        (unchanged.body, unchanged.meta.etag),
+        (body("first"), kept.etag)
+    );
+    assert_eq!(f.storage.blobs.get(&stale).await.expect("read").body, "2");
+    assert_eq!(
+        f.storage.blobs.get(&fresh[0]).await.expect("read").body,
+        body(&fresh[0])
+    );
+    assert_eq!(
+        f.storage.transactions().since(&before).of(Operation::Put),
+        puts.len() as u64
+    );
+}
+
+pub async fn flush_succeeds_and_keeps_every_write(f: &Fixture) {
+    let key = f.key("flushed");
+    f.storage
+        .blobs
+        .put(&key, body("kept"), PutMode::Create)
+        .await
+        .expect("written");
+
+    f.storage.blobs.flush().await.expect("flushed");
+
+    assert_eq!(f.storage.blobs.get(&key).await.expect("read").body, "kept");
 }
 
 // ---- queues ---------------------------------------------------------------------------------
@@ -1052,4 +1154,67 @@ pub async fn queue_calls_are_counted_as_transactions(f: &Fixture) {
     assert_eq!(delta.of(Operation::Update), 1);
     assert_eq!(delta.of(Operation::DeleteMessage), 1);
     assert_eq!(delta.total(), 4);
+}
+
+pub async fn delete_many_deletes_held_messages_and_reports_each_one_held_elsewhere(f: &Fixture) {
+    let queue = f.queue("bulk").await;
+    for n in 0..5 {
+        f.storage
+            .queues
+            .add(&queue, body(&format!("m{n}")), None)
+            .await
+            .expect("added");
+    }
+    let held = f
+        .storage
+        .queues
+        .get(&queue, 5, LONG)
+        .await
+        .expect("received");
+    assert_eq!(held.len(), 5);
+    let mut asked: Vec<(String, canvass::storage::PopReceipt)> = held
+        .iter()
+        .map(|message| (message.id.clone(), message.pop_receipt.clone()))
+        .collect();
+    // The third with a receipt it never had, and one that was deleted already.
+    asked[2].1 = canvass::storage::PopReceipt::new("not-the-receipt");
+    f.storage
+        .queues
+        .delete(&queue, &held[4].id, &held[4].pop_receipt)
+        .await
+        .expect("deleted on its own");
+    let before = f.storage.transactions();
+
+    let deleted = f
+        .storage
+        .queues
+        .delete_many(&queue, &asked)
+        .await
+        .expect("the call");
+
+    assert_eq!(deleted.len(), 5);
+    for (n, result) in deleted.iter().enumerate() {
+        match (n, result) {
+            (0 | 1 | 3, Ok(())) => {}
+            (2, Err(Error::PopReceiptMismatch { .. })) => {}
+            (4, Err(Error::NotFound { .. })) => {}
+            other => panic!("message {n}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        f.storage
+            .queues
+            .approximate_length(&queue)
+            .await
+            .expect("length"),
+        1,
+        "only the one with the wrong receipt is left"
+    );
+    assert_eq!(
+        f.storage
+            .transactions()
+            .since(&before)
+            .of(Operation::DeleteMessage),
+        5
+    );
 }

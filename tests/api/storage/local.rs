@@ -49,3 +49,125 @@ async fn a_second_process_opening_the_same_data_dir_sees_the_same_blobs_and_queu
     assert_eq!(received.len(), 1);
     assert_eq!(received[0].body, "hello");
 }
+
+/// The schema of a data directory written before blobs and message bodies had files and
+/// tables of their own.
+const SINGLE_FILE_SCHEMA: &str = "
+create table blob (key text primary key, body blob not null, version integer not null,
+                   last_modified integer not null);
+create table queue (name text primary key);
+create table message (id integer primary key autoincrement,
+                      queue text not null references queue (name) on delete cascade,
+                      body blob not null, inserted_at integer not null,
+                      visible_at integer not null, pop_receipt text,
+                      dequeue_count integer not null default 0);
+create index message_by_visibility on message (queue, visible_at, id);
+insert into queue (name) values ('old-queue');
+";
+
+#[tokio::test]
+async fn a_data_directory_of_the_single_file_layout_keeps_every_blob_and_message() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    {
+        let old = rusqlite::Connection::open(dir.path().join("canvass.sqlite3")).expect("opens");
+        old.execute_batch(SINGLE_FILE_SCHEMA).expect("old schema");
+        for n in 0..600 {
+            old.execute(
+                "insert into blob (key, body, version, last_modified) values (?1, ?2, ?3, 0)",
+                rusqlite::params![format!("old/{n:04}"), format!("body {n}").into_bytes(), n],
+            )
+            .expect("an old blob");
+        }
+        for n in 0..3 {
+            old.execute(
+                "insert into message (queue, body, inserted_at, visible_at)
+                 values ('old-queue', ?1, 0, 0)",
+                [format!("message {n}").into_bytes()],
+            )
+            .expect("an old message");
+        }
+    }
+
+    let storage = canvass::storage::local::storage(dir.path())
+        .await
+        .expect("the old directory opens");
+
+    let blob = storage.blobs.get("old/0042").await.expect("moved");
+    assert_eq!(blob.body, "body 42");
+    let listed = storage
+        .blobs
+        .list(&canvass::storage::ListRequest::new("old/", 0))
+        .await
+        .expect("listed");
+    let keys: Vec<String> = listed.items.into_iter().map(|meta| meta.key).collect();
+    let expected: Vec<String> = (0..600).map(|n| format!("old/{n:04}")).collect();
+    assert_eq!(keys, expected, "every blob, once, in key order");
+    let queue = canvass::storage::QueueName::parse("old-queue").expect("a name");
+    let received = storage
+        .queues
+        .get(&queue, 32, std::time::Duration::from_secs(30))
+        .await
+        .expect("received");
+    let bodies: Vec<&[u8]> = received.iter().map(|m| m.body.as_ref()).collect();
+    assert_eq!(
+        bodies,
+        [&b"message 0"[..], &b"message 1"[..], &b"message 2"[..]]
+    );
+    let again = canvass::storage::local::storage(dir.path())
+        .await
+        .expect("opens again");
+    assert_eq!(
+        again.blobs.get("old/0599").await.expect("still there").body,
+        "body 599"
+    );
+    let old = rusqlite::Connection::open(dir.path().join("canvass.sqlite3")).expect("opens");
+    let leftovers: i64 = old
+        .query_row(
+            "select count(*) from sqlite_schema where name = 'blob'
+             union all select count(*) from pragma_table_info('message') where name = 'body'",
+            [],
+            |row| row.get(0),
+        )
+        .expect("schema read");
+    assert_eq!(leftovers, 0, "the old table is gone");
+}
+
+#[tokio::test]
+async fn a_data_directory_keeps_the_number_of_blob_files_it_was_created_with() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    {
+        let first = rusqlite::Connection::open(dir.path().join("canvass.sqlite3")).expect("opens");
+        first
+            .execute_batch(
+                "create table layout (id integer primary key check (id = 0),
+                                      blob_files integer not null);
+                 insert into layout (id, blob_files) values (0, 2);",
+            )
+            .expect("a two-file layout");
+    }
+
+    let storage = canvass::storage::local::storage(dir.path())
+        .await
+        .expect("opens");
+    for n in 0..50 {
+        storage
+            .blobs
+            .put(
+                &format!("k/{n}"),
+                "v".into(),
+                canvass::storage::PutMode::Create,
+            )
+            .await
+            .expect("written");
+    }
+
+    let files: Vec<bool> = (0..4)
+        .map(|n| {
+            dir.path()
+                .join(format!("canvass-blobs-{n}.sqlite3"))
+                .exists()
+        })
+        .collect();
+    assert_eq!(files, [true, true, false, false]);
+    assert_eq!(storage.blobs.get("k/49").await.expect("read").body, "v");
+}

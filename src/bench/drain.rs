@@ -1,0 +1,266 @@
+//! `canvass bench drain`: answers/s to drain a backlog with several `canvass worker`
+//! processes, each count run several times (interleaved, so a slow spell of the machine hits
+//! every count alike) and reported by its median.
+//!
+//! With `--separate`, each process drains a backlog of its own in a data directory of its own:
+//! nothing is shared, so that figure is what the machine itself allows that many processes,
+//! the bound for the shared run.
+
+use std::collections::BTreeMap;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{BenchError, Scratch, answers, submit, waiting};
+use crate::storage::local;
+use crate::stores::{StoreSettings, Stores};
+
+/// Where a drain benchmark runs.
+pub(super) struct DrainTarget {
+    /// An Azure account's connection string, or `None` for a fresh local data directory.
+    pub(super) azure: Option<String>,
+    /// Queue shards per class.
+    pub(super) shards: usize,
+}
+
+/// What to measure.
+pub(super) struct Plan {
+    /// Answers drained in each measurement.
+    pub(super) answers: u64,
+    /// Worker process counts.
+    pub(super) processes: Vec<usize>,
+    /// Surveys the answers are spread over.
+    pub(super) surveys: u64,
+    /// Runs of each count.
+    pub(super) runs: u32,
+    /// One backlog and data directory per process instead of one shared.
+    pub(super) separate: bool,
+}
+
+impl DrainTarget {
+    /// A fresh local data directory, one queue per class.
+    pub(super) const LOCAL: Self = Self {
+        azure: None,
+        shards: 1,
+    };
+
+    /// Opens the stores in `dir` (or on the Azure account) with the benchmark surveys.
+    pub(super) async fn open(&self, dir: &Scratch, surveys: u64) -> Result<Stores, BenchError> {
+        let settings = StoreSettings {
+            queue_shards: self.shards,
+            ..StoreSettings::default()
+        };
+        let storage = match &self.azure {
+            Some(connection) => crate::storage::azure::storage(connection).await?,
+            None => local::storage(&dir.0).await?,
+        };
+        let stores = Stores::open(storage, &settings).await?;
+        answers::seed(&stores, surveys).await?;
+        Ok(stores)
+    }
+
+    fn spawn_worker(&self, dir: &Scratch) -> Result<Child, BenchError> {
+        let exe = std::env::current_exe().map_err(BenchError::Spawn)?;
+        let mut command = Command::new(exe);
+        command
+            .arg("worker")
+            .env("CANVASS_QUEUE_SHARDS", self.shards.to_string())
+            .env("CANVASS_LOG", "warn")
+            .stdout(Stdio::null());
+        match &self.azure {
+            Some(connection) => command
+                .env("CANVASS_STORAGE", "azure")
+                .env("CANVASS_AZURE_CONNECTION_STRING", connection),
+            None => command
+                .env("CANVASS_STORAGE", "local")
+                .env("CANVASS_DATA_DIR", &dir.0),
+        };
+        command.spawn().map_err(BenchError::Spawn)
+    }
+}
+
+/// Measures every count `plan.runs` times and prints each run and the medians.
+pub(super) async fn run(target: &DrainTarget, plan: &Plan) -> Result<(), BenchError> {
+    if plan.separate && target.azure.is_some() {
+        return Err(BenchError::Setup(
+            "--separate gives each process a local data directory; it cannot run on Azure".into(),
+        ));
+    }
+    let mut rates: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for run in 1..=plan.runs {
+        for &processes in &plan.processes {
+            eprintln!("run {run} of {}, {processes} worker process(es)", plan.runs);
+            let rate = drain(target, plan, processes).await?;
+            rates.entry(processes).or_default().push(rate);
+        }
+    }
+    let layout = if plan.separate {
+        "a data directory each"
+    } else {
+        "one shared data directory"
+    };
+    println!(
+        "median of {} run(s), {} answers, {} survey(s), {} shard(s), {layout}:",
+        plan.runs, plan.answers, plan.surveys, target.shards
+    );
+    let baseline = plan
+        .processes
+        .first()
+        .and_then(|first| rates.get(first))
+        .map(|rates| median(rates));
+    for &processes in &plan.processes {
+        let Some(runs) = rates.get(&processes) else {
+            continue;
+        };
+        let median = median(runs);
+        let all: Vec<String> = runs.iter().map(|rate| format!("{rate:.0}")).collect();
+        let ratio = baseline.map_or(String::new(), |base| format!("  ({:.2}×)", median / base));
+        println!(
+            "  {processes} worker process(es): {median:>8.0} answers/s{ratio}   runs: {}",
+            all.join(", ")
+        );
+    }
+    Ok(())
+}
+
+fn median(rates: &[f64]) -> f64 {
+    let mut sorted = rates.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+/// A queued backlog in one data directory (or on the Azure account).
+struct Backlog {
+    dir: Scratch,
+    stores: Stores,
+    answers: u64,
+    counted_before: u64,
+}
+
+impl Backlog {
+    async fn queue(target: &DrainTarget, answers: u64, surveys: u64) -> Result<Self, BenchError> {
+        let dir = Scratch::new();
+        let stores = target.open(&dir, surveys).await?;
+        if waiting(&stores).await? > 0 {
+            return Err(BenchError::Setup(
+                "the answer queues are not empty: drain on a fresh account or emulator".into(),
+            ));
+        }
+        let counted_before = counted(&stores, surveys).await?;
+        submit(&stores, answers, false, surveys).await?;
+        Ok(Self {
+            dir,
+            stores,
+            answers,
+            counted_before,
+        })
+    }
+
+    /// Answers counted in the summaries since the backlog was queued.
+    async fn counted(&self, surveys: u64) -> Result<u64, BenchError> {
+        Ok(counted(&self.stores, surveys).await? - self.counted_before)
+    }
+
+    /// Whether every answer is counted and every message gone.
+    async fn drained(&self, surveys: u64) -> Result<bool, BenchError> {
+        Ok(self.counted(surveys).await? >= self.answers && waiting(&self.stores).await? == 0)
+    }
+}
+
+async fn counted(stores: &Stores, surveys: u64) -> Result<u64, BenchError> {
+    let mut counted = 0;
+    for survey in 0..surveys.max(1) {
+        let read = stores
+            .summaries
+            .read(&answers::tenant(false), &answers::survey(survey))
+            .await?;
+        counted += read.doc.summary.total;
+    }
+    Ok(counted)
+}
+
+/// One measurement: queues the backlog(s), starts the workers, and returns answers/s.
+async fn drain(target: &DrainTarget, plan: &Plan, processes: usize) -> Result<f64, BenchError> {
+    let processes = processes.max(1);
+    let surveys = plan.surveys;
+    let backlogs = if plan.separate {
+        let each = plan.answers / processes as u64;
+        let mut backlogs = Vec::with_capacity(processes);
+        for _ in 0..processes {
+            backlogs.push(Backlog::queue(target, each, surveys).await?);
+        }
+        backlogs
+    } else {
+        vec![Backlog::queue(target, plan.answers, surveys).await?]
+    };
+    let total: u64 = backlogs.iter().map(|backlog| backlog.answers).sum();
+    let started = Instant::now();
+    let mut workers = (0..processes)
+        .map(|n| target.spawn_worker(&backlogs[n % backlogs.len()].dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    let outcome = watch(&backlogs, &mut workers, surveys, started).await;
+    for worker in &mut workers {
+        let _ = worker.kill();
+        let _ = worker.wait();
+    }
+    outcome?;
+    let elapsed = started.elapsed();
+    let mut counted = 0;
+    for backlog in &backlogs {
+        counted += backlog.counted(surveys).await?;
+    }
+    let rate = total as f64 / elapsed.as_secs_f64();
+    eprintln!(
+        "  {processes} worker process(es): drained {total} answers in {:.2} s = {rate:.0} answers/s (summaries count {counted})",
+        elapsed.as_secs_f64(),
+    );
+    if counted != total {
+        return Err(BenchError::Setup(format!(
+            "the summaries count {counted} answers, not {total}"
+        )));
+    }
+    Ok(rate)
+}
+
+/// Waits until every backlog is drained, showing progress; fails if a worker exits.
+async fn watch(
+    backlogs: &[Backlog],
+    workers: &mut [Child],
+    surveys: u64,
+    started: Instant,
+) -> Result<(), BenchError> {
+    // The summaries' totals are one cheap read per survey, so they can be watched closely;
+    // the queues are checked once they are reached.
+    let mut last = Instant::now();
+    loop {
+        let mut done = true;
+        for backlog in backlogs {
+            done &= backlog.drained(surveys).await?;
+        }
+        if done {
+            return Ok(());
+        }
+        for worker in workers.iter_mut() {
+            if let Ok(Some(status)) = worker.try_wait() {
+                return Err(BenchError::Setup(format!(
+                    "a worker process exited before the backlog was drained ({status})"
+                )));
+            }
+        }
+        if last.elapsed() >= Duration::from_secs(1) {
+            let mut counted = 0;
+            for backlog in backlogs {
+                counted += backlog.counted(surveys).await?;
+            }
+            eprintln!(
+                "    {:>5.1} s  {counted:>7} counted",
+                started.elapsed().as_secs_f64()
+            );
+            last = Instant::now();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}

@@ -1,0 +1,170 @@
+//! One SQLite file of the local backend: its writer thread and its reader connections.
+//!
+//! Reads run on tokio's blocking pool, each on a connection taken from this file's idle list
+//! (opened when none is idle, kept for the next read). In WAL mode readers never block each
+//! other or the writer, so a handful of them in flight at once is plenty.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use rusqlite::{Connection, OpenFlags};
+use tokio::sync::Semaphore;
+
+use super::writer::Writer;
+use super::{Durability, busy};
+use crate::storage::{Error, Result};
+
+/// Reads in flight at once per file.
+const READERS: usize = 8;
+
+/// One database file.
+#[derive(Debug)]
+pub(super) struct Database {
+    writer: Writer,
+    readers: Arc<Readers>,
+    /// The file's write-ahead log, fsynced by `sync_log`.
+    wal: PathBuf,
+}
+
+impl Database {
+    /// Opens (creating if needed) the file at `path`, runs `schema` on it and starts its writer.
+    /// Blocking: call it off the async runtime.
+    pub(super) fn open(path: &Path, durability: Durability, schema: &str) -> Result<Self> {
+        let connection = connect(path, durability)?;
+        busy::retry(|| connection.execute_batch(schema)).map_err(|error| opening(path, error))?;
+        let name = path.file_stem().map_or_else(
+            || "canvass".into(),
+            |stem| stem.to_string_lossy().into_owned(),
+        );
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        Ok(Self {
+            writer: Writer::spawn(connection, format!("{name}-writer"))?,
+            wal: wal.into(),
+            readers: Arc::new(Readers {
+                path: path.to_owned(),
+                durability,
+                idle: Mutex::new(Vec::new()),
+                permits: Semaphore::new(READERS),
+            }),
+        })
+    }
+
+    /// Runs `work` in this file's next write transaction; see `Writer::write`.
+    pub(super) async fn write<T, F>(&self, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+    {
+        self.writer.write(work).await
+    }
+
+    /// Makes every transaction committed to this file so far durable, by anyone: fsyncs its
+    /// write-ahead log. (What a checkpoint has moved from the log into the file was fsynced by
+    /// the checkpoint.)
+    pub(super) async fn sync_log(&self) -> Result<()> {
+        let wal = self.wal.clone();
+        tokio::task::spawn_blocking(move || {
+            match std::fs::File::open(&wal).and_then(|log| log.sync_data()) {
+                Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(Error::backend(
+                    format!("cannot fsync {}: {error}", wal.display()),
+                )),
+                _ => Ok(()),
+            }
+        })
+        .await
+        .map_err(Error::backend)?
+    }
+
+    /// Runs `read` on a reader connection, again while another process's lock is in the way.
+    pub(super) async fn read<T, F>(&self, read: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: Fn(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    {
+        let _permit = self
+            .readers
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| Error::backend("the database is closed"))?;
+        let readers = Arc::clone(&self.readers);
+        tokio::task::spawn_blocking(move || {
+            let connection = readers.take()?;
+            let outcome = busy::retry(|| read(&connection));
+            readers.give_back(connection);
+            outcome
+        })
+        .await
+        .map_err(Error::backend)?
+    }
+}
+
+/// A file's idle reader connections.
+#[derive(Debug)]
+struct Readers {
+    path: PathBuf,
+    durability: Durability,
+    idle: Mutex<Vec<Connection>>,
+    permits: Semaphore,
+}
+
+impl Readers {
+    fn take(&self) -> Result<Connection> {
+        let idle = lock(&self.idle).pop();
+        match idle {
+            Some(connection) => Ok(connection),
+            None => connect(&self.path, self.durability),
+        }
+    }
+
+    fn give_back(&self, connection: Connection) {
+        lock(&self.idle).push(connection);
+    }
+}
+
+/// Locks a mutex whose data stays valid even if a holder panicked.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Opens a connection in WAL mode with the durability asked for and our busy handler.
+fn connect(path: &Path, durability: Durability) -> Result<Connection> {
+    let connection = configure(path, durability).map_err(|error| opening(path, error))?;
+    let mode: String = connection
+        .query_row("pragma journal_mode", [], |row| row.get(0))
+        .map_err(|error| opening(path, error))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(opening(
+            path,
+            format!("the file cannot use write-ahead logging (journal mode {mode})"),
+        ));
+    }
+    Ok(connection)
+}
+
+fn configure(path: &Path, durability: Durability) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let connection = Connection::open_with_flags(path, flags)?;
+    busy::install(&connection)?;
+    // Switching to WAL needs a moment of exclusive access when the file is new; once it is in
+    // WAL mode this is a read. Both wait through the busy handler.
+    connection.query_row("pragma journal_mode = wal", [], |_| Ok(()))?;
+    let synchronous = match durability {
+        Durability::Full => "full",
+        Durability::Relaxed => "normal",
+    };
+    connection.pragma_update(None, "synchronous", synchronous)?;
+    connection.pragma_update(None, "foreign_keys", true)?;
+    if std::env::var("MMAP").is_ok() {
+        connection.pragma_update(None, "mmap_size", 1i64 << 30)?;
+    }
+    connection.set_prepared_statement_cache_capacity(32);
+    Ok(connection)
+}
+
+fn opening(path: &Path, error: impl std::fmt::Display) -> Error {
+    Error::backend(format!("cannot open {}: {error}", path.display()))
+}

@@ -1,0 +1,189 @@
+//! The files of a data directory, and which file holds what.
+//!
+//! - `canvass.sqlite3` holds the queues and their messages, and the layout record;
+//! - `canvass-blobs-N.sqlite3`, N from 0, hold the blobs, each key in the file its hash picks.
+//!
+//! Every file has its own write lock, so processes sharing the directory mostly write to
+//! different files at once: a worker storing answers does not wait for another deleting
+//! messages. The number of blob files is recorded when the directory is created and read back
+//! by every later opener, so all processes agree where a key lives.
+//!
+//! A directory written by an earlier version is brought up to date when opened (`upgrade`).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use futures_util::future::try_join_all;
+use rusqlite::Connection;
+use sha2::{Digest, Sha256};
+
+use super::database::Database;
+use super::{Durability, busy, upgrade};
+use crate::storage::{Error, Result};
+
+/// File name of the queue database inside the data directory.
+pub const QUEUE_FILE: &str = "canvass.sqlite3";
+
+/// Blob files in a new data directory.
+const BLOB_FILES: u32 = 4;
+
+const QUEUE_SCHEMA: &str = "
+create table if not exists layout (
+    id integer primary key check (id = 0),
+    blob_files integer not null
+);
+create table if not exists queue (
+    name text primary key
+);
+create table if not exists message (
+    id integer primary key autoincrement,
+    queue text not null references queue (name) on delete cascade,
+    inserted_at integer not null,
+    visible_at integer not null,
+    pop_receipt text,
+    dequeue_count integer not null default 0
+);
+create index if not exists message_by_visibility on message (queue, visible_at, id);
+-- Apart from the message, so that receiving (which rewrites visibility, receipt and count)
+-- rewrites a small row, many to a page, not a page for every few messages.
+create table if not exists message_body (
+    id integer primary key,
+    body blob not null
+);
+";
+
+const BLOB_SCHEMA: &str = "
+create table if not exists blob (
+    key text primary key,
+    body blob not null,
+    version integer not null,
+    last_modified integer not null
+);
+";
+
+/// The open files of one data directory.
+#[derive(Debug)]
+pub(super) struct Layout {
+    /// Queues and messages.
+    pub(super) queues: Database,
+    /// Blobs, by `file_of`.
+    blobs: Vec<Database>,
+    /// Whether commits are fsynced as they are made.
+    durability: Durability,
+    /// Calls of `flush_blobs` so far.
+    flush_calls: AtomicU64,
+    /// Held by the one round of fsyncs under way; the calls that round covers.
+    flushed: tokio::sync::Mutex<u64>,
+}
+
+impl Layout {
+    /// Opens (creating if needed) every file of `data_dir`. Blocking.
+    pub(super) fn open(data_dir: &Path, durability: Durability) -> Result<Self> {
+        std::fs::create_dir_all(data_dir).map_err(|error| {
+            Error::backend(format!(
+                "cannot create the data directory {}: {error}",
+                data_dir.display()
+            ))
+        })?;
+        let queue_path = data_dir.join(QUEUE_FILE);
+        let queues = Database::open(&queue_path, durability, QUEUE_SCHEMA)?;
+        upgrade::move_old_bodies(&queue_path)?;
+        let count = blob_files(&queue_path)?;
+        let blobs = (0..count)
+            .map(|n| Database::open(&blob_path(data_dir, n), durability, BLOB_SCHEMA))
+            .collect::<Result<Vec<_>>>()?;
+        upgrade::move_old_blobs(data_dir, count)?;
+        Ok(Self {
+            queues,
+            blobs,
+            durability,
+            flush_calls: AtomicU64::new(0),
+            flushed: tokio::sync::Mutex::new(0),
+        })
+    }
+
+    /// The file that holds `key`.
+    pub(super) fn blob_file(&self, key: &str) -> &Database {
+        &self.blobs[file_of(key, self.blobs.len())]
+    }
+
+    /// Every blob file, in order.
+    pub(super) fn blob_files(&self) -> &[Database] {
+        &self.blobs
+    }
+
+    /// Makes every blob write so far durable, if this handle's commits are not fsynced anyway.
+    /// Files reach the disk independently, so a write in one file that depends on writes in
+    /// others (a message delete on the answers it queued, a commit on the answers it counts)
+    /// must come after this, or a power cut could keep it and lose them.
+    ///
+    /// Concurrent callers share rounds of fsyncs: a round covers every call made before it
+    /// started, since those callers' writes had returned by then.
+    pub(super) async fn flush_blobs(&self) -> Result<()> {
+        if self.durability == Durability::Full {
+            return Ok(());
+        }
+        let call = self.flush_calls.fetch_add(1, Ordering::AcqRel) + 1;
+        let mut flushed = self.flushed.lock().await;
+        if *flushed >= call {
+            return Ok(());
+        }
+        let covers = self.flush_calls.load(Ordering::Acquire);
+        try_join_all(self.blobs.iter().map(Database::sync_log)).await?;
+        *flushed = covers;
+        Ok(())
+    }
+}
+
+pub(super) fn blob_path(data_dir: &Path, n: u32) -> PathBuf {
+    data_dir.join(format!("canvass-blobs-{n}.sqlite3"))
+}
+
+/// Which of `files` holds `key`: a hash that is the same in every process and every build.
+pub(super) fn file_of(key: &str, files: usize) -> usize {
+    let digest = Sha256::digest(key.as_bytes());
+    let mut first = [0; 8];
+    first.copy_from_slice(&digest[..8]);
+    (u64::from_be_bytes(first) % files.max(1) as u64) as usize
+}
+
+/// The directory's number of blob files: recorded by its first opener, read by the rest.
+fn blob_files(queue_path: &Path) -> Result<u32> {
+    let connection = open_plain(queue_path)?;
+    busy::retry(|| {
+        connection.execute(
+            "insert into layout (id, blob_files) values (0, ?1) on conflict do nothing",
+            [BLOB_FILES],
+        )?;
+        connection.query_row("select blob_files from layout where id = 0", [], |row| {
+            row.get(0)
+        })
+    })
+}
+
+/// A connection for the one-off work of opening: waits for other processes like the rest.
+pub(super) fn open_plain(path: &Path) -> Result<Connection> {
+    let connection = Connection::open(path).map_err(Error::backend)?;
+    busy::install(&connection).map_err(Error::backend)?;
+    Ok(connection)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_always_lands_in_the_same_file() {
+        // Pinned (the first 8 bytes of the key's SHA-256, big-endian, modulo the file count):
+        // a change here would strand every blob of an existing data directory.
+        for (key, file) in [
+            ("a", 2),
+            ("answers/acme/team/00000000000000000001.json", 2),
+            ("summaries/acme/team.json", 0),
+            ("tenants/demo.json", 0),
+        ] {
+            assert_eq!(file_of(key, 4), file, "{key}");
+        }
+        assert_eq!(file_of("anything", 1), 0);
+    }
+}
