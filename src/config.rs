@@ -12,7 +12,7 @@ use crate::worker::WorkerSettings;
 /// Which adapter stands behind the storage ports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StorageKind {
-    /// One SQLite database in the data directory (the embedded default).
+    /// SQLite files in the data directory (the embedded default).
     Local,
     /// Nothing kept: everything is gone when the process stops. For trials and tests.
     Memory,

@@ -25,15 +25,17 @@
 //! deleted, and only answers whose messages were deleted are left to the next commit to drop
 //! from `recent`.
 //!
+//! A worker killed at any point leaves its messages to be redelivered; redoing any step is
+//! harmless: stores are create-only, a committed answer is found in `recent` or the index and
+//! not counted again, and list entries and bits are written idempotently. An answer a killed
+//! worker settled but had not dropped from `recent` stays there, correctly counted, until the
+//! reconcile pass settles it again and drops it.
+//!
 //! Durability: on a backend that commits without fsync (the local one, for workers), blobs in
 //! different files reach the disk independently. The commit is flushed to disk before step 4
 //! (a bit must never outlive the commit that counts its answer), and deletes flush every blob
-//! write before them (a message must never be gone while what was made of it is not on disk);
-//! so a power cut at any moment leaves a state this protocol repairs by redelivery. A worker killed at any point leaves its messages to be redelivered; redoing any
-//! step is harmless: stores are create-only, a committed answer is found in `recent` or the
-//! index and not counted again, and list entries and bits are written idempotently. An answer
-//! a dead worker settled but never dropped from `recent` stays there, correctly counted, until
-//! a later commit's worker or the reconcile pass settles it again and drops it.
+//! write before them (a message must never be gone while what was made of it is not on disk),
+//! so a power cut at any moment leaves a state that redelivery repairs.
 //!
 //! Dropping settled answers with the next commit saves a summary write per batch, and with it
 //! half the ETag races between workers merging into one survey.

@@ -295,16 +295,13 @@ impl Worker {
         // Surveys are merged side by side, so their storage calls share rounds.
         let stores = &self.stores;
         let merged_surveys: BTreeSet<(TenantSlug, SurveySlug)> = groups.keys().cloned().collect();
-        let merges = groups
-            .into_iter()
-            .map(|((tenant, survey), items)| {
-                let key = (tenant, survey);
-                let settled = self.settled.get(&key).cloned().unwrap_or_default();
-                (key, items, settled)
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|((tenant, survey), items, settled)| async move {
+        let settled_before = &self.settled;
+        let merges = groups.into_iter().map(|((tenant, survey), items)| {
+            let settled = settled_before
+                .get(&(tenant.clone(), survey.clone()))
+                .cloned()
+                .unwrap_or_default();
+            async move {
                 let batch = SurveyBatch {
                     tenant: tenant.clone(),
                     survey: survey.clone(),
@@ -318,7 +315,8 @@ impl Worker {
                 let repeated = items.len() - batch.answers.len();
                 let merged = merge(stores, batch).await;
                 (tenant, survey, items, repeated, merged)
-            });
+            }
+        });
         let (mut counted, mut duplicates, mut failed) = (Vec::new(), 0, 0);
         let mut finished = Vec::new();
         let mut settled = Vec::new();

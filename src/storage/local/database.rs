@@ -158,9 +158,6 @@ fn configure(path: &Path, durability: Durability) -> rusqlite::Result<Connection
     };
     connection.pragma_update(None, "synchronous", synchronous)?;
     connection.pragma_update(None, "foreign_keys", true)?;
-    if std::env::var("MMAP").is_ok() {
-        connection.pragma_update(None, "mmap_size", 1i64 << 30)?;
-    }
     connection.set_prepared_statement_cache_capacity(32);
     Ok(connection)
 }

@@ -6,6 +6,7 @@
 //! Processes of an earlier version must be stopped first: they would go on using the old places.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
@@ -14,7 +15,7 @@ use super::layout::{QUEUE_FILE, blob_path, file_of, open_plain};
 use crate::storage::Result;
 
 /// Blobs moved per transaction.
-const MOVE_BATCH: usize = 256;
+const MOVE_BATCH: usize = 1000;
 
 /// Whether `query` returns a row.
 fn any(connection: &Connection, query: &str) -> rusqlite::Result<bool> {
@@ -60,10 +61,16 @@ pub(super) fn move_old_blobs(data_dir: &Path, count: u32) -> Result<()> {
     let mut files = (0..count)
         .map(|n| open_plain(&blob_path(data_dir, n)))
         .collect::<Result<Vec<_>>>()?;
-    let mut moved = 0;
+    let (mut moved, mut shown) = (0, Instant::now());
     while let Some(batch) = busy::retry(|| move_batch(&mut queue_file, &mut files))? {
         moved += batch;
-        tracing::info!(moved, "moving blobs into their own files");
+        if shown.elapsed() >= Duration::from_secs(1) {
+            tracing::info!(moved, "moving blobs into their own files");
+            shown = Instant::now();
+        }
+    }
+    if moved > 0 {
+        tracing::info!(moved, "moved the blobs into their own files");
     }
     Ok(())
 }
