@@ -93,10 +93,10 @@ pub(super) async fn run(target: &DrainTarget, plan: &Plan) -> Result<(), BenchEr
             rates.entry(processes).or_default().push(rate);
         }
     }
-    let layout = if plan.separate {
-        "a data directory each"
-    } else {
-        "one shared data directory"
+    let layout = match (plan.separate, &target.azure) {
+        (true, _) => "a data directory each",
+        (false, Some(_)) => "one storage account",
+        (false, None) => "one shared data directory",
     };
     println!(
         "median of {} run(s), {} answers, {} survey(s), {} shard(s), {layout}:",

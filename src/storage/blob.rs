@@ -12,8 +12,8 @@ use super::{Error, Result, TransactionCounter};
 /// Longest key any backend accepts (Azure's limit).
 pub const MAX_KEY_LEN: usize = 1024;
 
-/// Reads in flight at once in the default `get_many`.
-const GET_MANY_CONCURRENCY: usize = 64;
+/// Calls in flight at once in the default `get_many` and `put_many`.
+const MANY_CONCURRENCY: usize = 64;
 
 /// Largest page a listing returns, whatever the caller asks for (Azure's limit).
 pub const MAX_LIST_PAGE: usize = 5000;
@@ -152,7 +152,7 @@ pub trait BlobStore: Send + Sync + fmt::Debug {
     async fn get_many(&self, keys: &[String]) -> Result<Vec<Result<Blob>>> {
         // A bounded number in flight: a remote backend gets parallel requests, not a flood.
         let mut blobs = Vec::with_capacity(keys.len());
-        for chunk in keys.chunks(GET_MANY_CONCURRENCY) {
+        for chunk in keys.chunks(MANY_CONCURRENCY) {
             let mut reads = Vec::with_capacity(chunk.len());
             for key in chunk {
                 reads.push(self.get(key));
@@ -170,7 +170,7 @@ pub trait BlobStore: Send + Sync + fmt::Debug {
     /// One transaction per blob, as `put`; backends that can write many in one round trip do.
     async fn put_many(&self, puts: Vec<BlobPut>) -> Result<Vec<Result<BlobMeta>>> {
         let mut written = Vec::with_capacity(puts.len());
-        for chunk in puts.chunks(GET_MANY_CONCURRENCY) {
+        for chunk in puts.chunks(MANY_CONCURRENCY) {
             let writes = chunk
                 .iter()
                 .map(|put| self.put(&put.key, put.body.clone(), put.mode.clone()));
