@@ -87,12 +87,14 @@ impl Layout {
         })?;
         let queue_path = data_dir.join(QUEUE_FILE);
         let queues = Database::open(&queue_path, durability, QUEUE_SCHEMA)?;
-        upgrade::move_old_bodies(&queue_path)?;
-        let count = blob_files(&queue_path)?;
+        // One connection for the one-off work of opening.
+        let mut setup = open_plain(&queue_path)?;
+        upgrade::move_old_bodies(&mut setup)?;
+        let count = blob_files(&setup)?;
         let blobs = (0..count)
             .map(|n| Database::open(&blob_path(data_dir, n), durability, BLOB_SCHEMA))
             .collect::<Result<Vec<_>>>()?;
-        upgrade::move_old_blobs(data_dir, count)?;
+        upgrade::move_old_blobs(&mut setup, data_dir, count)?;
         Ok(Self {
             queues,
             blobs,
@@ -148,8 +150,7 @@ pub(super) fn file_of(key: &str, files: usize) -> usize {
 }
 
 /// The directory's number of blob files: recorded by its first opener, read by the rest.
-fn blob_files(queue_path: &Path) -> Result<u32> {
-    let connection = open_plain(queue_path)?;
+fn blob_files(connection: &Connection) -> Result<u32> {
     busy::retry(|| {
         connection.execute(
             "insert into layout (id, blob_files) values (0, ?1) on conflict do nothing",

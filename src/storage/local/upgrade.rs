@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::busy;
-use super::layout::{QUEUE_FILE, blob_path, file_of, open_plain};
+use super::layout::{blob_path, file_of, open_plain};
 use crate::storage::Result;
 
 /// Blobs moved per transaction.
@@ -25,15 +25,21 @@ fn any(connection: &Connection, query: &str) -> rusqlite::Result<bool> {
         .is_some())
 }
 
+/// Finds message rows that still hold their bodies.
+const OLD_BODIES: &str = "select 1 from pragma_table_info('message') where name = 'body'";
+
+/// Finds the old blob table.
+const OLD_BLOBS: &str = "select 1 from sqlite_schema where type = 'table' and name = 'blob'";
+
 /// Moves message bodies an older version kept in the message rows into their own table.
-pub(super) fn move_old_bodies(queue_path: &Path) -> Result<()> {
-    let mut connection = open_plain(queue_path)?;
+pub(super) fn move_old_bodies(queue_file: &mut Connection) -> Result<()> {
+    // Looked for without a lock first: a directory of this version has nothing to move.
+    if !busy::retry(|| any(queue_file, OLD_BODIES))? {
+        return Ok(());
+    }
     busy::retry(|| {
-        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if any(
-            &transaction,
-            "select 1 from pragma_table_info('message') where name = 'body'",
-        )? {
+        let transaction = queue_file.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if any(&transaction, OLD_BODIES)? {
             let moved = transaction.execute(
                 // `where true` tells SQLite's parser the `on conflict` is the insert's.
                 "insert into message_body (id, body) select id, body from message where true
@@ -56,13 +62,19 @@ struct OldBlob {
 }
 
 /// Moves the blobs an older version kept in the queue file into their own files.
-pub(super) fn move_old_blobs(data_dir: &Path, count: u32) -> Result<()> {
-    let mut queue_file = open_plain(&data_dir.join(QUEUE_FILE))?;
+pub(super) fn move_old_blobs(
+    queue_file: &mut Connection,
+    data_dir: &Path,
+    count: u32,
+) -> Result<()> {
+    if !busy::retry(|| any(queue_file, OLD_BLOBS))? {
+        return Ok(());
+    }
     let mut files = (0..count)
         .map(|n| open_plain(&blob_path(data_dir, n)))
         .collect::<Result<Vec<_>>>()?;
     let (mut moved, mut shown) = (0, Instant::now());
-    while let Some(batch) = busy::retry(|| move_batch(&mut queue_file, &mut files))? {
+    while let Some(batch) = busy::retry(|| move_batch(queue_file, &mut files))? {
         moved += batch;
         if shown.elapsed() >= Duration::from_secs(1) {
             tracing::info!(moved, "moving blobs into their own files");
@@ -82,10 +94,7 @@ fn move_batch(
     files: &mut [Connection],
 ) -> rusqlite::Result<Option<usize>> {
     let transaction = queue_file.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    if !any(
-        &transaction,
-        "select 1 from sqlite_schema where type = 'table' and name = 'blob'",
-    )? {
+    if !any(&transaction, OLD_BLOBS)? {
         return Ok(None);
     }
     let batch: Vec<OldBlob> = transaction
