@@ -237,15 +237,7 @@ impl AnswerQueues {
 
     /// Deletes a finished message; one already gone (deleted by a redelivery) is fine.
     pub async fn delete(&self, received: &Received) -> Result<(), StoreError> {
-        let message = &received.message;
-        match self
-            .queues
-            .delete(&received.queue, &message.id, &message.pop_receipt)
-            .await
-        {
-            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
-            Err(error) => Err(error).context(|| format!("deleting message {}", message.id)),
-        }
+        self.delete_many(&[received]).await
     }
 
     /// Deletes several received messages as `delete` does, with one call per queue.

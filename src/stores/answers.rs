@@ -22,16 +22,7 @@ impl AnswerStore {
     /// Stores an answer unless one with its reference is already stored, in which case the
     /// stored copy is returned: the first copy stands.
     pub async fn store(&self, answer: &Answer) -> Result<Option<Answer>, StoreError> {
-        let key = keys::answer(&answer.tenant, &answer.survey, answer.reference);
-        match self
-            .blobs
-            .put(&key, encode(&key, answer)?.into(), PutMode::Create)
-            .await
-        {
-            Ok(_) => Ok(None),
-            Err(Error::AlreadyExists { .. }) => self.read(&key).await,
-            Err(error) => Err(error).context(|| format!("storing answer {key}")),
-        }
+        Ok(self.store_many(&[answer]).await?.pop().flatten())
     }
 
     /// Stores answers as `store` does, with one call for all of them: for each answer, in
@@ -55,13 +46,19 @@ impl AnswerStore {
             .put_many(puts)
             .await
             .context(|| format!("storing {} answers", keys.len()))?;
-        let mut stored = Vec::with_capacity(keys.len());
-        for (key, written) in keys.iter().zip(written) {
-            stored.push(match written {
-                Ok(_) => None,
-                Err(Error::AlreadyExists { .. }) => self.read(key).await?,
+        // The keys already taken, whose stored copies stand, are read back with one call.
+        let mut taken = Vec::new();
+        for (index, (key, written)) in keys.iter().zip(written).enumerate() {
+            match written {
+                Ok(_) => {}
+                Err(Error::AlreadyExists { .. }) => taken.push(index),
                 Err(error) => return Err(error).context(|| format!("storing answer {key}")),
-            });
+            }
+        }
+        let taken_keys: Vec<String> = taken.iter().map(|&index| keys[index].clone()).collect();
+        let mut stored = vec![None; keys.len()];
+        for (index, copy) in taken.into_iter().zip(self.read_many(&taken_keys).await?) {
+            stored[index] = copy;
         }
         Ok(stored)
     }
@@ -88,19 +85,7 @@ impl AnswerStore {
             .iter()
             .map(|reference| keys::answer(tenant, survey, *reference))
             .collect();
-        let blobs = self
-            .blobs
-            .get_many(&keys)
-            .await
-            .context(|| format!("reading {} answers of {tenant}/{survey}", keys.len()))?;
-        keys.iter()
-            .zip(blobs)
-            .map(|(key, blob)| match blob {
-                Ok(blob) => Ok(Some(decode(key, &blob.body)?)),
-                Err(Error::NotFound { .. }) => Ok(None),
-                Err(error) => Err(error).context(|| format!("reading answer {key}")),
-            })
-            .collect()
+        self.read_many(&keys).await
     }
 
     /// The incoming copy of an oversized answer, if it is still there.
@@ -126,6 +111,26 @@ impl AnswerStore {
             Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
             Err(error) => Err(error).context(|| format!("removing {key}")),
         }
+    }
+
+    /// Reads answer blobs by key, with one call; `None` where there is none.
+    async fn read_many(&self, keys: &[String]) -> Result<Vec<Option<Answer>>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let blobs = self
+            .blobs
+            .get_many(keys)
+            .await
+            .context(|| format!("reading {} answers", keys.len()))?;
+        keys.iter()
+            .zip(blobs)
+            .map(|(key, blob)| match blob {
+                Ok(blob) => Ok(Some(decode(key, &blob.body)?)),
+                Err(Error::NotFound { .. }) => Ok(None),
+                Err(error) => Err(error).context(|| format!("reading answer {key}")),
+            })
+            .collect()
     }
 
     /// Reads an answer blob by key.

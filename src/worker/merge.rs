@@ -44,7 +44,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use time::OffsetDateTime;
 
-use crate::domain::{Answer, Reference, SurveySlug, SurveySummary, TenantSlug};
+use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
 use crate::stores::{StoreError, Stores};
 
 /// The answers of one survey, at most one per reference.
@@ -79,8 +79,6 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
     store_answers(stores, &mut batch).await?;
     let (tenant, survey) = (&batch.tenant, &batch.survey);
     let mut merged = Merged::default();
-    // The batch's own statistics, reused by every attempt that finds the same answers new.
-    let mut partial: Option<(Vec<Reference>, SurveySummary)> = None;
     let recent = loop {
         let mut read = stores.summaries.read(tenant, survey).await?;
         let unknown: Vec<Reference> = batch
@@ -103,17 +101,8 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
             merged.settled.clone_from(&batch.settled);
             break read.doc.recent;
         }
-        let statistics = match &partial {
-            Some((of, statistics)) if *of == new => statistics,
-            _ => {
-                let mut statistics = SurveySummary::default();
-                new.iter()
-                    .for_each(|reference| statistics.add(&batch.answers[reference]));
-                &partial.insert((new.clone(), statistics)).1
-            }
-        };
-        read.doc.summary.merge(statistics);
         for reference in &new {
+            read.doc.summary.add(&batch.answers[reference]);
             read.doc.recent.insert(*reference, read.doc.list_len);
             read.doc.list_len += 1;
         }
@@ -140,9 +129,6 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
         .into_iter()
         .filter(|(reference, _)| batch.answers.contains_key(reference))
         .collect();
-    // A bit on disk without the commit that counts its answer would make the answer look
-    // counted forever; so the commit (ours, or a dead worker's) reaches the disk first.
-    stores.flush().await?;
     settle(stores, tenant, survey, &ours).await?;
     merged.settled.extend(ours.into_keys());
     Ok(merged)
@@ -165,7 +151,8 @@ async fn store_answers(stores: &Stores, batch: &mut SurveyBatch) -> Result<(), S
     Ok(())
 }
 
-/// Step 4: writes list entries and index bits for `entries`.
+/// Step 4: writes list entries and index bits for `entries`, once the commit that counts them
+/// is durable.
 async fn settle(
     stores: &Stores,
     tenant: &TenantSlug,
@@ -175,6 +162,9 @@ async fn settle(
     if entries.is_empty() {
         return Ok(());
     }
+    // A bit on disk without the commit that counts its answer would make the answer look
+    // counted forever; so the commit (ours, or a dead worker's) reaches the disk first.
+    stores.flush().await?;
     let by_position = entries.iter().map(|(&r, &p)| (p, r)).collect();
     // Different blobs, no order between them: written side by side.
     let (listed, marked) = tokio::join!(
@@ -212,15 +202,13 @@ pub async fn tidy(
 }
 
 /// Settles `entries` and drops them from `recent` at once: the reconcile pass does this for
-/// whatever a dead worker left in `recent`. (The flush first makes the dead worker's commit
-/// durable before bits that rely on it.)
+/// whatever a dead worker left in `recent`.
 pub async fn complete(
     stores: &Stores,
     tenant: &TenantSlug,
     survey: &SurveySlug,
     entries: &BTreeMap<Reference, u64>,
 ) -> Result<(), StoreError> {
-    stores.flush().await?;
     settle(stores, tenant, survey, entries).await?;
     // Dropped from `recent` only once their entries and bits are surely on disk.
     stores.flush().await?;

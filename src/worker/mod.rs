@@ -284,9 +284,8 @@ impl Worker {
                 orphans.extend(groups.remove(&(tenant, survey)).unwrap_or_default());
             }
         }
-        for orphan in &orphans {
-            self.stores.answer_queues.delete(&orphan.received).await?;
-        }
+        let orphaned: Vec<&Received> = orphans.iter().map(|orphan| &orphan.received).collect();
+        self.stores.answer_queues.delete_many(&orphaned).await?;
         if started.elapsed() > self.settings.visibility / 2 {
             for items in groups.values_mut() {
                 self.extend(items).await?;
@@ -341,8 +340,7 @@ impl Worker {
         self.settled.extend(settled);
         // Under a backlog the surveys just merged are likely merged again next step, and that
         // commit drops what this one settled; everything else is tidied now.
-        let backlog = count >= self.settings.batches_per_step * MAX_MESSAGES_PER_GET;
-        let keep = if backlog {
+        let keep = if self.backlogged.contains(&queue) {
             merged_surveys
         } else {
             BTreeSet::new()

@@ -113,7 +113,8 @@ fn receive(
     now: i64,
     hidden_until: i64,
 ) -> Result<Vec<Message>> {
-    let mut messages = connection
+    // The updated rows, then each one's body; ids stay numbers until the messages are built.
+    let mut held: Vec<(i64, String, u32, i64)> = connection
         .prepare_cached(
             "update message set visible_at = ?1,
                  pop_receipt = lower(hex(randomblob(16))),
@@ -126,32 +127,32 @@ fn receive(
         .and_then(|mut update| {
             update
                 .query_map(params![hidden_until, queue, now, max as i64], |row| {
-                    Ok(Message {
-                        id: row.get::<_, i64>(0)?.to_string(),
-                        pop_receipt: PopReceipt::new(row.get::<_, String>(1)?),
-                        dequeue_count: row.get(2)?,
-                        inserted_at: from_millis(row.get(3)?),
-                        body: Bytes::new(),
-                    })
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()
         })
         .map_err(Error::backend)?;
+    held.sort_by_key(|(id, ..)| *id);
     let mut body = connection
         .prepare_cached("select body from message_body where id = ?1")
         .map_err(Error::backend)?;
-    for message in &mut messages {
-        let id: i64 = message.id.parse().map_err(Error::backend)?;
-        let found: Vec<u8> = body
-            .query_row([id], |row| row.get(0))
-            .map_err(Error::backend)?;
-        message.body = Bytes::from(found);
-    }
+    let messages = held
+        .into_iter()
+        .map(|(id, receipt, dequeue_count, inserted_at)| {
+            Ok(Message {
+                id: id.to_string(),
+                pop_receipt: PopReceipt::new(receipt),
+                dequeue_count,
+                inserted_at: from_millis(inserted_at),
+                body: Bytes::from(body.query_row([id], |row| row.get::<_, Vec<u8>>(0))?),
+            })
+        })
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(Error::backend)?;
     drop(body);
     if messages.is_empty() && !queue_exists(connection, queue)? {
         return Err(Error::queue_not_found(queue));
     }
-    messages.sort_by_key(|message| message.id.parse::<i64>().unwrap_or(0));
     Ok(messages)
 }
 

@@ -61,7 +61,7 @@ impl Writer {
         let (reply, result) = oneshot::channel();
         let job: Job = Box::new(move |connection| {
             let outcome = work(connection);
-            let spoils_batch = matches!(outcome, Err(Error::Backend(_) | Error::Busy(_)));
+            let spoils_batch = spoils(&outcome);
             let deliver: Deliver = Box::new(move |failed: Option<&Arc<Error>>| {
                 let outcome = match failed {
                     Some(error) if outcome.is_ok() => Err(batch_failed(error)),
@@ -85,10 +85,7 @@ impl Writer {
 /// The results of a job that made several calls: each call's own, unless one failed in the
 /// backend, which fails the job (and so rolls back its transaction).
 pub(super) fn each<T>(results: Vec<Result<T>>) -> Result<Vec<Result<T>>> {
-    match results
-        .iter()
-        .position(|result| matches!(result, Err(Error::Backend(_) | Error::Busy(_))))
-    {
+    match results.iter().position(spoils) {
         Some(failed) => Err(results
             .into_iter()
             .nth(failed)
@@ -96,6 +93,12 @@ pub(super) fn each<T>(results: Vec<Result<T>>) -> Result<Vec<Result<T>>> {
             .unwrap_or_else(|| Error::backend("a write failed"))),
         None => Ok(results),
     }
+}
+
+/// Whether a job's result must roll back its transaction: a backend failure, not a failed
+/// condition (which changed nothing).
+fn spoils<T>(result: &Result<T>) -> bool {
+    matches!(result, Err(Error::Backend(_) | Error::Busy(_)))
 }
 
 fn batch_failed(error: &Error) -> Error {
