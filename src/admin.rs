@@ -37,7 +37,7 @@ pub async fn summary(
         .get(&tenant, &slug)
         .await?
         .ok_or_else(missing)?;
-    let read = stores.summaries.read(&tenant, &slug).await?;
+    let read = stores.summaries.read(&definition.survey_ref()).await?;
     Ok(SummaryReport::new(
         &definition,
         &read.doc.summary,
@@ -104,18 +104,13 @@ async fn receive_all(stores: &Stores) -> Result<Vec<Received>, AdminError> {
 
 fn describe(received: &Received) -> String {
     match &received.content {
-        Ok(AnswerMessage::Answer { answer }) => {
-            format!(
-                "answer {} to {}/{}",
-                answer.reference, answer.tenant, answer.survey
-            )
+        Ok(message @ AnswerMessage::Answer { .. }) => {
+            let (survey, reference) = message.addressee();
+            format!("answer {reference} to {survey}")
         }
-        Ok(AnswerMessage::Pointer {
-            tenant,
-            survey,
-            reference,
-        }) => {
-            format!("oversized answer {reference} to {tenant}/{survey}")
+        Ok(message @ AnswerMessage::Pointer { .. }) => {
+            let (survey, reference) = message.addressee();
+            format!("oversized answer {reference} to {survey}")
         }
         Err(reason) => format!("unreadable: {reason}"),
     }
@@ -143,13 +138,10 @@ pub async fn poison_list(stores: &Stores) -> Result<Vec<PoisonEntry>, AdminError
 pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminError> {
     let (mut moved, mut stayed) = (0, 0);
     for received in receive_all(stores).await? {
-        let addressed = match &received.content {
-            Ok(AnswerMessage::Answer { answer }) => Some((answer.tenant.clone(), answer.reference)),
-            Ok(AnswerMessage::Pointer {
-                tenant, reference, ..
-            }) => Some((tenant.clone(), *reference)),
-            Err(_) => None,
-        };
+        let addressed = received.content.as_ref().ok().map(|message| {
+            let (survey, reference) = message.addressee();
+            (survey.tenant, reference)
+        });
         let Some((tenant, reference)) = addressed else {
             stores.answer_queues.release(&received).await?;
             stayed += 1;

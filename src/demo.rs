@@ -4,7 +4,8 @@
 use time::OffsetDateTime;
 
 use crate::domain::{
-    Question, QuestionId, QuestionKind, Subscription, Survey, SurveySlug, Tenant, TenantSlug,
+    Question, QuestionId, QuestionKind, Subscription, Survey, SurveyId, SurveySlug, Tenant,
+    TenantSlug,
 };
 use crate::stores::{StoreError, Stores};
 
@@ -42,6 +43,7 @@ pub fn survey(now: OffsetDateTime) -> Survey {
     Survey {
         tenant: slug(TenantSlug::parse, TENANT),
         slug: slug(SurveySlug::parse, SURVEY),
+        id: SurveyId::generate(),
         title: "How was your visit?".into(),
         description: Some(
             "Tell us about your last visit to one of our coffee bars. It takes two minutes.".into(),

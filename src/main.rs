@@ -238,21 +238,39 @@ async fn run(command: Command) -> Result<(), Failure> {
             let stores = open_stores(&backend).await?;
             let progress = |report: &reconcile::ReconcileReport| {
                 eprintln!(
-                    "  scanned {:>9} answers, repaired {:>6}, completed {:>4} summaries",
-                    report.scanned, report.repaired, report.completed_summaries
+                    "  scanned {:>9} answers, repaired {:>6}, completed {:>4} and rebuilt {:>4} summaries",
+                    report.scanned,
+                    report.repaired,
+                    report.completed_summaries,
+                    report.rebuilt_summaries
                 );
             };
             let grace = Duration::from_secs(grace_secs);
-            match reconcile::run_locked(&stores, grace, &progress).await? {
-                Some(report) => outln!(
-                    "reconciled: {} answers scanned, {} repaired, {} summaries completed",
-                    report.scanned,
-                    report.repaired,
-                    report.completed_summaries
-                ),
-                None => outln!("another instance is reconciling now; nothing done"),
+            let Some(report) = reconcile::run_locked(&stores, grace, &progress).await? else {
+                outln!("another instance is reconciling now; nothing done");
+                return Ok(());
+            };
+            outln!(
+                "reconciled: {} answers scanned, {} repaired, {} summaries completed, {} rebuilt, \
+                 {} blobs of deleted surveys removed",
+                report.scanned,
+                report.repaired,
+                report.completed_summaries,
+                report.rebuilt_summaries,
+                report.removed
+            );
+            for (survey, reason) in &report.failed {
+                outln!("could not reconcile {survey}: {reason}");
             }
-            Ok(())
+            if report.failed.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} surveys could not be reconciled (the others were)",
+                    report.failed.len()
+                )
+                .into())
+            }
         }
         Command::Poison {
             action,

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 
 use time::OffsetDateTime;
 
-use crate::domain::{Answer, AnswerValue, QuestionId, Reference, SurveySlug, TenantSlug};
+use crate::domain::{
+    Answer, AnswerValue, QuestionId, Reference, SurveyId, SurveyRef, SurveySlug, TenantSlug,
+};
 
 /// The benchmark tenant of a subscription.
 pub(super) fn tenant(premium: bool) -> TenantSlug {
@@ -19,6 +21,20 @@ pub(super) fn tenant(premium: bool) -> TenantSlug {
 /// The `i`th benchmark survey.
 pub(super) fn survey(i: u64) -> SurveySlug {
     SurveySlug::parse(&format!("bench-{i}")).expect("the bench slugs are valid")
+}
+
+/// The identity every benchmark survey has (each is made once per fresh directory).
+fn survey_id() -> SurveyId {
+    SurveyId::parse("bench").expect("the bench survey id is valid")
+}
+
+/// Where the `i`th benchmark survey of the standard tenant is filed.
+pub(super) fn survey_ref(i: u64) -> SurveyRef {
+    SurveyRef {
+        tenant: tenant(false),
+        slug: survey(i),
+        id: survey_id(),
+    }
 }
 
 fn id(text: &str) -> QuestionId {
@@ -44,6 +60,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
     Answer {
         tenant: tenant(premium),
         survey: survey(n % surveys.max(1)),
+        survey_id: survey_id(),
         survey_version: 1,
         reference,
         submitted_at: OffsetDateTime::now_utc(),
@@ -71,6 +88,7 @@ pub(super) async fn seed(
                 .save(&Survey {
                     tenant: tenant(premium),
                     slug: survey(i),
+                    id: survey_id(),
                     title: format!("Benchmark {i}"),
                     description: None,
                     published: true,

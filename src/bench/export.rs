@@ -57,10 +57,7 @@ async fn measure(count: u64, url: &str) -> Result<(), BenchError> {
     let mut worker = Worker::new(stores.clone(), settings);
     while let StepOutcome::BatchDone { .. } = worker.step().await? {}
 
-    let job = stores
-        .exports
-        .request(&answers::tenant(false), &answers::survey(0))
-        .await?;
+    let job = stores.exports.request(&answers::survey_ref(0)).await?;
     eprintln!("exporting");
     let started = Instant::now();
     worker.step().await?;

@@ -5,8 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::question::{MAX_LONG_TEXT, MAX_SHORT_TEXT};
-use super::{QuestionId, QuestionKind, Reference, Survey, SurveySlug, TenantSlug};
+use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_SHORT_TEXT};
+use super::{
+    QuestionId, QuestionKind, Reference, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug,
+};
 
 /// One question's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,6 +33,9 @@ pub struct Answer {
     pub tenant: TenantSlug,
     /// The survey answered.
     pub survey: SurveySlug,
+    /// The identity of the survey answered (empty for answers older than identities).
+    #[serde(default)]
+    pub survey_id: SurveyId,
     /// The version of the survey the respondent saw.
     pub survey_version: u32,
     /// The reference number shown to the respondent; unique across the service.
@@ -40,6 +45,17 @@ pub struct Answer {
     pub submitted_at: OffsetDateTime,
     /// Answers by stable question id; unanswered optional questions are absent.
     pub values: BTreeMap<QuestionId, AnswerValue>,
+}
+
+impl Answer {
+    /// Where the answered survey's data is filed.
+    pub fn survey_ref(&self) -> SurveyRef {
+        SurveyRef {
+            tenant: self.tenant.clone(),
+            slug: self.survey.clone(),
+            id: self.survey_id.clone(),
+        }
+    }
 }
 
 /// The raw values a form posted, by question id (several for a multiple choice).
@@ -155,6 +171,11 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
                 .ok()
                 .filter(|n| n.is_finite())
                 .ok_or("Please enter a number, like 42 or 3.5.")?;
+            if number.abs() > MAX_NUMBER {
+                return Err("Please enter a number between -1,000,000,000,000,000 and \
+                     1,000,000,000,000,000."
+                    .into());
+            }
             if *integer && number.fract() != 0.0 {
                 return Err("Please enter a whole number.".into());
             }
@@ -189,6 +210,7 @@ mod tests {
         Survey {
             tenant: TenantSlug::parse("acme").expect("a slug"),
             slug: SurveySlug::parse("colours").expect("a slug"),
+            id: SurveyId::generate(),
             title: "Colours".into(),
             description: None,
             published: true,
@@ -336,10 +358,30 @@ mod tests {
                 "Please enter a number from 0 to 130.",
             ),
             (vec![("ratio", "2")], "ratio", "Please enter 1 or less."),
+            (
+                vec![("ratio", "-1e200")],
+                "ratio",
+                "Please enter a number between",
+            ),
+            (
+                vec![("ratio", "-1000000000000001")],
+                "ratio",
+                "Please enter a number between",
+            ),
         ] {
             let errors = survey().validate(&raw(&pairs)).expect_err("invalid");
             let message = errors.get(&id(question)).map(String::as_str).unwrap_or("");
             assert!(message.starts_with(expected), "case {pairs:?}: {errors:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_up_to_the_limit_are_accepted() {
+        for text in ["-1e15", "-1000000000000000", "0.000001"] {
+            let values = survey()
+                .validate(&raw(&[("short", "x"), ("ratio", text)]))
+                .expect("valid");
+            assert!(values.contains_key(&id("ratio")), "case {text}");
         }
     }
 
@@ -357,6 +399,7 @@ mod tests {
         let answer = Answer {
             tenant: TenantSlug::parse("acme").expect("a slug"),
             survey: SurveySlug::parse("colours").expect("a slug"),
+            survey_id: SurveyId::generate(),
             survey_version: 3,
             reference: Reference(1234),
             submitted_at: OffsetDateTime::UNIX_EPOCH,

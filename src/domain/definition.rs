@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Deserialize;
 use validator::Validate;
 
+use super::question::MAX_NUMBER;
 use super::{Question, QuestionId, QuestionKind};
 
 /// Most questions in one survey.
@@ -191,9 +192,12 @@ impl QuestionInput {
             }),
             "five_stars" => Ok(QuestionKind::FiveStars),
             "numeric" => {
-                let finite = |n: Option<f64>| n.is_none_or(f64::is_finite);
-                if !finite(self.min) || !finite(self.max) {
-                    return Err(("min", "the bounds must be numbers".into()));
+                let in_range = |n: Option<f64>| n.is_none_or(|n| n.abs() <= MAX_NUMBER);
+                if !in_range(self.min) || !in_range(self.max) {
+                    return Err((
+                        "min",
+                        "the bounds must be numbers between -1e15 and 1e15".into(),
+                    ));
                 }
                 if let (Some(min), Some(max)) = (self.min, self.max)
                     && min > max

@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 pub const MAX_SHORT_TEXT: usize = 500;
 /// Longest answer to a long-text question, in characters.
 pub const MAX_LONG_TEXT: usize = 100_000;
+/// Largest magnitude of a numeric answer or bound: far beyond any count, amount or measure a
+/// survey asks for, and small enough that every statistic of any number of such answers is a
+/// finite number (squared deviations stay below 1e50).
+pub const MAX_NUMBER: f64 = 1e15;
 
 /// A question's stable id: 1-32 lowercase letters and digits.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

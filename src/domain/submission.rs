@@ -7,7 +7,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use super::{Reference, SurveySlug, TenantSlug};
+use super::{Reference, SurveyRef};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -44,23 +44,22 @@ pub enum TokenError {
     Invalid,
 }
 
-/// What a form's token stands for: the answer's reference, for one survey.
+/// What a form's token stands for: the answer's reference, for one survey (by its identity,
+/// so a form of a deleted survey is refused by a new one with the same slug).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubmissionToken {
     /// The reference the answer will have.
     pub reference: Reference,
-    /// The tenant the form belongs to.
-    pub tenant: TenantSlug,
     /// The survey the form belongs to.
-    pub survey: SurveySlug,
+    pub survey: SurveyRef,
 }
 
 impl SubmissionToken {
     fn payload(&self) -> String {
-        format!("{}.{}.{}", self.reference, self.tenant, self.survey)
+        payload(&self.survey, self.reference)
     }
 
-    /// The token as the form carries it: `reference.tenant.survey.signature`.
+    /// The token as the form carries it: `reference.tenant.survey.id.signature`.
     pub fn sign(&self, key: &SigningKey) -> String {
         let payload = self.payload();
         let mut mac = key.mac();
@@ -73,8 +72,7 @@ impl SubmissionToken {
     pub fn verify(
         key: &SigningKey,
         token: &str,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
     ) -> Result<SubmissionToken, TokenError> {
         if token.is_empty() {
             return Err(TokenError::Missing);
@@ -88,28 +86,75 @@ impl SubmissionToken {
         // verify_slice compares in constant time.
         mac.verify_slice(&signature)
             .map_err(|_| TokenError::Invalid)?;
-        let expected = format!(".{tenant}.{survey}");
+        let expected = format!(".{}", survey_part(survey));
         let reference = payload
             .strip_suffix(&expected)
             .and_then(|number| number.parse().ok())
             .ok_or(TokenError::Invalid)?;
         Ok(SubmissionToken {
             reference: Reference(reference),
-            tenant: tenant.clone(),
             survey: survey.clone(),
         })
     }
+}
+
+/// `reference.tenant.slug.id` (`reference.tenant.slug` for a survey older than identities, as
+/// tokens were before): what a token or a thank-you link vouches for.
+fn payload(survey: &SurveyRef, reference: Reference) -> String {
+    format!("{reference}.{}", survey_part(survey))
+}
+
+fn survey_part(survey: &SurveyRef) -> String {
+    match survey.id.as_str() {
+        "" => format!("{}.{}", survey.tenant, survey.slug),
+        id => format!("{}.{}.{id}", survey.tenant, survey.slug),
+    }
+}
+
+/// The signature a thank-you link carries: only the server that took an answer can link to
+/// its thanks, so a made-up reference is never confirmed as received.
+pub fn thanks_signature(key: &SigningKey, survey: &SurveyRef, reference: Reference) -> String {
+    let mut mac = key.mac();
+    // A prefix of its own, so a token's signature can never pass for a link's or back.
+    mac.update(b"thanks:");
+    mac.update(payload(survey, reference).as_bytes());
+    URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+}
+
+/// Whether `signature` is the thank-you signature of `reference` for `survey`.
+pub fn thanks_signed(
+    key: &SigningKey,
+    survey: &SurveyRef,
+    reference: Reference,
+    signature: &str,
+) -> bool {
+    let Ok(signature) = URL_SAFE_NO_PAD.decode(signature) else {
+        return false;
+    };
+    let mut mac = key.mac();
+    mac.update(b"thanks:");
+    mac.update(payload(survey, reference).as_bytes());
+    mac.verify_slice(&signature).is_ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::domain::{SurveyId, SurveySlug, TenantSlug};
+
+    fn team() -> SurveyRef {
+        SurveyRef {
+            tenant: TenantSlug::parse("acme").expect("a slug"),
+            slug: SurveySlug::parse("team").expect("a slug"),
+            id: SurveyId::parse("abc123").expect("an id"),
+        }
+    }
+
     fn token() -> SubmissionToken {
         SubmissionToken {
             reference: Reference(4321),
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            survey: SurveySlug::parse("team").expect("a slug"),
+            survey: team(),
         }
     }
 
@@ -118,7 +163,7 @@ mod tests {
         let key = SigningKey::new([7; 32]);
         let signed = token().sign(&key);
 
-        let verified = SubmissionToken::verify(&key, &signed, &token().tenant, &token().survey);
+        let verified = SubmissionToken::verify(&key, &signed, &team());
 
         assert_eq!(verified, Ok(token()));
     }
@@ -128,36 +173,64 @@ mod tests {
         let key = SigningKey::new([7; 32]);
         let signed = token().sign(&key);
         let other_key = SigningKey::new([8; 32]);
-        let other_survey = SurveySlug::parse("other").expect("a slug");
+        let other_survey = SurveyRef {
+            slug: SurveySlug::parse("other").expect("a slug"),
+            ..team()
+        };
+        let same_slug_new_survey = SurveyRef {
+            id: SurveyId::parse("def456").expect("an id"),
+            ..team()
+        };
         let tampered = signed.replacen("4321", "4322", 1);
 
         for (case, result) in [
-            (
-                "empty",
-                SubmissionToken::verify(&key, "", &token().tenant, &token().survey),
-            ),
+            ("empty", SubmissionToken::verify(&key, "", &team())),
             (
                 "tampered",
-                SubmissionToken::verify(&key, &tampered, &token().tenant, &token().survey),
+                SubmissionToken::verify(&key, &tampered, &team()),
             ),
             (
                 "other key",
-                SubmissionToken::verify(&other_key, &signed, &token().tenant, &token().survey),
+                SubmissionToken::verify(&other_key, &signed, &team()),
             ),
             (
                 "other survey",
-                SubmissionToken::verify(&key, &signed, &token().tenant, &other_survey),
+                SubmissionToken::verify(&key, &signed, &other_survey),
             ),
             (
-                "garbage",
-                SubmissionToken::verify(&key, "a.b.c.d", &token().tenant, &token().survey),
+                "a new survey with the same slug",
+                SubmissionToken::verify(&key, &signed, &same_slug_new_survey),
             ),
-            (
-                "no dot",
-                SubmissionToken::verify(&key, "abc", &token().tenant, &token().survey),
-            ),
+            ("garbage", SubmissionToken::verify(&key, "a.b.c.d", &team())),
+            ("no dot", SubmissionToken::verify(&key, "abc", &team())),
         ] {
             assert!(result.is_err(), "case {case}: {result:?}");
         }
+    }
+
+    #[test]
+    fn thanks_links_verify_only_for_their_reference_and_survey() {
+        let key = SigningKey::new([7; 32]);
+        let signature = thanks_signature(&key, &team(), Reference(4321));
+
+        assert!(thanks_signed(&key, &team(), Reference(4321), &signature));
+        assert!(!thanks_signed(&key, &team(), Reference(4322), &signature));
+        assert!(!thanks_signed(
+            &SigningKey::new([8; 32]),
+            &team(),
+            Reference(4321),
+            &signature
+        ));
+        assert!(!thanks_signed(&key, &team(), Reference(4321), ""));
+        assert!(!thanks_signed(&key, &team(), Reference(4321), "%%%"));
+        // A form's token signature is not a thanks signature.
+        let token = token().sign(&key);
+        let token_signature = token.rsplit_once('.').map(|(_, s)| s).unwrap_or("");
+        assert!(!thanks_signed(
+            &key,
+            &team(),
+            Reference(4321),
+            token_signature
+        ));
     }
 }

@@ -1,9 +1,101 @@
-//! Surveys: a tenant's questionnaire, its publication state and its versions.
+//! Surveys: a tenant's questionnaire, its publication state and its versions, and the identity
+//! that keeps a survey's data apart from that of another survey once given the same slug.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::{Question, QuestionId, SurveySlug, TenantSlug};
+
+/// A survey's identity, made when it is created and never reused: a survey deleted and made
+/// again under the same slug shares no answers, tokens or statistics with the first one.
+/// Surveys made before identities existed have the empty id.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct SurveyId(String);
+
+impl SurveyId {
+    /// A fresh random id: 16 lowercase hex digits.
+    pub fn generate() -> Self {
+        Self(uuid::Uuid::new_v4().simple().to_string()[..16].to_owned())
+    }
+
+    /// Checks an id: empty (a survey older than ids) or 1-32 lowercase letters and digits.
+    pub fn parse(text: &str) -> Option<Self> {
+        let ok = text.len() <= 32
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+        ok.then(|| Self(text.to_owned()))
+    }
+
+    /// The id (empty for a survey older than ids).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for SurveyId {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a survey id"))
+    }
+}
+
+impl From<SurveyId> for String {
+    fn from(id: SurveyId) -> String {
+        id.0
+    }
+}
+
+impl fmt::Display for SurveyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One survey, as its data is filed: the tenant, the slug in its links, and its identity.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SurveyRef {
+    /// The owner.
+    pub tenant: TenantSlug,
+    /// The survey's slug.
+    pub slug: SurveySlug,
+    /// The survey's identity.
+    pub id: SurveyId,
+}
+
+impl SurveyRef {
+    /// The name its data is filed under within the tenant: the slug, then `.` and the id
+    /// (slugs have no dots, so the two never mix; a survey older than ids keeps the bare slug
+    /// its data was filed under then).
+    pub fn name(&self) -> String {
+        if self.id.0.is_empty() {
+            self.slug.to_string()
+        } else {
+            format!("{}.{}", self.slug, self.id)
+        }
+    }
+
+    /// The survey a filed name stands for, within `tenant`.
+    pub fn parse_name(tenant: TenantSlug, name: &str) -> Option<Self> {
+        let (slug, id) = name.split_once('.').unwrap_or((name, ""));
+        let id = SurveyId::parse(id).filter(|id| !id.0.is_empty() || !name.contains('.'))?;
+        Some(Self {
+            tenant,
+            slug: SurveySlug::parse(slug).ok()?,
+            id,
+        })
+    }
+}
+
+impl fmt::Display for SurveyRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.tenant, self.name())
+    }
+}
 
 /// A survey definition, as stored and as served to respondents.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -12,6 +104,9 @@ pub struct Survey {
     pub tenant: TenantSlug,
     /// Unique within the tenant; made from the title.
     pub slug: SurveySlug,
+    /// Its identity (empty for a survey made before identities existed).
+    #[serde(default)]
+    pub id: SurveyId,
     /// Its title.
     pub title: String,
     /// An optional introduction shown above the questions.
@@ -32,6 +127,15 @@ pub struct Survey {
 }
 
 impl Survey {
+    /// Where this survey's data is filed.
+    pub fn survey_ref(&self) -> SurveyRef {
+        SurveyRef {
+            tenant: self.tenant.clone(),
+            slug: self.slug.clone(),
+            id: self.id.clone(),
+        }
+    }
+
     /// The question with this id, if the current version has it.
     pub fn question(&self, id: &QuestionId) -> Option<&Question> {
         self.questions.iter().find(|question| &question.id == id)
@@ -73,6 +177,7 @@ mod tests {
         Survey {
             tenant: TenantSlug::parse("acme").expect("a slug"),
             slug: SurveySlug::parse("team").expect("a slug"),
+            id: SurveyId::generate(),
             title: "Team".into(),
             description: None,
             published,
@@ -99,6 +204,42 @@ mod tests {
         assert_eq!(published.version, 2);
         assert_eq!(published.questions[0].id.as_str(), "q1");
         assert_eq!(published.questions[0].text, "Your name?");
+    }
+
+    #[test]
+    fn filed_names_keep_the_identity_and_parse_back() {
+        let tenant = TenantSlug::parse("acme").expect("a slug");
+        let current = survey(true).survey_ref();
+        let legacy = SurveyRef {
+            id: SurveyId::default(),
+            ..current.clone()
+        };
+
+        assert_eq!(legacy.name(), "team");
+        assert_eq!(current.name(), format!("team.{}", current.id));
+        for filed in [&current, &legacy] {
+            assert_eq!(
+                SurveyRef::parse_name(tenant.clone(), &filed.name()).as_ref(),
+                Some(filed)
+            );
+        }
+        for bad in ["team.", "team.A", "Team", "team.a.b", ".abc"] {
+            assert_eq!(
+                SurveyRef::parse_name(tenant.clone(), bad),
+                None,
+                "case {bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn generated_ids_differ_and_old_surveys_read_with_the_empty_id() {
+        assert_ne!(SurveyId::generate(), SurveyId::generate());
+        let mut json = serde_json::to_value(survey(false)).expect("serialises");
+        json.as_object_mut().expect("an object").remove("id");
+        let old: Survey = serde_json::from_value(json).expect("an old survey reads");
+        assert_eq!(old.id, SurveyId::default());
+        assert_eq!(old.survey_ref().name(), "team");
     }
 
     #[test]

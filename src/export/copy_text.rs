@@ -1,6 +1,19 @@
 //! Rows in PostgreSQL's `COPY ... FROM STDIN` text format: one line per row, columns separated
 //! by tabs, `\N` for NULL, and backslash, tab, newline and carriage return escaped, so any text
-//! a respondent typed arrives exactly.
+//! a respondent typed arrives exactly. PostgreSQL's text cannot hold a NUL character at all,
+//! so one (which answers stored before control characters were refused may hold) arrives as
+//! U+FFFD, the replacement character, instead of failing the export.
+
+use std::borrow::Cow;
+
+/// `text` as PostgreSQL can store it: NUL characters replaced by U+FFFD.
+pub(super) fn storable(text: &str) -> Cow<'_, str> {
+    if text.contains('\0') {
+        Cow::Owned(text.replace('\0', "\u{FFFD}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
 
 /// A buffer of rows being encoded.
 #[derive(Debug, Default)]
@@ -89,7 +102,7 @@ impl CopyRows {
 }
 
 fn escape_into(out: &mut Vec<u8>, value: &str) {
-    for &byte in value.as_bytes() {
+    for &byte in storable(value).as_bytes() {
         match byte {
             b'\\' => out.extend_from_slice(b"\\\\"),
             b'\t' => out.extend_from_slice(b"\\t"),
@@ -136,6 +149,15 @@ mod tests {
             rows.text("a\tb\nc\rd\\e").text("\\N").end_row();
         });
         assert_eq!(out, "a\\tb\\nc\\rd\\\\e\t\\\\N\n");
+    }
+
+    #[test]
+    fn nul_characters_become_replacement_characters() {
+        let out = encoded(|rows| {
+            rows.text("a\0b").text_array(["c\0"]).end_row();
+        });
+        assert_eq!(out, "a\u{FFFD}b\t{\"c\u{FFFD}\"}\n");
+        assert!(matches!(storable("plain"), Cow::Borrowed("plain")));
     }
 
     #[test]

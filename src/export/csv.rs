@@ -1,21 +1,33 @@
 //! The CSV download: one row per response (oldest first), one column per question, a stable
 //! header; streamed a list chunk at a time, so memory stays flat whatever the survey's size.
+//!
+//! Every text a respondent or owner wrote is made formula-safe (OWASP's CSV-injection rule): a
+//! cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a
+//! spreadsheet shows it as text instead of running it. Numbers Canvass writes itself are left
+//! as they are.
 
 use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_util::Stream;
-use futures_util::future::join_all;
 
 use crate::domain::{AnswerValue, Survey};
 use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
 
+/// A text cell a spreadsheet will not take for a formula.
+pub fn formula_safe(text: &str) -> String {
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
+        _ => text.to_owned(),
+    }
+}
+
 fn cell(value: Option<&AnswerValue>) -> String {
     match value {
         None => String::new(),
-        Some(AnswerValue::Text(text)) => text.clone(),
-        Some(AnswerValue::Choice(option)) => option.clone(),
-        Some(AnswerValue::Choices(options)) => options.join("; "),
+        Some(AnswerValue::Text(text)) => formula_safe(text),
+        Some(AnswerValue::Choice(option)) => formula_safe(option),
+        Some(AnswerValue::Choices(options)) => formula_safe(&options.join("; ")),
         Some(AnswerValue::Stars(stars)) => stars.to_string(),
         Some(AnswerValue::Number(number)) => number.to_string(),
     }
@@ -50,13 +62,7 @@ pub fn csv_stream(
         async move {
             let (position, doc) = match state {
                 None => {
-                    let doc = Arc::new(
-                        stores
-                            .summaries
-                            .read(&survey.tenant, &survey.slug)
-                            .await?
-                            .doc,
-                    );
+                    let doc = Arc::new(stores.summaries.read(&survey.survey_ref()).await?.doc);
                     let mut header = vec![
                         "reference".to_owned(),
                         "submitted_at".into(),
@@ -66,7 +72,7 @@ pub fn csv_stream(
                         survey
                             .questions
                             .iter()
-                            .map(|q| format!("{} [{}]", q.text, q.id)),
+                            .map(|q| formula_safe(&format!("{} [{}]", q.text, q.id))),
                     );
                     return Ok(Some((encode(&[header])?, Some((0, doc)))));
                 }
@@ -78,18 +84,12 @@ pub fn csv_stream(
             let end = (position + LIST_CHUNK).min(doc.list_len);
             let references = stores
                 .answer_list
-                .references(&survey.tenant, &survey.slug, &doc, position..end)
+                .references(&survey.survey_ref(), &doc, position..end)
                 .await?;
             let mut rows = Vec::with_capacity(references.len());
             for chunk in references.chunks(64) {
-                for answer in join_all(
-                    chunk
-                        .iter()
-                        .map(|r| stores.answers.get(&survey.tenant, &survey.slug, *r)),
-                )
-                .await
-                {
-                    let Some(answer) = answer? else { continue };
+                let answers = stores.answers.get_many(&survey.survey_ref(), chunk).await?;
+                for answer in answers.into_iter().flatten() {
                     let mut row = vec![
                         answer.reference.to_string(),
                         answer
@@ -110,4 +110,31 @@ pub fn csv_stream(
             Ok(Some((encode(&rows)?, Some((end, doc)))))
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_that_a_spreadsheet_would_run_are_made_text() {
+        for (text, expected) in [
+            ("=1+1", "'=1+1"),
+            ("+44 20", "'+44 20"),
+            ("-5", "'-5"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("plain", "plain"),
+            ("a=b", "a=b"),
+            ("", ""),
+        ] {
+            assert_eq!(formula_safe(text), expected, "case {text:?}");
+        }
+        assert_eq!(cell(Some(&AnswerValue::Number(-5.0))), "-5");
+        assert_eq!(
+            cell(Some(&AnswerValue::Choices(vec!["=A".into(), "B".into()]))),
+            "'=A; B"
+        );
+    }
 }

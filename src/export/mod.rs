@@ -93,11 +93,11 @@ async fn read_batch(
     let first = range.start;
     let references = stores
         .answer_list
-        .references(&job.tenant, &job.survey, &doc, range)
+        .references(&job.survey_ref(), &doc, range)
         .await?;
     let read = stores
         .answers
-        .get_many(&job.tenant, &job.survey, &references)
+        .get_many(&job.survey_ref(), &references)
         .await?;
     Ok((first..)
         .zip(read)
@@ -112,14 +112,16 @@ async fn export(
     pool: &sqlx::PgPool,
 ) -> Result<(), ExportError> {
     MIGRATOR.run(pool).await?;
+    // The job exports the survey it was asked for, not a later one with the same slug.
     let survey = stores
         .surveys
         .get(&job.tenant, &job.survey)
         .await?
+        .filter(|survey| survey.id == job.survey_id)
         .ok_or(ExportError::SurveyGone)?;
-    let versions = stores.surveys.versions(&job.tenant, &job.survey).await?;
+    let versions = stores.surveys.versions(&job.survey_ref()).await?;
     postgres::write_definition(pool, &survey, &versions).await?;
-    let doc = stores.summaries.read(&job.tenant, &job.survey).await?.doc;
+    let doc = stores.summaries.read(&job.survey_ref()).await?.doc;
     job.total = doc.list_len;
     job.status = ExportStatus::Running;
     job.started.get_or_insert_with(OffsetDateTime::now_utc);

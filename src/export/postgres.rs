@@ -4,7 +4,7 @@
 
 use sqlx::{PgPool, Postgres, Transaction};
 
-use super::copy_text::CopyRows;
+use super::copy_text::{CopyRows, storable};
 use crate::domain::{Answer, AnswerValue, QuestionKind, Survey, SurveySlug, TenantSlug};
 
 /// The export schema's migrations, compiled into the binary.
@@ -19,17 +19,19 @@ pub(super) async fn write_definition(
 ) -> Result<(), sqlx::Error> {
     let (tenant, slug) = (survey.tenant.as_str(), survey.slug.as_str());
     let mut transaction = pool.begin().await?;
+    forget_other_survey(&mut transaction, survey).await?;
     sqlx::query(
-        "insert into canvass.survey (tenant, survey, title, description, version, published)
-         values ($1, $2, $3, $4, $5, $6)
-         on conflict (tenant, survey) do update set title = excluded.title,
-             description = excluded.description, version = excluded.version,
-             published = excluded.published",
+        "insert into canvass.survey (tenant, survey, survey_id, title, description, version, published)
+         values ($1, $2, $3, $4, $5, $6, $7)
+         on conflict (tenant, survey) do update set survey_id = excluded.survey_id,
+             title = excluded.title, description = excluded.description,
+             version = excluded.version, published = excluded.published",
     )
     .bind(tenant)
     .bind(slug)
-    .bind(&survey.title)
-    .bind(&survey.description)
+    .bind(survey.id.as_str())
+    .bind(storable(&survey.title))
+    .bind(survey.description.as_deref().map(storable))
     .bind(survey.version as i32)
     .bind(survey.published)
     .execute(&mut *transaction)
@@ -42,7 +44,7 @@ pub(super) async fn write_definition(
         .bind(tenant)
         .bind(slug)
         .bind(version.version as i32)
-        .bind(&version.title)
+        .bind(storable(&version.title))
         .execute(&mut *transaction)
         .await?;
     }
@@ -67,7 +69,7 @@ pub(super) async fn write_definition(
         .bind(slug)
         .bind(question.id.as_str())
         .bind(position as i32)
-        .bind(&question.text)
+        .bind(storable(&question.text))
         .bind(question.kind.name())
         .bind(question.required)
         .bind(min)
@@ -84,12 +86,46 @@ pub(super) async fn write_definition(
             .bind(slug)
             .bind(question.id.as_str())
             .bind(index as i32)
-            .bind(option)
+            .bind(storable(option))
             .execute(&mut *transaction)
             .await?;
         }
     }
     transaction.commit().await
+}
+
+/// Removes every row of an earlier survey that had this slug (deleted since, and another made
+/// under its slug): the new one's export starts from nothing, never from the old one's mark.
+async fn forget_other_survey(
+    transaction: &mut Transaction<'_, Postgres>,
+    survey: &Survey,
+) -> Result<(), sqlx::Error> {
+    let (tenant, slug) = (survey.tenant.as_str(), survey.slug.as_str());
+    let exported: Option<String> = sqlx::query_scalar(
+        "select survey_id from canvass.survey where tenant = $1 and survey = $2 for update",
+    )
+    .bind(tenant)
+    .bind(slug)
+    .fetch_optional(&mut **transaction)
+    .await?;
+    if exported.is_none_or(|id| id == survey.id.as_str()) {
+        return Ok(());
+    }
+    for statement in [
+        "delete from canvass.answer where tenant = $1 and survey = $2",
+        "delete from canvass.response where tenant = $1 and survey = $2",
+        "delete from canvass.option where tenant = $1 and survey = $2",
+        "delete from canvass.question where tenant = $1 and survey = $2",
+        "delete from canvass.survey_version where tenant = $1 and survey = $2",
+        "delete from canvass.survey where tenant = $1 and survey = $2",
+    ] {
+        sqlx::query(statement)
+            .bind(tenant)
+            .bind(slug)
+            .execute(&mut **transaction)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Locks the survey's row for this batch and returns how far it was exported.
@@ -269,13 +305,14 @@ impl AnswerRows {
         let columns = AnswerColumns::of(value);
         self.references.push(reference);
         self.questions.push(question.to_owned());
-        self.texts.push(columns.text.map(str::to_owned));
-        self.choices.push(columns.choice.map(str::to_owned));
-        self.choice_lists.push(
-            columns
-                .choices
-                .and_then(|cs| serde_json::to_string(cs).ok()),
-        );
+        self.texts
+            .push(columns.text.map(|t| storable(t).into_owned()));
+        self.choices
+            .push(columns.choice.map(|c| storable(c).into_owned()));
+        self.choice_lists.push(columns.choices.and_then(|cs| {
+            let cs: Vec<_> = cs.iter().map(|c| storable(c)).collect();
+            serde_json::to_string(&cs).ok()
+        }));
         self.numbers.push(columns.number);
     }
 }

@@ -95,8 +95,7 @@ pub async fn run(
                 let reference = stores.references.next().await?;
                 let token = SubmissionToken {
                     reference,
-                    tenant: survey.tenant.clone(),
-                    survey: survey.slug.clone(),
+                    survey: survey.survey_ref(),
                 }
                 .sign(&stores.signing_key);
                 let n = counter.fetch_add(1, Ordering::Relaxed);

@@ -45,6 +45,9 @@ pub enum Error {
     /// The backend stayed busy (locked) past the retry budget.
     #[error("storage stayed busy for {0:?}; giving up")]
     Busy(Duration),
+    /// The disk (or the account) has no room for the write; nothing of it was kept.
+    #[error("storage is full: {0}")]
+    StorageFull(String),
     /// Anything else the backend reported: I/O, network, corrupt data.
     #[error("storage backend failed: {0}")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),

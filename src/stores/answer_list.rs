@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::error::{decode, encode};
 use super::summaries::SummaryDoc;
 use super::{Context, StoreError, keys};
-use crate::domain::{Reference, SurveySlug, TenantSlug};
+use crate::domain::{Reference, SurveyRef};
 use crate::storage::{BlobStore, Error, PutMode};
 
 /// References per chunk blob.
@@ -36,8 +36,7 @@ impl AnswerList {
     /// Writes `reference` at `position` for each entry; writing an entry twice is harmless.
     pub async fn set(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         entries: &BTreeMap<u64, Reference>,
     ) -> Result<(), StoreError> {
         let mut by_chunk: BTreeMap<u64, Vec<(usize, Reference)>> = BTreeMap::new();
@@ -48,7 +47,7 @@ impl AnswerList {
                 .push(((position % CHUNK) as usize, reference));
         }
         for (chunk, slots) in by_chunk {
-            self.set_in_chunk(&keys::list_chunk(tenant, survey, chunk), &slots)
+            self.set_in_chunk(&keys::list_chunk(survey, chunk), &slots)
                 .await?;
         }
         Ok(())
@@ -90,12 +89,29 @@ impl AnswerList {
         }
     }
 
+    /// Every reference written to the list so far, in list order, read chunk by chunk until
+    /// the first missing chunk; positions not written are left out. For rebuilding a summary
+    /// that cannot be read, whose length is unknown.
+    pub async fn written(&self, survey: &SurveyRef) -> Result<Vec<Reference>, StoreError> {
+        let mut written = Vec::new();
+        for chunk in 0.. {
+            let key = keys::list_chunk(survey, chunk);
+            match self.blobs.get(&key).await {
+                Ok(blob) => {
+                    written.extend(decode::<Chunk>(&key, &blob.body)?.into_iter().flatten())
+                }
+                Err(Error::NotFound { .. }) => break,
+                Err(error) => return Err(error).context(|| format!("reading {key}")),
+            }
+        }
+        Ok(written)
+    }
+
     /// The references at `positions` (clipped to the committed length), oldest first; an entry
     /// not written yet is taken from the summary's `recent` map.
     pub async fn references(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         doc: &SummaryDoc,
         positions: Range<u64>,
     ) -> Result<Vec<Reference>, StoreError> {
@@ -110,7 +126,7 @@ impl AnswerList {
             .collect();
         let mut found = Vec::with_capacity((positions.end - positions.start) as usize);
         for chunk in positions.start / CHUNK..=(positions.end - 1) / CHUNK {
-            let key = keys::list_chunk(tenant, survey, chunk);
+            let key = keys::list_chunk(survey, chunk);
             let entries: Chunk = match self.blobs.get(&key).await {
                 Ok(blob) => decode(&key, &blob.body)?,
                 Err(Error::NotFound { .. }) => Chunk::new(),

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::encode;
 use super::{Context, StoreError, keys};
-use crate::domain::{Answer, Reference, Subscription, SurveySlug, TenantSlug};
+use crate::domain::{Answer, Reference, Subscription, SurveyId, SurveyRef, SurveySlug, TenantSlug};
 use crate::storage::{
     BlobStore, Error, MAX_MESSAGES_PER_GET, Message, MessageQueue, MessageUpdate, PopReceipt,
     PutMode, QueueName, Storage,
@@ -53,9 +53,34 @@ pub enum AnswerMessage {
         tenant: TenantSlug,
         /// The survey.
         survey: SurveySlug,
+        /// The survey's identity (empty in pointers queued before identities existed).
+        #[serde(default)]
+        survey_id: SurveyId,
         /// The answer's reference.
         reference: Reference,
     },
+}
+
+impl AnswerMessage {
+    /// The survey the answer is for, and its reference.
+    pub fn addressee(&self) -> (SurveyRef, Reference) {
+        match self {
+            AnswerMessage::Answer { answer } => (answer.survey_ref(), answer.reference),
+            AnswerMessage::Pointer {
+                tenant,
+                survey,
+                survey_id,
+                reference,
+            } => (
+                SurveyRef {
+                    tenant: tenant.clone(),
+                    slug: survey.clone(),
+                    id: survey_id.clone(),
+                },
+                *reference,
+            ),
+        }
+    }
 }
 
 /// How a submitted answer travelled.
@@ -169,7 +194,7 @@ impl AnswerQueues {
             Err(Error::MessageTooLarge { .. }) => {}
             Err(error) => return Err(error).context(doing),
         }
-        let key = keys::incoming_answer(&answer.tenant, &answer.survey, answer.reference);
+        let key = keys::incoming_answer(&answer.survey_ref(), answer.reference);
         match self
             .blobs
             .put(&key, encode(&key, answer)?.into(), PutMode::Create)
@@ -182,6 +207,7 @@ impl AnswerQueues {
         let pointer = AnswerMessage::Pointer {
             tenant: answer.tenant.clone(),
             survey: answer.survey.clone(),
+            survey_id: answer.survey_id.clone(),
             reference: answer.reference,
         };
         self.queues

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::error::{decode, encode};
 use super::{Context, StoreError, keys};
-use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+use crate::domain::{Answer, Reference, SurveyRef};
 use crate::storage::{BlobPut, BlobStore, Error, PutMode};
 
 /// Reads and writes stored answers and the incoming copies of oversized ones.
@@ -31,7 +31,7 @@ impl AnswerStore {
         let puts = answers
             .iter()
             .map(|answer| {
-                let key = keys::answer(&answer.tenant, &answer.survey, answer.reference);
+                let key = keys::answer(&answer.survey_ref(), answer.reference);
                 let body = encode(&key, answer)?.into();
                 Ok(BlobPut {
                     key,
@@ -66,24 +66,22 @@ impl AnswerStore {
     /// A stored answer, if there is one.
     pub async fn get(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         reference: Reference,
     ) -> Result<Option<Answer>, StoreError> {
-        self.read(&keys::answer(tenant, survey, reference)).await
+        self.read(&keys::answer(survey, reference)).await
     }
 
     /// Several stored answers of one survey, in the order of `references`; `None` where there
     /// is none.
     pub async fn get_many(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         references: &[Reference],
     ) -> Result<Vec<Option<Answer>>, StoreError> {
         let keys: Vec<String> = references
             .iter()
-            .map(|reference| keys::answer(tenant, survey, *reference))
+            .map(|reference| keys::answer(survey, *reference))
             .collect();
         self.read_many(&keys).await
     }
@@ -91,26 +89,48 @@ impl AnswerStore {
     /// The incoming copy of an oversized answer, if it is still there.
     pub async fn incoming(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         reference: Reference,
     ) -> Result<Option<Answer>, StoreError> {
-        self.read(&keys::incoming_answer(tenant, survey, reference))
-            .await
+        self.read(&keys::incoming_answer(survey, reference)).await
     }
 
     /// Removes the incoming copy once the answer is stored; already gone is fine.
     pub async fn remove_incoming(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         reference: Reference,
     ) -> Result<(), StoreError> {
-        let key = keys::incoming_answer(tenant, survey, reference);
+        let key = keys::incoming_answer(survey, reference);
         match self.blobs.delete(&key, None).await {
             Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
             Err(error) => Err(error).context(|| format!("removing {key}")),
         }
+    }
+
+    /// Reads answer blobs by key, with one call: each one's own outcome, so one damaged answer
+    /// does not hide the others.
+    pub async fn read_each(
+        &self,
+        keys: &[String],
+    ) -> Result<Vec<Result<Option<Answer>, StoreError>>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let blobs = self
+            .blobs
+            .get_many(keys)
+            .await
+            .context(|| format!("reading {} answers", keys.len()))?;
+        Ok(keys
+            .iter()
+            .zip(blobs)
+            .map(|(key, blob)| match blob {
+                Ok(blob) => Ok(Some(decode(key, &blob.body)?)),
+                Err(Error::NotFound { .. }) => Ok(None),
+                Err(error) => Err(error).context(|| format!("reading answer {key}")),
+            })
+            .collect())
     }
 
     /// Reads answer blobs by key, with one call; `None` where there is none.

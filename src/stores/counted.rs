@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Context, StoreError, keys};
-use crate::domain::{Reference, SurveySlug, TenantSlug};
+use crate::domain::{Reference, SurveyRef};
 use crate::storage::{BlobStore, Error, PutMode};
 
 /// References per block.
@@ -70,13 +70,12 @@ impl CountedIndex {
     /// Which of `references` the index marks as counted.
     pub async fn counted(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         references: impl IntoIterator<Item = Reference>,
     ) -> Result<BTreeSet<Reference>, StoreError> {
         let mut counted = BTreeSet::new();
         for (block, members) in blocks(references) {
-            let key = keys::counted_block(tenant, survey, block);
+            let key = keys::counted_block(survey, block);
             let bits = match self.blobs.get(&key).await {
                 Ok(blob) => Bits::parse(&blob.body),
                 Err(Error::NotFound { .. }) => continue,
@@ -90,12 +89,11 @@ impl CountedIndex {
     /// Marks `references` as counted; marking twice is harmless.
     pub async fn mark(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         references: impl IntoIterator<Item = Reference>,
     ) -> Result<(), StoreError> {
         for (block, members) in blocks(references) {
-            let key = keys::counted_block(tenant, survey, block);
+            let key = keys::counted_block(survey, block);
             loop {
                 let (mut bits, mode) = match self.blobs.get(&key).await {
                     Ok(blob) => (Bits::parse(&blob.body), PutMode::Update(blob.meta.etag)),

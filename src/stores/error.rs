@@ -23,6 +23,14 @@ pub enum StoreError {
         #[source]
         source: serde_json::Error,
     },
+    /// A document breaks a rule every stored document keeps, so it was not written.
+    #[error("refusing to write {key}: {reason}")]
+    Refused {
+        /// The blob's key.
+        key: String,
+        /// The rule it breaks.
+        reason: &'static str,
+    },
     /// A document could not be encoded.
     #[error("cannot encode a document for {key}")]
     Encode {
@@ -32,6 +40,25 @@ pub enum StoreError {
         #[source]
         source: serde_json::Error,
     },
+}
+
+impl StoreError {
+    /// Whether storage had no room for a write (so nothing was saved, and trying again later
+    /// may work).
+    pub fn is_full(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Storage {
+                source: storage::Error::StorageFull(_),
+                ..
+            }
+        )
+    }
+
+    /// Whether a stored document could not be read back.
+    pub fn is_corrupt(&self) -> bool {
+        matches!(self, StoreError::Corrupt { .. })
+    }
 }
 
 /// Adds what was being done to a storage error.

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 
 use super::error::{decode, encode};
 use super::{Context, StoreError};
-use crate::domain::{SurveySlug, TenantSlug};
+use crate::domain::{SurveyId, SurveyRef, SurveySlug, TenantSlug};
 use crate::storage::{
     BlobStore, Error, Message, MessageQueue, MessageUpdate, PutMode, QueueName, Storage,
 };
@@ -40,6 +40,9 @@ pub struct ExportJob {
     pub tenant: TenantSlug,
     /// The survey.
     pub survey: SurveySlug,
+    /// The survey's identity (empty for jobs older than identities).
+    #[serde(default)]
+    pub survey_id: SurveyId,
     /// Where it stands.
     pub status: ExportStatus,
     /// Responses written so far.
@@ -58,6 +61,17 @@ pub struct ExportJob {
     /// Why it failed.
     #[serde(default)]
     pub error: Option<String>,
+}
+
+impl ExportJob {
+    /// The survey it exports.
+    pub fn survey_ref(&self) -> SurveyRef {
+        SurveyRef {
+            tenant: self.tenant.clone(),
+            slug: self.survey.clone(),
+            id: self.survey_id.clone(),
+        }
+    }
 }
 
 /// What an export message names.
@@ -120,15 +134,13 @@ impl ExportStore {
     }
 
     /// Records a pending job and queues it.
-    pub async fn request(
-        &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
-    ) -> Result<ExportJob, StoreError> {
+    pub async fn request(&self, survey: &SurveyRef) -> Result<ExportJob, StoreError> {
+        let tenant = &survey.tenant;
         let job = ExportJob {
             id: uuid::Uuid::new_v4().simple().to_string()[..16].to_owned(),
             tenant: tenant.clone(),
-            survey: survey.clone(),
+            survey: survey.slug.clone(),
+            survey_id: survey.id.clone(),
             status: ExportStatus::Pending,
             exported: 0,
             total: 0,
@@ -159,7 +171,8 @@ impl ExportStore {
         tenant: &TenantSlug,
         id: &str,
     ) -> Result<Option<ExportJob>, StoreError> {
-        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        // Ids are 16 hex digits; anything else names no job (and no blob key is built of it).
+        if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Ok(None);
         }
         let record = key(tenant, id);

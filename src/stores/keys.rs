@@ -1,7 +1,7 @@
 //! Where each kind of document lives in blob storage: the one place that knows the layout.
 //! Every key of a tenant's data starts with the tenant's slug, so tenants never share a key.
 
-use crate::domain::{Reference, SurveySlug, TenantSlug};
+use crate::domain::{Reference, SurveyRef, SurveySlug, TenantSlug};
 
 /// The tenant document.
 pub fn tenant(tenant: &TenantSlug) -> String {
@@ -19,8 +19,8 @@ pub fn survey(tenant: &TenantSlug, survey: &SurveySlug) -> String {
 }
 
 /// An oversized answer waiting for a worker (its queue message only points here).
-pub fn incoming_answer(tenant: &TenantSlug, survey: &SurveySlug, reference: Reference) -> String {
-    format!("{INCOMING}{tenant}/{survey}/{:020}.json", reference.0)
+pub fn incoming_answer(survey: &SurveyRef, reference: Reference) -> String {
+    format!("{INCOMING}{survey}/{:020}.json", reference.0)
 }
 
 /// The shared counter of reference numbers.
@@ -33,31 +33,31 @@ pub const SIGNING_KEY: &str = "secrets/signing-key";
 pub const SESSION_KEY: &str = "secrets/session-key";
 
 /// A stored answer.
-pub fn answer(tenant: &TenantSlug, survey: &SurveySlug, reference: Reference) -> String {
-    format!("{}{:020}.json", answers_of(tenant, survey), reference.0)
+pub fn answer(survey: &SurveyRef, reference: Reference) -> String {
+    format!("{}{:020}.json", answers_of(survey), reference.0)
 }
 
 /// The prefix of a survey's stored answers.
-pub fn answers_of(tenant: &TenantSlug, survey: &SurveySlug) -> String {
-    format!("{ANSWERS}{tenant}/{survey}/")
+pub fn answers_of(survey: &SurveyRef) -> String {
+    format!("{ANSWERS}{survey}/")
 }
 
 /// The prefix of every oversized answer still waiting for a worker.
 pub const INCOMING: &str = "incoming/";
 
 /// A survey's summary, with its answer count and the commit state of its answer list.
-pub fn summary(tenant: &TenantSlug, survey: &SurveySlug) -> String {
-    format!("{SUMMARIES}{tenant}/{survey}.json")
+pub fn summary(survey: &SurveyRef) -> String {
+    format!("{SUMMARIES}{survey}.json")
 }
 
 /// One chunk of a survey's answer list (references in arrival order).
-pub fn list_chunk(tenant: &TenantSlug, survey: &SurveySlug, chunk: u64) -> String {
-    format!("lists/{tenant}/{survey}/{chunk:010}.json")
+pub fn list_chunk(survey: &SurveyRef, chunk: u64) -> String {
+    format!("lists/{survey}/{chunk:010}.json")
 }
 
 /// One block of the index of references already counted in a survey's summary.
-pub fn counted_block(tenant: &TenantSlug, survey: &SurveySlug, block: u64) -> String {
-    format!("counted/{tenant}/{survey}/{block:012}")
+pub fn counted_block(survey: &SurveyRef, block: u64) -> String {
+    format!("counted/{survey}/{block:012}")
 }
 
 /// The flag that pauses every worker.
@@ -66,16 +66,16 @@ pub const WORKERS_PAUSED: &str = "control/workers-paused";
 /// The lock that lets one instance at a time run the reconcile pass.
 pub const RECONCILE_LOCK: &str = "locks/reconcile";
 
-/// The tenant, survey and reference named by an answer or incoming-answer key under `prefix`.
-pub fn parse_answer_key(prefix: &str, key: &str) -> Option<(TenantSlug, SurveySlug, Reference)> {
+/// The survey and reference named by an answer or incoming-answer key under `prefix`.
+pub fn parse_answer_key(prefix: &str, key: &str) -> Option<(SurveyRef, Reference)> {
     let mut parts = key.strip_prefix(prefix)?.split('/');
     let tenant = TenantSlug::parse(parts.next()?).ok()?;
-    let survey = SurveySlug::parse(parts.next()?).ok()?;
+    let survey = SurveyRef::parse_name(tenant, parts.next()?)?;
     let reference = parts.next()?.strip_suffix(".json")?.parse().ok()?;
     parts
         .next()
         .is_none()
-        .then_some((tenant, survey, Reference(reference)))
+        .then_some((survey, Reference(reference)))
 }
 
 /// The prefix of every summary document.
@@ -84,16 +84,13 @@ pub const SUMMARIES: &str = "summaries/";
 /// The prefix of every stored answer.
 pub const ANSWERS: &str = "answers/";
 
-/// The tenant and survey a summary key names.
-pub fn parse_summary_key(key: &str) -> Option<(TenantSlug, SurveySlug)> {
+/// The survey a summary key names.
+pub fn parse_summary_key(key: &str) -> Option<SurveyRef> {
     let (tenant, survey) = key
         .strip_prefix(SUMMARIES)?
         .strip_suffix(".json")?
         .split_once('/')?;
-    Some((
-        TenantSlug::parse(tenant).ok()?,
-        SurveySlug::parse(survey).ok()?,
-    ))
+    SurveyRef::parse_name(TenantSlug::parse(tenant).ok()?, survey)
 }
 
 /// An owner account, by email.
@@ -116,21 +113,26 @@ pub fn api_keys_of(tenant: &TenantSlug) -> String {
     format!("tenant-keys/{tenant}/")
 }
 
+/// The prefix of the published versions of a survey kept when it was edited.
+pub fn survey_versions(survey: &SurveyRef) -> String {
+    format!("survey-versions/{survey}/")
+}
+
 /// A published version of a survey kept when the survey is edited.
-pub fn survey_version(tenant: &TenantSlug, survey: &SurveySlug, version: u32) -> String {
-    format!("survey-versions/{tenant}/{survey}/{version:06}.json")
+pub fn survey_version(survey: &SurveyRef, version: u32) -> String {
+    format!("{}{version:06}.json", survey_versions(survey))
 }
 
 /// Every prefix of one survey's data besides its definition: versions, summary, answer list,
 /// counted index, answers and incoming answers.
-pub fn survey_data_prefixes(tenant: &TenantSlug, survey: &SurveySlug) -> [String; 6] {
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 6] {
     [
-        format!("survey-versions/{tenant}/{survey}/"),
-        summary(tenant, survey),
-        format!("lists/{tenant}/{survey}/"),
-        format!("counted/{tenant}/{survey}/"),
-        answers_of(tenant, survey),
-        format!("{INCOMING}{tenant}/{survey}/"),
+        survey_versions(survey),
+        summary(survey),
+        format!("lists/{survey}/"),
+        format!("counted/{survey}/"),
+        answers_of(survey),
+        format!("{INCOMING}{survey}/"),
     ]
 }
 
@@ -138,23 +140,43 @@ pub fn survey_data_prefixes(tenant: &TenantSlug, survey: &SurveySlug) -> [String
 mod tests {
     use super::*;
 
+    use crate::domain::SurveyId;
+
     #[test]
     fn answer_and_summary_keys_parse_back() {
-        let (t, s) = (
-            TenantSlug::parse("acme").unwrap(),
-            SurveySlug::parse("team").unwrap(),
-        );
-        let key = answer(&t, &s, Reference(42));
+        let current = SurveyRef {
+            tenant: TenantSlug::parse("acme").unwrap(),
+            slug: SurveySlug::parse("team").unwrap(),
+            id: SurveyId::generate(),
+        };
+        let legacy = SurveyRef {
+            id: SurveyId::default(),
+            ..current.clone()
+        };
+        assert_eq!(summary(&legacy), "summaries/acme/team.json");
         assert_eq!(
-            parse_answer_key(ANSWERS, &key),
-            Some((t.clone(), s.clone(), Reference(42)))
+            answer(&legacy, Reference(42)),
+            "answers/acme/team/00000000000000000042.json"
         );
-        let key = incoming_answer(&t, &s, Reference(7));
-        assert_eq!(
-            parse_answer_key(INCOMING, &key),
-            Some((t.clone(), s.clone(), Reference(7)))
-        );
-        assert_eq!(parse_summary_key(&summary(&t, &s)), Some((t, s)));
+        for s in [current, legacy] {
+            let key = answer(&s, Reference(42));
+            assert_eq!(
+                parse_answer_key(ANSWERS, &key),
+                Some((s.clone(), Reference(42)))
+            );
+            let key = incoming_answer(&s, Reference(7));
+            assert_eq!(
+                parse_answer_key(INCOMING, &key),
+                Some((s.clone(), Reference(7)))
+            );
+            assert_eq!(parse_summary_key(&summary(&s)), Some(s.clone()));
+            // Neither survey's prefixes hold the other's keys.
+            assert!(
+                survey_data_prefixes(&s)
+                    .iter()
+                    .all(|prefix| prefix.ends_with('/') || prefix.ends_with(".json"))
+            );
+        }
         assert_eq!(parse_answer_key(ANSWERS, "answers/acme/team/x.json"), None);
         assert_eq!(
             parse_answer_key(ANSWERS, "answers/acme/team/1.json/extra"),

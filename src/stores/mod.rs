@@ -139,6 +139,14 @@ impl Stores {
             .context(|| "making blob writes durable".to_owned())
     }
 
+    /// Deletes one blob found by `scan`; already gone is fine.
+    pub async fn delete_blob(&self, key: &str) -> Result<(), StoreError> {
+        match self.storage.blobs.delete(key, None).await {
+            Ok(()) | Err(crate::storage::Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("deleting {key}")),
+        }
+    }
+
     /// One page of the keys under `prefix`, for background passes over all data.
     pub async fn scan(
         &self,

@@ -1,10 +1,8 @@
 //! Pages of a survey's responses, newest first: one summary read, one or two answer-list
 //! chunks and the page's answers, whatever the survey's size.
 
-use futures_util::future::join_all;
-
 use super::{StoreError, Stores};
-use crate::domain::{Answer, SurveySlug, TenantSlug};
+use crate::domain::{Answer, SurveyRef};
 
 /// Responses per page.
 pub const PER_PAGE: u64 = 25;
@@ -33,29 +31,25 @@ impl Stores {
     /// Page `page` (from 1) of the survey's responses, newest first.
     pub async fn response_page(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         page: u64,
     ) -> Result<ResponsePage, StoreError> {
-        let doc = self.summaries.read(tenant, survey).await?.doc;
+        let doc = self.summaries.read(survey).await?.doc;
         let total = doc.list_len;
         let pages = total.div_ceil(PER_PAGE).max(1);
         let page = page.clamp(1, pages);
         let mut references = self
             .answer_list
-            .references(tenant, survey, &doc, page_positions(total, page, PER_PAGE))
+            .references(survey, &doc, page_positions(total, page, PER_PAGE))
             .await?;
         references.reverse();
-        let answers = join_all(
-            references
-                .iter()
-                .map(|r| self.answers.get(tenant, survey, *r)),
-        )
-        .await;
-        let mut responses = Vec::with_capacity(answers.len());
-        for answer in answers {
-            responses.extend(answer?);
-        }
+        let responses = self
+            .answers
+            .get_many(survey, &references)
+            .await?
+            .into_iter()
+            .flatten()
+            .collect();
         Ok(ResponsePage {
             total,
             page,
@@ -68,11 +62,10 @@ impl Stores {
     /// steps through them one by one.
     pub async fn response_at(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         n: u64,
     ) -> Result<Option<(Answer, u64)>, StoreError> {
-        let doc = self.summaries.read(tenant, survey).await?.doc;
+        let doc = self.summaries.read(survey).await?.doc;
         let total = doc.list_len;
         if n == 0 || n > total {
             return Ok(None);
@@ -80,14 +73,14 @@ impl Stores {
         let position = total - n;
         let found = self
             .answer_list
-            .references(tenant, survey, &doc, position..position + 1)
+            .references(survey, &doc, position..position + 1)
             .await?;
         let Some(reference) = found.first() else {
             return Ok(None);
         };
         Ok(self
             .answers
-            .get(tenant, survey, *reference)
+            .get(survey, *reference)
             .await?
             .map(|answer| (answer, total)))
     }

@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 
 use super::error::{decode, encode};
 use super::{Context, StoreError, keys};
-use crate::domain::{Reference, SurveySlug, SurveySummary, TenantSlug};
+use crate::domain::{Reference, SurveyRef, SurveySummary};
 use crate::storage::{BlobStore, ETag, Error, PutMode};
 
 /// What the summary blob of a survey holds.
@@ -50,12 +50,8 @@ impl SummaryStore {
     }
 
     /// The survey's summary document and its ETag.
-    pub async fn read(
-        &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
-    ) -> Result<Versioned, StoreError> {
-        let key = keys::summary(tenant, survey);
+    pub async fn read(&self, survey: &SurveyRef) -> Result<Versioned, StoreError> {
+        let key = keys::summary(survey);
         match self.blobs.get(&key).await {
             Ok(blob) => Ok(Versioned {
                 doc: decode(&key, &blob.body)?,
@@ -66,16 +62,34 @@ impl SummaryStore {
         }
     }
 
+    /// The ETag of the survey's summary blob, whatever it holds (`None` if there is none): a
+    /// rebuild replaces a damaged summary under this.
+    pub async fn etag(&self, survey: &SurveyRef) -> Result<Option<ETag>, StoreError> {
+        let key = keys::summary(survey);
+        match self.blobs.get(&key).await {
+            Ok(blob) => Ok(Some(blob.meta.etag)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading the summary {key}")),
+        }
+    }
+
     /// Writes the document if it is still the version read; `Ok(false)` if someone else wrote
     /// it first (re-read and try again).
     pub async fn write(
         &self,
-        tenant: &TenantSlug,
-        survey: &SurveySlug,
+        survey: &SurveyRef,
         doc: &SummaryDoc,
         read: Option<&ETag>,
     ) -> Result<bool, StoreError> {
-        let key = keys::summary(tenant, survey);
+        let key = keys::summary(survey);
+        // serde_json would write a NaN or an infinity as `null`, which no reader could take
+        // back: such a summary is refused here, and the merge that made it fails on its own.
+        if !doc.summary.is_finite() {
+            return Err(StoreError::Refused {
+                key,
+                reason: "a summary may hold finite numbers only",
+            });
+        }
         let mode = match read {
             Some(etag) => PutMode::Update(etag.clone()),
             None => PutMode::Create,

@@ -9,7 +9,7 @@ use super::{Context, StoreError, StoreSettings, keys};
 use time::OffsetDateTime;
 
 use crate::domain::definition::Definition;
-use crate::domain::{Survey, SurveySlug, TenantSlug};
+use crate::domain::{Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug};
 use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 
 /// Reads and writes survey definitions; reads are served from the cache while fresh.
@@ -106,6 +106,7 @@ impl SurveyStore {
             let survey = Survey {
                 tenant: tenant.clone(),
                 slug,
+                id: SurveyId::generate(),
                 title: definition.title.clone(),
                 description: definition.description.clone(),
                 published: false,
@@ -137,7 +138,7 @@ impl SurveyStore {
         definition: Definition,
     ) -> Result<Survey, StoreError> {
         if current.published {
-            let key = keys::survey_version(&current.tenant, &current.slug, current.version);
+            let key = keys::survey_version(&current.survey_ref(), current.version);
             match self
                 .blobs
                 .put(&key, encode(&key, current)?.into(), PutMode::Create)
@@ -159,12 +160,8 @@ impl SurveyStore {
     }
 
     /// The versions kept when the published survey was edited, oldest first.
-    pub async fn versions(
-        &self,
-        tenant: &TenantSlug,
-        slug: &SurveySlug,
-    ) -> Result<Vec<Survey>, StoreError> {
-        let prefix = format!("survey-versions/{tenant}/{slug}/");
+    pub async fn versions(&self, survey: &SurveyRef) -> Result<Vec<Survey>, StoreError> {
+        let prefix = keys::survey_versions(survey);
         let page = self
             .blobs
             .list(&ListRequest::new(prefix.clone(), 0))
@@ -195,8 +192,10 @@ impl SurveyStore {
     }
 
     /// Deletes a survey with everything derived from it: versions, answers, summary, answer
-    /// list and counted index.
-    pub async fn delete(&self, tenant: &TenantSlug, slug: &SurveySlug) -> Result<(), StoreError> {
+    /// list and counted index. Its data is filed under its identity, so answers still on their
+    /// way to it can never reach a survey made later with the same slug.
+    pub async fn delete(&self, survey: &Survey) -> Result<(), StoreError> {
+        let (tenant, slug) = (&survey.tenant, &survey.slug);
         let key = keys::survey(tenant, slug);
         match self.blobs.delete(&key, None).await {
             Ok(()) | Err(Error::NotFound { .. }) => {}
@@ -206,13 +205,21 @@ impl SurveyStore {
             .invalidate(&(tenant.clone(), slug.clone()))
             .await;
         self.slugs.invalidate(tenant).await;
-        for prefix in keys::survey_data_prefixes(tenant, slug) {
-            self.delete_prefix(&prefix).await?;
-        }
-        Ok(())
+        self.delete_data(&survey.survey_ref()).await.map(drop)
     }
 
-    async fn delete_prefix(&self, prefix: &str) -> Result<(), StoreError> {
+    /// Deletes the data filed under a survey that no longer exists (what a worker with an
+    /// out-of-date view may have written after the survey was deleted); returns how many blobs.
+    pub async fn delete_data(&self, survey: &SurveyRef) -> Result<u64, StoreError> {
+        let mut deleted = 0;
+        for prefix in keys::survey_data_prefixes(survey) {
+            deleted += self.delete_prefix(&prefix).await?;
+        }
+        Ok(deleted)
+    }
+
+    async fn delete_prefix(&self, prefix: &str) -> Result<u64, StoreError> {
+        let mut deleted = 0;
         loop {
             let page = self
                 .blobs
@@ -220,8 +227,9 @@ impl SurveyStore {
                 .await
                 .context(|| format!("listing {prefix}"))?;
             if page.items.is_empty() {
-                return Ok(());
+                return Ok(deleted);
             }
+            deleted += page.items.len() as u64;
             for item in page.items {
                 match self.blobs.delete(&item.key, None).await {
                     Ok(()) | Err(Error::NotFound { .. }) => {}

@@ -75,6 +75,19 @@ impl WebError {
                     limit / 1024
                 ),
             ),
+            WebError::Store(error) if error.is_full() => (
+                "Nothing was saved",
+                "This service has no storage space left at the moment, so what you sent was not \
+                 saved. Please go back and send it again in a few minutes."
+                    .into(),
+            ),
+            WebError::Store(error) if error.is_corrupt() => (
+                "This cannot be shown right now",
+                "Part of what this page shows cannot be read at the moment. Nothing is lost: the \
+                 answers are kept, and the operator's repair pass (canvass reconcile) rebuilds \
+                 what they add up to. Please try again later."
+                    .into(),
+            ),
             WebError::Store(_) | WebError::Template(_) | WebError::Internal(_) => (
                 "Something went wrong",
                 "We could not complete your request. Please try again in a moment.".into(),
@@ -92,6 +105,9 @@ impl ResponseError for WebError {
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::Store(error) if error.is_full() || error.is_corrupt() => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             WebError::Store(_) | WebError::Template(_) | WebError::Internal(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }

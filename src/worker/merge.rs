@@ -44,16 +44,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use time::OffsetDateTime;
 
-use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+use crate::domain::{Answer, Reference, SurveyRef};
 use crate::stores::{StoreError, Stores};
 
 /// The answers of one survey, at most one per reference.
 #[derive(Debug)]
 pub struct SurveyBatch {
-    /// The survey's owner.
-    pub tenant: TenantSlug,
     /// The survey.
-    pub survey: SurveySlug,
+    pub survey: SurveyRef,
     /// The answers, by reference.
     pub answers: BTreeMap<Reference, Answer>,
     /// Answers of earlier batches whose list entries and bits are written: the commit drops
@@ -77,10 +75,10 @@ pub struct Merged {
 /// Runs the protocol for one survey's batch.
 pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, StoreError> {
     store_answers(stores, &mut batch).await?;
-    let (tenant, survey) = (&batch.tenant, &batch.survey);
+    let survey = &batch.survey;
     let mut merged = Merged::default();
     let recent = loop {
-        let mut read = stores.summaries.read(tenant, survey).await?;
+        let mut read = stores.summaries.read(survey).await?;
         let unknown: Vec<Reference> = batch
             .answers
             .keys()
@@ -89,7 +87,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
             .collect();
         let counted = stores
             .counted
-            .counted(tenant, survey, unknown.iter().copied())
+            .counted(survey, unknown.iter().copied())
             .await?;
         let new: Vec<Reference> = unknown
             .into_iter()
@@ -112,7 +110,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
         read.doc.updated = Some(OffsetDateTime::now_utc());
         if stores
             .summaries
-            .write(tenant, survey, &read.doc, read.etag.as_ref())
+            .write(survey, &read.doc, read.etag.as_ref())
             .await?
         {
             merged.counted = new
@@ -123,13 +121,13 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
             break read.doc.recent;
         }
         merged.conflicts += 1;
-        tracing::debug!(%tenant, %survey, "the summary changed since it was read; merging again");
+        tracing::debug!(%survey, "the summary changed since it was read; merging again");
     };
     let ours: BTreeMap<Reference, u64> = recent
         .into_iter()
         .filter(|(reference, _)| batch.answers.contains_key(reference))
         .collect();
-    settle(stores, tenant, survey, &ours).await?;
+    settle(stores, survey, &ours).await?;
     merged.settled.extend(ours.into_keys());
     Ok(merged)
 }
@@ -155,8 +153,7 @@ async fn store_answers(stores: &Stores, batch: &mut SurveyBatch) -> Result<(), S
 /// is durable.
 async fn settle(
     stores: &Stores,
-    tenant: &TenantSlug,
-    survey: &SurveySlug,
+    survey: &SurveyRef,
     entries: &BTreeMap<Reference, u64>,
 ) -> Result<(), StoreError> {
     if entries.is_empty() {
@@ -168,8 +165,8 @@ async fn settle(
     let by_position = entries.iter().map(|(&r, &p)| (p, r)).collect();
     // Different blobs, no order between them: written side by side.
     let (listed, marked) = tokio::join!(
-        stores.answer_list.set(tenant, survey, &by_position),
-        stores.counted.mark(tenant, survey, entries.keys().copied()),
+        stores.answer_list.set(survey, &by_position),
+        stores.counted.mark(survey, entries.keys().copied()),
     );
     listed.and(marked)
 }
@@ -177,15 +174,14 @@ async fn settle(
 /// Drops settled answers from the survey's `recent` map with a write of its own.
 pub async fn tidy(
     stores: &Stores,
-    tenant: &TenantSlug,
-    survey: &SurveySlug,
+    survey: &SurveyRef,
     settled: &BTreeSet<Reference>,
 ) -> Result<(), StoreError> {
     if settled.is_empty() {
         return Ok(());
     }
     loop {
-        let mut read = stores.summaries.read(tenant, survey).await?;
+        let mut read = stores.summaries.read(survey).await?;
         let before = read.doc.recent.len();
         read.doc
             .recent
@@ -193,7 +189,7 @@ pub async fn tidy(
         if read.doc.recent.len() == before
             || stores
                 .summaries
-                .write(tenant, survey, &read.doc, read.etag.as_ref())
+                .write(survey, &read.doc, read.etag.as_ref())
                 .await?
         {
             return Ok(());
@@ -205,12 +201,11 @@ pub async fn tidy(
 /// whatever a dead worker left in `recent`.
 pub async fn complete(
     stores: &Stores,
-    tenant: &TenantSlug,
-    survey: &SurveySlug,
+    survey: &SurveyRef,
     entries: &BTreeMap<Reference, u64>,
 ) -> Result<(), StoreError> {
-    settle(stores, tenant, survey, entries).await?;
+    settle(stores, survey, entries).await?;
     // Dropped from `recent` only once their entries and bits are surely on disk.
     stores.flush().await?;
-    tidy(stores, tenant, survey, &entries.keys().copied().collect()).await
+    tidy(stores, survey, &entries.keys().copied().collect()).await
 }

@@ -9,9 +9,11 @@
 //! A queue that filled a step's batches is asked for all of them at once the next step.
 
 mod merge;
+mod rebuild;
 pub mod reconcile;
 
 pub use merge::{Merged, SurveyBatch, complete, merge, tidy};
+pub use rebuild::{Rebuilt, rebuild};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
@@ -21,7 +23,7 @@ use futures_util::FutureExt;
 use futures_util::future::join_all;
 use time::OffsetDateTime;
 
-use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+use crate::domain::{Answer, Reference, SurveyRef};
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
 use crate::stores::exports::ExportStatus;
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
@@ -93,9 +95,19 @@ pub struct Worker {
     steps: u64,
     /// Per survey, answers this worker settled that are still in the summary's `recent` map:
     /// the survey's next commit drops them (see `merge`).
-    settled: BTreeMap<(TenantSlug, SurveySlug), BTreeSet<Reference>>,
+    settled: BTreeMap<SurveyRef, BTreeSet<Reference>>,
     /// Queues whose last receive filled every batch of a step.
     backlogged: BTreeSet<QueueName>,
+}
+
+/// Received messages sorted by what becomes of them.
+struct Resolved {
+    /// Answers to merge.
+    work: Vec<Work>,
+    /// Messages for the poison queue, with why.
+    poison: Vec<(Received, String)>,
+    /// Pointers to answers deleted with their survey.
+    gone: Vec<Received>,
 }
 
 /// A received message with the answer it carries.
@@ -152,21 +164,21 @@ impl Worker {
     }
 
     /// As `tidy`, except for the surveys in `keep`.
-    async fn tidy_except(
-        &mut self,
-        keep: &BTreeSet<(TenantSlug, SurveySlug)>,
-    ) -> Result<(), StoreError> {
-        let surveys: Vec<(TenantSlug, SurveySlug)> = self
+    async fn tidy_except(&mut self, keep: &BTreeSet<SurveyRef>) -> Result<(), StoreError> {
+        let surveys: Vec<SurveyRef> = self
             .settled
             .keys()
             .filter(|survey| !keep.contains(*survey))
             .cloned()
             .collect();
         for survey in surveys {
-            if let Some(settled) = self.settled.get(&survey) {
-                tidy(&self.stores, &survey.0, &survey.1, settled).await?;
+            if let Some(settled) = self.settled.remove(&survey)
+                && let Err(error) = tidy(&self.stores, &survey, &settled).await
+            {
+                // One survey's trouble is that survey's alone: its settled answers stay in
+                // `recent`, counted, until its next commit or the reconcile pass drops them.
+                tracing::error!(%survey, error = %error_chain(&error), "tidying a summary failed");
             }
-            self.settled.remove(&survey);
         }
         Ok(())
     }
@@ -264,28 +276,41 @@ impl Worker {
     ) -> Result<StepOutcome, StoreError> {
         let started = Instant::now();
         let count = received.len();
-        let (work, poison) = self.resolve(received).await;
+        let Resolved { work, poison, gone } = self.resolve(received).await;
         let poisoned = poison.len();
         for (message, reason) in poison {
             tracing::warn!(%queue, id = %message.message.id, dequeued = message.message.dequeue_count, %reason, "moving a message to the poison queue");
             self.stores.answer_queues.to_poison(&message).await?;
         }
-        let mut groups: BTreeMap<(TenantSlug, SurveySlug), Vec<Work>> = BTreeMap::new();
+        let mut groups: BTreeMap<SurveyRef, Vec<Work>> = BTreeMap::new();
         for item in work {
-            let key = (item.answer.tenant.clone(), item.answer.survey.clone());
-            groups.entry(key).or_default().push(item);
+            groups
+                .entry(item.answer.survey_ref())
+                .or_default()
+                .push(item);
         }
-        // Answers to a survey deleted since they were given have nowhere to go: drop them
-        // rather than recreate the deleted survey's data.
+        // Answers to a survey deleted since they were given have nowhere to go (a survey made
+        // since with the same slug has another identity): they are dropped, counted nowhere.
         let mut orphans = Vec::new();
-        for (tenant, survey) in groups.keys().cloned().collect::<Vec<_>>() {
-            if self.stores.surveys.get(&tenant, &survey).await?.is_none() {
-                tracing::warn!(%tenant, %survey, "dropping answers to a survey that no longer exists");
-                orphans.extend(groups.remove(&(tenant, survey)).unwrap_or_default());
+        let mut failed = 0;
+        for survey in groups.keys().cloned().collect::<Vec<_>>() {
+            match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
+                Ok(Some(current)) if current.id == survey.id => {}
+                Ok(_) => {
+                    tracing::warn!(%survey, "dropping answers to a survey that no longer exists");
+                    orphans.extend(groups.remove(&survey).unwrap_or_default());
+                }
+                // Left for redelivery (and, if it keeps failing, the poison queue).
+                Err(error) => {
+                    let items = groups.remove(&survey);
+                    failed += items.map_or(0, |items| items.len());
+                    tracing::error!(%survey, error = %error_chain(&error), "reading the survey of queued answers failed");
+                }
             }
         }
-        let orphaned: Vec<&Received> = orphans.iter().map(|orphan| &orphan.received).collect();
-        self.stores.answer_queues.delete_many(&orphaned).await?;
+        self.finish(&orphans).await?;
+        let gone: Vec<&Received> = gone.iter().collect();
+        self.stores.answer_queues.delete_many(&gone).await?;
         if started.elapsed() > self.settings.visibility / 2 {
             for items in groups.values_mut() {
                 self.extend(items).await?;
@@ -293,16 +318,12 @@ impl Worker {
         }
         // Surveys are merged side by side, so their storage calls share rounds.
         let stores = &self.stores;
-        let merged_surveys: BTreeSet<(TenantSlug, SurveySlug)> = groups.keys().cloned().collect();
+        let merged_surveys: BTreeSet<SurveyRef> = groups.keys().cloned().collect();
         let settled_before = &self.settled;
-        let merges = groups.into_iter().map(|((tenant, survey), items)| {
-            let settled = settled_before
-                .get(&(tenant.clone(), survey.clone()))
-                .cloned()
-                .unwrap_or_default();
+        let merges = groups.into_iter().map(|(survey, items)| {
+            let settled = settled_before.get(&survey).cloned().unwrap_or_default();
             async move {
                 let batch = SurveyBatch {
-                    tenant: tenant.clone(),
                     survey: survey.clone(),
                     answers: items
                         .iter()
@@ -313,23 +334,23 @@ impl Worker {
                 // Two messages with one reference in this batch are one answer.
                 let repeated = items.len() - batch.answers.len();
                 let merged = merge(stores, batch).await;
-                (tenant, survey, items, repeated, merged)
+                (survey, items, repeated, merged)
             }
         });
-        let (mut counted, mut duplicates, mut failed) = (Vec::new(), 0, 0);
+        let (mut counted, mut duplicates) = (Vec::new(), 0);
         let mut finished = Vec::new();
         let mut settled = Vec::new();
-        for (tenant, survey, items, repeated, merged) in join_all(merges).await {
+        for (survey, items, repeated, merged) in join_all(merges).await {
             match merged {
                 Ok(merged) => {
                     counted.extend(merged.counted);
                     duplicates += merged.duplicates + repeated;
                     finished.extend(items);
-                    settled.push(((tenant, survey), merged.settled));
+                    settled.push((survey, merged.settled));
                 }
                 Err(error) => {
                     failed += items.len();
-                    tracing::error!(%tenant, %survey, error = %error_chain(&error), "merging answers failed; they will be redelivered");
+                    tracing::error!(%survey, error = %error_chain(&error), "merging answers failed; they will be redelivered");
                 }
             }
         }
@@ -357,16 +378,17 @@ impl Worker {
     }
 
     /// Decodes each message into its answer (reading the incoming blob of a pointer); a
-    /// message that cannot be read and was received too often is poison.
-    async fn resolve(&self, received: Vec<Received>) -> (Vec<Work>, Vec<(Received, String)>) {
+    /// message that cannot be read and was received too often is poison, and the pointer of
+    /// an oversized answer to a deleted survey is gone with it.
+    async fn resolve(&self, received: Vec<Received>) -> Resolved {
         let answers = join_all(received.iter().map(|r| self.answer_of(r))).await;
         let resolved = received.into_iter().zip(answers);
-        let mut work = Vec::new();
-        let mut poison = Vec::new();
+        let (mut work, mut poison, mut gone) = (Vec::new(), Vec::new(), Vec::new());
         for (received, answer) in resolved {
             let too_often = received.message.dequeue_count > self.settings.max_dequeue;
             match answer {
-                Ok((answer, incoming)) if !too_often => work.push(Work {
+                Ok(None) => gone.push(received),
+                Ok(Some((answer, incoming))) if !too_often => work.push(Work {
                     received,
                     answer,
                     incoming,
@@ -379,32 +401,38 @@ impl Worker {
                 }
             }
         }
-        (work, poison)
+        Resolved { work, poison, gone }
     }
 
-    async fn answer_of(&self, received: &Received) -> Result<(Answer, bool), String> {
+    /// A message's answer and whether it came through an incoming blob; `None` for the pointer
+    /// of an answer whose survey was deleted (with the blob).
+    async fn answer_of(&self, received: &Received) -> Result<Option<(Answer, bool)>, String> {
         match &received.content {
             Err(reason) => Err(format!("not an answer message: {reason}")),
-            Ok(AnswerMessage::Answer { answer }) => Ok((answer.clone(), false)),
-            Ok(AnswerMessage::Pointer {
-                tenant,
-                survey,
-                reference,
-            }) => {
+            Ok(AnswerMessage::Answer { answer }) => Ok(Some((answer.clone(), false))),
+            Ok(pointer @ AnswerMessage::Pointer { .. }) => {
+                let (survey, reference) = pointer.addressee();
                 let answers = &self.stores.answers;
-                let found = match answers.incoming(tenant, survey, *reference).await {
+                let found = match answers.incoming(&survey, reference).await {
                     Ok(Some(answer)) => Some(answer),
                     // Already processed: the incoming copy was removed after the answer was
                     // stored, so the stored copy stands in for it.
                     Ok(None) => answers
-                        .get(tenant, survey, *reference)
+                        .get(&survey, reference)
                         .await
                         .map_err(|e| e.to_string())?,
                     Err(error) => return Err(error.to_string()),
                 };
-                found.map(|answer| (answer, true)).ok_or_else(|| {
-                    format!("the oversized answer {reference} of {tenant}/{survey} is missing")
-                })
+                if let Some(answer) = found {
+                    return Ok(Some((answer, true)));
+                }
+                match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
+                    Ok(Some(current)) if current.id == survey.id => Err(format!(
+                        "the oversized answer {reference} of {survey} is missing"
+                    )),
+                    Ok(_) => Ok(None),
+                    Err(error) => Err(error.to_string()),
+                }
             }
         }
     }
@@ -423,10 +451,13 @@ impl Worker {
     async fn finish(&self, items: &[Work]) -> Result<(), StoreError> {
         // At most a step's worth, and oversized answers are rare: all at once.
         let incoming = items.iter().filter(|item| item.incoming).map(|item| {
-            let a = &item.answer;
-            self.stores
-                .answers
-                .remove_incoming(&a.tenant, &a.survey, a.reference)
+            let (survey, reference) = (item.answer.survey_ref(), item.answer.reference);
+            async move {
+                self.stores
+                    .answers
+                    .remove_incoming(&survey, reference)
+                    .await
+            }
         });
         join_all(incoming)
             .await

@@ -1,21 +1,27 @@
-//! The reconcile pass: repairs what a lost notification or a dead worker left behind.
+//! The reconcile pass: repairs what a lost notification, a dead worker or damage left behind.
 //!
 //! - Summaries whose `recent` map still holds answers (a worker died after committing them)
 //!   get those answers' list entries and counted-index bits written.
+//! - A summary that cannot be read is rebuilt from the survey's stored answers (`rebuild`).
 //! - Stored answers and incoming oversized answers that no summary counts (their message was
 //!   lost, or never queued because the web process died) are merged with the same exactly-once
 //!   protocol as queued answers, so a repair never counts an answer twice, even if the answer's
 //!   message turns up later.
+//! - Data filed under a survey that no longer exists (written by a worker that had not yet
+//!   seen the survey deleted) is removed.
 //!
-//! Only answers older than a grace period are considered, to leave in-flight ones to the
-//! workers. One instance at a time runs it, under a lease on a lock blob.
+//! Only answers and summaries older than a grace period are considered, to leave in-flight ones
+//! to the workers. One survey's failure is reported and the pass goes on with the others. One
+//! instance at a time runs it, under a lease on a lock blob.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
 
-use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+use crate::domain::{Answer, Reference, SurveyRef};
 use crate::stores::{StoreError, Stores, keys, lease};
+use crate::telemetry::error_chain;
 
+use super::rebuild::rebuild;
 use super::{SurveyBatch, complete, merge, tidy};
 
 /// How old an answer must be before reconcile treats it as forgotten.
@@ -29,10 +35,16 @@ const LEASE: Duration = Duration::from_secs(900);
 pub struct ReconcileReport {
     /// Summaries whose unfinished commits were completed.
     pub completed_summaries: u64,
+    /// Summaries that could not be read, rebuilt from the stored answers.
+    pub rebuilt_summaries: u64,
     /// Stored and incoming answers looked at.
     pub scanned: u64,
     /// Answers that no summary counted, now counted.
     pub repaired: u64,
+    /// Blobs removed because the survey they were filed under no longer exists.
+    pub removed: u64,
+    /// Surveys the pass could not reconcile, with why; the rest were done.
+    pub failed: Vec<(String, String)>,
 }
 
 /// Runs a pass unless another instance holds the lock; `None` if it did.
@@ -52,90 +64,175 @@ pub async fn run_locked(
         tracing::info!("another instance is reconciling; skipping this pass");
         return Ok(None);
     };
-    let outcome = run(stores, grace, progress).await;
+    let outcome = Pass::new(stores, grace).run(progress).await;
     held.release().await?;
     let report = outcome?;
     tracing::info!(?report, "reconcile pass finished");
     Ok(Some(report))
 }
 
-async fn run(
-    stores: &Stores,
-    grace: Duration,
-    progress: &(dyn Fn(&ReconcileReport) + Sync),
-) -> Result<ReconcileReport, StoreError> {
-    let mut report = ReconcileReport::default();
-    complete_summaries(stores, &mut report, progress).await?;
-    let cutoff = SystemTime::now() - grace;
-    for prefix in [keys::INCOMING, keys::ANSWERS] {
-        let mut continuation = None;
-        loop {
-            let page = stores.scan(prefix, continuation).await?;
-            let mut by_survey: BTreeMap<(TenantSlug, SurveySlug), Vec<(String, Reference)>> =
-                BTreeMap::new();
-            for (key, modified) in page.keys {
-                report.scanned += 1;
-                if modified > cutoff {
-                    continue;
-                }
-                if let Some((tenant, survey, reference)) = keys::parse_answer_key(prefix, &key) {
-                    by_survey
-                        .entry((tenant, survey))
-                        .or_default()
-                        .push((key, reference));
-                }
-            }
-            for ((tenant, survey), found) in by_survey {
-                report.repaired += repair(stores, &tenant, &survey, &found).await?;
-            }
-            progress(&report);
-            match page.continuation {
-                Some(token) => continuation = Some(token),
-                None => break,
-            }
-        }
-    }
-    Ok(report)
+/// One pass: its report, its cut-off time, and which surveys it found alive.
+struct Pass<'a> {
+    stores: &'a Stores,
+    cutoff: SystemTime,
+    report: ReconcileReport,
+    alive: BTreeMap<SurveyRef, bool>,
 }
 
-/// Completes every summary's unfinished commits.
-async fn complete_summaries(
-    stores: &Stores,
-    report: &mut ReconcileReport,
-    progress: &(dyn Fn(&ReconcileReport) + Sync),
-) -> Result<(), StoreError> {
-    let mut continuation = None;
-    loop {
-        let page = stores.scan(keys::SUMMARIES, continuation).await?;
-        for (key, _) in page.keys {
-            let Some((tenant, survey)) = keys::parse_summary_key(&key) else {
-                continue;
-            };
-            let read = stores.summaries.read(&tenant, &survey).await?;
-            if !read.doc.recent.is_empty() {
-                complete(stores, &tenant, &survey, &read.doc.recent).await?;
-                report.completed_summaries += 1;
-            }
-        }
-        progress(report);
-        match page.continuation {
-            Some(token) => continuation = Some(token),
-            None => return Ok(()),
+impl<'a> Pass<'a> {
+    fn new(stores: &'a Stores, grace: Duration) -> Self {
+        Self {
+            stores,
+            cutoff: SystemTime::now() - grace,
+            report: ReconcileReport::default(),
+            alive: BTreeMap::new(),
         }
     }
+
+    async fn run(
+        mut self,
+        progress: &(dyn Fn(&ReconcileReport) + Sync),
+    ) -> Result<ReconcileReport, StoreError> {
+        self.summaries(progress).await?;
+        for prefix in [keys::INCOMING, keys::ANSWERS] {
+            self.answers(prefix, progress).await?;
+        }
+        Ok(self.report)
+    }
+
+    /// Whether the survey is the one its tenant has under its slug now.
+    async fn alive(&mut self, survey: &SurveyRef) -> Result<bool, StoreError> {
+        if let Some(alive) = self.alive.get(survey) {
+            return Ok(*alive);
+        }
+        let current = self
+            .stores
+            .surveys
+            .get(&survey.tenant, &survey.slug)
+            .await?;
+        let alive = current.is_some_and(|current| current.id == survey.id);
+        self.alive.insert(survey.clone(), alive);
+        Ok(alive)
+    }
+
+    fn failed(&mut self, survey: &SurveyRef, error: &StoreError) {
+        tracing::error!(%survey, error = %error_chain(error), "reconciling a survey failed");
+        self.report
+            .failed
+            .push((survey.to_string(), error_chain(error)));
+    }
+
+    /// Completes, rebuilds or removes every summary.
+    async fn summaries(
+        &mut self,
+        progress: &(dyn Fn(&ReconcileReport) + Sync),
+    ) -> Result<(), StoreError> {
+        let mut continuation = None;
+        loop {
+            let page = self.stores.scan(keys::SUMMARIES, continuation).await?;
+            for (key, modified) in page.keys {
+                let Some(survey) = keys::parse_summary_key(&key) else {
+                    continue;
+                };
+                if let Err(error) = self.summary(&survey, modified).await {
+                    self.failed(&survey, &error);
+                }
+            }
+            progress(&self.report);
+            match page.continuation {
+                Some(token) => continuation = Some(token),
+                None => return Ok(()),
+            }
+        }
+    }
+
+    async fn summary(
+        &mut self,
+        survey: &SurveyRef,
+        modified: SystemTime,
+    ) -> Result<(), StoreError> {
+        if !self.alive(survey).await? {
+            if modified <= self.cutoff {
+                self.report.removed += self.stores.surveys.delete_data(survey).await?;
+            }
+            return Ok(());
+        }
+        match self.stores.summaries.read(survey).await {
+            Ok(read) if read.doc.recent.is_empty() => {}
+            Ok(read) => {
+                complete(self.stores, survey, &read.doc.recent).await?;
+                self.report.completed_summaries += 1;
+            }
+            Err(StoreError::Corrupt { .. }) => {
+                if rebuild(self.stores, survey).await?.is_some() {
+                    self.report.rebuilt_summaries += 1;
+                }
+            }
+            Err(error) => return Err(error),
+        }
+        Ok(())
+    }
+
+    /// Repairs or removes the answers under `prefix` older than the grace period.
+    async fn answers(
+        &mut self,
+        prefix: &str,
+        progress: &(dyn Fn(&ReconcileReport) + Sync),
+    ) -> Result<(), StoreError> {
+        let mut continuation = None;
+        loop {
+            let page = self.stores.scan(prefix, continuation).await?;
+            let mut by_survey: BTreeMap<SurveyRef, Vec<(String, Reference)>> = BTreeMap::new();
+            for (key, modified) in page.keys {
+                self.report.scanned += 1;
+                if modified > self.cutoff {
+                    continue;
+                }
+                if let Some((survey, reference)) = keys::parse_answer_key(prefix, &key) {
+                    by_survey.entry(survey).or_default().push((key, reference));
+                }
+            }
+            for (survey, found) in by_survey {
+                let outcome = match self.alive(&survey).await {
+                    Ok(true) => repair(self.stores, &survey, &found).await,
+                    Ok(false) => remove(self.stores, &found).await.map(|removed| {
+                        self.report.removed += removed;
+                        0
+                    }),
+                    Err(error) => Err(error),
+                };
+                match outcome {
+                    Ok(repaired) => self.report.repaired += repaired,
+                    Err(error) => self.failed(&survey, &error),
+                }
+            }
+            progress(&self.report);
+            match page.continuation {
+                Some(token) => continuation = Some(token),
+                None => return Ok(()),
+            }
+        }
+    }
+}
+
+/// Removes the blobs of answers to a survey that no longer exists; returns how many.
+async fn remove(stores: &Stores, found: &[(String, Reference)]) -> Result<u64, StoreError> {
+    for (key, _) in found {
+        stores.delete_blob(key).await?;
+    }
+    Ok(found.len() as u64)
 }
 
 /// Merges the answers of `found` that the survey's summary does not count; returns how many.
 async fn repair(
     stores: &Stores,
-    tenant: &TenantSlug,
-    survey: &SurveySlug,
+    survey: &SurveyRef,
     found: &[(String, Reference)],
 ) -> Result<u64, StoreError> {
-    let summary = stores.summaries.read(tenant, survey).await?;
+    let summary = stores.summaries.read(survey).await?;
     let counted = stores
         .counted
-        .counted(tenant, survey, found.iter().map(|(_, r)| *r))
+        .counted(survey, found.iter().map(|(_, r)| *r))
         .await?;
     let mut answers: BTreeMap<Reference, Answer> = BTreeMap::new();
     for (key, reference) in found {
@@ -150,23 +247,19 @@ async fn repair(
         0
     } else {
         let batch = SurveyBatch {
-            tenant: tenant.clone(),
             survey: survey.clone(),
             answers,
             settled: BTreeSet::new(),
         };
         let merged = merge(stores, batch).await?;
-        tidy(stores, tenant, survey, &merged.settled).await?;
-        tracing::warn!(%tenant, %survey, repaired = merged.counted.len(), "reconcile counted answers that no summary had");
+        tidy(stores, survey, &merged.settled).await?;
+        tracing::warn!(%survey, repaired = merged.counted.len(), "reconcile counted answers that no summary had");
         merged.counted.len() as u64
     };
     // Every incoming copy found is now stored and counted: merge stores before it commits.
     for (key, reference) in found {
         if key.starts_with(keys::INCOMING) {
-            stores
-                .answers
-                .remove_incoming(tenant, survey, *reference)
-                .await?;
+            stores.answers.remove_incoming(survey, *reference).await?;
         }
     }
     Ok(repaired)

@@ -71,20 +71,6 @@ impl Drop for TestDatabase {
     }
 }
 
-async fn key_for(app: &TestApp, tenant: &str) -> String {
-    let (key, _) = app
-        .stores()
-        .await
-        .api_keys
-        .create(
-            &canvass::domain::TenantSlug::parse(tenant).expect("slug"),
-            "test",
-        )
-        .await
-        .expect("a key");
-    key
-}
-
 async fn api(app: &TestApp, method: reqwest::Method, path: &str, key: &str) -> (u16, Value) {
     let response = app
         .client
@@ -115,8 +101,9 @@ pub async fn work(app: &TestApp, export_url: &str) {
 
 async fn submit(app: &TestApp, from: u64, count: u64, long: Option<&str>) {
     let stores = app.stores().await;
+    let demo = crate::helpers::demo_survey(&stores).await;
     for n in from..from + count {
-        let mut answer = demo_answer(100_000 + n, n);
+        let mut answer = demo_answer(&demo, 100_000 + n, n);
         if let (Some(text), 0) = (long, n % 10) {
             answer.values.insert(
                 QuestionId::parse("comments").expect("id"),
@@ -135,7 +122,7 @@ async fn submit(app: &TestApp, from: u64, count: u64, long: Option<&str>) {
 async fn an_export_writes_every_answer_exactly_and_a_second_one_adds_only_new_answers() {
     let db = TestDatabase::create().await;
     let app = spawn_app().await;
-    let key = key_for(&app, "demo").await;
+    let key = app.api_key("demo").await;
     let long = "é".repeat(100_000);
     submit(&app, 0, 30, Some(&long)).await;
     work(&app, &db.url).await;
@@ -169,8 +156,9 @@ async fn an_export_writes_every_answer_exactly_and_a_second_one_adds_only_new_an
             .await,
         30
     );
+    let demo = crate::helpers::demo_survey(&app.stores().await).await;
     let expected_answers: i64 = (0..30)
-        .map(|n| demo_answer(0, n).values.len() as i64)
+        .map(|n| demo_answer(&demo, 0, n).values.len() as i64)
         .sum::<i64>()
         + (0..30).filter(|n| n % 10 == 0 && n % 4 != 0).count() as i64;
     assert_eq!(
@@ -253,11 +241,12 @@ async fn export_demo(app: &TestApp, key: &str, export_url: &str) -> Value {
 async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_duplicated() {
     let db = TestDatabase::create().await;
     let app = spawn_app().await;
-    let key = key_for(&app, "demo").await;
+    let key = app.api_key("demo").await;
     // Everything COPY's text format escapes, and what array literals quote.
     let tricky = "tab\there\nnew line\r\\ back\\slash \\N {braces} \"quoted\", é 😀";
     let liked = ["say \"hi\"", "a\\b", "x,y {z}", "\\N", "tab\tin"];
-    let mut answer = demo_answer(200_000, 0);
+    let demo = crate::helpers::demo_survey(&app.stores().await).await;
+    let mut answer = demo_answer(&demo, 200_000, 0);
     let id = |text: &str| QuestionId::parse(text).expect("an id");
     answer
         .values
@@ -325,13 +314,14 @@ async fn tenants_exporting_into_one_database_keep_to_their_own_rows() {
     let db = TestDatabase::create().await;
     let app = spawn_app().await;
     let other = crate::helpers::survey("other", "customer-satisfaction", "Same slug", Vec::new());
+    let other_survey = other.survey_ref();
     app.add_tenant("other", Subscription::Standard, &[other])
         .await;
-    let (demo_key, other_key) = (key_for(&app, "demo").await, key_for(&app, "other").await);
+    let (demo_key, other_key) = (app.api_key("demo").await, app.api_key("other").await);
     submit(&app, 0, 12, None).await;
     let stores = app.stores().await;
     for n in 0..5 {
-        let mut answer = demo_answer(200_000 + n, n);
+        let mut answer = demo_answer(&other_survey, 200_000 + n, n);
         answer.tenant = canvass::domain::TenantSlug::parse("other").expect("slug");
         stores
             .answer_queues
@@ -395,7 +385,7 @@ async fn tenants_exporting_into_one_database_keep_to_their_own_rows() {
 #[tokio::test]
 async fn an_unreachable_database_fails_the_job_with_a_readable_reason() {
     let app = spawn_app().await;
-    let key = key_for(&app, "demo").await;
+    let key = app.api_key("demo").await;
     let (_, job) = api(
         &app,
         reqwest::Method::POST,
@@ -467,17 +457,11 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
     let stores = canvass::stores::Stores::open(local, &Default::default())
         .await
         .expect("stores");
-    stores
-        .surveys
-        .save(&crate::helpers::survey(
-            "demo",
-            "customer-satisfaction",
-            "Big",
-            Vec::new(),
-        ))
-        .await
-        .expect("saved");
-    let answers: Vec<_> = (0..20_000).map(|n| demo_answer(1_000_000 + n, n)).collect();
+    let big = crate::helpers::survey("demo", "customer-satisfaction", "Big", Vec::new());
+    stores.surveys.save(&big).await.expect("saved");
+    let answers: Vec<_> = (0..20_000)
+        .map(|n| demo_answer(&big.survey_ref(), 1_000_000 + n, n))
+        .collect();
     for chunk in answers.chunks(256) {
         for queued in futures_util::future::join_all(
             chunk
@@ -493,7 +477,7 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
     while let StepOutcome::BatchDone { .. } = drainer.step().await.expect("a step") {}
     let job = stores
         .exports
-        .request(&answers[0].tenant, &answers[0].survey)
+        .request(&big.survey_ref())
         .await
         .expect("requested");
 

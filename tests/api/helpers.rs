@@ -3,7 +3,7 @@
 use canvass::config::{ServeSettings, StorageSettings};
 use canvass::domain::{
     Answer, AnswerValue, Question, QuestionId, QuestionKind, Reference, Subscription, Survey,
-    SurveySlug, Tenant, TenantSlug,
+    SurveyId, SurveyRef, SurveySlug, Tenant, TenantSlug,
 };
 use canvass::startup::Application;
 use canvass::storage::{self, Storage};
@@ -82,6 +82,16 @@ pub fn token_in(html: &str) -> String {
     html[start..end].to_owned()
 }
 
+/// The reference a thank-you link (`.../thanks/{reference}?sig=..`) names.
+pub fn reference_in(location: &str) -> u64 {
+    location
+        .split('?')
+        .next()
+        .and_then(|path| path.rsplit('/').next())
+        .and_then(|reference| reference.parse().ok())
+        .unwrap_or_else(|| panic!("{location} is not a thank-you link"))
+}
+
 /// A question for test surveys.
 pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
     Question {
@@ -98,6 +108,7 @@ pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -
     Survey {
         tenant: TenantSlug::parse(tenant).expect("a slug"),
         slug: SurveySlug::parse(slug).expect("a slug"),
+        id: SurveyId::generate(),
         title: title.into(),
         description: None,
         published: true,
@@ -117,8 +128,21 @@ pub fn worker(stores: &Stores, visibility: std::time::Duration) -> Worker {
     Worker::new(stores.clone(), settings)
 }
 
-/// A valid answer to the demo survey, varied by `n`.
-pub fn demo_answer(reference: u64, n: u64) -> Answer {
+/// Where the demo survey of these stores is filed (its identity is made when it is seeded).
+pub async fn demo_survey(stores: &Stores) -> SurveyRef {
+    let tenant = TenantSlug::parse("demo").expect("a slug");
+    let slug = SurveySlug::parse("customer-satisfaction").expect("a slug");
+    stores
+        .surveys
+        .get(&tenant, &slug)
+        .await
+        .expect("the demo survey reads")
+        .expect("the demo survey exists")
+        .survey_ref()
+}
+
+/// A valid answer to the demo survey (filed as `demo`), varied by `n`.
+pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
     let mut values = std::collections::BTreeMap::new();
     let id = |text: &str| QuestionId::parse(text).expect("an id");
     let drinks = [
@@ -143,8 +167,9 @@ pub fn demo_answer(reference: u64, n: u64) -> Answer {
         );
     }
     Answer {
-        tenant: TenantSlug::parse("demo").expect("a slug"),
-        survey: SurveySlug::parse("customer-satisfaction").expect("a slug"),
+        tenant: demo.tenant.clone(),
+        survey: demo.slug.clone(),
+        survey_id: demo.id.clone(),
         survey_version: 1,
         reference: Reference(reference),
         submitted_at: OffsetDateTime::now_utc(),
@@ -173,6 +198,53 @@ impl TestApp {
         for survey in surveys {
             stores.surveys.save(survey).await.expect("saved");
         }
+    }
+
+    /// A new API key of an existing tenant.
+    pub async fn api_key(&self, tenant: &str) -> String {
+        let tenant = TenantSlug::parse(tenant).expect("a slug");
+        let (key, _) = self
+            .stores()
+            .await
+            .api_keys
+            .create(&tenant, "test")
+            .await
+            .expect("a key");
+        key
+    }
+
+    /// A new tenant made as an operator does, and its first API key.
+    pub async fn api_tenant(&self, tenant: &str) -> String {
+        canvass::admin::create_tenant(
+            &self.stores().await,
+            tenant,
+            &format!("Tenant {tenant}"),
+            Subscription::Standard,
+        )
+        .await
+        .expect("created")
+    }
+
+    /// Calls the JSON API with a key and an optional JSON body: the status and the JSON
+    /// answer (`null` if it is not JSON).
+    pub async fn api(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        key: &str,
+        body: Option<serde_json::Value>,
+    ) -> (u16, serde_json::Value) {
+        let mut request = self
+            .client
+            .request(method, format!("{}{path}", self.address))
+            .bearer_auth(key);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("answered");
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("a body");
+        (status, serde_json::from_str(&text).unwrap_or_default())
     }
 
     /// GETs a path on the app.

@@ -1,41 +1,9 @@
 //! The JSON API over HTTP: API keys, the survey life cycle, summaries, response pages, clear
 //! errors, and isolation between tenants.
 
-use canvass::domain::Subscription;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app, token_in, worker};
-
-async fn key_for(app: &TestApp, tenant: &str) -> String {
-    canvass::admin::create_tenant(
-        &app.stores().await,
-        tenant,
-        &format!("Tenant {tenant}"),
-        Subscription::Standard,
-    )
-    .await
-    .expect("created")
-}
-
-async fn call(
-    app: &TestApp,
-    method: reqwest::Method,
-    path: &str,
-    key: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut request = app
-        .client
-        .request(method, format!("{}{path}", app.address))
-        .bearer_auth(key);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.expect("answered");
-    let status = response.status().as_u16();
-    let text = response.text().await.expect("a body");
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
+use crate::helpers::{spawn_app, token_in, worker};
 
 fn definition() -> Value {
     json!({
@@ -55,16 +23,16 @@ fn definition() -> Value {
 #[tokio::test]
 async fn a_survey_created_and_published_over_the_api_collects_answers_and_reports_them() {
     let app = spawn_app().await;
-    let key = key_for(&app, "acme").await;
+    let key = app.api_tenant("acme").await;
 
-    let (status, created) = call(
-        &app,
-        reqwest::Method::POST,
-        "/api/v1/surveys",
-        &key,
-        Some(definition()),
-    )
-    .await;
+    let (status, created) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(definition()),
+        )
+        .await;
 
     assert_eq!(status, 201, "{created}");
     assert_eq!(created["slug"], "team-offsite");
@@ -77,14 +45,14 @@ async fn a_survey_created_and_published_over_the_api_collects_answers_and_report
         "a draft is not public"
     );
 
-    let (status, published) = call(
-        &app,
-        reqwest::Method::POST,
-        "/api/v1/surveys/team-offsite/publish",
-        &key,
-        None,
-    )
-    .await;
+    let (status, published) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys/team-offsite/publish",
+            &key,
+            None,
+        )
+        .await;
     assert_eq!((status, &published["published"]), (200, &json!(true)));
     let html = app.form("acme", "team-offsite").await;
     let ids: Vec<String> = created["questions"]
@@ -112,14 +80,14 @@ async fn a_survey_created_and_published_over_the_api_collects_answers_and_report
     {
     }
 
-    let (status, summary) = call(
-        &app,
-        reqwest::Method::GET,
-        "/api/v1/surveys/team-offsite/summary",
-        &key,
-        None,
-    )
-    .await;
+    let (status, summary) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/team-offsite/summary",
+            &key,
+            None,
+        )
+        .await;
     assert_eq!(status, 200);
     assert_eq!(summary["total"], 3);
     let expected = serde_json::to_value(
@@ -137,14 +105,14 @@ async fn a_survey_created_and_published_over_the_api_collects_answers_and_report
         json!([{"option": "Beach", "count": 2}, {"option": "Mountains", "count": 1}])
     );
 
-    let (status, page) = call(
-        &app,
-        reqwest::Method::GET,
-        "/api/v1/surveys/team-offsite/responses?page=1",
-        &key,
-        None,
-    )
-    .await;
+    let (status, page) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/team-offsite/responses?page=1",
+            &key,
+            None,
+        )
+        .await;
     assert_eq!(status, 200);
     assert_eq!(
         (page["total"].clone(), page["page"].clone()),
@@ -161,17 +129,16 @@ async fn a_survey_created_and_published_over_the_api_collects_answers_and_report
 #[tokio::test]
 async fn editing_a_published_survey_keeps_question_ids_and_starts_a_new_version() {
     let app = spawn_app().await;
-    let key = key_for(&app, "acme").await;
-    let (_, created) = call(
-        &app,
-        reqwest::Method::POST,
-        "/api/v1/surveys",
-        &key,
-        Some(definition()),
-    )
-    .await;
-    call(
-        &app,
+    let key = app.api_tenant("acme").await;
+    let (_, created) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(definition()),
+        )
+        .await;
+    app.api(
         reqwest::Method::POST,
         "/api/v1/surveys/team-offsite/publish",
         &key,
@@ -182,14 +149,14 @@ async fn editing_a_published_survey_keeps_question_ids_and_starts_a_new_version(
     edited["questions"][0]["id"] = created["questions"][0]["id"].clone();
     edited["questions"][0]["text"] = json!("Your full name");
 
-    let (status, updated) = call(
-        &app,
-        reqwest::Method::PUT,
-        "/api/v1/surveys/team-offsite",
-        &key,
-        Some(edited),
-    )
-    .await;
+    let (status, updated) = app
+        .api(
+            reqwest::Method::PUT,
+            "/api/v1/surveys/team-offsite",
+            &key,
+            Some(edited),
+        )
+        .await;
 
     assert_eq!(status, 200, "{updated}");
     assert_eq!(updated["version"], 2);
@@ -199,7 +166,9 @@ async fn editing_a_published_survey_keeps_question_ids_and_starts_a_new_version(
         updated["questions"][1]["id"], created["questions"][1]["id"],
         "a question sent without its id is a new one"
     );
-    let (status, listed) = call(&app, reqwest::Method::GET, "/api/v1/surveys", &key, None).await;
+    let (status, listed) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys", &key, None)
+        .await;
     assert_eq!(
         (status, listed["surveys"].as_array().expect("list").len()),
         (200, 1)
@@ -209,9 +178,8 @@ async fn editing_a_published_survey_keeps_question_ids_and_starts_a_new_version(
 #[tokio::test]
 async fn deleting_a_survey_removes_it_and_its_answers() {
     let app = spawn_app().await;
-    let key = key_for(&app, "acme").await;
-    call(
-        &app,
+    let key = app.api_tenant("acme").await;
+    app.api(
         reqwest::Method::POST,
         "/api/v1/surveys",
         &key,
@@ -219,44 +187,44 @@ async fn deleting_a_survey_removes_it_and_its_answers() {
     )
     .await;
 
-    let (status, _) = call(
-        &app,
-        reqwest::Method::DELETE,
-        "/api/v1/surveys/team-offsite",
-        &key,
-        None,
-    )
-    .await;
+    let (status, _) = app
+        .api(
+            reqwest::Method::DELETE,
+            "/api/v1/surveys/team-offsite",
+            &key,
+            None,
+        )
+        .await;
 
     assert_eq!(status, 204);
-    let (status, body) = call(
-        &app,
-        reqwest::Method::GET,
-        "/api/v1/surveys/team-offsite",
-        &key,
-        None,
-    )
-    .await;
+    let (status, body) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/team-offsite",
+            &key,
+            None,
+        )
+        .await;
     assert_eq!((status, body["error"].as_str()), (404, Some("not found")));
 }
 
 #[tokio::test]
 async fn bad_requests_get_json_errors_with_a_reason_and_the_right_status() {
     let app = spawn_app().await;
-    let key = key_for(&app, "acme").await;
+    let key = app.api_tenant("acme").await;
     let mut invalid = definition();
     invalid["title"] = json!("");
     invalid["questions"][2]["options"] = json!(["Only one"]);
     invalid["questions"][3]["type"] = json!("essay");
 
-    let (status, body) = call(
-        &app,
-        reqwest::Method::POST,
-        "/api/v1/surveys",
-        &key,
-        Some(invalid),
-    )
-    .await;
+    let (status, body) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(invalid),
+        )
+        .await;
     assert_eq!(status, 422, "{body}");
     for field in ["title", "questions[2].options", "questions[3].type"] {
         assert!(
@@ -265,14 +233,9 @@ async fn bad_requests_get_json_errors_with_a_reason_and_the_right_status() {
         );
     }
 
-    let (status, body) = call(
-        &app,
-        reqwest::Method::GET,
-        "/api/v1/surveys",
-        "cnv_wrong",
-        None,
-    )
-    .await;
+    let (status, body) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys", "cnv_wrong", None)
+        .await;
     assert_eq!(status, 401);
     assert!(
         body["error"]
@@ -306,62 +269,61 @@ async fn bad_requests_get_json_errors_with_a_reason_and_the_right_status() {
             .contains("invalid JSON")
     );
 
-    let (status, _) = call(
-        &app,
-        reqwest::Method::GET,
-        "/api/v1/surveys/nope/summary",
-        &key,
-        None,
-    )
-    .await;
+    let (status, _) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/nope/summary",
+            &key,
+            None,
+        )
+        .await;
     assert_eq!(status, 404);
-    let (status, _) = call(&app, reqwest::Method::GET, "/api/v1/nowhere", &key, None).await;
+    let (status, _) = app
+        .api(reqwest::Method::GET, "/api/v1/nowhere", &key, None)
+        .await;
     assert_eq!(status, 404);
-    call(
-        &app,
+    app.api(
         reqwest::Method::POST,
         "/api/v1/surveys",
         &key,
         Some(json!({"title": "Empty"})),
     )
     .await;
-    let (status, body) = call(
-        &app,
-        reqwest::Method::POST,
-        "/api/v1/surveys/empty/publish",
-        &key,
-        None,
-    )
-    .await;
+    let (status, body) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys/empty/publish",
+            &key,
+            None,
+        )
+        .await;
     assert_eq!(
         status, 422,
         "a survey without questions cannot be published: {body}"
     );
-    let (status, _) = call(
-        &app,
-        reqwest::Method::GET,
-        "/api/v1/surveys/empty/responses?page=0",
-        &key,
-        None,
-    )
-    .await;
+    let (status, _) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/empty/responses?page=0",
+            &key,
+            None,
+        )
+        .await;
     assert_eq!(status, 400);
 }
 
 #[tokio::test]
 async fn one_tenants_key_never_reaches_another_tenants_surveys() {
     let app = spawn_app().await;
-    let (key_a, key_b) = (key_for(&app, "alpha").await, key_for(&app, "beta").await);
-    call(
-        &app,
+    let (key_a, key_b) = (app.api_tenant("alpha").await, app.api_tenant("beta").await);
+    app.api(
         reqwest::Method::POST,
         "/api/v1/surveys",
         &key_b,
         Some(definition()),
     )
     .await;
-    call(
-        &app,
+    app.api(
         reqwest::Method::POST,
         "/api/v1/surveys/team-offsite/publish",
         &key_b,
@@ -388,19 +350,21 @@ async fn one_tenants_key_never_reaches_another_tenants_surveys() {
         ),
     ] {
         let body = (method == reqwest::Method::PUT).then(definition);
-        let (status, answer) = call(&app, method.clone(), path, &key_a, body).await;
+        let (status, answer) = app.api(method.clone(), path, &key_a, body).await;
         assert_eq!(status, 404, "case {method} {path}: {answer}");
     }
-    let (_, listed) = call(&app, reqwest::Method::GET, "/api/v1/surveys", &key_a, None).await;
+    let (_, listed) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys", &key_a, None)
+        .await;
     assert_eq!(listed["surveys"], json!([]));
-    let (status, still) = call(
-        &app,
-        reqwest::Method::GET,
-        "/api/v1/surveys/team-offsite",
-        &key_b,
-        None,
-    )
-    .await;
+    let (status, still) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/team-offsite",
+            &key_b,
+            None,
+        )
+        .await;
     assert_eq!(
         (status, &still["published"]),
         (200, &json!(true)),
@@ -442,6 +406,8 @@ async fn tenant_create_prints_a_working_api_key_alone_on_its_last_line() {
         .await
         .expect("opens");
     let app = crate::helpers::spawn_app_with(storage).await;
-    let (status, listed) = call(&app, reqwest::Method::GET, "/api/v1/surveys", &key, None).await;
+    let (status, listed) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys", &key, None)
+        .await;
     assert_eq!((status, listed["surveys"].clone()), (200, json!([])));
 }

@@ -4,8 +4,11 @@
 mod azure;
 mod browser;
 mod export;
+mod faults;
+mod hardening;
 mod helpers;
 mod json_api;
+mod owner;
 mod public;
 mod references;
 mod site;

@@ -140,7 +140,7 @@ async fn a_valid_answer_is_thanked_with_its_reference_and_queued_whole() {
         location.starts_with("/s/demo/customer-satisfaction/thanks/"),
         "{location}"
     );
-    let reference = location.rsplit('/').next().expect("a reference").to_owned();
+    let reference = crate::helpers::reference_in(&location).to_string();
     let thanks = app.get(&location).await;
     assert_eq!(thanks.status(), 200);
     assert!(thanks.text().await.expect("a body").contains(&format!(
@@ -219,18 +219,14 @@ async fn an_answer_too_large_for_a_message_goes_to_a_blob_with_a_pointer_message
     assert_eq!(response.status(), 303);
     let queued = messages(&app, "answers-standard").await;
     assert_eq!(queued.len(), 1);
-    let AnswerMessage::Pointer {
-        tenant,
-        survey,
-        reference,
-    } = &queued[0]
-    else {
+    let AnswerMessage::Pointer { .. } = &queued[0] else {
         panic!("a pointer: {queued:?}")
     };
+    let (survey, reference) = queued[0].addressee();
     let blob = app
         .storage
         .blobs
-        .get(&keys::incoming_answer(tenant, survey, *reference))
+        .get(&keys::incoming_answer(&survey, reference))
         .await
         .expect("the answer is in its incoming blob");
     let answer: canvass::domain::Answer = serde_json::from_slice(&blob.body).expect("an answer");

@@ -4,9 +4,7 @@
 
 use std::time::Duration;
 
-use canvass::domain::{
-    QuestionId, QuestionSummary, Reference, Subscription, SurveySlug, TenantSlug,
-};
+use canvass::domain::{QuestionId, QuestionSummary, Reference, Subscription, SurveyRef};
 use canvass::storage::PutMode;
 use canvass::stores::{AnswerMessage, Stores, SummaryDoc, keys};
 use canvass::worker::StepOutcome;
@@ -15,21 +13,14 @@ use crate::helpers::{demo_answer, spawn_app, token_in, worker};
 
 const LONG: Duration = Duration::from_secs(60);
 
-fn demo() -> (TenantSlug, SurveySlug) {
-    (
-        TenantSlug::parse("demo").expect("a slug"),
-        SurveySlug::parse("customer-satisfaction").expect("a slug"),
-    )
+/// Where the demo survey's data is filed.
+async fn demo(stores: &Stores) -> SurveyRef {
+    crate::helpers::demo_survey(stores).await
 }
 
 async fn summary(stores: &Stores) -> SummaryDoc {
-    let (tenant, survey) = demo();
-    stores
-        .summaries
-        .read(&tenant, &survey)
-        .await
-        .expect("read")
-        .doc
+    let survey = demo(stores).await;
+    stores.summaries.read(&survey).await.expect("read").doc
 }
 
 async fn drain(stores: &Stores) -> usize {
@@ -46,7 +37,10 @@ async fn queue_standard(stores: &Stores, references: std::ops::Range<u64>) {
     for reference in references {
         stores
             .answer_queues
-            .submit(&demo_answer(reference, reference), Subscription::Standard)
+            .submit(
+                &demo_answer(&demo(stores).await, reference, reference),
+                Subscription::Standard,
+            )
             .await
             .expect("queued");
     }
@@ -54,11 +48,11 @@ async fn queue_standard(stores: &Stores, references: std::ops::Range<u64>) {
 
 /// The references in the demo survey's answer list, oldest first.
 async fn listed(stores: &Stores) -> Vec<Reference> {
-    let (tenant, survey) = demo();
+    let survey = demo(stores).await;
     let doc = summary(stores).await;
     stores
         .answer_list
-        .references(&tenant, &survey, &doc, 0..doc.list_len)
+        .references(&survey, &doc, 0..doc.list_len)
         .await
         .expect("listed")
 }
@@ -74,14 +68,8 @@ async fn a_submitted_answer_is_stored_listed_counted_and_its_message_deleted() {
             &[("overall", "4"), ("drink", "Tea")],
         )
         .await;
-    let reference: u64 = response.headers()["location"]
-        .to_str()
-        .expect("ascii")
-        .rsplit('/')
-        .next()
-        .expect("ref")
-        .parse()
-        .expect("a number");
+    let reference =
+        crate::helpers::reference_in(response.headers()["location"].to_str().expect("ascii"));
 
     let outcome = worker(&stores, LONG).step().await.expect("a step");
 
@@ -95,10 +83,10 @@ async fn a_submitted_answer_is_stored_listed_counted_and_its_message_deleted() {
         panic!("{outcome:?}")
     };
     assert_eq!((received, counted.len(), duplicates), (1, 1, 0));
-    let (tenant, survey) = demo();
+    let survey = demo(&stores).await;
     let stored = stores
         .answers
-        .get(&tenant, &survey, Reference(reference))
+        .get(&survey, Reference(reference))
         .await
         .expect("read");
     assert!(stored.is_some(), "the answer is stored");
@@ -146,7 +134,7 @@ async fn a_form_posted_twice_is_counted_once() {
 async fn a_message_redelivered_after_its_answer_was_counted_is_not_counted_again() {
     let app = spawn_app().await;
     let stores = app.stores().await;
-    let answer = demo_answer(5000, 1);
+    let answer = demo_answer(&demo(&stores).await, 5000, 1);
     stores
         .answer_queues
         .submit(&answer, Subscription::Standard)
@@ -219,8 +207,8 @@ async fn under_a_backlog_settled_answers_leave_recent_with_the_next_commit_and_t
 async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery() {
     let app = spawn_app().await;
     let stores = app.stores().await;
-    let (tenant, survey) = demo();
-    let answer = demo_answer(7000, 2);
+    let survey = demo(&stores).await;
+    let answer = demo_answer(&demo(&stores).await, 7000, 2);
     // The state a worker leaves when it dies right after committing the summary.
     stores.answers.store(&answer).await.expect("stored");
     let mut doc = SummaryDoc::default();
@@ -230,7 +218,7 @@ async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery
     assert!(
         stores
             .summaries
-            .write(&tenant, &survey, &doc, None)
+            .write(&survey, &doc, None)
             .await
             .expect("written")
     );
@@ -249,7 +237,7 @@ async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery
     assert!(
         stores
             .counted
-            .counted(&tenant, &survey, [Reference(7000)])
+            .counted(&survey, [Reference(7000)])
             .await
             .expect("read")
             .contains(&Reference(7000))
@@ -265,12 +253,18 @@ async fn premium_answers_are_served_first_and_standard_ones_still_progress() {
     for i in 0..3 * step + 20 {
         stores
             .answer_queues
-            .submit(&demo_answer(10_000 + i, i), Subscription::Premium)
+            .submit(
+                &demo_answer(&demo(&stores).await, 10_000 + i, i),
+                Subscription::Premium,
+            )
             .await
             .expect("queued");
         stores
             .answer_queues
-            .submit(&demo_answer(20_000 + i, i), Subscription::Standard)
+            .submit(
+                &demo_answer(&demo(&stores).await, 20_000 + i, i),
+                Subscription::Standard,
+            )
             .await
             .expect("queued");
     }
@@ -319,10 +313,10 @@ async fn an_oversized_answer_is_taken_from_its_blob_which_is_then_removed() {
         page.keys
     );
     let reference = listed(&stores).await[0];
-    let (tenant, survey) = demo();
+    let survey = demo(&stores).await;
     let stored = stores
         .answers
-        .get(&tenant, &survey, reference)
+        .get(&survey, reference)
         .await
         .expect("read")
         .expect("stored");
@@ -340,10 +334,11 @@ async fn a_message_that_keeps_failing_moves_to_the_poison_queue_and_can_be_reque
         .await
         .expect("queued");
     // A pointer to an oversized answer that was never stored: unreadable until it appears.
-    let answer = demo_answer(9000, 3);
+    let answer = demo_answer(&demo(&stores).await, 9000, 3);
     let pointer = AnswerMessage::Pointer {
         tenant: answer.tenant.clone(),
         survey: answer.survey.clone(),
+        survey_id: answer.survey_id.clone(),
         reference: answer.reference,
     };
     app.storage
@@ -398,7 +393,7 @@ async fn a_message_that_keeps_failing_moves_to_the_poison_queue_and_can_be_reque
         .store(&answer)
         .await
         .expect("the missing answer appears");
-    let incoming = keys::incoming_answer(&answer.tenant, &answer.survey, answer.reference);
+    let incoming = keys::incoming_answer(&answer.survey_ref(), answer.reference);
     app.storage
         .blobs
         .put(
@@ -423,7 +418,10 @@ async fn a_paused_worker_takes_no_messages_until_resumed() {
     let stores = app.stores().await;
     stores
         .answer_queues
-        .submit(&demo_answer(1234, 1), Subscription::Standard)
+        .submit(
+            &demo_answer(&demo(&stores).await, 1234, 1),
+            Subscription::Standard,
+        )
         .await
         .expect("queued");
     stores.control.pause().await.expect("paused");
@@ -456,13 +454,19 @@ async fn workers_racing_on_one_survey_count_every_answer_exactly_once() {
     for i in 0..600 {
         stores
             .answer_queues
-            .submit(&demo_answer(100_000 + i, i), Subscription::Standard)
+            .submit(
+                &demo_answer(&demo(&stores).await, 100_000 + i, i),
+                Subscription::Standard,
+            )
             .await
             .expect("queued");
         if i % 10 == 0 {
             stores
                 .answer_queues
-                .submit(&demo_answer(100_000 + i, i), Subscription::Standard)
+                .submit(
+                    &demo_answer(&demo(&stores).await, 100_000 + i, i),
+                    Subscription::Standard,
+                )
                 .await
                 .expect("queued");
         }
@@ -498,10 +502,10 @@ async fn workers_racing_on_one_survey_count_every_answer_exactly_once() {
 async fn reconcile_counts_forgotten_answers_once_and_removes_their_incoming_copies() {
     let app = spawn_app().await;
     let stores = app.stores().await;
-    let (tenant, survey) = demo();
+    let survey = demo(&stores).await;
     // An oversized answer whose pointer was never queued, and a stored answer never counted.
-    let forgotten = demo_answer(4242, 4);
-    let incoming = keys::incoming_answer(&tenant, &survey, forgotten.reference);
+    let forgotten = demo_answer(&demo(&stores).await, 4242, 4);
+    let incoming = keys::incoming_answer(&survey, forgotten.reference);
     app.storage
         .blobs
         .put(
@@ -513,7 +517,7 @@ async fn reconcile_counts_forgotten_answers_once_and_removes_their_incoming_copi
         .expect("stored");
     stores
         .answers
-        .store(&demo_answer(4343, 5))
+        .store(&demo_answer(&demo(&stores).await, 4343, 5))
         .await
         .expect("stored");
 
@@ -585,18 +589,21 @@ async fn the_answer_list_pages_thousands_of_answers_in_arrival_order() {
     for i in 0..1_100u64 {
         stores
             .answer_queues
-            .submit(&demo_answer(50_000 + i, i), Subscription::Standard)
+            .submit(
+                &demo_answer(&demo(&stores).await, 50_000 + i, i),
+                Subscription::Standard,
+            )
             .await
             .expect("queued");
     }
     drain(&stores).await;
-    let (tenant, survey) = demo();
+    let survey = demo(&stores).await;
     let doc = summary(&stores).await;
     let before = app.storage.transactions();
 
     let page = stores
         .answer_list
-        .references(&tenant, &survey, &doc, 1_000..1_025)
+        .references(&survey, &doc, 1_000..1_025)
         .await
         .expect("a page");
 
@@ -612,7 +619,10 @@ async fn the_summary_report_lists_every_question_in_order_with_its_statistics() 
     for i in 0..10 {
         stores
             .answer_queues
-            .submit(&demo_answer(60_000 + i, i), Subscription::Standard)
+            .submit(
+                &demo_answer(&demo(&stores).await, 60_000 + i, i),
+                Subscription::Standard,
+            )
             .await
             .expect("queued");
     }
@@ -720,15 +730,20 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
     let stores = app.stores().await;
     stores
         .answer_queues
-        .submit(&demo_answer(3100, 1), Subscription::Standard)
+        .submit(
+            &demo_answer(&demo(&stores).await, 3100, 1),
+            Subscription::Standard,
+        )
         .await
         .expect("queued");
-    let (tenant, survey) = demo();
-    stores
+    let survey = demo(&stores).await;
+    let definition = stores
         .surveys
-        .delete(&tenant, &survey)
+        .get(&survey.tenant, &survey.slug)
         .await
-        .expect("deleted");
+        .expect("read")
+        .expect("the demo survey");
+    stores.surveys.delete(&definition).await.expect("deleted");
 
     let outcome = worker(&stores, LONG).step().await.expect("a step");
 
@@ -767,7 +782,10 @@ async fn four_shards_with_answers(app: &crate::helpers::TestApp, count: u64) -> 
     for n in 0..count {
         stores
             .answer_queues
-            .submit(&demo_answer(7000 + n, n), Subscription::Standard)
+            .submit(
+                &demo_answer(&demo(&stores).await, 7000 + n, n),
+                Subscription::Standard,
+            )
             .await
             .expect("queued");
     }

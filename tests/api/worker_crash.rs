@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use canvass::domain::{
-    Answer, AnswerValue, QuestionId, QuestionSummary, Reference, Subscription, SurveySlug,
-    SurveySummary, TenantSlug,
+    Answer, AnswerValue, QuestionId, QuestionSummary, Reference, Subscription, SurveyRef,
+    SurveySummary,
 };
 use canvass::storage::local;
 use canvass::stores::{StoreSettings, Stores, SummaryDoc};
@@ -31,11 +31,8 @@ impl Xorshift {
     }
 }
 
-fn answer_for(survey: usize, reference: u64, n: u64) -> Answer {
-    let mut answer = demo_answer(reference, n);
-    let (tenant, slug) = [("acme", "team"), ("gold", "launch")][survey];
-    answer.tenant = TenantSlug::parse(tenant).expect("a slug");
-    answer.survey = SurveySlug::parse(slug).expect("a slug");
+fn answer_for(survey: &SurveyRef, reference: u64, n: u64) -> Answer {
+    let mut answer = demo_answer(survey, reference, n);
     if n % 200 == 7 {
         // Too large for a message: travels as an incoming blob plus a pointer.
         let comments = QuestionId::parse("comments").expect("an id");
@@ -129,6 +126,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
     )
     .await
     .expect("stores");
+    let mut surveys = Vec::new();
     for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
         let definition = crate::helpers::survey(tenant, slug, slug, Vec::new());
         stores
@@ -136,6 +134,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
             .save(&definition)
             .await
             .expect("the survey exists");
+        surveys.push(definition.survey_ref());
     }
     let mut random = Xorshift(0x9e37_79b9_7f4a_7c15);
     let mut expected = [SurveySummary::default(), SurveySummary::default()];
@@ -143,7 +142,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
     let mut messages = Vec::new();
     for n in 0..ANSWERS {
         let survey = (n % 2) as usize;
-        let answer = answer_for(survey, 1_000 + n, n);
+        let answer = answer_for(&surveys[survey], 1_000 + n, n);
         expected[survey].add(&answer);
         unique[survey].insert(answer.reference);
         let subscription = if survey == 0 {
@@ -195,20 +194,9 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         kills >= 5,
         "the run should have killed workers mid-way, killed {kills}"
     );
-    for (survey, (tenant, slug)) in [("acme", "team"), ("gold", "launch")]
-        .into_iter()
-        .enumerate()
-    {
-        let (tenant, slug) = (
-            TenantSlug::parse(tenant).expect("slug"),
-            SurveySlug::parse(slug).expect("slug"),
-        );
-        let doc = stores
-            .summaries
-            .read(&tenant, &slug)
-            .await
-            .expect("read")
-            .doc;
+    for (survey, filed) in surveys.iter().enumerate() {
+        let slug = &filed.slug;
+        let doc = stores.summaries.read(filed).await.expect("read").doc;
         assert_same_summary(&doc.summary, &expected[survey], slug.as_str());
         // Every position must be in the list chunks themselves, not only in `recent` (where
         // a worker killed after settling leaves answers until a later commit or the reconcile
@@ -219,7 +207,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         };
         let listed = stores
             .answer_list
-            .references(&tenant, &slug, &chunks_only, 0..doc.list_len)
+            .references(filed, &chunks_only, 0..doc.list_len)
             .await
             .expect("listed");
         let distinct: BTreeSet<Reference> = listed.iter().copied().collect();
@@ -230,7 +218,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         );
         let counted = stores
             .counted
-            .counted(&tenant, &slug, unique[survey].iter().copied())
+            .counted(filed, unique[survey].iter().copied())
             .await
             .expect("read");
         assert_eq!(counted, unique[survey], "{slug}: counted index");
@@ -238,7 +226,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         for reference in unique[survey].iter().step_by(37) {
             if stores
                 .answers
-                .get(&tenant, &slug, *reference)
+                .get(filed, *reference)
                 .await
                 .expect("read")
                 .is_none()

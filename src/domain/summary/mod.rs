@@ -82,13 +82,24 @@ impl QuestionSummary {
                 }
             }
             AnswerValue::Number(number) => {
+                let number = summarisable(*number);
                 let mut histogram = Histogram::default();
-                histogram.add(*number);
+                histogram.add(number);
                 QuestionSummary::Number {
-                    moments: Moments::of(*number),
+                    moments: Moments::of(number),
                     histogram,
                 }
             }
+        }
+    }
+
+    /// Whether every number in it is finite.
+    pub fn is_finite(&self) -> bool {
+        match self {
+            QuestionSummary::Stars { moments, .. } | QuestionSummary::Number { moments, .. } => {
+                moments.is_finite()
+            }
+            QuestionSummary::Text { .. } | QuestionSummary::Choice { .. } => true,
         }
     }
 
@@ -158,6 +169,18 @@ impl QuestionSummary {
     }
 }
 
+/// A numeric answer as statistics take it: within the accepted range. Answers are checked
+/// against that range when given; ones stored before it existed are counted at its edge, so
+/// no stored answer can make a statistic infinite.
+fn summarisable(number: f64) -> f64 {
+    use crate::domain::question::MAX_NUMBER;
+    if number.is_nan() {
+        0.0
+    } else {
+        number.clamp(-MAX_NUMBER, MAX_NUMBER)
+    }
+}
+
 /// The statistics of a survey's answers.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SurveySummary {
@@ -179,6 +202,11 @@ impl SurveySummary {
                 .insert(question.clone(), QuestionSummary::of(value));
         }
         self.merge(&one);
+    }
+
+    /// Whether every number in it is finite (a summary that is not must never be stored).
+    pub fn is_finite(&self) -> bool {
+        self.questions.values().all(QuestionSummary::is_finite)
     }
 
     /// Adds the summary of other, disjoint answers.

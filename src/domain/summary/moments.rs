@@ -48,11 +48,18 @@ impl Moments {
         let count = self.count + other.count;
         let delta = other.mean - self.mean;
         let (n_a, n_b, n) = (self.count as f64, other.count as f64, count as f64);
-        self.mean += delta * n_b / n;
-        self.m2 += other.m2 + delta * delta * n_a * n_b / n;
+        // The share first: n_a * n_b alone would pass 1e38 for huge counts.
+        let share = n_b / n;
+        self.mean += delta * share;
+        self.m2 += other.m2 + delta * delta * n_a * share;
         self.count = count;
         self.min = self.min.min(other.min);
         self.max = self.max.max(other.max);
+    }
+
+    /// Whether every field is a finite number (JSON has no room for others).
+    pub fn is_finite(&self) -> bool {
+        self.mean.is_finite() && self.m2.is_finite() && self.min.is_finite() && self.max.is_finite()
     }
 
     /// The population standard deviation (0 for fewer than two numbers).
@@ -80,6 +87,46 @@ mod tests {
         assert_eq!(moments.std_dev(), 2.0);
         assert_eq!((moments.min, moments.max), (2.0, 9.0));
     }
+
+    proptest::proptest! {
+        #[test]
+        fn extreme_values_merged_in_any_order_stay_finite_and_agree(
+            values in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(MAX),
+                    proptest::strategy::Just(-MAX),
+                    -MAX..MAX,
+                ],
+                1..200,
+            ),
+            rotation in 0usize..200,
+            repeat in 1u64..1_000_000_000_000,
+        ) {
+            // Each value stands for `repeat` equal answers: huge counts as well as huge values.
+            let part = |value: f64| Moments { count: repeat, ..Moments::of(value) };
+            let mut forward = Moments::default();
+            for value in &values {
+                forward.merge(&part(*value));
+            }
+            let mut rotated = Moments::default();
+            let turn = rotation % values.len();
+            for value in values[turn..].iter().chain(&values[..turn]).rev() {
+                rotated.merge(&part(*value));
+            }
+
+            proptest::prop_assert!(forward.is_finite(), "{forward:?}");
+            proptest::prop_assert!(rotated.is_finite(), "{rotated:?}");
+            proptest::prop_assert!(forward.std_dev().is_finite());
+            proptest::prop_assert_eq!(forward.count, rotated.count);
+            proptest::prop_assert_eq!((forward.min, forward.max), (rotated.min, rotated.max));
+            let near = |x: f64, y: f64| (x - y).abs() <= 1e-6 * MAX;
+            proptest::prop_assert!(near(forward.mean, rotated.mean));
+            proptest::prop_assert!(near(forward.std_dev(), rotated.std_dev()));
+            proptest::prop_assert!(forward.mean.abs() <= MAX * (1.0 + 1e-12));
+        }
+    }
+
+    const MAX: f64 = crate::domain::question::MAX_NUMBER;
 
     #[test]
     fn large_offsets_do_not_lose_the_variance() {

@@ -17,6 +17,7 @@ fn answer(values: Vec<(&str, AnswerValue)>) -> Answer {
     Answer {
         tenant: TenantSlug::parse("acme").expect("a slug"),
         survey: SurveySlug::parse("s").expect("a slug"),
+        survey_id: crate::domain::SurveyId::default(),
         survey_version: 1,
         reference: Reference(1),
         submitted_at: OffsetDateTime::UNIX_EPOCH,
@@ -194,4 +195,21 @@ proptest! {
         assert_same(&folded, &whole)?;
         assert_same(&parts[0], &whole)?;
     }
+}
+
+#[test]
+fn numbers_stored_before_the_limit_are_counted_at_its_edge() {
+    let mut summary = SurveySummary::default();
+    for number in [1.0, 1e200, -1e300, f64::MAX] {
+        summary.add(&answer(vec![("n", AnswerValue::Number(number))]));
+    }
+
+    assert!(summary.is_finite(), "{summary:?}");
+    let QuestionSummary::Number { moments, .. } = &summary.questions[&id("n")] else {
+        panic!("a number summary")
+    };
+    assert_eq!(moments.count, 4);
+    assert_eq!(moments.max, crate::domain::question::MAX_NUMBER);
+    assert_eq!(moments.min, -crate::domain::question::MAX_NUMBER);
+    assert!(moments.std_dev().is_finite());
 }

@@ -11,7 +11,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::layout::{Layout, file_of};
 use super::writer;
-use super::{from_millis, millis};
+use super::{from_millis, millis, sqlite};
 use crate::storage::{
     Blob, BlobMeta, BlobPut, BlobStore, ETag, Error, ListPage, ListRequest, Operation, PutMode,
     Result, TransactionCounter, check_key,
@@ -133,16 +133,14 @@ fn write_blob(
              where key = ?1 and version = ?5"
         }
     };
-    let mut statement = connection
-        .prepare_cached(statement)
-        .map_err(Error::backend)?;
+    let mut statement = connection.prepare_cached(statement).map_err(sqlite)?;
     let written = match mode {
         PutMode::Update(etag) => {
             statement.execute(params![key, body, version, now, version_of(etag)])
         }
         PutMode::Overwrite | PutMode::Create => statement.execute(params![key, body, version, now]),
     }
-    .map_err(Error::backend)?;
+    .map_err(sqlite)?;
     match (written, mode) {
         (0, PutMode::Create) => Err(Error::AlreadyExists { key: key.into() }),
         (0, _) => Err(Error::Precondition { key: key.into() }),
@@ -156,7 +154,7 @@ fn delete_blob(connection: &Connection, key: &str, expected: Option<Option<i64>>
     let current: Option<i64> = connection
         .prepare_cached("select version from blob where key = ?1")
         .and_then(|mut select| select.query_row([key], |row| row.get(0)).optional())
-        .map_err(Error::backend)?;
+        .map_err(sqlite)?;
     match (current, expected) {
         (None, _) => return Err(Error::blob_not_found(key)),
         (Some(current), Some(expected)) if Some(current) != expected => {
@@ -167,7 +165,7 @@ fn delete_blob(connection: &Connection, key: &str, expected: Option<Option<i64>>
     connection
         .prepare_cached("delete from blob where key = ?1")
         .and_then(|mut delete| delete.execute([key]))
-        .map_err(Error::backend)?;
+        .map_err(sqlite)?;
     Ok(())
 }
 

@@ -81,7 +81,7 @@ pub(super) fn retry<T>(mut call: impl FnMut() -> rusqlite::Result<T>) -> Result<
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(Duration::from_millis(200));
             }
-            outcome => return outcome.map_err(Error::backend),
+            outcome => return outcome.map_err(super::sqlite),
         }
     }
 }

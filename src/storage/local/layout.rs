@@ -164,8 +164,8 @@ fn blob_files(connection: &Connection) -> Result<u32> {
 
 /// A connection for the one-off work of opening: waits for other processes like the rest.
 pub(super) fn open_plain(path: &Path) -> Result<Connection> {
-    let connection = Connection::open(path).map_err(Error::backend)?;
-    busy::install(&connection).map_err(Error::backend)?;
+    let connection = Connection::open(path).map_err(super::sqlite)?;
+    busy::install(&connection).map_err(super::sqlite)?;
     Ok(connection)
 }
 

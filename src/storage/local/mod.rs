@@ -70,6 +70,14 @@ pub async fn storage_with(data_dir: &Path, durability: Durability) -> Result<Sto
     })
 }
 
+/// A SQLite failure as a storage error, with a full disk told apart so callers can say so.
+fn sqlite(error: rusqlite::Error) -> Error {
+    match error.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DiskFull) => Error::StorageFull(error.to_string()),
+        _ => Error::backend(error),
+    }
+}
+
 /// Milliseconds since the Unix epoch, the clock every process sharing the database uses.
 fn millis(time: SystemTime) -> i64 {
     time.duration_since(UNIX_EPOCH)

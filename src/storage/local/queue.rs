@@ -11,7 +11,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
 use super::layout::Layout;
 use super::writer;
-use super::{from_millis, millis};
+use super::{from_millis, millis, sqlite};
 use crate::storage::{
     Error, Message, MessageQueue, MessageUpdate, Operation, PopReceipt, QueueName, Result,
     TransactionCounter, check_batch_size, check_message_size,
@@ -47,7 +47,7 @@ fn queue_exists(connection: &Connection, queue: &str) -> Result<bool> {
         .prepare_cached("select 1 from queue where name = ?1")
         .and_then(|mut select| select.query_row([queue], |_| Ok(())).optional())
         .map(|found| found.is_some())
-        .map_err(Error::backend)
+        .map_err(sqlite)
 }
 
 /// Why a conditional message statement touched no row: no such message, or a stale receipt.
@@ -58,7 +58,7 @@ fn not_held(connection: &Connection, queue: &str, id: i64) -> Error {
     match found {
         Ok(Some(())) => Error::PopReceiptMismatch { id: id.to_string() },
         Ok(None) => Error::message_not_found(&id.to_string()),
-        Err(error) => Error::backend(error),
+        Err(error) => sqlite(error),
     }
 }
 
@@ -79,13 +79,13 @@ fn insert_message(
             connection
                 .prepare_cached("insert into message_body (id, body) values (?1, ?2)")
                 .and_then(|mut insert| insert.execute(params![id, body]))
-                .map_err(Error::backend)?;
+                .map_err(sqlite)?;
             Ok(id.to_string())
         }
         Err(error) if error.sqlite_error_code() == Some(ErrorCode::ConstraintViolation) => {
             Err(Error::queue_not_found(queue))
         }
-        Err(error) => Err(Error::backend(error)),
+        Err(error) => Err(sqlite(error)),
     }
 }
 
@@ -94,14 +94,14 @@ fn delete_message(connection: &Connection, queue: &str, id: i64, receipt: &str) 
     let deleted = connection
         .prepare_cached("delete from message where queue = ?1 and id = ?2 and pop_receipt = ?3")
         .and_then(|mut delete| delete.execute(params![queue, id, receipt]))
-        .map_err(Error::backend)?;
+        .map_err(sqlite)?;
     if deleted == 0 {
         return Err(not_held(connection, queue, id));
     }
     connection
         .prepare_cached("delete from message_body where id = ?1")
         .and_then(|mut delete| delete.execute([id]))
-        .map_err(Error::backend)?;
+        .map_err(sqlite)?;
     Ok(())
 }
 
@@ -131,11 +131,11 @@ fn receive(
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()
         })
-        .map_err(Error::backend)?;
+        .map_err(sqlite)?;
     held.sort_by_key(|(id, ..)| *id);
     let mut body = connection
         .prepare_cached("select body from message_body where id = ?1")
-        .map_err(Error::backend)?;
+        .map_err(sqlite)?;
     let messages = held
         .into_iter()
         .map(|(id, receipt, dequeue_count, inserted_at)| {
@@ -148,7 +148,7 @@ fn receive(
             })
         })
         .collect::<rusqlite::Result<Vec<_>>>()
-        .map_err(Error::backend)?;
+        .map_err(sqlite)?;
     drop(body);
     if messages.is_empty() && !queue_exists(connection, queue)? {
         return Err(Error::queue_not_found(queue));
@@ -166,7 +166,7 @@ impl MessageQueue for LocalQueue {
                 connection
                     .prepare_cached("insert into queue (name) values (?1) on conflict do nothing")
                     .and_then(|mut insert| insert.execute([&queue]))
-                    .map_err(Error::backend)?;
+                    .map_err(sqlite)?;
                 Ok(())
             })
             .await
@@ -236,13 +236,13 @@ impl MessageQueue for LocalQueue {
                             .query_row(params![visible_at, queue, id, receipt], |row| row.get(0))
                             .optional()
                     })
-                    .map_err(Error::backend)?;
+                    .map_err(sqlite)?;
                 let receipt = renewed.ok_or_else(|| not_held(connection, &queue, id))?;
                 if let Some(body) = &update.body {
                     connection
                         .prepare_cached("update message_body set body = ?1 where id = ?2")
                         .and_then(|mut replace| replace.execute(params![body.as_ref(), id]))
-                        .map_err(Error::backend)?;
+                        .map_err(sqlite)?;
                 }
                 Ok(PopReceipt::new(receipt))
             })

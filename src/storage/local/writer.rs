@@ -98,11 +98,19 @@ pub(super) fn each<T>(results: Vec<Result<T>>) -> Result<Vec<Result<T>>> {
 /// Whether a job's result must roll back its transaction: a backend failure, not a failed
 /// condition (which changed nothing).
 fn spoils<T>(result: &Result<T>) -> bool {
-    matches!(result, Err(Error::Backend(_) | Error::Busy(_)))
+    matches!(
+        result,
+        Err(Error::Backend(_) | Error::Busy(_) | Error::StorageFull(_))
+    )
 }
 
+/// What a job is told when its transaction failed: a full disk stays a full disk, so the
+/// caller can say that nothing was saved for want of room.
 fn batch_failed(error: &Error) -> Error {
-    Error::backend(format!("the write was rolled back: {error}"))
+    match error {
+        Error::StorageFull(reason) => Error::StorageFull(reason.clone()),
+        other => Error::backend(format!("the write was rolled back: {other}")),
+    }
 }
 
 fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>) {
@@ -156,5 +164,42 @@ fn commit(connection: &Connection, jobs: Vec<Job>) {
 fn rollback(connection: &Connection) {
     if let Err(error) = connection.execute_batch("rollback") {
         tracing::error!(%error, "rolling back a local storage transaction failed");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_disk_is_reported_as_such_and_nothing_of_the_write_is_kept() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let connection = Connection::open(dir.path().join("full.sqlite3")).expect("opens");
+        connection
+            .execute_batch("create table t (body blob not null); pragma max_page_count = 16;")
+            .expect("set up");
+        let writer = Writer::spawn(connection, "full-writer".into()).expect("a writer");
+
+        let write = |size: usize| {
+            writer.write(move |connection| {
+                connection
+                    .execute("insert into t (body) values (?1)", [vec![7u8; size]])
+                    .map_err(crate::storage::local::sqlite)?;
+                Ok(())
+            })
+        };
+        assert!(write(1_000).await.is_ok());
+        let full = write(1_000_000).await;
+
+        assert!(matches!(full, Err(Error::StorageFull(_))), "{full:?}");
+        let count = writer
+            .write(|connection| {
+                connection
+                    .query_row("select count(*) from t", [], |row| row.get::<_, i64>(0))
+                    .map_err(crate::storage::local::sqlite)
+            })
+            .await
+            .expect("counted");
+        assert_eq!(count, 1, "the failed write left nothing");
     }
 }

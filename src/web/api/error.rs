@@ -41,6 +41,9 @@ impl ResponseError for ApiError {
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Store(error) if error.is_full() || error.is_corrupt() => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -51,6 +54,12 @@ impl ResponseError for ApiError {
         }
         let body = match self {
             ApiError::Invalid { reason, fields } => json!({ "error": reason, "fields": fields }),
+            ApiError::Store(error) if error.is_full() => json!({
+                "error": "storage is full: nothing was saved; try again later"
+            }),
+            ApiError::Store(error) if error.is_corrupt() => json!({
+                "error": "this cannot be read right now; the reconcile pass repairs it"
+            }),
             other => json!({ "error": other.to_string() }),
         };
         let mut response = HttpResponse::build(self.status_code());

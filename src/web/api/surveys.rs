@@ -87,11 +87,7 @@ pub async fn delete(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    state
-        .stores
-        .surveys
-        .delete(&survey.tenant, &survey.slug)
-        .await?;
+    state.stores.surveys.delete(&survey).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -128,11 +124,7 @@ pub async fn summary(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    let read = state
-        .stores
-        .summaries
-        .read(&survey.tenant, &survey.slug)
-        .await?;
+    let read = state.stores.summaries.read(&survey.survey_ref()).await?;
     Ok(HttpResponse::Ok().json(SummaryReport::new(
         &survey,
         &read.doc.summary,
@@ -161,7 +153,7 @@ pub async fn responses(
     }
     let found = state
         .stores
-        .response_page(&survey.tenant, &survey.slug, page)
+        .response_page(&survey.survey_ref(), page)
         .await?;
     let responses = if page > found.pages {
         Vec::new()
@@ -184,11 +176,7 @@ pub async fn request_export(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    let job = state
-        .stores
-        .exports
-        .request(&survey.tenant, &survey.slug)
-        .await?;
+    let job = state.stores.exports.request(&survey.survey_ref()).await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("location", format!("/api/v1/exports/{}", job.id)))
         .json(json!({ "id": job.id, "status": job.status })))

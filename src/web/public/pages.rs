@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use super::form::{self, QuestionView};
 use crate::domain::{
     Answer, FieldErrors, RawAnswers, Reference, SubmissionToken, Survey, SurveySlug, Tenant,
-    TenantSlug,
+    TenantSlug, thanks_signature, thanks_signed,
 };
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -111,8 +111,7 @@ pub async fn form(
     let (tenant, survey) = survey_named(&state, &path.0, &path.1, true).await?;
     let token = SubmissionToken {
         reference: state.stores.references.next().await?,
-        tenant: tenant.slug.clone(),
-        survey: survey.slug.clone(),
+        survey: survey.survey_ref(),
     }
     .sign(&state.stores.signing_key);
     render(&SurveyPage::new(
@@ -136,8 +135,7 @@ pub async fn submit(
     let token = SubmissionToken::verify(
         &state.stores.signing_key,
         &posted.token,
-        &tenant.slug,
-        &survey.slug,
+        &survey.survey_ref(),
     )
     .map_err(|error| {
         WebError::BadRequest(format!(
@@ -154,6 +152,7 @@ pub async fn submit(
     let answer = Answer {
         tenant: tenant.slug.clone(),
         survey: survey.slug.clone(),
+        survey_id: survey.id.clone(),
         survey_version: survey.version,
         reference: token.reference,
         submitted_at: OffsetDateTime::now_utc(),
@@ -164,8 +163,13 @@ pub async fn submit(
         .answer_queues
         .submit(&answer, tenant.subscription)
         .await?;
+    let signature = thanks_signature(
+        &state.stores.signing_key,
+        &survey.survey_ref(),
+        answer.reference,
+    );
     let thanks = format!(
-        "/s/{}/{}/thanks/{}",
+        "/s/{}/{}/thanks/{}?sig={signature}",
         tenant.slug, survey.slug, answer.reference
     );
     Ok(HttpResponse::SeeOther()
@@ -173,17 +177,35 @@ pub async fn submit(
         .finish())
 }
 
-/// `GET /s/{tenant}/{survey}/thanks/{reference}`: the thank-you page with the reference.
+/// The signature of a thank-you link.
+#[derive(serde::Deserialize)]
+pub struct ThanksQuery {
+    sig: Option<String>,
+}
+
+/// `GET /s/{tenant}/{survey}/thanks/{reference}?sig=..`: the thank-you page with the reference,
+/// only at the link the submission redirected to (a made-up reference is not confirmed) and
+/// only for a published survey.
 pub async fn thanks(
     state: web::Data<AppState>,
     path: web::Path<(String, String, String)>,
+    query: web::Query<ThanksQuery>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey) = survey_named(&state, &path.0, &path.1, false).await?;
+    let (tenant, survey) = survey_named(&state, &path.0, &path.1, true).await?;
     let reference = path
         .2
         .parse()
         .map(Reference)
         .map_err(|_| WebError::NotFound)?;
+    let signature = query.sig.as_deref().unwrap_or("");
+    if !thanks_signed(
+        &state.stores.signing_key,
+        &survey.survey_ref(),
+        reference,
+        signature,
+    ) {
+        return Err(WebError::NotFound);
+    }
     render(&ThanksPage {
         tenant,
         survey,

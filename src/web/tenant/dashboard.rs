@@ -7,11 +7,14 @@ use askama::Template;
 
 use super::session::SignedIn;
 use crate::domain::{Survey, Tenant};
+use crate::telemetry::error_chain;
 use crate::web::{AppState, WebError, render};
 
 struct Row {
     survey: Arc<Survey>,
-    responses: u64,
+    /// `None` when the survey's summary cannot be read: the row says so, the rest of the
+    /// dashboard works.
+    responses: Option<u64>,
 }
 
 #[derive(Template)]
@@ -31,14 +34,13 @@ pub async fn show(
     let mut rows = Vec::new();
     for slug in state.stores.surveys.slugs(tenant).await?.iter() {
         if let Some(survey) = state.stores.surveys.get(tenant, slug).await? {
-            let responses = state
-                .stores
-                .summaries
-                .read(tenant, slug)
-                .await?
-                .doc
-                .summary
-                .total;
+            let responses = match state.stores.summaries.read(&survey.survey_ref()).await {
+                Ok(read) => Some(read.doc.summary.total),
+                Err(error) => {
+                    tracing::error!(%tenant, survey = %slug, error = %error_chain(&error), "a summary on the dashboard cannot be read");
+                    None
+                }
+            };
             rows.push(Row { survey, responses });
         }
     }

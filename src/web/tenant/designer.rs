@@ -414,11 +414,7 @@ pub async fn delete(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    state
-        .stores
-        .surveys
-        .delete(&survey.tenant, &survey.slug)
-        .await?;
+    state.stores.surveys.delete(&survey).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, "/tenant"))
         .finish())

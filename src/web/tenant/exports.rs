@@ -33,11 +33,7 @@ pub async fn request(
     let form = read_form(payload, state.max_body_bytes).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let job = state
-        .stores
-        .exports
-        .request(&survey.tenant, &survey.slug)
-        .await?;
+    let job = state.stores.exports.request(&survey.survey_ref()).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/exports/{}", job.id)))
         .finish())

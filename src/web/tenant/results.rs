@@ -59,11 +59,7 @@ pub async fn summary(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let read = state
-        .stores
-        .summaries
-        .read(&survey.tenant, &survey.slug)
-        .await?;
+    let read = state.stores.summaries.read(&survey.survey_ref()).await?;
     let report = SummaryReport::new(&survey, &read.doc.summary, read.doc.updated);
     let waiting = state
         .stores
@@ -153,7 +149,7 @@ pub async fn responses(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let found = state
         .stores
-        .response_page(&survey.tenant, &survey.slug, query.page.unwrap_or(1))
+        .response_page(&survey.survey_ref(), query.page.unwrap_or(1))
         .await?;
     let first = (found.page - 1) * PER_PAGE;
     let rows = found
@@ -209,7 +205,7 @@ pub async fn response(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let (answer, total) = state
         .stores
-        .response_at(&survey.tenant, &survey.slug, n)
+        .response_at(&survey.survey_ref(), n)
         .await?
         .ok_or(WebError::NotFound)?;
     let mut answers: Vec<(String, String)> = survey

@@ -1,0 +1,129 @@
+//! A survey owner's browser, for tests of the tenant site: cookies kept, redirects seen, and
+//! the steps an owner takes (sign up, sign in, design a survey) as helpers.
+
+use crate::helpers::TestApp;
+
+/// A browser-like client of the tenant site.
+pub struct Owner<'a> {
+    app: &'a TestApp,
+    /// The client, with its cookie jar.
+    pub client: reqwest::Client,
+}
+
+pub fn value_of(html: &str, name: &str) -> String {
+    let marker = format!(r#"name="{name}" value=""#);
+    let start = html
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no {name} in {html}"))
+        + marker.len();
+    html[start..start + html[start..].find('"').expect("the value ends")].to_owned()
+}
+
+impl<'a> Owner<'a> {
+    pub fn new(app: &'a TestApp) -> Self {
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .redirect(reqwest::redirect::Policy::none())
+            // No idle connections: one reused just as the server's keep-alive (5 s) closes it
+            // fails the request (seen after a 5 s wait in a test).
+            .pool_max_idle_per_host(0)
+            .build()
+            .expect("a client");
+        Self { app, client }
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.app.address))
+            .send()
+            .await
+            .expect("answered")
+    }
+
+    pub async fn post(&self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.app.address))
+            .form(form)
+            .send()
+            .await
+            .expect("answered")
+    }
+
+    pub async fn post_owned(&self, path: &str, form: &[(String, String)]) -> reqwest::Response {
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.post(path, &pairs).await
+    }
+
+    pub async fn page(&self, path: &str) -> String {
+        let response = self.get(path).await;
+        assert_eq!(response.status(), 200, "GET {path}");
+        response.text().await.expect("a body")
+    }
+
+    /// The CSRF token of the page at `path`.
+    pub async fn csrf(&self, path: &str) -> String {
+        value_of(&self.page(path).await, "csrf")
+    }
+
+    pub async fn sign_up(&self, name: &str, slug: &str, email: &str) -> reqwest::Response {
+        let csrf = self.csrf("/tenant/sign-up").await;
+        self.post(
+            "/tenant/sign-up",
+            &[
+                ("csrf", &csrf),
+                ("name", name),
+                ("slug", slug),
+                ("plan", "standard"),
+                ("email", email),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await
+    }
+
+    pub async fn sign_in(&self, email: &str, password: &str) -> reqwest::Response {
+        let csrf = self.csrf("/tenant/sign-in").await;
+        self.post(
+            "/tenant/sign-in",
+            &[("csrf", &csrf), ("email", email), ("password", password)],
+        )
+        .await
+    }
+
+    /// Creates a survey in the designer with one question of each type; returns its slug.
+    pub async fn design(&self, title: &str) -> String {
+        let csrf = self.csrf("/tenant/surveys/new").await;
+        let mut form: Vec<(String, String)> = vec![
+            ("csrf".into(), csrf),
+            ("title".into(), title.into()),
+            ("description".into(), "Tell us".into()),
+            ("count".into(), "6".into()),
+            ("action".into(), "save".into()),
+        ];
+        let questions = [
+            ("Your name", "short_text", ""),
+            ("Comments", "long_text", ""),
+            ("Where?", "single_choice", "Beach\nMountains"),
+            ("Activities", "multiple_choice", "Hiking\nSwimming"),
+            ("Rating", "five_stars", ""),
+            ("Budget", "numeric", ""),
+        ];
+        for (i, (text, kind, options)) in questions.iter().enumerate() {
+            form.push((format!("q{i}.text"), (*text).into()));
+            form.push((format!("q{i}.type"), (*kind).into()));
+            form.push((format!("q{i}.options"), (*options).into()));
+        }
+        form.push(("q2.required".into(), "on".into()));
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let response = self.post("/tenant/surveys", &pairs).await;
+        assert_eq!(response.status(), 303, "the survey is created");
+        let location = response.headers()["location"]
+            .to_str()
+            .expect("ascii")
+            .to_owned();
+        location
+            .trim_start_matches("/tenant/surveys/")
+            .trim_end_matches("?saved=1")
+            .to_owned()
+    }
+}
