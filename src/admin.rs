@@ -181,6 +181,7 @@ pub async fn create_tenant(
         name: name.to_owned(),
         subscription,
         created: time::OffsetDateTime::now_utc(),
+        owner: None,
     };
     if !stores.tenants.create(&tenant).await? {
         return Err(AdminError::Invalid(format!(

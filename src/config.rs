@@ -75,6 +75,15 @@ pub struct ServeSettings {
     #[arg(long, env = "CANVASS_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
+    /// Seconds a request body may take to arrive; a slower one gets a 408 page.
+    #[arg(long, env = "CANVASS_BODY_TIMEOUT_SECS", default_value_t = DEFAULT_BODY_TIMEOUT_SECS)]
+    pub body_timeout_secs: u64,
+
+    /// Proxies whose X-Forwarded-For header is believed (addresses or CIDR ranges, separated
+    /// by commas); by default none, so the connection's own address is the client's.
+    #[arg(long, env = "CANVASS_TRUSTED_PROXIES", default_value = "", value_parser = parse_proxies)]
+    pub trusted_proxies: TrustedProxies,
+
     /// Create the demo tenant and survey when the storage has no demo tenant yet.
     #[arg(long, env = "CANVASS_DEMO", default_value_t = true, action = clap::ArgAction::Set)]
     pub demo: bool,
@@ -118,6 +127,11 @@ pub struct WorkerArgs {
     /// PostgreSQL database that exports are written to (e.g. postgres://user@host/db).
     #[arg(long, env = "CANVASS_EXPORT_DATABASE_URL", hide_env_values = true)]
     pub export_database_url: Option<String>,
+
+    /// Hosts a tenant's own export database may be on (names or addresses, separated by
+    /// commas); by default none, so tenants cannot set their own.
+    #[arg(long, env = "CANVASS_EXPORT_ALLOWED_HOSTS", default_value = "")]
+    pub export_allowed_hosts: String,
 }
 
 impl Default for WorkerArgs {
@@ -129,6 +143,7 @@ impl Default for WorkerArgs {
             batches_per_step: defaults.batches_per_step,
             reconcile_every_secs: defaults.reconcile_every.as_secs(),
             export_database_url: None,
+            export_allowed_hosts: String::new(),
         }
     }
 }
@@ -142,6 +157,7 @@ impl WorkerArgs {
             batches_per_step: self.batches_per_step.max(1),
             reconcile_every: Duration::from_secs(self.reconcile_every_secs.max(1)),
             export_database_url: self.export_database_url.clone(),
+            export_hosts: crate::export::AllowedHosts::parse(&self.export_allowed_hosts),
             ..WorkerSettings::default()
         }
     }
@@ -151,13 +167,36 @@ impl WorkerArgs {
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 /// Default body limit: room for a 100,000-character answer even fully percent-encoded.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// Default time a request body may take to arrive.
+pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+
+/// Proxies whose X-Forwarded-For header is believed.
+#[derive(Clone, Debug, Default)]
+pub struct TrustedProxies(pub Vec<ipnet::IpNet>);
+
+fn parse_proxies(list: &str) -> Result<TrustedProxies, String> {
+    crate::web::client::parse_trusted(list).map(TrustedProxies)
+}
 
 impl ServeSettings {
+    /// The web side's settings.
+    pub fn web(&self) -> crate::web::WebSettings {
+        crate::web::WebSettings {
+            max_body_bytes: self.max_body_bytes,
+            body_timeout: Duration::from_secs(self.body_timeout_secs.max(1)),
+            trusted_proxies: self.trusted_proxies.0.clone(),
+            export_hosts: crate::export::AllowedHosts::parse(&self.worker.export_allowed_hosts),
+            server_exports: self.worker.export_database_url.is_some(),
+        }
+    }
+
     /// The defaults, on the given storage.
     pub fn with_storage(storage: StorageSettings) -> Self {
         Self {
             listen: DEFAULT_LISTEN.into(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            body_timeout_secs: DEFAULT_BODY_TIMEOUT_SECS,
+            trusted_proxies: TrustedProxies::default(),
             demo: true,
             storage,
             stores: StoreArgs::default(),

@@ -34,6 +34,7 @@ pub fn tenant(now: OffsetDateTime) -> Tenant {
         name: "Demo Coffee Roasters".into(),
         subscription: Subscription::Standard,
         created: now,
+        owner: None,
     }
 }
 

@@ -13,6 +13,7 @@ use crate::storage::local::Durability;
 use crate::storage::{self, Storage};
 use crate::stores::{StoreError, Stores};
 use crate::web::AppState;
+use crate::web::request_log::RequestSpan;
 use crate::worker::Worker;
 
 /// Why the application could not start.
@@ -107,13 +108,17 @@ impl Application {
         };
         let listener = TcpListener::bind(&settings.listen).map_err(listen_error)?;
         let port = listener.local_addr().map_err(listen_error)?.port();
-        let state = web::Data::new(AppState::new(stores, settings.max_body_bytes));
+        let state = web::Data::new(AppState::new(stores, settings.web()));
         // A span per request costs about a tenth of the submit path's CPU: only pay for it
         // when request logs are wanted (the default `info`, not `warn`).
         let log_requests = tracing::enabled!(tracing::Level::INFO);
         let server = HttpServer::new(move || {
             App::new()
-                .wrap(Condition::new(log_requests, TracingLogger::default()))
+                .wrap(Condition::new(
+                    log_requests,
+                    TracingLogger::<RequestSpan>::new(),
+                ))
+                .wrap(crate::web::headers::public())
                 .app_data(state.clone())
                 .configure(crate::web::routes)
         })

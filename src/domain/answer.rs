@@ -127,8 +127,22 @@ fn single<'a>(posted: &[&'a str]) -> Result<&'a str, String> {
     }
 }
 
+/// Whether a text holds control characters other than tab, line feed and carriage return:
+/// invisible, never typed on purpose, and NUL cannot be stored in PostgreSQL at all.
+pub fn has_control_characters(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+}
+
 fn text(posted: &[&str], limit: usize) -> Result<AnswerValue, String> {
     let text = single(posted)?;
+    if has_control_characters(text) {
+        return Err(
+            "Please remove the invisible control characters from your answer (they may come \
+             from pasting)."
+                .into(),
+        );
+    }
     let length = text.chars().count();
     if length > limit {
         return Err(format!(
@@ -359,6 +373,21 @@ mod tests {
             ),
             (vec![("ratio", "2")], "ratio", "Please enter 1 or less."),
             (
+                vec![("short", "a\u{0}b")],
+                "short",
+                "Please remove the invisible",
+            ),
+            (
+                vec![("long", "bell\u{7}")],
+                "long",
+                "Please remove the invisible",
+            ),
+            (
+                vec![("short", "esc\u{1b}[0m")],
+                "short",
+                "Please remove the invisible",
+            ),
+            (
                 vec![("ratio", "-1e200")],
                 "ratio",
                 "Please enter a number between",
@@ -373,6 +402,14 @@ mod tests {
             let message = errors.get(&id(question)).map(String::as_str).unwrap_or("");
             assert!(message.starts_with(expected), "case {pairs:?}: {errors:?}");
         }
+    }
+
+    #[test]
+    fn tabs_and_line_breaks_are_kept_in_texts() {
+        let values = survey()
+            .validate(&raw(&[("short", "x"), ("long", "a\tb\r\nc")]))
+            .expect("valid");
+        assert_eq!(values[&id("long")], AnswerValue::Text("a\tb\r\nc".into()));
     }
 
     #[test]

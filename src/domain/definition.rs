@@ -6,7 +6,11 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Deserialize;
 use validator::Validate;
 
+use super::answer::has_control_characters;
 use super::question::MAX_NUMBER;
+
+/// The message for a text with control characters in it.
+const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
 use super::{Question, QuestionId, QuestionKind};
 
 /// Most questions in one survey.
@@ -91,6 +95,14 @@ impl SurveyInput {
                 }
             }
         }
+        for (field, text) in [
+            ("title", Some(self.title.as_str())),
+            ("description", self.description.as_deref()),
+        ] {
+            if text.is_some_and(has_control_characters) {
+                errors.insert(field.into(), CONTROL.into());
+            }
+        }
         if self.title.trim().is_empty() {
             errors.insert(
                 "title".into(),
@@ -107,7 +119,19 @@ impl SurveyInput {
         let mut used = HashSet::new();
         let mut questions = Vec::with_capacity(self.questions.len());
         for (index, input) in self.questions.iter().enumerate() {
+            let was = existing
+                .iter()
+                .find(|q| Some(q.id.as_str()) == input.id.as_deref());
             match input.check() {
+                // Answers and statistics are kept by question id: one id, one type, always.
+                Ok(kind) if was.is_some_and(|was| was.kind.name() != kind.name()) => {
+                    errors.insert(
+                        format!("questions[{index}].type"),
+                        "a question's type cannot change once it exists: remove it and add a \
+                         new question of the other type"
+                            .into(),
+                    );
+                }
                 Ok(kind) => {
                     let id = input
                         .id
@@ -159,6 +183,12 @@ impl QuestionInput {
                 "text",
                 "a question needs a text of 1 to 500 characters".into(),
             ));
+        }
+        if has_control_characters(&self.text) {
+            return Err(("text", CONTROL.into()));
+        }
+        if self.options.iter().any(|o| has_control_characters(o)) {
+            return Err(("options", CONTROL.into()));
         }
         let options = || -> Result<Vec<String>, (&'static str, String)> {
             let options: Vec<String> = self
@@ -290,6 +320,32 @@ mod tests {
         assert_eq!(second.questions[0].id.as_str(), kept);
         assert_eq!(second.questions[0].text, "Why not?");
         assert_ne!(second.questions[1].id.as_str(), "notmine");
+    }
+
+    #[test]
+    fn a_kept_question_cannot_change_its_type() {
+        let first = SurveyInput {
+            title: "T".into(),
+            questions: vec![question("numeric")],
+            ..Default::default()
+        }
+        .check(&[])
+        .expect("valid");
+        let mut changed = question("short_text");
+        changed.id = Some(first.questions[0].id.to_string());
+
+        let errors = SurveyInput {
+            title: "T".into(),
+            questions: vec![changed],
+            ..Default::default()
+        }
+        .check(&first.questions)
+        .expect_err("refused");
+
+        assert!(
+            errors["questions[0].type"].contains("cannot change"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::TenantSlug;
+use super::account::Email;
 
 /// What a tenant pays for; premium answers are processed first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -37,4 +38,15 @@ pub struct Tenant {
     /// When it signed up.
     #[serde(with = "time::serde::rfc3339")]
     pub created: OffsetDateTime,
+    /// The account that signed it up (`None` for tenants made by an operator, or before this
+    /// was recorded): an account naming this tenant signs in to it only if it is this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Email>,
+}
+
+impl Tenant {
+    /// Whether the account with this address may sign in to the tenant it names.
+    pub fn owned_by(&self, email: &Email) -> bool {
+        self.owner.as_ref().is_none_or(|owner| owner == email)
+    }
 }

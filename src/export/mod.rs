@@ -12,9 +12,11 @@
 mod copy_text;
 mod csv;
 mod postgres;
+mod target;
 
-pub use csv::csv_stream;
+pub use csv::{csv_stream, formula_safe};
 pub use postgres::MIGRATOR;
+pub use target::{AllowedHosts, TargetProblem};
 
 use std::time::Duration;
 
@@ -36,9 +38,13 @@ pub enum ExportError {
     /// No target database is configured.
     #[error("no export database is configured: set CANVASS_EXPORT_DATABASE_URL")]
     NoTarget,
-    /// The target database could not be reached.
-    #[error("cannot connect to the export database: {0}")]
-    Connect(String),
+    /// The target database could not be reached (the network detail goes to the log only: a
+    /// tenant must not learn from it what the server can reach).
+    #[error("could not connect to the export database")]
+    Connect,
+    /// The tenant's own database is not one the operator allows.
+    #[error("{0}")]
+    Refused(#[from] TargetProblem),
     /// The target database refused a statement.
     #[error("the export database refused the export: {0}")]
     Database(#[from] sqlx::Error),
@@ -60,21 +66,43 @@ impl ExportError {
     }
 }
 
+/// The database a job writes to.
+#[derive(Clone, Copy, Debug)]
+pub enum Target<'a> {
+    /// The server's own, set by the operator.
+    Server(&'a str),
+    /// The tenant's, checked against the operator's allowed hosts before every connection
+    /// (it may have been saved under an older rule).
+    Tenant(&'a str, &'a AllowedHosts),
+    /// None is set up.
+    Nowhere,
+}
+
 /// Runs (or resumes) a job, saving its progress and keeping its request held after every
 /// batch.
 pub async fn run(
     stores: &Stores,
     job: &mut ExportJob,
-    database_url: Option<&str>,
+    target: Target<'_>,
     held: &mut HeldRequest,
 ) -> Result<(), ExportError> {
-    let url = database_url.ok_or(ExportError::NoTarget)?;
+    let url = match target {
+        Target::Server(url) => url,
+        Target::Tenant(url, allowed) => {
+            allowed.check(url)?;
+            url
+        }
+        Target::Nowhere => return Err(ExportError::NoTarget),
+    };
     let pool = PgPoolOptions::new()
         .max_connections(2)
         .acquire_timeout(Duration::from_secs(5))
         .connect(url)
         .await
-        .map_err(|error| ExportError::Connect(error.to_string()))?;
+        .map_err(|error| {
+            tracing::warn!(tenant = %job.tenant, id = %job.id, %error, "cannot connect to an export database");
+            ExportError::Connect
+        })?;
     let outcome = export(stores, job, held, &pool).await;
     pool.close().await;
     outcome

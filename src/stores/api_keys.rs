@@ -120,7 +120,8 @@ impl ApiKeyStore {
 
     /// Revokes one of the tenant's keys; `Ok(false)` if it has no such key.
     pub async fn revoke(&self, tenant: &TenantSlug, id: &str) -> Result<bool, StoreError> {
-        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        // Ids are short and alphanumeric; anything else names no key (and builds no blob key).
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Ok(false);
         }
         let listed = format!("{}{id}.json", keys::api_keys_of(tenant));

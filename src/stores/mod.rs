@@ -21,6 +21,7 @@ mod summaries;
 mod surveys;
 pub mod tenant_settings;
 mod tenants;
+pub mod throttle;
 
 pub use accounts::AccountStore;
 pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK};
@@ -122,6 +123,8 @@ pub struct Stores {
     pub exports: exports::ExportStore,
     /// Tenants' settings.
     pub tenant_settings: tenant_settings::TenantSettingsStore,
+    /// Sign-in attempts, counted across processes.
+    pub sign_ins: throttle::SignInThrottle,
     /// The key that signs submission tokens.
     pub signing_key: SigningKey,
     /// The key that encrypts session cookies (64 bytes).
@@ -198,6 +201,7 @@ impl Stores {
             api_keys: ApiKeyStore::new(storage.blobs.clone()),
             exports,
             tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
+            sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,
             session_key,
             storage,

@@ -18,6 +18,9 @@ pub enum WebError {
     /// The request is malformed; the message says how, in words for the user.
     #[error("bad request: {0}")]
     BadRequest(String),
+    /// The request body took longer than the configured time to arrive.
+    #[error("the request body took too long to arrive")]
+    RequestTimeout,
     /// The request body is over the configured limit.
     #[error("request body over {limit} bytes")]
     PayloadTooLarge {
@@ -67,6 +70,12 @@ impl WebError {
             WebError::SignInRequired => ("Please sign in", "Sign in to see this page.".into()),
             WebError::Forbidden(message) => ("This request was refused", message.clone()),
             WebError::TooManyRequests(message) => ("Too many attempts", message.clone()),
+            WebError::RequestTimeout => (
+                "This took too long",
+                "What you sent did not arrive in time, so it was not saved. Please check your \
+                 connection and send it again."
+                    .into(),
+            ),
             WebError::PayloadTooLarge { limit } => (
                 "Your answers are too large",
                 format!(
@@ -105,6 +114,7 @@ impl ResponseError for WebError {
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             WebError::Store(error) if error.is_full() || error.is_corrupt() => {
                 StatusCode::SERVICE_UNAVAILABLE
             }

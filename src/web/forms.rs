@@ -1,18 +1,23 @@
-//! Reading posted forms: the body within its limit, and strict URL-encoding (a broken escape
-//! or invalid UTF-8 is refused, never guessed at).
+//! Reading posted bodies: within the size limit and the time limit (a body that trickles in
+//! is not waited for forever), and strict URL-encoding (a broken escape or invalid UTF-8 is
+//! refused, never guessed at).
 
 use actix_web::web;
 
-use super::WebError;
+use super::{AppState, WebError};
 
-/// Reads the body, refusing it with 413 once it passes `limit` bytes.
-pub async fn read_body(payload: web::Payload, limit: usize) -> Result<web::Bytes, WebError> {
-    match payload.to_bytes_limited(limit).await {
-        Ok(Ok(body)) => Ok(body),
-        Ok(Err(error)) => Err(WebError::BadRequest(format!(
+/// Reads the body, refusing it with 413 once it passes the size limit and with 408 once it
+/// takes longer than the time limit.
+pub async fn read_body(payload: web::Payload, state: &AppState) -> Result<web::Bytes, WebError> {
+    let limit = state.max_body_bytes;
+    let read = payload.to_bytes_limited(limit);
+    match tokio::time::timeout(state.body_timeout, read).await {
+        Err(_) => Err(WebError::RequestTimeout),
+        Ok(Ok(Ok(body))) => Ok(body),
+        Ok(Ok(Err(error))) => Err(WebError::BadRequest(format!(
             "The form could not be read ({error}). Please send it again."
         ))),
-        Err(_) => Err(WebError::PayloadTooLarge { limit }),
+        Ok(Err(_)) => Err(WebError::PayloadTooLarge { limit }),
     }
 }
 
@@ -61,9 +66,9 @@ pub fn parse_pairs(body: &[u8]) -> Result<Vec<(String, String)>, WebError> {
 /// Reads and parses a posted form.
 pub async fn read_form(
     payload: web::Payload,
-    limit: usize,
+    state: &AppState,
 ) -> Result<Vec<(String, String)>, WebError> {
-    parse_pairs(&read_body(payload, limit).await?)
+    parse_pairs(&read_body(payload, state).await?)
 }
 
 /// The first value posted under `name`.

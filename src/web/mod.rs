@@ -2,12 +2,15 @@
 
 mod api;
 mod assets;
+pub mod client;
 mod error;
 mod forms;
+pub mod headers;
 mod health;
 mod home;
 mod public;
 mod render;
+pub mod request_log;
 mod tenant;
 
 pub use error::WebError;
@@ -17,26 +20,59 @@ use actix_web::web::{self, ServiceConfig};
 
 use crate::stores::Stores;
 
+/// How the web side is set up; `config` fills it from the operator's settings.
+#[derive(Clone, Debug)]
+pub struct WebSettings {
+    /// Largest request body accepted.
+    pub max_body_bytes: usize,
+    /// Longest wait for a request body to arrive.
+    pub body_timeout: std::time::Duration,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Hosts a tenant's own export database may be on.
+    pub export_hosts: crate::export::AllowedHosts,
+    /// Whether the operator set up a server-wide export database.
+    pub server_exports: bool,
+}
+
+impl Default for WebSettings {
+    fn default() -> Self {
+        Self {
+            max_body_bytes: crate::config::DEFAULT_MAX_BODY_BYTES,
+            body_timeout: std::time::Duration::from_secs(crate::config::DEFAULT_BODY_TIMEOUT_SECS),
+            trusted_proxies: Vec::new(),
+            export_hosts: crate::export::AllowedHosts::default(),
+            server_exports: false,
+        }
+    }
+}
+
 /// What every handler can reach.
 pub struct AppState {
     /// The typed stores.
     pub stores: Stores,
     /// Largest request body accepted.
     pub max_body_bytes: usize,
-    /// Failed sign-ins per address over the last 15 minutes.
-    pub failed_sign_ins: moka::future::Cache<String, u32>,
+    /// Longest wait for a request body to arrive.
+    pub body_timeout: std::time::Duration,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Hosts a tenant's own export database may be on.
+    pub export_hosts: crate::export::AllowedHosts,
+    /// Whether the operator set up a server-wide export database.
+    pub server_exports: bool,
 }
 
 impl AppState {
     /// The state of an application over these stores.
-    pub fn new(stores: Stores, max_body_bytes: usize) -> Self {
+    pub fn new(stores: Stores, settings: WebSettings) -> Self {
         Self {
             stores,
-            max_body_bytes,
-            failed_sign_ins: moka::future::Cache::builder()
-                .max_capacity(100_000)
-                .time_to_live(std::time::Duration::from_secs(15 * 60))
-                .build(),
+            max_body_bytes: settings.max_body_bytes,
+            body_timeout: settings.body_timeout,
+            trusted_proxies: settings.trusted_proxies,
+            export_hosts: settings.export_hosts,
+            server_exports: settings.server_exports,
         }
     }
 }

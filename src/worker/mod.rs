@@ -24,6 +24,7 @@ use futures_util::future::join_all;
 use time::OffsetDateTime;
 
 use crate::domain::{Answer, Reference, SurveyRef};
+use crate::export::Target;
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
 use crate::stores::exports::ExportStatus;
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
@@ -44,6 +45,8 @@ pub struct WorkerSettings {
     pub reconcile_every: Duration,
     /// The PostgreSQL database exports are written to.
     pub export_database_url: Option<String>,
+    /// Hosts a tenant's own export database may be on.
+    pub export_hosts: crate::export::AllowedHosts,
 }
 
 impl Default for WorkerSettings {
@@ -55,6 +58,7 @@ impl Default for WorkerSettings {
             idle_wait: Duration::from_millis(250),
             reconcile_every: Duration::from_secs(600),
             export_database_url: None,
+            export_hosts: crate::export::AllowedHosts::default(),
         }
     }
 }
@@ -216,8 +220,12 @@ impl Worker {
             .get(&job.tenant)
             .await?
             .export_database_url;
-        let target = own.or_else(|| self.settings.export_database_url.clone());
-        match crate::export::run(&self.stores, &mut job, target.as_deref(), &mut held).await {
+        let target = match (&own, &self.settings.export_database_url) {
+            (Some(url), _) => Target::Tenant(url, &self.settings.export_hosts),
+            (None, Some(url)) => Target::Server(url),
+            (None, None) => Target::Nowhere,
+        };
+        match crate::export::run(&self.stores, &mut job, target, &mut held).await {
             Ok(()) => {}
             // Our own storage hiccuped: leave the request to come back and resume.
             Err(error) if error.is_transient() => {

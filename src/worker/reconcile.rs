@@ -8,7 +8,7 @@
 //!   protocol as queued answers, so a repair never counts an answer twice, even if the answer's
 //!   message turns up later.
 //! - Data filed under a survey that no longer exists (written by a worker that had not yet
-//!   seen the survey deleted) is removed.
+//!   seen the survey deleted) is removed, and so are sign-in throttle records past their window.
 //!
 //! Only answers and summaries older than a grace period are considered, to leave in-flight ones
 //! to the workers. One survey's failure is reported and the pass goes on with the others. One
@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
 
 use crate::domain::{Answer, Reference, SurveyRef};
-use crate::stores::{StoreError, Stores, keys, lease};
+use crate::stores::{StoreError, Stores, keys, lease, throttle};
 use crate::telemetry::error_chain;
 
 use super::rebuild::rebuild;
@@ -97,7 +97,26 @@ impl<'a> Pass<'a> {
         for prefix in [keys::INCOMING, keys::ANSWERS] {
             self.answers(prefix, progress).await?;
         }
+        self.expired_throttles().await?;
         Ok(self.report)
+    }
+
+    /// Removes sign-in records whose window has passed (they would count nothing any more).
+    async fn expired_throttles(&mut self) -> Result<(), StoreError> {
+        let mut continuation = None;
+        loop {
+            let page = self.stores.scan(throttle::PREFIX, continuation).await?;
+            for (key, modified) in page.keys {
+                if throttle::expired(modified) {
+                    self.stores.delete_blob(&key).await?;
+                    self.report.removed += 1;
+                }
+            }
+            match page.continuation {
+                Some(token) => continuation = Some(token),
+                None => return Ok(()),
+            }
+        }
     }
 
     /// Whether the survey is the one its tenant has under its slug now.

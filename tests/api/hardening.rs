@@ -580,3 +580,60 @@ async fn a_full_disk_answers_503_saying_nothing_was_saved_and_the_retry_is_count
     drain(&stores).await;
     assert_eq!(total(&stores, "demo", "customer-satisfaction").await, 1);
 }
+
+#[tokio::test]
+async fn very_long_ids_in_any_route_are_not_found_never_a_server_error() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    let owner = Owner::new(&app);
+    assert_eq!(
+        owner
+            .sign_up("Long", "long", "owner@long.test")
+            .await
+            .status(),
+        303
+    );
+    let csrf = owner.csrf("/tenant/api-keys").await;
+    let long = "a".repeat(2_000);
+    let number = "9".repeat(2_000);
+    let public = [
+        format!("/s/{long}"),
+        format!("/s/demo/{long}"),
+        format!("/s/{long}/{long}"),
+        format!("/s/demo/customer-satisfaction/thanks/{number}?sig=x"),
+        format!("/static/{long}"),
+        format!("/{long}"),
+    ];
+    for path in &public {
+        let status = app.get(path).await.status().as_u16();
+        assert!(matches!(status, 400 | 404), "GET {}: {status}", &path[..40]);
+    }
+    for path in [
+        format!("/api/v1/surveys/{long}"),
+        format!("/api/v1/surveys/{long}/summary"),
+        format!("/api/v1/exports/{long}"),
+    ] {
+        let (status, _) = app.api(reqwest::Method::GET, &path, &key, None).await;
+        assert_eq!(status, 404, "GET {}", &path[..40]);
+    }
+    for path in [
+        format!("/tenant/surveys/{long}"),
+        format!("/tenant/surveys/{long}/summary"),
+        format!("/tenant/surveys/demo/responses/{number}"),
+        format!("/tenant/exports/{long}"),
+    ] {
+        let status = owner.get(&path).await.status().as_u16();
+        assert!(matches!(status, 400 | 404), "GET {}: {status}", &path[..40]);
+    }
+    let revoke = owner
+        .post(
+            &format!("/tenant/api-keys/{long}/revoke"),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert!(
+        matches!(revoke.status().as_u16(), 400 | 404),
+        "{}",
+        revoke.status()
+    );
+}

@@ -193,6 +193,7 @@ impl TestApp {
             name: format!("Tenant {slug}"),
             subscription,
             created: OffsetDateTime::now_utc(),
+            owner: None,
         };
         assert!(stores.tenants.create(&tenant).await.expect("created"));
         for survey in surveys {
@@ -322,6 +323,15 @@ pub struct CanvassProcess {
 impl CanvassProcess {
     /// Starts `canvass serve` on a random port over the data dir, with extra environment.
     pub fn serve(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Self {
+        Self::serve_logging(data_dir, env, std::process::Stdio::inherit())
+    }
+
+    /// As `serve`, with its log (stderr) written to `log`.
+    pub fn serve_logging(
+        data_dir: &std::path::Path,
+        env: &[(&str, &str)],
+        log: impl Into<std::process::Stdio>,
+    ) -> Self {
         use std::io::{BufRead, BufReader};
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_canvass"))
             .arg("serve")
@@ -330,6 +340,7 @@ impl CanvassProcess {
             .env("CANVASS_LOG", "warn")
             .envs(env.iter().copied())
             .stdout(std::process::Stdio::piped())
+            .stderr(log)
             .spawn()
             .expect("canvass serve starts");
         let stdout = child.stdout.take().expect("stdout is piped");

@@ -1,6 +1,7 @@
 //! Integration tests: the application driven over HTTP, and the storage ports driven through
 //! their shared conformance suite. One binary, so linking happens once.
 
+mod accounts;
 mod azure;
 mod browser;
 mod export;
@@ -15,5 +16,6 @@ mod site;
 pub mod storage;
 mod stores;
 mod tenant_site;
+mod untrusted_input;
 mod worker;
 mod worker_crash;

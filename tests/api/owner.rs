@@ -21,7 +21,27 @@ pub fn value_of(html: &str, name: &str) -> String {
 
 impl<'a> Owner<'a> {
     pub fn new(app: &'a TestApp) -> Self {
-        let client = reqwest::Client::builder()
+        Self::with(app, reqwest::Client::builder())
+    }
+
+    /// An owner whose requests leave from `source` (a loopback address such as 127.0.0.2) and
+    /// carry `forwarded_for` as `X-Forwarded-For`, if given.
+    pub fn from_address(app: &'a TestApp, source: &str, forwarded_for: Option<&str>) -> Self {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(forwarded) = forwarded_for {
+            headers.insert(
+                "x-forwarded-for",
+                forwarded.parse().expect("a header value"),
+            );
+        }
+        let builder = reqwest::Client::builder()
+            .local_address(source.parse::<std::net::IpAddr>().expect("an address"))
+            .default_headers(headers);
+        Self::with(app, builder)
+    }
+
+    fn with(app: &'a TestApp, builder: reqwest::ClientBuilder) -> Self {
+        let client = builder
             .cookie_store(true)
             .redirect(reqwest::redirect::Policy::none())
             // No idle connections: one reused just as the server's keep-alive (5 s) closes it

@@ -399,7 +399,10 @@ async fn an_owner_never_sees_or_changes_another_tenants_surveys() {
 #[tokio::test]
 async fn a_tenant_exports_to_its_own_database_set_in_settings_and_never_sees_its_password() {
     let db = crate::export::TestDatabase::create().await;
-    let app = spawn_app().await;
+    let mut settings = crate::helpers::test_settings();
+    settings.worker.export_allowed_hosts = "127.0.0.1".into();
+    let app =
+        crate::helpers::spawn_app_configured(canvass::storage::memory::storage(), settings).await;
     let owner = Owner::new(&app);
     owner.sign_up("Acme", "acme", "a@acme.test").await;
     let csrf = owner.csrf("/tenant/settings").await;

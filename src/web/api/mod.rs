@@ -22,6 +22,7 @@ pub fn routes(config: &mut ServiceConfig) {
         .error_handler(|error, _| ApiError::BadRequest(format!("invalid query: {error}")).into());
     config.service(
         web::scope("/api/v1")
+            .wrap(crate::web::headers::private())
             .app_data(json)
             .app_data(query)
             .route("/surveys", web::get().to(surveys::list))

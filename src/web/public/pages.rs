@@ -129,7 +129,7 @@ pub async fn submit(
     path: web::Path<(String, String)>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let body = form::read_body(payload, state.max_body_bytes).await?;
+    let body = form::read_body(payload, &state).await?;
     let posted = form::parse(&body)?;
     let (tenant, survey) = survey_named(&state, &path.0, &path.1, true).await?;
     let token = SubmissionToken::verify(

@@ -15,11 +15,10 @@ use super::session::{
 use crate::domain::account::{Account, Email, hash_password, password_problem, verify_password};
 use crate::domain::slug::slugify;
 use crate::domain::{Subscription, Tenant, TenantSlug};
+use crate::stores::throttle::Gate;
+use crate::web::client;
 use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render_with_status};
-
-/// Failed sign-ins per address allowed within the throttle window.
-pub const MAX_FAILED_SIGN_INS: u32 = 5;
 
 #[derive(Template)]
 #[template(path = "tenant/sign-up.html")]
@@ -73,7 +72,7 @@ pub async fn sign_up(
     state: web::Data<AppState>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, &state).await?;
     check_form_token(&request, field(&form, "csrf"))?;
     let get = |name| field(&form, name).unwrap_or("").trim().to_owned();
     let (name, email_text, password) = (
@@ -115,41 +114,34 @@ pub async fn sign_up(
         }
         Some(_) => {}
     }
-    if let Some(problem) = password_problem(&password) {
+    if let Some(problem) = password_problem(&password, &email_text) {
         errors.insert("password", problem);
     }
     let premium = field(&form, "plan") == Some("premium");
     if let (true, Ok(slug), Some(email)) = (errors.is_empty(), &slug, &email) {
+        let subscription = if premium {
+            Subscription::Premium
+        } else {
+            Subscription::Standard
+        };
         let tenant = Tenant {
             slug: slug.clone(),
             name: name.clone(),
-            subscription: if premium {
-                Subscription::Premium
-            } else {
-                Subscription::Standard
-            },
+            subscription,
             created: OffsetDateTime::now_utc(),
+            owner: Some(email.clone()),
         };
-        if state.stores.tenants.create(&tenant).await? {
-            let password_hash = web::block(move || hash_password(&password))
-                .await
-                .map_err(|e| WebError::Internal(e.to_string()))?
-                .map_err(WebError::Internal)?;
-            let account = Account {
-                email: email.clone(),
-                tenant: slug.clone(),
-                password_hash,
-                created: OffsetDateTime::now_utc(),
-            };
-            if state.stores.accounts.create(&account).await? {
-                return start_session(&request, &state, account).await;
+        match create_owner_and_tenant(&state, email, password, &tenant).await? {
+            Created::Done(account) => return start_session(&request, &state, account).await,
+            Created::EmailTaken => {
+                errors.insert(
+                    "email",
+                    "This address already has an account: sign in instead.".to_owned(),
+                );
             }
-            errors.insert(
-                "email",
-                "This address already has an account: sign in instead.".to_owned(),
-            );
-        } else {
-            errors.insert("slug", "This name is taken: choose another.".to_owned());
+            Created::SlugTaken => {
+                errors.insert("slug", "This name is taken: choose another.".to_owned());
+            }
         }
     }
     let csrf = new_form_token();
@@ -162,6 +154,73 @@ pub async fn sign_up(
         errors,
     };
     page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page)
+}
+
+/// How a sign-up ended.
+enum Created {
+    Done(Account),
+    EmailTaken,
+    SlugTaken,
+}
+
+/// A sign-up whose account was made but whose tenant never was (the process died between the
+/// two writes) gives its address back after this long.
+const ABANDONED_AFTER: time::Duration = time::Duration::minutes(10);
+
+/// Makes the owner's account and then the tenant, all or nothing: the address is claimed
+/// first (create-only), the tenant's slug second, and a taken slug gives the address back, so
+/// no tenant is ever left without an owner and no sign-up holds a slug it did not get.
+async fn create_owner_and_tenant(
+    state: &AppState,
+    email: &Email,
+    password: String,
+    tenant: &Tenant,
+) -> Result<Created, WebError> {
+    let password_hash = web::block(move || hash_password(&password))
+        .await
+        .map_err(|e| WebError::Internal(e.to_string()))?
+        .map_err(WebError::Internal)?;
+    let account = Account {
+        email: email.clone(),
+        tenant: tenant.slug.clone(),
+        password_hash,
+        created: OffsetDateTime::now_utc(),
+    };
+    let accounts = &state.stores.accounts;
+    let claimed = match accounts.create(&account, None).await? {
+        Some(etag) => etag,
+        None => match abandoned(state, email).await? {
+            Some(old) => match accounts.create(&account, Some(&old)).await? {
+                Some(etag) => etag,
+                None => return Ok(Created::EmailTaken),
+            },
+            None => return Ok(Created::EmailTaken),
+        },
+    };
+    if state.stores.tenants.create(tenant).await? {
+        Ok(Created::Done(account))
+    } else {
+        accounts.remove(email, &claimed).await?;
+        Ok(Created::SlugTaken)
+    }
+}
+
+/// The ETag of the address's account if it belongs to a sign-up that never finished.
+async fn abandoned(
+    state: &AppState,
+    email: &Email,
+) -> Result<Option<crate::storage::ETag>, WebError> {
+    let Some((account, etag)) = state.stores.accounts.get_versioned(email).await? else {
+        return Ok(None);
+    };
+    let old = OffsetDateTime::now_utc() - account.created > ABANDONED_AFTER;
+    let tenantless = !state
+        .stores
+        .tenants
+        .get(&account.tenant)
+        .await?
+        .is_some_and(|tenant| tenant.owned_by(&account.email));
+    Ok((old && tenantless).then_some(etag))
 }
 
 async fn start_session(
@@ -191,25 +250,43 @@ pub async fn sign_in_form(request: HttpRequest) -> Result<HttpResponse, WebError
     page_with_token(&request, StatusCode::OK, &csrf, &page)
 }
 
-/// `POST /tenant/sign-in`: throttled per address after repeated failures.
+/// `POST /tenant/sign-in`: each attempt is claimed from the shared throttle (per client address
+/// and account, and per client address) before its password is checked.
 pub async fn sign_in(
     request: HttpRequest,
     state: web::Data<AppState>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, &state).await?;
     check_form_token(&request, field(&form, "csrf"))?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let password = field(&form, "password").unwrap_or("").to_owned();
-    let throttle_key = email_text.to_lowercase();
-    if state.failed_sign_ins.get(&throttle_key).await.unwrap_or(0) >= MAX_FAILED_SIGN_INS {
-        return Err(WebError::TooManyRequests(
-            "Too many failed sign-ins for this address. Please wait 15 minutes and try again."
-                .into(),
-        ));
-    }
+    let client = client::of_request(&request, &state);
+    let claim = match state
+        .stores
+        .sign_ins
+        .claim(&client, &email_text.to_lowercase())
+        .await?
+    {
+        Gate::Open(claim) => claim,
+        Gate::Closed(wait) => {
+            return Err(WebError::TooManyRequests(format!(
+                "Too many failed sign-ins from your connection. Please wait {} minutes and try \
+                 again.",
+                wait.as_secs().div_ceil(60)
+            )));
+        }
+    };
     let account = match Email::parse(&email_text) {
         Some(email) => state.stores.accounts.get(&email).await?,
+        None => None,
+    };
+    // An account whose sign-up never finished names a tenant it does not own (or none).
+    let account = match account {
+        Some(account) => match state.stores.tenants.get(&account.tenant).await? {
+            Some(tenant) if tenant.owned_by(&account.email) => Some(account),
+            _ => None,
+        },
         None => None,
     };
     // Without an account, still spend the time of a check, so timing does not tell.
@@ -222,12 +299,10 @@ pub async fn sign_in(
         .map_err(|e| WebError::Internal(e.to_string()))?;
     match account {
         Some(account) if matches => {
-            state.failed_sign_ins.invalidate(&throttle_key).await;
+            state.stores.sign_ins.passed(claim).await?;
             start_session(&request, &state, account).await
         }
         _ => {
-            let failures = state.failed_sign_ins.get(&throttle_key).await.unwrap_or(0) + 1;
-            state.failed_sign_ins.insert(throttle_key, failures).await;
             let csrf = new_form_token();
             let page = SignInPage {
                 csrf: csrf.clone(),
@@ -249,7 +324,7 @@ pub async fn sign_out(
     signed_in: SignedIn,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, &state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     if let Some(id) = session_id(&request, &state) {
         state.stores.sessions.end(&id).await?;

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::own_survey;
 use super::session::SignedIn;
 use crate::domain::definition::{QuestionInput, SurveyInput};
-use crate::domain::{QuestionKind, Survey};
+use crate::domain::{Question, QuestionKind, Survey};
 use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -268,13 +268,27 @@ fn input_of(
     })
 }
 
+/// In the designer, a question whose type was changed becomes a new question (a new id):
+/// answers and statistics are kept by id, and one id has one type for ever. (The API refuses
+/// such a change instead, since its clients choose ids on purpose.)
+fn renew_retyped(input: &mut SurveyInput, existing: &[Question]) {
+    for question in &mut input.questions {
+        let was = existing
+            .iter()
+            .find(|was| Some(was.id.as_str()) == question.id.as_deref());
+        if was.is_some_and(|was| was.kind.name() != question.kind) {
+            question.id = None;
+        }
+    }
+}
+
 async fn save_form(
     state: &AppState,
     signed_in: &SignedIn,
     current: Option<Arc<Survey>>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     let (title, description, mut questions, action) = posted(&form);
     let mut editor = page(signed_in, current.clone());
@@ -288,11 +302,12 @@ async fn save_form(
         .filter(|q| !q.is_blank())
         .map(|q| q.index)
         .collect();
-    let checked = input_of(&title, &description, &questions).and_then(|input| {
+    let checked = input_of(&title, &description, &questions).and_then(|mut input| {
         let existing = current
             .as_ref()
             .map(|s| s.questions.clone())
             .unwrap_or_default();
+        renew_retyped(&mut input, &existing);
         input.check(&existing).map_err(|errors| {
             errors
                 .into_iter()
@@ -361,7 +376,7 @@ async fn checked_survey(
     slug: &str,
     payload: web::Payload,
 ) -> Result<Arc<Survey>, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     own_survey(state, signed_in, slug).await
 }

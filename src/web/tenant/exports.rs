@@ -30,7 +30,7 @@ pub async fn request(
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, &state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let job = state.stores.exports.request(&survey.survey_ref()).await?;

@@ -48,7 +48,7 @@ pub async fn create(
     signed_in: SignedIn,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, &state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     let label = field(&form, "label").unwrap_or("").trim();
     let label = if label.is_empty() {
@@ -71,7 +71,7 @@ pub async fn revoke(
     id: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, &state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     if !state
         .stores

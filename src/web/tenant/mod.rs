@@ -18,6 +18,7 @@ use actix_web::web::{self, ServiceConfig};
 pub fn routes(config: &mut ServiceConfig) {
     config.service(
         web::scope("/tenant")
+            .wrap(crate::web::headers::private())
             .route("", web::get().to(dashboard::show))
             .route("/sign-up", web::get().to(auth::sign_up_form))
             .route("/sign-up", web::post().to(auth::sign_up))

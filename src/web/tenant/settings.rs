@@ -1,5 +1,7 @@
-//! The tenant's settings page: its own PostgreSQL database for exports, checked by connecting
-//! before it is saved, and only ever shown back with its password masked.
+//! The tenant's settings page: its own PostgreSQL database for exports, where the operator
+//! allows one (`export::AllowedHosts`), checked by connecting before it is saved, and only ever
+//! shown back with its password masked. A failed connection says only that it failed: the
+//! network's answer would tell a tenant what the server can reach.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +26,10 @@ struct SettingsPage {
     current: Option<String>,
     error: Option<String>,
     saved: bool,
+    /// Whether the operator set up a server-wide export database.
+    server_exports: bool,
+    /// Whether tenants may set their own, and where.
+    own_allowed: Option<String>,
 }
 
 async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, WebError> {
@@ -38,6 +44,11 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, We
         current: settings.export_database_url.as_deref().map(masked),
         error: None,
         saved: false,
+        server_exports: state.server_exports,
+        own_allowed: state
+            .export_hosts
+            .any()
+            .then(|| state.export_hosts.to_string()),
     })
 }
 
@@ -64,7 +75,7 @@ pub async fn save(
     signed_in: SignedIn,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state.max_body_bytes).await?;
+    let form = read_form(payload, &state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
     let url = field(&form, "export_database_url")
         .unwrap_or("")
@@ -73,21 +84,9 @@ pub async fn save(
     let export_database_url = if field(&form, "action") == Some("clear") || url.is_empty() {
         None
     } else {
-        let connected =
-            tokio::time::timeout(Duration::from_secs(5), PgConnection::connect(&url)).await;
-        let problem = match connected {
-            Ok(Ok(connection)) => {
-                let _ = connection.close().await;
-                None
-            }
-            // The reason, never the URL: it holds a password.
-            Ok(Err(error)) => Some(format!(
-                "Canvass could not connect to this database: {}",
-                reason(&error)
-            )),
-            Err(_) => {
-                Some("Canvass could not connect to this database within 5 seconds.".to_owned())
-            }
+        let problem = match state.export_hosts.check(&url) {
+            Err(refused) => Some(format!("Canvass cannot use this database: {refused}.")),
+            Ok(()) => connect(&url).await.err(),
         };
         if let Some(problem) = problem {
             let mut settings = page(&state, &signed_in).await?;
@@ -111,13 +110,18 @@ pub async fn save(
         .finish())
 }
 
-/// A connection failure in words, without echoing the URL.
-fn reason(error: &sqlx::Error) -> String {
-    match error {
-        sqlx::Error::Configuration(_) => "this is not a valid postgres:// URL".into(),
-        sqlx::Error::Database(error) => error.message().to_owned(),
-        sqlx::Error::Io(error) => error.to_string(),
-        sqlx::Error::Tls(_) => "the TLS handshake failed".into(),
-        _ => "the connection failed".into(),
+/// Connects once, within 5 seconds; the reason of a failure goes to the log only.
+async fn connect(url: &str) -> Result<(), String> {
+    let failed = || "Canvass could not connect to this database.".to_owned();
+    match tokio::time::timeout(Duration::from_secs(5), PgConnection::connect(url)).await {
+        Ok(Ok(connection)) => {
+            let _ = connection.close().await;
+            Ok(())
+        }
+        Ok(Err(error)) => {
+            tracing::info!(%error, "a tenant's export database could not be reached");
+            Err(failed())
+        }
+        Err(_) => Err(failed()),
     }
 }

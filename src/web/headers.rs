@@ -1,0 +1,34 @@
+//! Security headers on every response. Public pages (surveys, the home page) may be framed by
+//! any site, so a survey can be embedded; the tenant site and the API are never framed, never
+//! cached and send no referrer outside the site. Every page allows only this site's own
+//! stylesheet, scripts and images (pages have no inline script or style).
+
+use actix_web::middleware::DefaultHeaders;
+
+/// Content allowed on every page: this site's own files only.
+const CONTENT: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; \
+                       base-uri 'none'; form-action 'self'";
+
+/// Headers of public pages: framing allowed (embedding a survey), everything else strict.
+pub fn public() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((
+            "Content-Security-Policy",
+            format!("{CONTENT}; frame-ancestors *"),
+        ))
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
+}
+
+/// Headers of the tenant site and the API: never framed, never stored by a cache.
+pub fn private() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((
+            "Content-Security-Policy",
+            format!("{CONTENT}; frame-ancestors 'none'"),
+        ))
+        .add(("X-Frame-Options", "DENY"))
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("Referrer-Policy", "same-origin"))
+        .add(("Cache-Control", "no-store"))
+}
