@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_SHORT_TEXT};
+use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT};
 use super::{
     QuestionId, QuestionKind, Reference, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug,
 };
@@ -112,12 +112,35 @@ impl Survey {
                 }
             }
         }
+        if let Some((question, message)) = too_much_text(&values) {
+            errors.insert(question, message);
+        }
         if errors.is_empty() {
             Ok(values)
         } else {
             Err(errors)
         }
     }
+}
+
+/// The longest text answer and a message, when the texts of a response add up to more than
+/// `MAX_RESPONSE_TEXT` characters.
+fn too_much_text(values: &BTreeMap<QuestionId, AnswerValue>) -> Option<(QuestionId, String)> {
+    let texts = values.iter().filter_map(|(id, value)| match value {
+        AnswerValue::Text(text) => Some((id, text.chars().count())),
+        _ => None,
+    });
+    let total: usize = texts.clone().map(|(_, length)| length).sum();
+    let (longest, _) = texts.max_by_key(|(_, length)| *length)?;
+    (total > MAX_RESPONSE_TEXT).then(|| {
+        (
+            longest.clone(),
+            format!(
+                "Your answers add up to {total} characters; the most one response may have is \
+                 200,000. Please shorten this one."
+            ),
+        )
+    })
 }
 
 fn single<'a>(posted: &[&'a str]) -> Result<&'a str, String> {
@@ -402,6 +425,30 @@ mod tests {
             let message = errors.get(&id(question)).map(String::as_str).unwrap_or("");
             assert!(message.starts_with(expected), "case {pairs:?}: {errors:?}");
         }
+    }
+
+    #[test]
+    fn a_response_whose_texts_add_up_past_the_limit_is_refused_at_its_longest() {
+        let mut survey = survey();
+        for id in ["l1", "l2", "l3"] {
+            survey
+                .questions
+                .push(question(id, false, QuestionKind::LongText));
+        }
+        let near = "x".repeat(MAX_LONG_TEXT);
+        let fits = raw(&[("short", "x"), ("l1", &near), ("l2", &near[..99_990])]);
+        assert!(
+            survey.validate(&fits).is_ok(),
+            "200,000 characters in all fit"
+        );
+
+        let over = raw(&[("short", "x"), ("l1", &near), ("l2", &near), ("l3", "y")]);
+        let errors = survey.validate(&over).expect_err("refused");
+
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let (question, message) = errors.iter().next().expect("one error");
+        assert!(["l1", "l2"].contains(&question.as_str()));
+        assert!(message.contains("200,000"), "{message}");
     }
 
     #[test]

@@ -17,6 +17,10 @@ use super::{Question, QuestionId, QuestionKind};
 pub const MAX_QUESTIONS: usize = 100;
 /// Most options of one choice question.
 pub const MAX_OPTIONS: usize = 50;
+/// Most characters of text in one definition (title, introduction, questions and options
+/// together): a page of a hundred questions fits easily, and no survey costs more than a few
+/// hundred kilobytes to store, cache or send.
+pub const MAX_DEFINITION_CHARS: usize = 100_000;
 
 /// One question as submitted.
 #[derive(Clone, Debug, Default, Deserialize, Validate)]
@@ -151,6 +155,16 @@ impl SurveyInput {
                 }
             }
         }
+        let characters = self.characters();
+        if characters > MAX_DEFINITION_CHARS {
+            errors.insert(
+                "questions".into(),
+                format!(
+                    "a survey's texts add up to at most 100,000 characters; this one has \
+                     {characters}"
+                ),
+            );
+        }
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -164,6 +178,20 @@ impl SurveyInput {
             description: description.map(str::to_owned),
             questions,
         })
+    }
+}
+
+impl SurveyInput {
+    /// Characters of text in the definition, everything counted.
+    fn characters(&self) -> usize {
+        let count = |text: &str| text.chars().count();
+        count(&self.title)
+            + self.description.as_deref().map_or(0, count)
+            + self
+                .questions
+                .iter()
+                .map(|q| count(&q.text) + q.options.iter().map(|o| count(o)).sum::<usize>())
+                .sum::<usize>()
     }
 }
 
@@ -320,6 +348,25 @@ mod tests {
         assert_eq!(second.questions[0].id.as_str(), kept);
         assert_eq!(second.questions[0].text, "Why not?");
         assert_ne!(second.questions[1].id.as_str(), "notmine");
+    }
+
+    #[test]
+    fn a_definition_past_the_character_limit_is_refused() {
+        let mut wide = question("single_choice");
+        wide.options = (0..50).map(|n| format!("{n:0200}")).collect();
+        let input = SurveyInput {
+            title: "T".into(),
+            questions: vec![wide; 10],
+            ..Default::default()
+        };
+
+        let errors = input.check(&[]).expect_err("refused");
+
+        assert!(
+            errors["questions"].contains("at most 100,000 characters"),
+            "{errors:?}"
+        );
+        assert_eq!(MAX_DEFINITION_CHARS, 100_000, "the message names the limit");
     }
 
     #[test]

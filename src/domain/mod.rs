@@ -4,6 +4,7 @@
 pub mod account;
 pub mod answer;
 pub mod definition;
+mod ids;
 pub mod question;
 pub mod reference;
 pub mod slug;

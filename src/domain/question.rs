@@ -1,62 +1,31 @@
 //! Questions and their types. Each question has a stable id that never changes when its text
 //! is edited, so answers and summaries stay attached to it.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 /// Longest answer to a short-text question, in characters.
 pub const MAX_SHORT_TEXT: usize = 500;
 /// Longest answer to a long-text question, in characters.
 pub const MAX_LONG_TEXT: usize = 100_000;
+/// Most characters of text in one response, over all its text answers: a few long answers,
+/// not a way to fill the disk (one response is stored, queued and summarised as one unit).
+pub const MAX_RESPONSE_TEXT: usize = 200_000;
 /// Largest magnitude of a numeric answer or bound: far beyond any count, amount or measure a
 /// survey asks for, and small enough that every statistic of any number of such answers is a
 /// finite number (squared deviations stay below 1e50).
 pub const MAX_NUMBER: f64 = 1e15;
 
-/// A question's stable id: 1-32 lowercase letters and digits.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct QuestionId(String);
+super::ids::lowercase_id!(
+    /// A question's stable id: 1-32 lowercase letters and digits.
+    QuestionId,
+    min = 1,
+    what = "a question id"
+);
 
 impl QuestionId {
     /// A fresh random id.
     pub fn generate() -> Self {
-        Self(uuid::Uuid::new_v4().simple().to_string()[..12].to_owned())
-    }
-
-    /// Checks an id.
-    pub fn parse(text: &str) -> Option<Self> {
-        let ok = (1..=32).contains(&text.len())
-            && text
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-        ok.then(|| Self(text.to_owned()))
-    }
-
-    /// The id.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl TryFrom<String> for QuestionId {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, String> {
-        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a question id"))
-    }
-}
-
-impl From<QuestionId> for String {
-    fn from(id: QuestionId) -> String {
-        id.0
-    }
-}
-
-impl fmt::Display for QuestionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        Self::random(12)
     }
 }
 

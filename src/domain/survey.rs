@@ -8,51 +8,29 @@ use time::OffsetDateTime;
 
 use super::{Question, QuestionId, SurveySlug, TenantSlug};
 
-/// A survey's identity, made when it is created and never reused: a survey deleted and made
-/// again under the same slug shares no answers, tokens or statistics with the first one.
-/// Surveys made before identities existed have the empty id.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct SurveyId(String);
+/// Most surveys one tenant may have (drafts, open and closed alike).
+pub const MAX_SURVEYS_PER_TENANT: usize = 200;
+
+super::ids::lowercase_id!(
+    /// A survey's identity, made when it is created and never reused: a survey deleted and made
+    /// again under the same slug shares no answers, tokens or statistics with the first one.
+    /// Surveys made before identities existed have the empty id.
+    SurveyId,
+    min = 0,
+    what = "a survey id"
+);
+
+/// The empty id: a survey made before identities existed.
+impl Default for SurveyId {
+    fn default() -> Self {
+        Self(String::new())
+    }
+}
 
 impl SurveyId {
     /// A fresh random id: 16 lowercase hex digits.
     pub fn generate() -> Self {
-        Self(uuid::Uuid::new_v4().simple().to_string()[..16].to_owned())
-    }
-
-    /// Checks an id: empty (a survey older than ids) or 1-32 lowercase letters and digits.
-    pub fn parse(text: &str) -> Option<Self> {
-        let ok = text.len() <= 32
-            && text
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-        ok.then(|| Self(text.to_owned()))
-    }
-
-    /// The id (empty for a survey older than ids).
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl TryFrom<String> for SurveyId {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, String> {
-        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a survey id"))
-    }
-}
-
-impl From<SurveyId> for String {
-    fn from(id: SurveyId) -> String {
-        id.0
-    }
-}
-
-impl fmt::Display for SurveyId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        Self::random(16)
     }
 }
 
@@ -134,6 +112,20 @@ impl Survey {
             slug: self.slug.clone(),
             id: self.id.clone(),
         }
+    }
+
+    /// Roughly how many bytes the survey takes in memory, for weighing it in a cache.
+    pub fn weight(&self) -> u32 {
+        let texts = self.title.len()
+            + self.description.as_ref().map_or(0, String::len)
+            + self
+                .questions
+                .iter()
+                .map(|q| {
+                    96 + q.text.len() + q.kind.options().iter().map(|o| 24 + o.len()).sum::<usize>()
+                })
+                .sum::<usize>();
+        u32::try_from(texts + 256).unwrap_or(u32::MAX)
     }
 
     /// The question with this id, if the current version has it.

@@ -135,22 +135,7 @@ impl AnswerStore {
 
     /// Reads answer blobs by key, with one call; `None` where there is none.
     async fn read_many(&self, keys: &[String]) -> Result<Vec<Option<Answer>>, StoreError> {
-        if keys.is_empty() {
-            return Ok(Vec::new());
-        }
-        let blobs = self
-            .blobs
-            .get_many(keys)
-            .await
-            .context(|| format!("reading {} answers", keys.len()))?;
-        keys.iter()
-            .zip(blobs)
-            .map(|(key, blob)| match blob {
-                Ok(blob) => Ok(Some(decode(key, &blob.body)?)),
-                Err(Error::NotFound { .. }) => Ok(None),
-                Err(error) => Err(error).context(|| format!("reading answer {key}")),
-            })
-            .collect()
+        self.read_each(keys).await?.into_iter().collect()
     }
 
     /// Reads an answer blob by key.

@@ -31,6 +31,10 @@ pub enum StoreError {
         /// The rule it breaks.
         reason: &'static str,
     },
+    /// A failure shared by several callers that waited for one read (the caches coalesce
+    /// concurrent reads of one key).
+    #[error(transparent)]
+    Shared(std::sync::Arc<StoreError>),
     /// A document could not be encoded.
     #[error("cannot encode a document for {key}")]
     Encode {
@@ -46,18 +50,23 @@ impl StoreError {
     /// Whether storage had no room for a write (so nothing was saved, and trying again later
     /// may work).
     pub fn is_full(&self) -> bool {
-        matches!(
-            self,
+        match self {
             StoreError::Storage {
                 source: storage::Error::StorageFull(_),
                 ..
-            }
-        )
+            } => true,
+            StoreError::Shared(shared) => shared.is_full(),
+            _ => false,
+        }
     }
 
     /// Whether a stored document could not be read back.
     pub fn is_corrupt(&self) -> bool {
-        matches!(self, StoreError::Corrupt { .. })
+        match self {
+            StoreError::Corrupt { .. } => true,
+            StoreError::Shared(shared) => shared.is_corrupt(),
+            _ => false,
+        }
     }
 }
 

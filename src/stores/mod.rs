@@ -50,6 +50,8 @@ pub struct StoreSettings {
     pub cache_ttl: Duration,
     /// Most entries each cache holds.
     pub cache_capacity: u64,
+    /// Most bytes (estimated) the survey cache holds: surveys differ a thousandfold in size.
+    pub survey_cache_bytes: u64,
     /// How many reference numbers a process reserves at once.
     pub reference_range: u64,
     /// How many queues each class of answers is split over.
@@ -61,6 +63,7 @@ impl Default for StoreSettings {
         Self {
             cache_ttl: Duration::from_secs(10),
             cache_capacity: 10_000,
+            survey_cache_bytes: 64 * 1024 * 1024,
             reference_range: 1000,
             queue_shards: 1,
         }

@@ -9,6 +9,7 @@ use super::{Context, StoreError, StoreSettings, keys};
 use time::OffsetDateTime;
 
 use crate::domain::definition::Definition;
+use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug};
 use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 
@@ -23,31 +24,40 @@ pub struct SurveyStore {
 
 impl SurveyStore {
     pub(super) fn new(blobs: Arc<dyn BlobStore>, settings: &StoreSettings) -> Self {
+        let surveys = Cache::builder()
+            .max_capacity(settings.survey_cache_bytes)
+            .weigher(|_, survey: &Option<Arc<Survey>>| {
+                survey.as_ref().map_or(64, |survey| survey.weight())
+            })
+            .time_to_live(settings.cache_ttl)
+            .build();
         Self {
             blobs,
-            surveys: settings.cache(),
+            surveys,
             slugs: settings.cache(),
         }
     }
 
-    /// The survey, if the tenant has one with this slug.
+    /// The survey, if the tenant has one with this slug. Concurrent reads of one survey that
+    /// is not cached wait for one storage read between them.
     pub async fn get(
         &self,
         tenant: &TenantSlug,
         slug: &SurveySlug,
     ) -> Result<Option<Arc<Survey>>, StoreError> {
         let cache_key = (tenant.clone(), slug.clone());
-        if let Some(cached) = self.surveys.get(&cache_key).await {
-            return Ok(cached);
-        }
-        let key = keys::survey(tenant, slug);
-        let survey = match self.blobs.get(&key).await {
-            Ok(blob) => Some(Arc::new(decode::<Survey>(&key, &blob.body)?)),
-            Err(Error::NotFound { .. }) => None,
-            Err(error) => return Err(error).context(|| format!("reading survey {tenant}/{slug}")),
+        let load = async {
+            let key = keys::survey(tenant, slug);
+            match self.blobs.get(&key).await {
+                Ok(blob) => Ok(Some(Arc::new(decode::<Survey>(&key, &blob.body)?))),
+                Err(Error::NotFound { .. }) => Ok(None),
+                Err(error) => Err(error).context(|| format!("reading survey {tenant}/{slug}")),
+            }
         };
-        self.surveys.insert(cache_key, survey.clone()).await;
-        Ok(survey)
+        self.surveys
+            .try_get_with(cache_key, load)
+            .await
+            .map_err(StoreError::Shared)
     }
 
     /// The slugs of all the tenant's surveys, in slug order.
@@ -92,14 +102,19 @@ impl SurveyStore {
     }
 
     /// Creates a survey from a checked definition, as a draft, with a slug made from its title
-    /// and unique within the tenant.
+    /// and unique within the tenant; `None` if the tenant already has `MAX_SURVEYS_PER_TENANT`.
+    /// (Two creates racing in different processes may each pass the count: the limit bounds
+    /// storage, and a few over it do no harm.)
     pub async fn create(
         &self,
         tenant: &TenantSlug,
         definition: Definition,
-    ) -> Result<Survey, StoreError> {
+    ) -> Result<Option<Survey>, StoreError> {
         loop {
             let taken = self.slugs(tenant).await?;
+            if taken.len() >= MAX_SURVEYS_PER_TENANT {
+                return Ok(None);
+            }
             let slug =
                 SurveySlug::for_title(&definition.title, |s| taken.iter().any(|t| t.as_str() == s));
             let now = OffsetDateTime::now_utc();
@@ -122,7 +137,7 @@ impl SurveyStore {
                 .await;
             self.slugs.invalidate(tenant).await;
             match created {
-                Ok(_) => return Ok(survey),
+                Ok(_) => return Ok(Some(survey)),
                 // Someone took the slug meanwhile (or the list was stale): pick again.
                 Err(Error::AlreadyExists { .. }) => continue,
                 Err(error) => return Err(error).context(|| format!("creating survey {key}")),

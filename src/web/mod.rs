@@ -79,7 +79,16 @@ impl AppState {
 
 /// Mounts every route of the application.
 pub fn routes(config: &mut ServiceConfig) {
+    // A malformed query (`?page=` with no number) gets the site's own 400 page, not a raw
+    // text body; the API's scope answers in JSON instead.
+    let query = web::QueryConfig::default().error_handler(|error, _| {
+        WebError::BadRequest(format!(
+            "This address has a part that cannot be read ({error}). Check the link you followed."
+        ))
+        .into()
+    });
     config
+        .app_data(query)
         .route("/", web::get().to(home::show))
         .route("/healthz", web::get().to(health::check))
         .route("/static/{file}", web::get().to(assets::serve))

@@ -70,14 +70,7 @@ async fn a_burst_of_wrong_passwords_over_two_processes_gets_five_checks_and_the_
 #[tokio::test]
 async fn an_attacker_cannot_lock_the_owner_out_or_escape_the_limit_with_a_forged_header() {
     let app = spawn_app().await;
-    let owner = Owner::new(&app);
-    assert_eq!(
-        owner
-            .sign_up("Acme", "acme", "victim@acme.test")
-            .await
-            .status(),
-        303
-    );
+    Owner::signed_up(&app, "Acme", "acme", "victim@acme.test").await;
 
     // Nobody is a trusted proxy: the header changes nothing, the connection's address counts.
     let mut statuses = Vec::new();
@@ -151,6 +144,17 @@ async fn the_logged_client_address_believes_x_forwarded_for_only_from_trusted_pr
     assert_eq!(logged_client("127.0.0.1").await, "6.6.6.6");
 }
 
+/// The statuses of requests sent at once.
+async fn statuses_of(
+    attempts: impl Iterator<Item = impl std::future::Future<Output = reqwest::Response>>,
+) -> Vec<u16> {
+    join_all(attempts)
+        .await
+        .iter()
+        .map(|response| response.status().as_u16())
+        .collect()
+}
+
 #[tokio::test]
 async fn concurrent_sign_ups_with_one_address_make_one_tenant_and_leave_the_other_names_free() {
     let app = spawn_app().await;
@@ -161,11 +165,7 @@ async fn concurrent_sign_ups_with_one_address_make_one_tenant_and_leave_the_othe
         .iter()
         .zip(&slugs)
         .map(|(owner, slug)| owner.sign_up("Race", slug, "same@race.test"));
-    let statuses: Vec<u16> = join_all(attempts)
-        .await
-        .iter()
-        .map(|response| response.status().as_u16())
-        .collect();
+    let statuses = statuses_of(attempts).await;
 
     assert_eq!(
         statuses.iter().filter(|s| **s == 303).count(),
@@ -204,11 +204,7 @@ async fn concurrent_sign_ups_for_one_name_give_it_to_one_and_the_others_addresse
         .iter()
         .zip(&emails)
         .map(|(owner, email)| owner.sign_up("Same", "same", email));
-    let statuses: Vec<u16> = join_all(attempts)
-        .await
-        .iter()
-        .map(|response| response.status().as_u16())
-        .collect();
+    let statuses = statuses_of(attempts).await;
 
     assert_eq!(
         statuses.iter().filter(|s| **s == 303).count(),

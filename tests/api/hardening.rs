@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use canvass::domain::{Subscription, SurveySlug, TenantSlug};
 use canvass::storage::{self, PutMode};
-use canvass::stores::exports::ExportStatus;
 use canvass::stores::{Stores, keys};
 use canvass::worker::{StepOutcome, Worker, WorkerSettings, reconcile};
 use serde_json::{Value, json};
@@ -19,30 +18,6 @@ use crate::helpers::{
 use crate::owner::Owner;
 
 const LONG: Duration = Duration::from_secs(60);
-
-/// Creates and publishes a survey over the API; returns it as the API shows it.
-async fn published(app: &TestApp, key: &str, definition: Value) -> Value {
-    let (status, created) = app
-        .api(
-            reqwest::Method::POST,
-            "/api/v1/surveys",
-            key,
-            Some(definition),
-        )
-        .await;
-    assert_eq!(status, 201, "{created}");
-    let slug = created["slug"].as_str().expect("a slug").to_owned();
-    let (status, survey) = app
-        .api(
-            reqwest::Method::POST,
-            &format!("/api/v1/surveys/{slug}/publish"),
-            key,
-            None,
-        )
-        .await;
-    assert_eq!(status, 200, "{survey}");
-    survey
-}
 
 /// Steps a worker until every answer queue is empty.
 async fn drain(stores: &Stores) {
@@ -64,10 +39,7 @@ async fn summary_of(app: &TestApp, key: &str, slug: &str) -> (u16, Value) {
 async fn a_number_beyond_the_documented_range_is_refused_at_its_field_and_statistics_stay_finite() {
     let app = spawn_app().await;
     let key = app.api_tenant("n1").await;
-    let survey = published(
-        &app,
-        &key,
-        json!({"title": "N", "questions": [{"text": "How many?", "type": "numeric", "required": true}]}),
+    let survey = app.published_survey(&key, json!({"title": "N", "questions": [{"text": "How many?", "type": "numeric", "required": true}]}),
     )
     .await;
     let field = survey["questions"][0]["id"]
@@ -214,32 +186,13 @@ async fn a_survey_whose_merge_keeps_failing_goes_to_the_poison_queue_and_nothing
         stores.answer_queues.length(&poison).await.expect("length"),
         2
     );
-    let job = stores
-        .exports
-        .get(&job.tenant, &job.id)
-        .await
-        .expect("read")
-        .expect("the job");
-    assert_eq!(job.status, ExportStatus::Failed, "the export ran: {job:?}");
-    assert!(
-        job.error
-            .as_deref()
-            .is_some_and(|e| e.contains("no export database")),
-        "{job:?}"
-    );
+    crate::helpers::assert_export_failed(&stores, &job, "no export database").await;
 }
 
 #[tokio::test]
 async fn a_damaged_summary_is_marked_on_the_dashboard_and_rebuilt_exactly_by_reconcile() {
     let app = spawn_app().await;
-    let owner = Owner::new(&app);
-    assert_eq!(
-        owner
-            .sign_up("Acme", "acme", "owner@acme.test")
-            .await
-            .status(),
-        303
-    );
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     let (damaged, fine) = (owner.design("Damaged").await, owner.design("Fine").await);
     for slug in [&damaged, &fine] {
         let csrf = owner.csrf(&format!("/tenant/surveys/{slug}")).await;
@@ -405,7 +358,7 @@ async fn answers_and_forms_of_a_deleted_survey_never_reach_a_new_survey_with_its
     let definition = json!({"title": "Team", "questions": [
         {"id": "mood", "text": "Mood?", "type": "five_stars", "required": true},
         {"id": "note", "text": "Note", "type": "long_text", "required": false}]});
-    let first = published(&app, &key, definition.clone()).await;
+    let first = app.published_survey(&key, definition.clone()).await;
     let old_form = app.form("acme", "team").await;
     let mood = first["questions"][0]["id"]
         .as_str()
@@ -427,7 +380,7 @@ async fn answers_and_forms_of_a_deleted_survey_never_reach_a_new_survey_with_its
         .await;
     assert_eq!(status, 204);
 
-    let second = published(&app, &key, definition).await;
+    let second = app.published_survey(&key, definition).await;
     assert_eq!(second["slug"], "team", "the slug is free again");
     assert_ne!(second["id"], first["id"], "a new survey has a new identity");
     let mood = second["questions"][0]["id"]
@@ -585,14 +538,7 @@ async fn a_full_disk_answers_503_saying_nothing_was_saved_and_the_retry_is_count
 async fn very_long_ids_in_any_route_are_not_found_never_a_server_error() {
     let app = spawn_app().await;
     let key = app.api_tenant("acme").await;
-    let owner = Owner::new(&app);
-    assert_eq!(
-        owner
-            .sign_up("Long", "long", "owner@long.test")
-            .await
-            .status(),
-        303
-    );
+    let owner = Owner::signed_up(&app, "Long", "long", "owner@long.test").await;
     let csrf = owner.csrf("/tenant/api-keys").await;
     let long = "a".repeat(2_000);
     let number = "9".repeat(2_000);
@@ -635,5 +581,120 @@ async fn very_long_ids_in_any_route_are_not_found_never_a_server_error() {
         matches!(revoke.status().as_u16(), 400 | 404),
         "{}",
         revoke.status()
+    );
+}
+
+#[tokio::test]
+async fn a_tenant_has_at_most_200_surveys_and_the_api_lists_them_20_to_a_page() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("many").await;
+    for n in 0..200 {
+        let definition = json!({"title": format!("Survey {n:03}"), "questions": []});
+        let (status, created) = app
+            .api(
+                reqwest::Method::POST,
+                "/api/v1/surveys",
+                &key,
+                Some(definition),
+            )
+            .await;
+        assert_eq!(status, 201, "{n}: {created}");
+    }
+    let (status, refused) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(json!({"title": "One too many", "questions": []})),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("at most 200 surveys"))
+    );
+
+    let (_, first) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys", &key, None)
+        .await;
+    assert_eq!(
+        (
+            &first["total"],
+            &first["pages"],
+            &first["per_page"],
+            &first["page"]
+        ),
+        (&json!(200), &json!(10), &json!(20), &json!(1))
+    );
+    assert_eq!(first["surveys"].as_array().map(Vec::len), Some(20));
+    assert_eq!(first["surveys"][0]["slug"], "survey-000");
+    let (_, last) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys?page=10", &key, None)
+        .await;
+    assert_eq!(last["surveys"][19]["slug"], "survey-199");
+    let (_, past) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys?page=11", &key, None)
+        .await;
+    assert_eq!(past["surveys"], json!([]));
+    let (status, _) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys?page=0", &key, None)
+        .await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn a_response_whose_texts_pass_200000_characters_is_refused_and_a_definition_past_its_limit_too()
+ {
+    let app = spawn_app().await;
+    let key = app.api_tenant("texts").await;
+    let long = |text: &str| json!({"text": text, "type": "long_text"});
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Texts", "questions": [long("One"), long("Two"), long("Three")]}),
+        )
+        .await;
+    let ids: Vec<String> = (0..3)
+        .map(|n| {
+            survey["questions"][n]["id"]
+                .as_str()
+                .expect("an id")
+                .to_owned()
+        })
+        .collect();
+    let full = "x".repeat(100_000);
+
+    let refused = app
+        .answer(
+            "texts",
+            "texts",
+            &[(&ids[0], &full), (&ids[1], &full), (&ids[2], "one more")],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    assert!(refused.text().await.expect("a body").contains("200,000"));
+    let accepted = app
+        .answer("texts", "texts", &[(&ids[0], &full), (&ids[1], &full)])
+        .await;
+    assert_eq!(accepted.status(), 303);
+
+    let options: Vec<String> = (0..50)
+        .map(|n| format!("{n:03}{}", "o".repeat(197)))
+        .collect();
+    let wide = json!({"text": "Pick", "type": "single_choice", "options": options});
+    let (status, refused) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(json!({"title": "Wide", "questions": vec![wide; 11]})),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["fields"]["questions"]
+            .as_str()
+            .is_some_and(|m| m.contains("100,000"))
     );
 }

@@ -119,6 +119,37 @@ pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -
     }
 }
 
+/// An export job as it stands now.
+pub async fn export_job(
+    stores: &Stores,
+    job: &canvass::stores::exports::ExportJob,
+) -> canvass::stores::exports::ExportJob {
+    stores
+        .exports
+        .get(&job.tenant, &job.id)
+        .await
+        .expect("the job reads")
+        .expect("the job exists")
+}
+
+/// Asserts that an export job ran and failed, saying `reason`.
+pub async fn assert_export_failed(
+    stores: &Stores,
+    job: &canvass::stores::exports::ExportJob,
+    reason: &str,
+) {
+    let job = export_job(stores, job).await;
+    assert_eq!(
+        job.status,
+        canvass::stores::exports::ExportStatus::Failed,
+        "the export ran: {job:?}"
+    );
+    assert!(
+        job.error.as_deref().is_some_and(|e| e.contains(reason)),
+        "{job:?}"
+    );
+}
+
 /// A worker over `stores` that hides messages for `visibility`.
 pub fn worker(stores: &Stores, visibility: std::time::Duration) -> Worker {
     let settings = WorkerSettings {
@@ -246,6 +277,46 @@ impl TestApp {
         let status = response.status().as_u16();
         let text = response.text().await.expect("a body");
         (status, serde_json::from_str(&text).unwrap_or_default())
+    }
+
+    /// Creates a survey over the API (201); returns it as the API shows it.
+    pub async fn create_survey(
+        &self,
+        key: &str,
+        definition: serde_json::Value,
+    ) -> serde_json::Value {
+        let (status, created) = self
+            .api(
+                reqwest::Method::POST,
+                "/api/v1/surveys",
+                key,
+                Some(definition),
+            )
+            .await;
+        assert_eq!(status, 201, "{created}");
+        created
+    }
+
+    /// Creates and publishes a survey over the API; returns it as the API shows it.
+    pub async fn published_survey(
+        &self,
+        key: &str,
+        definition: serde_json::Value,
+    ) -> serde_json::Value {
+        let slug = self.create_survey(key, definition).await["slug"]
+            .as_str()
+            .expect("a slug")
+            .to_owned();
+        let (status, survey) = self
+            .api(
+                reqwest::Method::POST,
+                &format!("/api/v1/surveys/{slug}/publish"),
+                key,
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{survey}");
+        survey
     }
 
     /// GETs a path on the app.

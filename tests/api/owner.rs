@@ -24,6 +24,14 @@ impl<'a> Owner<'a> {
         Self::with(app, reqwest::Client::builder())
     }
 
+    /// A new owner who has just signed up (and so is signed in).
+    pub async fn signed_up(app: &'a TestApp, name: &str, slug: &str, email: &str) -> Self {
+        let owner = Self::new(app);
+        let response = owner.sign_up(name, slug, email).await;
+        assert_eq!(response.status(), 303, "{email} signs up");
+        owner
+    }
+
     /// An owner whose requests leave from `source` (a loopback address such as 127.0.0.2) and
     /// carry `forwarded_for` as `X-Forwarded-For`, if given.
     pub fn from_address(app: &'a TestApp, source: &str, forwarded_for: Option<&str>) -> Self {

@@ -24,34 +24,12 @@ async fn drain(app: &TestApp) {
 #[tokio::test]
 async fn answers_that_a_spreadsheet_would_run_arrive_in_the_csv_as_text() {
     let app = spawn_app().await;
-    let owner = Owner::new(&app);
-    assert_eq!(
-        owner
-            .sign_up("Acme", "acme", "owner@acme.test")
-            .await
-            .status(),
-        303
-    );
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     let key = app.api_key("acme").await;
     let definition = json!({"title": "Formulas", "questions": [
         {"text": "=HYPERLINK(\"x\")", "type": "short_text"},
         {"text": "Pick", "type": "single_choice", "options": ["@SUM(A1)", "Plain"]}]});
-    let (status, survey) = app
-        .api(
-            reqwest::Method::POST,
-            "/api/v1/surveys",
-            &key,
-            Some(definition),
-        )
-        .await;
-    assert_eq!(status, 201);
-    app.api(
-        reqwest::Method::POST,
-        "/api/v1/surveys/formulas/publish",
-        &key,
-        None,
-    )
-    .await;
+    let survey = app.published_survey(&key, definition).await;
     let (text_id, pick_id) = (
         survey["questions"][0]["id"]
             .as_str()
@@ -182,12 +160,7 @@ async fn an_answer_stored_with_a_nul_before_the_rule_still_exports() {
 
     work(&app, &db.url).await;
 
-    let job = stores
-        .exports
-        .get(&job.tenant, &job.id)
-        .await
-        .expect("read")
-        .expect("the job");
+    let job = crate::helpers::export_job(&stores, &job).await;
     assert_eq!(job.error, None);
     assert_eq!(job.exported, 1);
     let stored: String = sqlx::query_scalar(
@@ -219,14 +192,7 @@ async fn set_database(owner: &Owner<'_>, url: &str) -> (u16, String) {
 #[tokio::test]
 async fn tenants_cannot_set_their_own_database_unless_the_operator_allows_its_host() {
     let app = spawn_app().await;
-    let owner = Owner::new(&app);
-    assert_eq!(
-        owner
-            .sign_up("Acme", "acme", "owner@acme.test")
-            .await
-            .status(),
-        303
-    );
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     let settings = owner.page("/tenant/settings").await;
     assert!(settings.contains("not set up on this server"), "{settings}");
     assert!(
@@ -241,14 +207,7 @@ async fn tenants_cannot_set_their_own_database_unless_the_operator_allows_its_ho
     let mut configured = test_settings();
     configured.worker.export_allowed_hosts = "db.example.test".into();
     let app = spawn_app_configured(storage::memory::storage(), configured).await;
-    let owner = Owner::new(&app);
-    assert_eq!(
-        owner
-            .sign_up("Acme", "acme", "owner@acme.test")
-            .await
-            .status(),
-        303
-    );
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     for url in [
         "postgres://postgres:pw@127.0.0.1:5432/postgres",
         "postgres://postgres:pw@localhost/postgres",
@@ -275,14 +234,7 @@ async fn a_failed_connection_says_only_that_it_failed() {
     let mut configured = test_settings();
     configured.worker.export_allowed_hosts = "127.0.0.1".into();
     let app = spawn_app_configured(storage::memory::storage(), configured).await;
-    let owner = Owner::new(&app);
-    assert_eq!(
-        owner
-            .sign_up("Acme", "acme", "owner@acme.test")
-            .await
-            .status(),
-        303
-    );
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
 
     let (status, page) = set_database(&owner, "postgres://nobody:pw@127.0.0.1:1/none").await;
 
@@ -317,19 +269,7 @@ async fn a_saved_database_no_longer_allowed_is_refused_when_the_export_runs() {
 
     worker.step().await.expect("a step");
 
-    let job = stores
-        .exports
-        .get(&job.tenant, &job.id)
-        .await
-        .expect("read")
-        .expect("the job");
-    assert_eq!(job.status, canvass::stores::exports::ExportStatus::Failed);
-    assert!(
-        job.error
-            .as_deref()
-            .is_some_and(|e| e.contains("not allowed tenants")),
-        "{job:?}"
-    );
+    crate::helpers::assert_export_failed(&stores, &job, "not allowed tenants").await;
 }
 
 #[tokio::test]
@@ -366,12 +306,10 @@ async fn a_body_that_trickles_in_is_answered_408_in_the_configured_time() {
 async fn the_api_refuses_a_new_type_under_a_kept_question_id() {
     let app = spawn_app().await;
     let key = app.api_tenant("acme").await;
-    let (_, created) = app
-        .api(
-            reqwest::Method::POST,
-            "/api/v1/surveys",
+    let created = app
+        .create_survey(
             &key,
-            Some(json!({"title": "T", "questions": [{"text": "How many?", "type": "numeric"}]})),
+            json!({"title": "T", "questions": [{"text": "How many?", "type": "numeric"}]}),
         )
         .await;
     let id = created["questions"][0]["id"].as_str().expect("an id");

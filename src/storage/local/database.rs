@@ -31,6 +31,7 @@ impl Database {
     /// Blocking: call it off the async runtime.
     pub(super) fn open(path: &Path, durability: Durability, schema: &str) -> Result<Self> {
         let connection = connect(path, durability)?;
+        reclaimable(&connection, path)?;
         busy::retry(|| connection.execute_batch(schema)).map_err(|error| opening(path, error))?;
         let name = path.file_stem().map_or_else(
             || "canvass".into(),
@@ -143,12 +144,36 @@ fn connect(path: &Path, durability: Durability) -> Result<Connection> {
     Ok(connection)
 }
 
+/// Largest write-ahead log kept after a checkpoint: a burst may grow it, and this gives the
+/// space back once the burst is checkpointed (SQLite checkpoints at about 4 MiB of log).
+const WAL_SIZE_LIMIT: i64 = 4 * 1024 * 1024;
+
+/// Makes a file give back the pages of deleted rows (`incremental` auto-vacuum, which the
+/// writer runs after its commits). A new file gets it when created; a file made by an
+/// earlier version is converted once, by a VACUUM, which rewrites it.
+fn reclaimable(connection: &Connection, path: &Path) -> Result<()> {
+    let mode: i64 =
+        busy::retry(|| connection.query_row("pragma auto_vacuum", [], |row| row.get(0)))
+            .map_err(|error| opening(path, error))?;
+    if mode == INCREMENTAL {
+        return Ok(());
+    }
+    tracing::info!(file = %path.display(), "letting the file give back deleted space (a one-off rewrite)");
+    busy::retry(|| connection.execute_batch("pragma auto_vacuum = incremental; vacuum;"))
+        .map_err(|error| opening(path, error))
+}
+
+/// `pragma auto_vacuum`'s value for incremental.
+const INCREMENTAL: i64 = 2;
+
 fn configure(path: &Path, durability: Durability) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let connection = Connection::open_with_flags(path, flags)?;
     busy::install(&connection)?;
+    // Only takes effect on a new, empty file, and only before its journal mode is set.
+    connection.pragma_update(None, "auto_vacuum", "incremental")?;
     // Switching to WAL needs a moment of exclusive access when the file is new; once it is in
     // WAL mode this is a read. Both wait through the busy handler.
     connection.query_row("pragma journal_mode = wal", [], |_| Ok(()))?;
@@ -158,6 +183,7 @@ fn configure(path: &Path, durability: Durability) -> rusqlite::Result<Connection
     };
     connection.pragma_update(None, "synchronous", synchronous)?;
     connection.pragma_update(None, "foreign_keys", true)?;
+    connection.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
     connection.set_prepared_statement_cache_capacity(32);
     Ok(connection)
 }

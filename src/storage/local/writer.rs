@@ -13,8 +13,13 @@
 //!
 //! A job's expected failures (a failed condition, a stale pop receipt) change nothing, so they
 //! do not spoil the transaction for the others; a backend error rolls the whole batch back.
+//!
+//! The thread also gives the file's free pages back (`reclaim`): at most once a second while
+//! writes come in, and once more when they stop, so a burst of deletes returns its space soon
+//! after without costing every commit a vacuum.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
@@ -113,10 +118,40 @@ fn batch_failed(error: &Error) -> Error {
     }
 }
 
+/// Longest gap between looks at the file's free pages while it is being written.
+const RECLAIM_EVERY: Duration = Duration::from_secs(1);
+
 fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>) {
+    // A runtime of the thread's own, only to wait for a job with a time limit.
+    let waiting = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            tracing::error!(%error, "a storage writer cannot start");
+            return;
+        }
+    };
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    while let Some(job) = receiver.blocking_recv() {
-        batch.push(job);
+    // Whether commits were made since the last look at the free pages, and when that was.
+    let (mut written, mut looked) = (false, Instant::now());
+    loop {
+        let next =
+            waiting.block_on(async { tokio::time::timeout(RECLAIM_EVERY, receiver.recv()).await });
+        match next {
+            Ok(Some(job)) => batch.push(job),
+            // Every handle is gone: the store was dropped.
+            Ok(None) => return,
+            // Quiet for a while: give back what the last writes freed.
+            Err(_) => {
+                if std::mem::take(&mut written) {
+                    reclaim(connection, Checkpoint::Truncate);
+                    looked = Instant::now();
+                }
+                continue;
+            }
+        }
         while batch.len() < MAX_BATCH {
             match receiver.try_recv() {
                 Ok(job) => batch.push(job),
@@ -124,6 +159,53 @@ fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>) {
             }
         }
         commit(connection, std::mem::take(&mut batch));
+        written = true;
+        if looked.elapsed() >= RECLAIM_EVERY {
+            reclaim(connection, Checkpoint::Passive);
+            (written, looked) = (false, Instant::now());
+        }
+    }
+}
+
+/// Free pages a file may hold before the writer gives them back to the file system.
+const FREE_PAGES: i64 = 256;
+/// Pages given back per round, so one round never holds the write lock for long.
+const RECLAIM_PAGES: i64 = 4096;
+
+/// How the checkpoint after giving pages back runs.
+#[derive(Clone, Copy)]
+enum Checkpoint {
+    /// While writes come in: copy what it can, wait for nobody.
+    Passive,
+    /// Once they stop: also empty the log file (waiting briefly for readers).
+    Truncate,
+}
+
+/// Gives free pages back once deletes have left enough of them, then checkpoints so the file
+/// itself shrinks. Reading the count costs a look at the file's first page.
+fn reclaim(connection: &Connection, checkpoint: Checkpoint) {
+    let free = busy::retry(|| {
+        connection
+            .prepare_cached("pragma freelist_count")?
+            .query_row([], |row| row.get(0))
+    });
+    if free.is_ok_and(|free: i64| free > FREE_PAGES) {
+        let vacuum = format!("pragma incremental_vacuum({RECLAIM_PAGES})");
+        // The pragma frees a page for each step: it is run by reading it to its end.
+        let run = || {
+            let mut statement = connection.prepare(&vacuum)?;
+            let mut rows = statement.query([])?;
+            while rows.next()?.is_some() {}
+            Ok(())
+        };
+        let pragma = match checkpoint {
+            Checkpoint::Passive => "pragma wal_checkpoint(passive)",
+            Checkpoint::Truncate => "pragma wal_checkpoint(truncate)",
+        };
+        let checkpoint = || connection.query_row(pragma, [], |_| Ok(()));
+        if let Err(error) = busy::retry(run).and_then(|()| busy::retry(checkpoint)) {
+            tracing::warn!(%error, "giving free pages back failed; trying again later");
+        }
     }
 }
 

@@ -29,6 +29,15 @@ pub enum ApiError {
         /// What is wrong, by field.
         fields: BTreeMap<String, String>,
     },
+    /// The body is larger than the API takes.
+    #[error("the request body is over {limit} bytes")]
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The body took longer than the server's limit to arrive.
+    #[error("the request body took too long to arrive")]
+    Timeout,
     /// A store failed.
     #[error("internal error")]
     Store(#[from] StoreError),
@@ -41,6 +50,8 @@ impl ResponseError for ApiError {
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Timeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Store(error) if error.is_full() || error.is_corrupt() => {
                 StatusCode::SERVICE_UNAVAILABLE
             }

@@ -3,27 +3,23 @@
 //! survey is simply not found.
 
 mod auth;
+mod body;
 mod error;
 mod surveys;
 
 pub use auth::ApiTenant;
+pub use body::JsonBody;
 pub use error::ApiError;
 
 use actix_web::web::{self, ServiceConfig};
 
 /// Mounts the API routes.
 pub fn routes(config: &mut ServiceConfig) {
-    let json = web::JsonConfig::default()
-        .limit(1024 * 1024)
-        .error_handler(|error, _| {
-            ApiError::BadRequest(format!("invalid JSON body: {error}")).into()
-        });
     let query = web::QueryConfig::default()
         .error_handler(|error, _| ApiError::BadRequest(format!("invalid query: {error}")).into());
     config.service(
         web::scope("/api/v1")
             .wrap(crate::web::headers::private())
-            .app_data(json)
             .app_data(query)
             .route("/surveys", web::get().to(surveys::list))
             .route("/surveys", web::post().to(surveys::create))

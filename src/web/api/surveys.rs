@@ -7,9 +7,10 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{ApiError, ApiTenant};
+use super::{ApiError, ApiTenant, JsonBody};
 use crate::domain::definition::SurveyInput;
 use crate::domain::summary::SummaryReport;
+use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Survey, SurveySlug};
 use crate::stores::responses::PER_PAGE;
 use crate::web::AppState;
@@ -31,27 +32,63 @@ fn invalid(fields: std::collections::BTreeMap<String, String>) -> ApiError {
     }
 }
 
-/// `GET /api/v1/surveys`
-pub async fn list(state: web::Data<AppState>, tenant: ApiTenant) -> Result<HttpResponse, ApiError> {
+/// Surveys per page of `GET /api/v1/surveys`: at most a few megabytes whatever the tenant has.
+pub const SURVEYS_PER_PAGE: u64 = 20;
+
+/// `GET /api/v1/surveys?page=N`: `{"surveys", "total", "page", "pages", "per_page"}`, in slug
+/// order.
+pub async fn list(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = page_asked(&query)?;
+    let slugs = state.stores.surveys.slugs(&tenant.0.slug).await?;
+    let total = slugs.len() as u64;
     let mut surveys = Vec::new();
-    for slug in state.stores.surveys.slugs(&tenant.0.slug).await?.iter() {
+    let first = (page - 1).saturating_mul(SURVEYS_PER_PAGE);
+    for slug in slugs
+        .iter()
+        .skip(usize::try_from(first).unwrap_or(usize::MAX))
+        .take(SURVEYS_PER_PAGE as usize)
+    {
         surveys.extend(state.stores.surveys.get(&tenant.0.slug, slug).await?);
     }
-    Ok(HttpResponse::Ok().json(json!({ "surveys": surveys })))
+    Ok(HttpResponse::Ok().json(json!({
+        "surveys": surveys,
+        "total": total,
+        "page": page,
+        "pages": total.div_ceil(SURVEYS_PER_PAGE).max(1),
+        "per_page": SURVEYS_PER_PAGE,
+    })))
+}
+
+/// The page a query asks for (from 1; 1 when absent).
+fn page_asked(query: &PageQuery) -> Result<u64, ApiError> {
+    match query.page.unwrap_or(1) {
+        0 => Err(ApiError::BadRequest("pages are numbered from 1".into())),
+        page => Ok(page),
+    }
 }
 
 /// `POST /api/v1/surveys`: 201 with the new survey (a draft) and its slug.
 pub async fn create(
     state: web::Data<AppState>,
     tenant: ApiTenant,
-    input: web::Json<SurveyInput>,
+    JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
     let definition = input.check(&[]).map_err(invalid)?;
     let survey = state
         .stores
         .surveys
         .create(&tenant.0.slug, definition)
-        .await?;
+        .await?
+        .ok_or_else(|| ApiError::Invalid {
+            reason: format!(
+                "a tenant has at most {MAX_SURVEYS_PER_TENANT} surveys: delete one first"
+            ),
+            fields: Default::default(),
+        })?;
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
         .json(survey))
@@ -72,7 +109,7 @@ pub async fn update(
     state: web::Data<AppState>,
     tenant: ApiTenant,
     slug: web::Path<String>,
-    input: web::Json<SurveyInput>,
+    JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &tenant, &slug).await?;
     let definition = input.check(&current.questions).map_err(invalid)?;
@@ -147,10 +184,7 @@ pub async fn responses(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    let page = query.page.unwrap_or(1);
-    if page == 0 {
-        return Err(ApiError::BadRequest("pages are numbered from 1".into()));
-    }
+    let page = page_asked(&query)?;
     let found = state
         .stores
         .response_page(&survey.survey_ref(), page)

@@ -20,6 +20,17 @@ use crate::web::{AppState, WebError, render, render_with_status};
 struct TenantPage {
     tenant: Arc<Tenant>,
     surveys: Vec<Arc<Survey>>,
+    page: usize,
+    pages: usize,
+}
+
+/// Surveys listed per page of a tenant's public list.
+const SURVEYS_PER_PAGE: usize = 20;
+
+/// The page of a list asked for.
+#[derive(serde::Deserialize)]
+pub struct PageQuery {
+    page: Option<usize>,
 }
 
 #[derive(Template)]
@@ -93,14 +104,27 @@ async fn survey_named(
     Ok((tenant, survey))
 }
 
-/// `GET /s/{tenant}`: the tenant's published surveys.
+/// `GET /s/{tenant}?page=N`: the tenant's published surveys, 20 to a page.
 pub async fn tenant(
     state: web::Data<AppState>,
     path: web::Path<String>,
+    query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, WebError> {
     let tenant = tenant_named(&state, &path).await?;
-    let surveys = state.stores.surveys.published(&tenant.slug).await?;
-    render(&TenantPage { tenant, surveys })
+    let published = state.stores.surveys.published(&tenant.slug).await?;
+    let pages = published.len().div_ceil(SURVEYS_PER_PAGE).max(1);
+    let page = query.page.unwrap_or(1).clamp(1, pages);
+    let surveys = published
+        .into_iter()
+        .skip((page - 1) * SURVEYS_PER_PAGE)
+        .take(SURVEYS_PER_PAGE)
+        .collect();
+    render(&TenantPage {
+        tenant,
+        surveys,
+        page,
+        pages,
+    })
 }
 
 /// `GET /s/{tenant}/{survey}`: the form, carrying a fresh signed submission token.

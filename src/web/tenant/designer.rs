@@ -14,6 +14,7 @@ use serde::Deserialize;
 use super::own_survey;
 use super::session::SignedIn;
 use crate::domain::definition::{QuestionInput, SurveyInput};
+use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, QuestionKind, Survey};
 use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
@@ -326,11 +327,24 @@ async fn save_form(
     let survey = match &current {
         Some(current) => state.stores.surveys.revise(current, definition).await?,
         None => {
-            state
+            let created = state
                 .stores
                 .surveys
                 .create(&signed_in.tenant.slug, definition)
-                .await?
+                .await?;
+            let Some(created) = created else {
+                editor.errors.insert(
+                    "title".into(),
+                    format!(
+                        "You have {MAX_SURVEYS_PER_TENANT} surveys, the most a tenant may have: \
+                         delete one you no longer need first."
+                    ),
+                );
+                (editor.title, editor.description, editor.questions) =
+                    (title, description, questions);
+                return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
+            };
+            created
         }
     };
     Ok(HttpResponse::SeeOther()

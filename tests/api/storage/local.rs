@@ -171,3 +171,92 @@ async fn a_data_directory_keeps_the_number_of_blob_files_it_was_created_with() {
     assert_eq!(files, [true, true, false, false]);
     assert_eq!(storage.blobs.get("k/49").await.expect("read").body, "v");
 }
+
+/// Bytes of the database files in a directory, and the largest write-ahead log beside them.
+fn size_of(dir: &std::path::Path) -> (u64, u64) {
+    let (mut databases, mut largest_log) = (0, 0);
+    for entry in std::fs::read_dir(dir).expect("a directory") {
+        let entry = entry.expect("an entry");
+        let size = entry.metadata().expect("metadata").len();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".sqlite3") {
+            databases += size;
+        } else if name.ends_with("-wal") {
+            largest_log = largest_log.max(size);
+        }
+    }
+    (databases, largest_log)
+}
+
+#[tokio::test]
+async fn deleted_blobs_and_messages_give_their_space_back() {
+    use canvass::storage::{ListRequest, PutMode, QueueName};
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let storage = canvass::storage::local::storage(dir.path())
+        .await
+        .expect("opens");
+    let queue = QueueName::parse("big-queue").expect("a name");
+    storage.queues.create_queue(&queue).await.expect("created");
+    let body = bytes::Bytes::from(vec![7u8; 200_000]);
+    for n in 0..100 {
+        let key = format!("big/{n:03}");
+        storage
+            .blobs
+            .put(&key, body.clone(), PutMode::Create)
+            .await
+            .expect("written");
+        storage
+            .queues
+            .add(&queue, vec![1u8; 40_000].into(), None)
+            .await
+            .expect("added");
+    }
+    let (full, _) = size_of(dir.path());
+
+    for item in storage
+        .blobs
+        .list(&ListRequest::new("big/", 0))
+        .await
+        .expect("listed")
+        .items
+    {
+        storage
+            .blobs
+            .delete(&item.key, None)
+            .await
+            .expect("deleted");
+    }
+    loop {
+        let held = storage
+            .queues
+            .get(&queue, 32, std::time::Duration::from_secs(60))
+            .await
+            .expect("received");
+        if held.is_empty() {
+            break;
+        }
+        for message in held {
+            storage
+                .queues
+                .delete(&queue, &message.id, &message.pop_receipt)
+                .await
+                .expect("deleted");
+        }
+    }
+    // The writers give free pages back within a second of their last commit.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let (emptied, log) = loop {
+        let (emptied, log) = size_of(dir.path());
+        if emptied < full / 4 || std::time::Instant::now() > deadline {
+            break (emptied, log);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+
+    assert!(full > 15_000_000, "{full} bytes in the files");
+    assert!(
+        emptied < full / 4,
+        "{emptied} bytes left of {full} after everything was deleted"
+    );
+    assert!(log <= 5 * 1024 * 1024, "a log of {log} bytes is kept");
+}

@@ -1,0 +1,58 @@
+//! Request bodies of the API: JSON, read within a size limit (1 MiB, room for the largest
+//! definition) and within the server's time limit for bodies, so neither a huge nor a
+//! trickling body holds the server's memory or a worker thread.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::{FromRequest, HttpRequest, dev, http::header, web};
+use serde::de::DeserializeOwned;
+
+use super::ApiError;
+use crate::web::AppState;
+
+/// Largest API request body, in bytes.
+pub const MAX_API_BODY: usize = 1024 * 1024;
+
+/// A JSON body of type `T`.
+pub struct JsonBody<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut dev::Payload) -> Self::Future {
+        let state = request.app_data::<web::Data<AppState>>().cloned();
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.starts_with("application/json"));
+        let payload = web::Payload::from_request(request, payload);
+        Box::pin(async move {
+            if !json {
+                return Err(ApiError::BadRequest(
+                    "send the body as JSON, with Content-Type: application/json".into(),
+                ));
+            }
+            let state = state.ok_or_else(|| ApiError::BadRequest("no application".into()))?;
+            let payload = payload
+                .await
+                .map_err(|error| ApiError::BadRequest(error.to_string()))?;
+            let read = payload.to_bytes_limited(MAX_API_BODY);
+            let body = match tokio::time::timeout(state.body_timeout, read).await {
+                Err(_) => return Err(ApiError::Timeout),
+                Ok(Err(_)) => {
+                    return Err(ApiError::TooLarge {
+                        limit: MAX_API_BODY,
+                    });
+                }
+                Ok(Ok(Err(error))) => return Err(ApiError::BadRequest(error.to_string())),
+                Ok(Ok(Ok(body))) => body,
+            };
+            serde_json::from_slice(&body)
+                .map(JsonBody)
+                .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))
+        })
+    }
+}
