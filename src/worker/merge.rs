@@ -47,6 +47,8 @@ use time::OffsetDateTime;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::stores::{StoreError, Stores};
 
+use super::crash;
+
 /// The answers of one survey, at most one per reference.
 #[derive(Debug)]
 pub struct SurveyBatch {
@@ -118,6 +120,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
                 .map(|reference| (*reference, batch.answers[reference].submitted_at))
                 .collect();
             merged.duplicates = batch.answers.len() - new.len();
+            crash::reached(crash::Point::AfterCommit);
             break read.doc.recent;
         }
         merged.conflicts += 1;
@@ -162,13 +165,16 @@ async fn settle(
     // A bit on disk without the commit that counts its answer would make the answer look
     // counted forever; so the commit (ours, or a dead worker's) reaches the disk first.
     stores.flush().await?;
+    crash::reached(crash::Point::AfterFlush);
     let by_position = entries.iter().map(|(&r, &p)| (p, r)).collect();
     // Different blobs, no order between them: written side by side.
     let (listed, marked) = tokio::join!(
         stores.answer_list.set(survey, &by_position),
         stores.counted.mark(survey, entries.keys().copied()),
     );
-    listed.and(marked)
+    listed.and(marked)?;
+    crash::reached(crash::Point::AfterSettle);
+    Ok(())
 }
 
 /// Drops settled answers from the survey's `recent` map with a write of its own.

@@ -8,6 +8,7 @@
 //! been received more than `max_dequeue` times. Visibility is extended when a step runs long.
 //! A queue that filled a step's batches is asked for all of them at once the next step.
 
+pub mod crash;
 mod merge;
 mod rebuild;
 pub mod reconcile;
@@ -284,6 +285,14 @@ impl Worker {
     ) -> Result<StepOutcome, StoreError> {
         let started = Instant::now();
         let count = received.len();
+        // Redeliveries are normal after a crash or a slow step; many of them are worth a look.
+        let redelivered = received
+            .iter()
+            .filter(|r| r.message.dequeue_count > 1)
+            .count();
+        if redelivered > 0 {
+            tracing::info!(%queue, redelivered, "received messages that were delivered before");
+        }
         let Resolved { work, poison, gone } = self.resolve(received).await;
         let poisoned = poison.len();
         for (message, reason) in poison {
@@ -316,9 +325,13 @@ impl Worker {
                 }
             }
         }
-        self.finish(&orphans).await?;
-        let gone: Vec<&Received> = gone.iter().collect();
-        self.stores.answer_queues.delete_many(&gone).await?;
+        if !orphans.is_empty() {
+            self.finish(&orphans).await?;
+        }
+        if !gone.is_empty() {
+            let gone: Vec<&Received> = gone.iter().collect();
+            self.stores.answer_queues.delete_many(&gone).await?;
+        }
         if started.elapsed() > self.settings.visibility / 2 {
             for items in groups.values_mut() {
                 self.extend(items).await?;
@@ -457,6 +470,9 @@ impl Worker {
 
     /// Removes incoming copies and deletes the messages of merged answers.
     async fn finish(&self, items: &[Work]) -> Result<(), StoreError> {
+        if items.is_empty() {
+            return Ok(());
+        }
         // At most a step's worth, and oversized answers are rare: all at once.
         let incoming = items.iter().filter(|item| item.incoming).map(|item| {
             let (survey, reference) = (item.answer.survey_ref(), item.answer.reference);
@@ -471,6 +487,7 @@ impl Worker {
             .await
             .into_iter()
             .collect::<Result<(), _>>()?;
+        crash::reached(crash::Point::BeforeDelete);
         let received: Vec<&Received> = items.iter().map(|item| &item.received).collect();
         self.stores.answer_queues.delete_many(&received).await
     }

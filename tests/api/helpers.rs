@@ -434,12 +434,22 @@ impl CanvassProcess {
 impl CanvassProcess {
     /// Starts `canvass worker` over the data dir, with extra environment.
     pub fn worker(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Self {
+        Self::worker_logging(data_dir, env, std::process::Stdio::inherit())
+    }
+
+    /// As `worker`, with its log (stderr) written to `log`.
+    pub fn worker_logging(
+        data_dir: &std::path::Path,
+        env: &[(&str, &str)],
+        log: impl Into<std::process::Stdio>,
+    ) -> Self {
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_canvass"))
             .arg("worker")
             .env("CANVASS_DATA_DIR", data_dir)
             .env("CANVASS_LOG", "error")
             .envs(env.iter().copied())
             .stdout(std::process::Stdio::null())
+            .stderr(log)
             .spawn()
             .expect("canvass worker starts");
         Self {
@@ -459,6 +469,13 @@ impl CanvassProcess {
             "SIGTERM was sent"
         );
         self.child.wait().expect("the process exits")
+    }
+
+    /// How the process ended, if it has.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child
+            .try_wait()
+            .expect("the process can be waited for")
     }
 
     /// Stops the process with SIGKILL, as a crash would.

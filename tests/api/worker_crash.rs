@@ -1,9 +1,14 @@
-//! Fault injection: several `canvass worker` processes on one local data directory are killed
-//! with SIGKILL at random moments while they drain thousands of answers (with repeated
-//! messages and oversized answers among them). Afterwards every summary, histogram and answer
-//! list must be exactly right: nothing lost, nothing counted twice.
+//! Fault injection: `canvass worker` processes on one local data directory die mid-protocol
+//! while they drain answers (with repeated messages and oversized answers among them), killed
+//! with SIGKILL at random moments, or made to abort at each crash point of the merge protocol
+//! on purpose (`CANVASS_TEST_CRASH_AT`). Afterwards everything must be exactly right: every
+//! summary (counts, histograms, means, deviations), every answer list (as long as the total,
+//! no reference twice), the counted index, every stored answer equal to what was submitted,
+//! no incoming blob left, and nothing for the reconcile pass to repair.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use canvass::domain::{
@@ -11,13 +16,11 @@ use canvass::domain::{
     SurveySummary,
 };
 use canvass::storage::local;
-use canvass::stores::{StoreSettings, Stores, SummaryDoc};
+use canvass::stores::{StoreSettings, Stores, SummaryDoc, keys};
+use canvass::worker::reconcile;
 use futures_util::future::join_all;
 
 use crate::helpers::{CanvassProcess, demo_answer};
-
-const ANSWERS: u64 = 4000;
-const WORKERS: usize = 3;
 
 /// A small deterministic random source, so a failure can be replayed.
 struct Xorshift(u64);
@@ -43,24 +46,190 @@ fn answer_for(survey: &SurveyRef, reference: u64, n: u64) -> Answer {
     answer
 }
 
-/// Messages still in any queue, held or not.
-async fn queued(stores: &Stores) -> u64 {
-    let mut waiting = 0;
-    for (_, queue) in stores.answer_queues.all() {
-        waiting += stores.answer_queues.length(queue).await.expect("length");
-    }
-    waiting
+/// A data directory with two surveys (a standard and a premium tenant's) and a backlog.
+struct Backlog {
+    dir: tempfile::TempDir,
+    stores: Stores,
+    surveys: Vec<SurveyRef>,
+    /// What each survey's summary must be.
+    expected: Vec<SurveySummary>,
+    /// Every answer submitted, by reference.
+    submitted: BTreeMap<Reference, Answer>,
 }
 
-async fn wait_until_drained(stores: &Stores, deadline: Instant) {
-    loop {
-        let waiting = queued(stores).await;
-        if waiting == 0 {
-            return;
+impl Backlog {
+    /// `answers` answers, some queued twice, one in 200 oversized.
+    async fn queue(answers: u64, seed: u64) -> Self {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let stores = Stores::open(
+            local::storage(dir.path()).await.expect("opens"),
+            &StoreSettings::default(),
+        )
+        .await
+        .expect("stores");
+        let mut surveys = Vec::new();
+        for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
+            let definition = crate::helpers::survey(tenant, slug, slug, Vec::new());
+            stores.surveys.save(&definition).await.expect("saved");
+            surveys.push(definition.survey_ref());
         }
-        assert!(Instant::now() < deadline, "{waiting} messages still queued");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let mut random = Xorshift(seed);
+        let mut expected = vec![SurveySummary::default(), SurveySummary::default()];
+        let mut submitted = BTreeMap::new();
+        let (mut messages, mut repeats) = (Vec::new(), Vec::new());
+        for n in 0..answers {
+            let survey = (n % 2) as usize;
+            let answer = answer_for(&surveys[survey], 1_000 + n, n);
+            expected[survey].add(&answer);
+            submitted.insert(answer.reference, answer.clone());
+            let subscription = [Subscription::Standard, Subscription::Premium][survey];
+            messages.push((answer.clone(), subscription));
+            if random.next(20) == 0 {
+                repeats.push((answer, subscription));
+            }
+        }
+        // The same answers queued again, after all the others: by the time they arrive their
+        // first copies have left `recent`, so only the counted index knows them.
+        messages.extend(repeats);
+        for chunk in messages.chunks(128) {
+            let queued = chunk
+                .iter()
+                .map(|(a, s)| stores.answer_queues.submit(a, *s));
+            for outcome in join_all(queued).await {
+                outcome.expect("queued");
+            }
+        }
+        Self {
+            dir,
+            stores,
+            surveys,
+            expected,
+            submitted,
+        }
     }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A worker process logging to a file of its own in the data directory's parent.
+    fn worker(&self, logs: &Path, n: usize, env: &[(&str, &str)]) -> CanvassProcess {
+        let log = File::create(logs.join(format!("worker-{n}.log"))).expect("a log file");
+        let mut env = env.to_vec();
+        env.push(("CANVASS_LOG", "canvass=info"));
+        CanvassProcess::worker_logging(self.path(), &env, log)
+    }
+
+    /// Messages still in any queue, held or not.
+    async fn queued(&self) -> u64 {
+        let mut waiting = 0;
+        for (_, queue) in self.stores.answer_queues.all() {
+            waiting += self
+                .stores
+                .answer_queues
+                .length(queue)
+                .await
+                .expect("length");
+        }
+        waiting
+    }
+
+    /// Checks everything the workers made, exactly; then that reconcile finds nothing to do.
+    async fn assert_exact(&self) {
+        let stores = &self.stores;
+        for (index, survey) in self.surveys.iter().enumerate() {
+            let doc = stores.summaries.read(survey).await.expect("read").doc;
+            let name = survey.to_string();
+            assert_same_summary(&doc.summary, &self.expected[index], &name);
+            let references: BTreeSet<Reference> = self
+                .submitted
+                .values()
+                .filter(|a| &a.survey_ref() == survey)
+                .map(|a| a.reference)
+                .collect();
+            assert_eq!(doc.list_len, doc.summary.total, "{name}: list length");
+            assert_eq!(doc.list_len, references.len() as u64, "{name}: list length");
+            // Every position from the list chunks themselves (a worker killed after settling
+            // leaves answers in `recent` until a later commit or reconcile drops them).
+            let chunks_only = SummaryDoc {
+                recent: BTreeMap::new(),
+                ..doc.clone()
+            };
+            let listed = stores
+                .answer_list
+                .references(survey, &chunks_only, 0..doc.list_len)
+                .await
+                .expect("listed");
+            let distinct: BTreeSet<Reference> = listed.iter().copied().collect();
+            assert_eq!(
+                listed.len() as u64,
+                doc.list_len,
+                "{name}: holes in the list"
+            );
+            assert_eq!(
+                distinct.len(),
+                listed.len(),
+                "{name}: a reference listed twice"
+            );
+            assert_eq!(
+                distinct, references,
+                "{name}: list differs from the answers"
+            );
+            let counted = stores
+                .counted
+                .counted(survey, references.iter().copied())
+                .await
+                .expect("read");
+            assert_eq!(counted, references, "{name}: counted index");
+            let wanted: Vec<Reference> = references.iter().copied().collect();
+            for (chunk, stored) in wanted.chunks(500).zip(
+                join_all(
+                    wanted
+                        .chunks(500)
+                        .map(|chunk| stores.answers.get_many(survey, chunk)),
+                )
+                .await,
+            ) {
+                for (reference, stored) in chunk.iter().zip(stored.expect("read")) {
+                    assert_eq!(
+                        stored.as_ref(),
+                        self.submitted.get(reference),
+                        "{name}: stored answer {reference}"
+                    );
+                }
+            }
+        }
+        let incoming = stores.scan(keys::INCOMING, None).await.expect("listed");
+        assert!(
+            incoming.keys.is_empty(),
+            "incoming blobs left: {:?}",
+            incoming.keys
+        );
+        let report = reconcile::run_locked(stores, Duration::ZERO, &|_| {})
+            .await
+            .expect("reconciled")
+            .expect("not locked");
+        assert_eq!(
+            report.repaired, 0,
+            "nothing was lost on the way: {report:?}"
+        );
+        assert!(report.failed.is_empty(), "{report:?}");
+        for survey in &self.surveys {
+            let doc = stores.summaries.read(survey).await.expect("read").doc;
+            assert!(
+                doc.recent.is_empty(),
+                "{survey}: recent left after reconcile"
+            );
+            assert_eq!(doc.summary.total, doc.list_len);
+        }
+    }
+}
+
+fn assert_close(a: f64, b: f64, what: &str) {
+    assert!(
+        (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs())),
+        "{what}: {a} vs {b}"
+    );
 }
 
 fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey: &str) {
@@ -72,7 +241,8 @@ fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey:
     );
     for (id, want) in &expected.questions {
         let got = &actual.questions[id];
-        match (got, want) {
+        let what = format!("{survey}/{id}");
+        let (moments, want_moments) = match (got, want) {
             (
                 QuestionSummary::Stars {
                     moments: a,
@@ -83,13 +253,8 @@ fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey:
                     counts: cb,
                 },
             ) => {
-                assert_eq!(ca, cb, "{survey}/{id}: star counts");
-                assert_eq!(
-                    (a.count, a.min, a.max),
-                    (b.count, b.min, b.max),
-                    "{survey}/{id}"
-                );
-                assert!((a.mean - b.mean).abs() < 1e-9, "{survey}/{id}: mean");
+                assert_eq!(ca, cb, "{what}: star counts");
+                (a, b)
             }
             (
                 QuestionSummary::Number {
@@ -101,80 +266,58 @@ fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey:
                     histogram: hb,
                 },
             ) => {
-                assert_eq!(ha, hb, "{survey}/{id}: histogram");
-                assert_eq!(
-                    (a.count, a.min, a.max),
-                    (b.count, b.min, b.max),
-                    "{survey}/{id}"
-                );
-                assert!(
-                    (a.std_dev() - b.std_dev()).abs() < 1e-9,
-                    "{survey}/{id}: deviation"
-                );
+                assert_eq!(ha, hb, "{what}: histogram");
+                (a, b)
             }
-            _ => assert_eq!(got, want, "{survey}/{id}"),
-        }
+            _ => {
+                assert_eq!(got, want, "{what}");
+                continue;
+            }
+        };
+        assert_eq!(
+            (moments.count, moments.min, moments.max),
+            (want_moments.count, want_moments.min, want_moments.max),
+            "{what}"
+        );
+        assert_close(moments.mean, want_moments.mean, &format!("{what}: mean"));
+        assert_close(
+            moments.std_dev(),
+            want_moments.std_dev(),
+            &format!("{what}: standard deviation"),
+        );
     }
+}
+
+/// Redeliveries the workers logged, over every log in `logs`.
+fn redeliveries(logs: &Path) -> usize {
+    std::fs::read_dir(logs)
+        .expect("the log folder")
+        .map(|entry| std::fs::read_to_string(entry.expect("an entry").path()).expect("a log"))
+        .map(|log| {
+            log.matches("received messages that were delivered before")
+                .count()
+        })
+        .sum()
 }
 
 #[tokio::test]
 async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let stores = Stores::open(
-        local::storage(dir.path()).await.expect("opens"),
-        &StoreSettings::default(),
-    )
-    .await
-    .expect("stores");
-    let mut surveys = Vec::new();
-    for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
-        let definition = crate::helpers::survey(tenant, slug, slug, Vec::new());
-        stores
-            .surveys
-            .save(&definition)
-            .await
-            .expect("the survey exists");
-        surveys.push(definition.survey_ref());
-    }
-    let mut random = Xorshift(0x9e37_79b9_7f4a_7c15);
-    let mut expected = [SurveySummary::default(), SurveySummary::default()];
-    let mut unique: [BTreeSet<Reference>; 2] = Default::default();
-    let mut messages = Vec::new();
-    for n in 0..ANSWERS {
-        let survey = (n % 2) as usize;
-        let answer = answer_for(&surveys[survey], 1_000 + n, n);
-        expected[survey].add(&answer);
-        unique[survey].insert(answer.reference);
-        let subscription = if survey == 0 {
-            Subscription::Standard
-        } else {
-            Subscription::Premium
-        };
-        messages.push((answer.clone(), subscription));
-        if random.next(20) == 0 {
-            messages.push((answer, subscription)); // the same answer queued twice
-        }
-    }
-    for chunk in messages.chunks(128) {
-        for queued in join_all(
-            chunk
-                .iter()
-                .map(|(a, s)| stores.answer_queues.submit(a, *s)),
-        )
-        .await
-        {
-            queued.expect("queued");
-        }
-    }
-
+    const WORKERS: usize = 3;
+    let backlog = Backlog::queue(4000, 0x9e37_79b9_7f4a_7c15).await;
+    let logs = tempfile::tempdir().expect("a log folder");
     let env = [
         ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
     ];
+    let mut started = 0;
     let mut workers: Vec<CanvassProcess> = (0..WORKERS)
-        .map(|_| CanvassProcess::worker(dir.path(), &env))
+        .map(|n| {
+            started += 1;
+            backlog.worker(logs.path(), n, &env)
+        })
         .collect();
+    let mut random = Xorshift(0x2545_f491_4f6c_dd1d);
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut kills = 0;
     loop {
@@ -182,61 +325,93 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         let victim = random.next(WORKERS as u64) as usize;
         workers.remove(victim).kill();
         kills += 1;
-        workers.push(CanvassProcess::worker(dir.path(), &env));
-        if queued(&stores).await == 0 || Instant::now() > deadline {
+        workers.push(backlog.worker(logs.path(), started, &env));
+        started += 1;
+        if backlog.queued().await == 0 || Instant::now() > deadline {
             break;
         }
     }
-    wait_until_drained(&stores, deadline).await;
+    wait_until_drained(&backlog, deadline).await;
     drop(workers);
 
     assert!(
         kills >= 5,
         "the run should have killed workers mid-way, killed {kills}"
     );
-    for (survey, filed) in surveys.iter().enumerate() {
-        let slug = &filed.slug;
-        let doc = stores.summaries.read(filed).await.expect("read").doc;
-        assert_same_summary(&doc.summary, &expected[survey], slug.as_str());
-        // Every position must be in the list chunks themselves, not only in `recent` (where
-        // a worker killed after settling leaves answers until a later commit or the reconcile
-        // pass drops them); with the counted index checked below, every answer is settled.
-        let chunks_only = SummaryDoc {
-            recent: BTreeMap::new(),
-            ..doc.clone()
-        };
-        let listed = stores
-            .answer_list
-            .references(filed, &chunks_only, 0..doc.list_len)
-            .await
-            .expect("listed");
-        let distinct: BTreeSet<Reference> = listed.iter().copied().collect();
-        assert_eq!(listed.len() as u64, doc.list_len, "{slug}: list has holes");
-        assert_eq!(
-            distinct, unique[survey],
-            "{slug}: list differs from the answers"
+    assert!(
+        redeliveries(logs.path()) > 0,
+        "no message was ever delivered twice: the kills never interrupted a step"
+    );
+    backlog.assert_exact().await;
+}
+
+async fn wait_until_drained(backlog: &Backlog, deadline: Instant) {
+    loop {
+        let waiting = backlog.queued().await;
+        if waiting == 0 {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{waiting} messages still queued");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Drains a backlog with two workers that abort at `point` (the second time each reaches it),
+/// starting a new worker for each that died, until the queues are empty.
+async fn drain_crashing_at(point: &str) {
+    let backlog = Backlog::queue(600, 0x1234_5678 + point.len() as u64).await;
+    let logs = tempfile::tempdir().expect("a log folder");
+    let crash_at = format!("{point}@2");
+    let env = [
+        ("CANVASS_WORKER_VISIBILITY_SECS", "1"),
+        ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
+        ("CANVASS_WORKER_BATCHES", "1"),
+        (canvass::worker::crash::VARIABLE, crash_at.as_str()),
+    ];
+    let mut started = 2;
+    let mut workers: Vec<CanvassProcess> = (0..2)
+        .map(|n| backlog.worker(logs.path(), n, &env))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let mut crashes = 0;
+    while backlog.queued().await > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "{point}: the backlog did not drain"
         );
-        let counted = stores
-            .counted
-            .counted(filed, unique[survey].iter().copied())
-            .await
-            .expect("read");
-        assert_eq!(counted, unique[survey], "{slug}: counted index");
-        let mut missing = BTreeMap::new();
-        for reference in unique[survey].iter().step_by(37) {
-            if stores
-                .answers
-                .get(filed, *reference)
-                .await
-                .expect("read")
-                .is_none()
-            {
-                missing.insert(*reference, ());
+        for worker in &mut workers {
+            if let Some(status) = worker.exited() {
+                assert!(!status.success(), "{point}: a worker stopped on its own");
+                crashes += 1;
+                *worker = backlog.worker(logs.path(), started, &env);
+                started += 1;
             }
         }
-        assert!(
-            missing.is_empty(),
-            "{slug}: answers not stored: {missing:?}"
-        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    drop(workers);
+
+    assert!(crashes >= 3, "{point}: only {crashes} crashes at the point");
+    assert!(redeliveries(logs.path()) > 0, "{point}: no redelivery seen");
+    backlog.assert_exact().await;
+}
+
+#[tokio::test]
+async fn a_worker_dying_right_after_its_summary_commit_loses_and_doubles_nothing() {
+    drain_crashing_at("after-commit").await;
+}
+
+#[tokio::test]
+async fn a_worker_dying_after_its_flush_before_any_list_write_loses_and_doubles_nothing() {
+    drain_crashing_at("after-flush").await;
+}
+
+#[tokio::test]
+async fn a_worker_dying_after_settling_before_its_deletes_loses_and_doubles_nothing() {
+    drain_crashing_at("after-settle").await;
+}
+
+#[tokio::test]
+async fn a_worker_dying_between_removing_incoming_blobs_and_deleting_messages_loses_nothing() {
+    drain_crashing_at("before-delete").await;
 }

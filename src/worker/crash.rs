@@ -1,0 +1,63 @@
+//! Crash points, for the fault-injection tests of the merge protocol. With
+//! `CANVASS_TEST_CRASH_AT=POINT@N` a worker process aborts the N-th time it reaches POINT, the
+//! way SIGKILL would stop it: mid-step, with nothing after that point done. The points are the
+//! moments between the protocol's writes (see `merge`):
+//!
+//! - `after-commit`: the summary counts the batch; nothing is flushed, listed or deleted;
+//! - `after-flush`: the commit is durable; no list entry or counted bit is written yet;
+//! - `after-settle`: list entries and bits are written; the messages are not deleted;
+//! - `before-delete`: incoming blobs are removed; the messages are not deleted.
+//!
+//! Unset (as in any real deployment) reaching a point costs one look at a value read once.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A moment between two writes of the merge protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Point {
+    /// The summary commit succeeded.
+    AfterCommit,
+    /// The commit was made durable.
+    AfterFlush,
+    /// List entries and counted bits were written.
+    AfterSettle,
+    /// Incoming blobs were removed, messages not yet deleted.
+    BeforeDelete,
+}
+
+impl Point {
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "after-commit" => Some(Point::AfterCommit),
+            "after-flush" => Some(Point::AfterFlush),
+            "after-settle" => Some(Point::AfterSettle),
+            "before-delete" => Some(Point::BeforeDelete),
+            _ => None,
+        }
+    }
+}
+
+/// The variable naming the crash point.
+pub const VARIABLE: &str = "CANVASS_TEST_CRASH_AT";
+
+fn configured() -> Option<(Point, u64)> {
+    static CONFIGURED: OnceLock<Option<(Point, u64)>> = OnceLock::new();
+    *CONFIGURED.get_or_init(|| {
+        let value = std::env::var(VARIABLE).ok()?;
+        let (point, nth) = value.split_once('@').unwrap_or((&value, "1"));
+        Some((Point::parse(point)?, nth.parse().ok()?))
+    })
+}
+
+/// Marks that the worker reached `point`; aborts the process if the test asked for it here.
+pub fn reached(point: Point) {
+    static ARRIVALS: AtomicU64 = AtomicU64::new(0);
+    if let Some((crash_at, nth)) = configured()
+        && crash_at == point
+        && ARRIVALS.fetch_add(1, Ordering::SeqCst) + 1 == nth
+    {
+        eprintln!("{VARIABLE}: crashing at {point:?}");
+        std::process::abort();
+    }
+}
