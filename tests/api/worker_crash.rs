@@ -47,9 +47,10 @@ fn answer_for(survey: &SurveyRef, reference: u64, n: u64) -> Answer {
 }
 
 /// A data directory with two surveys (a standard and a premium tenant's) and a backlog.
-struct Backlog {
+pub struct Backlog {
     dir: tempfile::TempDir,
-    stores: Stores,
+    /// The stores the backlog was made with (replaced by the tests that reopen the directory).
+    pub stores: Stores,
     surveys: Vec<SurveyRef>,
     /// What each survey's summary must be.
     expected: Vec<SurveySummary>,
@@ -60,13 +61,16 @@ struct Backlog {
 impl Backlog {
     /// `answers` answers, some queued twice, one in 200 oversized.
     async fn queue(answers: u64, seed: u64) -> Self {
+        Self::queue_with(answers, seed, local::Options::with(local::Durability::Full)).await
+    }
+
+    /// As `queue`, with the data directory opened with `options`.
+    pub async fn queue_with(answers: u64, seed: u64, options: local::Options) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
-        let stores = Stores::open(
-            local::storage(dir.path()).await.expect("opens"),
-            &StoreSettings::default(),
-        )
-        .await
-        .expect("stores");
+        let (storage, _) = local::open(dir.path(), options).await.expect("opens");
+        let stores = Stores::open(storage, &StoreSettings::default())
+            .await
+            .expect("stores");
         let mut surveys = Vec::new();
         for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
             let definition = crate::helpers::survey(tenant, slug, slug, Vec::new());
@@ -108,7 +112,8 @@ impl Backlog {
         }
     }
 
-    fn path(&self) -> &Path {
+    /// The data directory.
+    pub fn path(&self) -> &Path {
         self.dir.path()
     }
 
@@ -121,7 +126,7 @@ impl Backlog {
     }
 
     /// Messages still in any queue, held or not.
-    async fn queued(&self) -> u64 {
+    pub async fn queued(&self) -> u64 {
         let mut waiting = 0;
         for (_, queue) in self.stores.answer_queues.all() {
             waiting += self
@@ -135,7 +140,7 @@ impl Backlog {
     }
 
     /// Checks everything the workers made, exactly; then that reconcile finds nothing to do.
-    async fn assert_exact(&self) {
+    pub async fn assert_exact(&self) {
         let stores = &self.stores;
         for (index, survey) in self.surveys.iter().enumerate() {
             let doc = stores.summaries.read(survey).await.expect("read").doc;

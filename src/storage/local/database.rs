@@ -5,13 +5,14 @@
 //! other or the writer, so a handful of them in flight at once is plenty.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, ffi};
 use tokio::sync::Semaphore;
 
 use super::writer::Writer;
-use super::{Durability, busy};
+use super::{Durability, Options, busy};
 use crate::storage::{Error, Result};
 
 /// Reads in flight at once per file.
@@ -22,29 +23,27 @@ const READERS: usize = 8;
 pub(super) struct Database {
     writer: Writer,
     readers: Arc<Readers>,
-    /// The file's write-ahead log, fsynced by `sync_log`.
-    wal: PathBuf,
+    /// Times `sync_log` fsynced the log.
+    syncs: AtomicU64,
 }
 
 impl Database {
     /// Opens (creating if needed) the file at `path`, runs `schema` on it and starts its writer.
     /// Blocking: call it off the async runtime.
-    pub(super) fn open(path: &Path, durability: Durability, schema: &str) -> Result<Self> {
-        let connection = connect(path, durability)?;
+    pub(super) fn open(path: &Path, options: &Options, schema: &str) -> Result<Self> {
+        let connection = connect(path, options)?;
         reclaimable(&connection, path)?;
         busy::retry(|| connection.execute_batch(schema)).map_err(|error| opening(path, error))?;
         let name = path.file_stem().map_or_else(
             || "canvass".into(),
             |stem| stem.to_string_lossy().into_owned(),
         );
-        let mut wal = path.as_os_str().to_owned();
-        wal.push("-wal");
         Ok(Self {
             writer: Writer::spawn(connection, format!("{name}-writer"))?,
-            wal: wal.into(),
+            syncs: AtomicU64::new(0),
             readers: Arc::new(Readers {
                 path: path.to_owned(),
-                durability,
+                options: options.clone(),
                 idle: Mutex::new(Vec::new()),
                 permits: Semaphore::new(READERS),
             }),
@@ -61,20 +60,27 @@ impl Database {
     }
 
     /// Makes every transaction committed to this file so far durable, by anyone: fsyncs its
-    /// write-ahead log. (What a checkpoint has moved from the log into the file was fsynced by
-    /// the checkpoint.)
+    /// write-ahead log, through SQLite's own file layer (so through whatever VFS the file was
+    /// opened with). What a checkpoint has moved from the log into the file was fsynced by the
+    /// checkpoint; a log that is gone was checkpointed whole.
     pub(super) async fn sync_log(&self) -> Result<()> {
-        let wal = self.wal.clone();
-        tokio::task::spawn_blocking(move || {
-            match std::fs::File::open(&wal).and_then(|log| log.sync_data()) {
-                Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(Error::backend(
-                    format!("cannot fsync {}: {error}", wal.display()),
-                )),
-                _ => Ok(()),
-            }
+        self.syncs.fetch_add(1, Ordering::Relaxed);
+        self.read(sync_wal).await
+    }
+
+    /// Times the log was fsynced by `sync_log`.
+    pub(super) fn log_syncs(&self) -> u64 {
+        self.syncs.load(Ordering::Relaxed)
+    }
+
+    /// The `synchronous` setting of the writer's connection.
+    pub(super) async fn synchronous(&self) -> Result<i64> {
+        self.write(|connection| {
+            connection
+                .query_row("pragma synchronous", [], |row| row.get(0))
+                .map_err(super::sqlite)
         })
         .await
-        .map_err(Error::backend)?
     }
 
     /// Runs `read` on a reader connection, again while another process's lock is in the way.
@@ -101,11 +107,43 @@ impl Database {
     }
 }
 
+/// Fsyncs the write-ahead log `connection` has open (opening it first by reading).
+fn sync_wal(connection: &Connection) -> rusqlite::Result<()> {
+    connection.query_row("select count(*) from sqlite_schema", [], |_| Ok(()))?;
+    let mut log: *mut ffi::sqlite3_file = std::ptr::null_mut();
+    // SAFETY: the connection is this call's alone (taken from the idle list, used on one
+    // thread). SQLite hands back its own handle on the connection's log, valid while the
+    // connection is open; its `xSync` is called as SQLite itself calls it. A null handle or
+    // method table means the connection has no log open: nothing is waiting in one.
+    let code = unsafe {
+        let code = ffi::sqlite3_file_control(
+            connection.handle(),
+            c"main".as_ptr(),
+            ffi::SQLITE_FCNTL_JOURNAL_POINTER,
+            (&raw mut log).cast(),
+        );
+        match log.as_ref().and_then(|file| file.pMethods.as_ref()) {
+            Some(methods) if code == ffi::SQLITE_OK => match methods.xSync {
+                Some(sync) => sync(log, ffi::SQLITE_SYNC_NORMAL),
+                None => ffi::SQLITE_OK,
+            },
+            _ => code,
+        }
+    };
+    match code {
+        ffi::SQLITE_OK => Ok(()),
+        code => Err(rusqlite::Error::SqliteFailure(
+            ffi::Error::new(code),
+            Some("syncing the write-ahead log".into()),
+        )),
+    }
+}
+
 /// A file's idle reader connections.
 #[derive(Debug)]
 struct Readers {
     path: PathBuf,
-    durability: Durability,
+    options: Options,
     idle: Mutex<Vec<Connection>>,
     permits: Semaphore,
 }
@@ -115,7 +153,7 @@ impl Readers {
         let idle = lock(&self.idle).pop();
         match idle {
             Some(connection) => Ok(connection),
-            None => connect(&self.path, self.durability),
+            None => connect(&self.path, &self.options),
         }
     }
 
@@ -130,8 +168,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Opens a connection in WAL mode with the durability asked for and our busy handler.
-fn connect(path: &Path, durability: Durability) -> Result<Connection> {
-    let connection = configure(path, durability).map_err(|error| opening(path, error))?;
+fn connect(path: &Path, options: &Options) -> Result<Connection> {
+    let connection = configure(path, options).map_err(|error| opening(path, error))?;
     let mode: String = connection
         .query_row("pragma journal_mode", [], |row| row.get(0))
         .map_err(|error| opening(path, error))?;
@@ -166,18 +204,15 @@ fn reclaimable(connection: &Connection, path: &Path) -> Result<()> {
 /// `pragma auto_vacuum`'s value for incremental.
 const INCREMENTAL: i64 = 2;
 
-fn configure(path: &Path, durability: Durability) -> rusqlite::Result<Connection> {
-    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-        | OpenFlags::SQLITE_OPEN_CREATE
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let connection = Connection::open_with_flags(path, flags)?;
+fn configure(path: &Path, options: &Options) -> rusqlite::Result<Connection> {
+    let connection = open_file(path, options.vfs.as_deref())?;
     busy::install(&connection)?;
     // Only takes effect on a new, empty file, and only before its journal mode is set.
     connection.pragma_update(None, "auto_vacuum", "incremental")?;
     // Switching to WAL needs a moment of exclusive access when the file is new; once it is in
     // WAL mode this is a read. Both wait through the busy handler.
     connection.query_row("pragma journal_mode = wal", [], |_| Ok(()))?;
-    let synchronous = match durability {
+    let synchronous = match options.durability {
         Durability::Full => "full",
         Durability::Relaxed => "normal",
     };
@@ -186,6 +221,17 @@ fn configure(path: &Path, durability: Durability) -> rusqlite::Result<Connection
     connection.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
     connection.set_prepared_statement_cache_capacity(32);
     Ok(connection)
+}
+
+/// Opens a file (creating it if needed) through the VFS named, or SQLite's default.
+pub(super) fn open_file(path: &Path, vfs: Option<&str>) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    match vfs {
+        Some(vfs) => Connection::open_with_flags_and_vfs(path, flags, vfs),
+        None => Connection::open_with_flags(path, flags),
+    }
 }
 
 fn opening(path: &Path, error: impl std::fmt::Display) -> Error {

@@ -17,8 +17,8 @@ use futures_util::future::try_join_all;
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
-use super::database::Database;
-use super::{Durability, busy, upgrade};
+use super::database::{Database, open_file};
+use super::{Durability, Options, busy, upgrade};
 use crate::storage::{Error, Result};
 
 /// File name of the queue database inside the data directory.
@@ -78,7 +78,7 @@ pub(super) struct Layout {
 
 impl Layout {
     /// Opens (creating if needed) every file of `data_dir`. Blocking.
-    pub(super) fn open(data_dir: &Path, durability: Durability) -> Result<Self> {
+    pub(super) fn open(data_dir: &Path, options: &Options) -> Result<Self> {
         std::fs::create_dir_all(data_dir).map_err(|error| {
             Error::backend(format!(
                 "cannot create the data directory {}: {error}",
@@ -86,19 +86,20 @@ impl Layout {
             ))
         })?;
         let queue_path = data_dir.join(QUEUE_FILE);
-        let queues = Database::open(&queue_path, durability, QUEUE_SCHEMA)?;
+        let queues = Database::open(&queue_path, options, QUEUE_SCHEMA)?;
         // One connection for the one-off work of opening.
-        let mut setup = open_plain(&queue_path)?;
+        let vfs = options.vfs.as_deref();
+        let mut setup = open_plain(&queue_path, vfs)?;
         upgrade::move_old_bodies(&mut setup)?;
         let count = blob_files(&setup)?;
         let blobs = (0..count)
-            .map(|n| Database::open(&blob_path(data_dir, n), durability, BLOB_SCHEMA))
+            .map(|n| Database::open(&blob_path(data_dir, n), options, BLOB_SCHEMA))
             .collect::<Result<Vec<_>>>()?;
-        upgrade::move_old_blobs(&mut setup, data_dir, count)?;
+        upgrade::move_old_blobs(&mut setup, data_dir, count, vfs)?;
         Ok(Self {
             queues,
             blobs,
-            durability,
+            durability: options.durability,
             flush_calls: AtomicU64::new(0),
             flushed: tokio::sync::Mutex::new(0),
         })
@@ -121,6 +122,17 @@ impl Layout {
     ///
     /// Concurrent callers share rounds of fsyncs: a round covers every call made before it
     /// started, since those callers' writes had returned by then.
+    /// Each file's `synchronous` setting, queue file first.
+    pub(super) async fn synchronous(&self) -> Result<Vec<i64>> {
+        let files = std::iter::once(&self.queues).chain(&self.blobs);
+        try_join_all(files.map(Database::synchronous)).await
+    }
+
+    /// Times this handle fsynced a blob file's log.
+    pub(super) fn log_syncs(&self) -> u64 {
+        self.blobs.iter().map(Database::log_syncs).sum()
+    }
+
     pub(super) async fn flush_blobs(&self) -> Result<()> {
         if self.durability == Durability::Full {
             return Ok(());
@@ -163,8 +175,8 @@ fn blob_files(connection: &Connection) -> Result<u32> {
 }
 
 /// A connection for the one-off work of opening: waits for other processes like the rest.
-pub(super) fn open_plain(path: &Path) -> Result<Connection> {
-    let connection = Connection::open(path).map_err(super::sqlite)?;
+pub(super) fn open_plain(path: &Path, vfs: Option<&str>) -> Result<Connection> {
+    let connection = open_file(path, vfs).map_err(super::sqlite)?;
     busy::install(&connection).map_err(super::sqlite)?;
     Ok(connection)
 }

@@ -52,6 +52,26 @@ pub enum Durability {
     Relaxed,
 }
 
+/// How a handle opens its files.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// How its commits reach the disk.
+    pub durability: Durability,
+    /// The SQLite VFS its files are opened through (`None`: SQLite's default). The power-cut
+    /// test registers one that forgets what was not fsynced.
+    pub vfs: Option<String>,
+}
+
+impl Options {
+    /// The default VFS with this durability.
+    pub fn with(durability: Durability) -> Self {
+        Self {
+            durability,
+            vfs: None,
+        }
+    }
+}
+
 /// Opens both ports on the files in `data_dir`, every write fsynced.
 pub async fn storage(data_dir: &Path) -> Result<Storage> {
     storage_with(data_dir, Durability::Full).await
@@ -59,15 +79,42 @@ pub async fn storage(data_dir: &Path) -> Result<Storage> {
 
 /// Opens both ports on the files in `data_dir` with the given durability.
 pub async fn storage_with(data_dir: &Path, durability: Durability) -> Result<Storage> {
+    open(data_dir, Options::with(durability))
+        .await
+        .map(|(storage, _)| storage)
+}
+
+/// Opens both ports on the files in `data_dir`, with what can be asked of the handle itself.
+pub async fn open(data_dir: &Path, options: Options) -> Result<(Storage, Diagnostics)> {
     let dir = data_dir.to_owned();
-    let layout = tokio::task::spawn_blocking(move || Layout::open(&dir, durability))
+    let layout = tokio::task::spawn_blocking(move || Layout::open(&dir, &options))
         .await
         .map_err(Error::backend)??;
     let layout = Arc::new(layout);
-    Ok(Storage {
+    let storage = Storage {
         blobs: Arc::new(LocalBlobStore::new(layout.clone())),
-        queues: Arc::new(LocalQueue::new(layout)),
-    })
+        queues: Arc::new(LocalQueue::new(layout.clone())),
+    };
+    Ok((storage, Diagnostics { layout }))
+}
+
+/// What a local handle can tell about itself, for tests and operators.
+#[derive(Clone, Debug)]
+pub struct Diagnostics {
+    layout: Arc<Layout>,
+}
+
+impl Diagnostics {
+    /// Each file's `synchronous` setting as its writer uses it (2 full, 1 normal), queue
+    /// file first.
+    pub async fn synchronous(&self) -> Result<Vec<i64>> {
+        self.layout.synchronous().await
+    }
+
+    /// How many times this handle has fsynced a blob file's log.
+    pub fn log_syncs(&self) -> u64 {
+        self.layout.log_syncs()
+    }
 }
 
 /// A SQLite failure as a storage error, with a full disk told apart so callers can say so.

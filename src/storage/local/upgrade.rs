@@ -66,12 +66,13 @@ pub(super) fn move_old_blobs(
     queue_file: &mut Connection,
     data_dir: &Path,
     count: u32,
+    vfs: Option<&str>,
 ) -> Result<()> {
     if !busy::retry(|| any(queue_file, OLD_BLOBS))? {
         return Ok(());
     }
     let mut files = (0..count)
-        .map(|n| open_plain(&blob_path(data_dir, n)))
+        .map(|n| open_plain(&blob_path(data_dir, n), vfs))
         .collect::<Result<Vec<_>>>()?;
     let (mut moved, mut shown) = (0, Instant::now());
     while let Some(batch) = busy::retry(|| move_batch(queue_file, &mut files))? {

@@ -12,6 +12,99 @@ async fn fixture() -> Fixture {
 
 conformance_suite!(fixture());
 
+/// The suite again on the handle workers use: commits without fsync, deletes and flushes
+/// after an fsync of every blob file's log.
+mod relaxed {
+    use crate::storage::conformance::Fixture;
+    use canvass::storage::local::{self, Durability, Options};
+
+    async fn fixture() -> Fixture {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let (storage, _) = local::open(dir.path(), Options::with(Durability::Relaxed))
+            .await
+            .expect("local storage opens");
+        Fixture::new(storage, Some(dir))
+    }
+
+    conformance_suite!(fixture());
+}
+
+#[tokio::test]
+async fn the_web_handle_fsyncs_every_commit_and_the_worker_handle_only_at_flushes_and_deletes() {
+    use canvass::storage::local::{Durability, Options, open};
+    use canvass::storage::{PutMode, QueueName};
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (web, full) = open(dir.path(), Options::with(Durability::Full))
+        .await
+        .expect("opens");
+    let (worker, relaxed) = open(dir.path(), Options::with(Durability::Relaxed))
+        .await
+        .expect("opens again");
+
+    assert_eq!(
+        full.synchronous().await.expect("read"),
+        [2, 2, 2, 2, 2],
+        "FULL everywhere"
+    );
+    assert_eq!(
+        relaxed.synchronous().await.expect("read"),
+        [1, 1, 1, 1, 1],
+        "NORMAL everywhere"
+    );
+
+    web.blobs
+        .put("w", "x".into(), PutMode::Create)
+        .await
+        .expect("written");
+    web.blobs.flush().await.expect("flushed");
+    assert_eq!(
+        full.log_syncs(),
+        0,
+        "a full handle's flush has nothing left to do"
+    );
+
+    worker
+        .blobs
+        .put("k", "x".into(), PutMode::Create)
+        .await
+        .expect("written");
+    assert_eq!(relaxed.log_syncs(), 0, "a relaxed commit is not fsynced");
+    worker.blobs.flush().await.expect("flushed");
+    assert_eq!(
+        relaxed.log_syncs(),
+        4,
+        "a flush fsyncs every blob file's log"
+    );
+    worker.blobs.delete("k", None).await.expect("deleted");
+    assert_eq!(
+        relaxed.log_syncs(),
+        8,
+        "a blob delete first fsyncs every blob file's log"
+    );
+    let queue = QueueName::parse("synced").expect("a name");
+    worker.queues.create_queue(&queue).await.expect("created");
+    worker
+        .queues
+        .add(&queue, "m".into(), None)
+        .await
+        .expect("added");
+    let held = worker
+        .queues
+        .get(&queue, 1, std::time::Duration::from_secs(30))
+        .await
+        .expect("received");
+    worker
+        .queues
+        .delete(&queue, &held[0].id, &held[0].pop_receipt)
+        .await
+        .expect("deleted");
+    assert_eq!(
+        relaxed.log_syncs(),
+        12,
+        "a message delete first fsyncs every blob file's log"
+    );
+}
+
 #[tokio::test]
 async fn a_second_process_opening_the_same_data_dir_sees_the_same_blobs_and_queues() {
     let dir = tempfile::tempdir().expect("a temp dir");

@@ -1,13 +1,16 @@
 //! Several OS processes sharing one local data directory. Each test re-runs this test binary
 //! as its child processes (selected by name, told their role by environment variables), so the
-//! children exercise the very code under test with no helper binary.
+//! children exercise the very code under test with no helper binary. Children open the
+//! directory as workers do (relaxed durability) and wait at a barrier (a file the parent makes
+//! once all of them run), so their work overlaps; each must do some of it.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use canvass::storage::{PutMode, QueueName, Storage, local};
+use canvass::storage::local::{self, Durability};
+use canvass::storage::{PutMode, QueueName, Storage};
 
 use crate::storage::conformance::increment;
 
@@ -15,6 +18,12 @@ use crate::storage::conformance::increment;
 const CHILD_DIR: &str = "CANVASS_TEST_CHILD_DIR";
 /// Set in a child process: its number, naming its result file.
 const CHILD_INDEX: &str = "CANVASS_TEST_CHILD_INDEX";
+/// The barrier: made by the parent once every child runs.
+const GO: &str = "go";
+/// Made by each child once it runs and has opened the directory.
+fn ready(index: &str) -> String {
+    format!("ready-{index}")
+}
 
 const COUNTER: &str = "race/counter";
 const ROUNDS: usize = 2500;
@@ -26,6 +35,19 @@ fn child() -> Option<(PathBuf, String)> {
         std::env::var_os(CHILD_DIR)?.into(),
         std::env::var(CHILD_INDEX).ok()?,
     ))
+}
+
+/// In a child: says it is ready, then waits for the parent's go.
+fn wait_for_go(dir: &Path, index: &str) {
+    std::fs::write(dir.join(ready(index)), "").expect("ready is written");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !dir.join(GO).exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no go from the parent"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// Runs `test` (a test of this module) in `count` child processes and waits for them all.
@@ -46,6 +68,16 @@ fn run_children(test: &str, dir: &Path, count: usize) {
                 .expect("a child process starts")
         })
         .collect();
+    // The barrier: go once every child has opened the directory.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !(0..count).all(|index| dir.join(ready(&index.to_string())).exists()) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the children did not start"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::write(dir.join(GO), "").expect("go is written");
     for mut child in children {
         let status = child.wait().expect("the child is waited for");
         assert!(status.success(), "a child process failed: {status}");
@@ -62,7 +94,9 @@ fn result_files(dir: &Path, count: usize) -> Vec<String> {
 }
 
 async fn open(dir: &Path) -> Storage {
-    local::storage(dir).await.expect("local storage opens")
+    local::storage_with(dir, Durability::Relaxed)
+        .await
+        .expect("local storage opens")
 }
 
 fn queue() -> QueueName {
@@ -72,7 +106,9 @@ fn queue() -> QueueName {
 #[tokio::test]
 async fn two_processes_racing_if_match_increments_end_at_their_successful_writes() {
     if let Some((dir, index)) = child() {
-        let successes = increment(&open(&dir).await, COUNTER, ROUNDS).await;
+        let storage = open(&dir).await;
+        wait_for_go(&dir, &index);
+        let successes = increment(&storage, COUNTER, ROUNDS).await;
         std::fs::write(
             dir.join(format!("result-{index}.txt")),
             successes.to_string(),
@@ -112,12 +148,18 @@ async fn two_processes_racing_if_match_increments_end_at_their_successful_writes
         successes.iter().all(|&s| s > 0),
         "both processes wrote: {successes:?}"
     );
+    let conflicts = 2 * ROUNDS as u64 - successes.iter().sum::<u64>();
+    assert!(
+        conflicts > 0,
+        "the processes never raced: no If-Match write failed ({successes:?})"
+    );
 }
 
 #[tokio::test]
 async fn two_processes_draining_one_queue_handle_every_message_exactly_once() {
     if let Some((dir, index)) = child() {
         let storage = open(&dir).await;
+        wait_for_go(&dir, &index);
         let mut handled = Vec::new();
         loop {
             let batch = storage
@@ -188,6 +230,12 @@ async fn two_processes_draining_one_queue_handle_every_message_exactly_once() {
         distinct.len(),
         MESSAGES,
         "no message was handled by both processes"
+    );
+    assert!(
+        handled.iter().all(|mine| !mine.is_empty()),
+        "each process handled messages: {} / {}",
+        handled[0].len(),
+        handled[1].len()
     );
     assert_eq!(
         storage
