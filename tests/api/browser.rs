@@ -18,6 +18,10 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let server = CanvassProcess::serve(dir.path(), &[("CANVASS_DEMO", "false")]);
     let shots = root.join("target/screenshots");
+    // Screenshots of an earlier run must not pass for this one's.
+    if shots.exists() {
+        std::fs::remove_dir_all(&shots).expect("the old screenshots are removed");
+    }
 
     let output = Command::new("node")
         .arg(root.join("tests/browser/e2e.cjs"))
@@ -33,7 +37,16 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    for shot in ["form", "thanks", "summary", "responses"] {
+    for shot in [
+        "sign-up",
+        "dashboard",
+        "designer",
+        "form",
+        "thanks",
+        "summary",
+        "responses",
+        "response",
+    ] {
         assert!(
             shots.join(format!("{shot}.png")).exists(),
             "no screenshot of the {shot} page"

@@ -8,6 +8,7 @@ mod export;
 mod faults;
 mod hardening;
 mod helpers;
+mod isolation;
 mod json_api;
 mod lost_writes;
 mod owner;

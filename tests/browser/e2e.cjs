@@ -1,5 +1,7 @@
 // End-to-end in headless Chromium, as people use Canvass: an owner signs up, designs a survey
-// with every question type, publishes it; a respondent answers it; the owner sees it counted.
+// with every question type, publishes it; a respondent answers it; the owner sees it counted,
+// its statistics, and every value of the response. A screenshot of every page visited goes to
+// the screenshot folder (the test checks each one is there).
 // Usage: node e2e.cjs <base-url> <screenshot-dir>. Exits non-zero with a reason on failure.
 const { chromium } = require("playwright-core");
 const fs = require("fs");
@@ -19,6 +21,18 @@ async function shoot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 }
 
+function expectEqual(actual, expected, what) {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+// The definition list of a page (`dl.<name>`) as [term, description] pairs.
+async function pairs(page, list) {
+  return page.$$eval(`dl.${list} dt`, (terms) =>
+    terms.map((term) => [term.textContent.trim(), term.nextElementSibling.textContent.trim()]));
+}
+
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({
@@ -31,11 +45,13 @@ async function main() {
   try {
     const owner = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
     await owner.goto(`${base}/tenant/sign-up`);
+    await shoot(owner, "sign-up");
     await owner.fill("#name", "Browser Bistro");
     await owner.fill("#email", "owner@bistro.test");
     await owner.fill("#password", "a long enough password");
     await owner.click("button[type=submit]");
     await owner.waitForURL(`${base}/tenant`);
+    await shoot(owner, "dashboard");
 
     await owner.click("text=New survey");
     await owner.fill("#title", "Lunch feedback");
@@ -81,10 +97,29 @@ async function main() {
       await owner.waitForTimeout(300);
     }
     await shoot(owner, "summary");
+    const stars = (await pairs(owner, "facts")).slice(0, 4);
+    expectEqual(stars, [["Mean", "4"], ["Standard deviation", "0"], ["Lowest", "4"], ["Highest", "4"]],
+      "the star rating's statistics");
+    const starBars = await owner.$eval(".question-summary", (first) =>
+      [...first.querySelectorAll(".chart .value")].map((v) => v.textContent.trim()));
+    expectEqual(starBars, ["0 (0%)", "0 (0%)", "0 (0%)", "1 (100%)", "0 (0%)"],
+      "the star rating's chart: one 4-star answer");
+
     await owner.goto(`${base}/tenant/surveys/${slug}/responses`);
     await shoot(owner, "responses");
     const row = await owner.textContent("tbody tr");
     if (!row.includes("Tea")) throw new Error(`the responses page does not show the answer: ${row}`);
+    await owner.click("tbody tr a");
+    await owner.waitForURL(/responses\/1$/);
+    await shoot(owner, "response");
+    expectEqual(await pairs(owner, "answers"), [
+      ["How was it overall?", "4 of 5 stars"],
+      ["What did you order?", "Tea"],
+      ["What did you like?", "Taste, Price"],
+      ["How many minutes did you wait?", "7"],
+      ["Your name", "Ada"],
+      ["Anything else?", "Lovely soup, friendly staff."],
+    ], "the response as the owner reads it");
     console.log("browser end-to-end: ok");
   } finally {
     await browser.close();

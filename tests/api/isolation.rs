@@ -1,0 +1,160 @@
+//! Tenants with surveys of the same slug: each one's summary, responses, CSV and pages show
+//! its own answers only; a revoked API key stops working at once; an export is invisible to
+//! another tenant's key.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, spawn_app, token_in, worker};
+use crate::owner::Owner;
+
+/// Signs up a tenant, makes its survey "team" (one rating question) over the API, publishes
+/// it and has it answered with `ratings`; returns its owner and API key.
+async fn tenant_with_team<'a>(
+    app: &'a TestApp,
+    slug: &str,
+    ratings: &[&str],
+) -> (Owner<'a>, String) {
+    let email = format!("owner@{slug}.test");
+    let owner = Owner::signed_up(app, slug, slug, &email).await;
+    let key = app.api_key(slug).await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Team", "questions": [
+                {"text": "How was it?", "type": "five_stars", "required": true},
+                {"text": "Who are you?", "type": "short_text", "required": true}]}),
+        )
+        .await;
+    assert_eq!(survey["slug"], "team");
+    let ids: Vec<String> = (0..2)
+        .map(|n| {
+            survey["questions"][n]["id"]
+                .as_str()
+                .expect("an id")
+                .to_owned()
+        })
+        .collect();
+    for rating in ratings {
+        let form = app.form(slug, "team").await;
+        let name = format!("{slug} respondent");
+        let answers = [(ids[0].as_str(), *rating), (ids[1].as_str(), name.as_str())];
+        let response = app.submit(slug, "team", &token_in(&form), &answers).await;
+        assert_eq!(response.status(), 303);
+    }
+    (owner, key)
+}
+
+async fn get(app: &TestApp, key: &str, path: &str) -> (u16, Value) {
+    app.api(reqwest::Method::GET, path, key, None).await
+}
+
+#[tokio::test]
+async fn two_tenants_surveys_of_one_slug_each_show_only_their_own_answers() {
+    let app = spawn_app().await;
+    let (acme, acme_key) = tenant_with_team(&app, "acme", &["5", "5", "4"]).await;
+    let (bolt, bolt_key) = tenant_with_team(&app, "bolt", &["1", "2"]).await;
+    let stores = app.stores().await;
+    let mut worker = worker(&stores, std::time::Duration::from_secs(60));
+    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
+    {
+    }
+
+    for (key, tenant, total, mean, other) in [
+        (&acme_key, "acme", 3, 14.0 / 3.0, "bolt"),
+        (&bolt_key, "bolt", 2, 1.5, "acme"),
+    ] {
+        let (_, summary) = get(&app, key, "/api/v1/surveys/team/summary").await;
+        assert_eq!(summary["tenant"], tenant);
+        assert_eq!(summary["total"], total, "{tenant}: {summary}");
+        let stats = &summary["questions"][0];
+        assert!(
+            (stats["mean"].as_f64().expect("a mean") - mean).abs() < 1e-9,
+            "{tenant}"
+        );
+        let (_, responses) = get(&app, key, "/api/v1/surveys/team/responses?page=1").await;
+        let listed = responses["responses"].as_array().expect("responses");
+        assert_eq!(listed.len(), total, "{tenant}");
+        assert!(
+            listed.iter().all(|r| r["tenant"] == tenant),
+            "{tenant}: {responses}"
+        );
+        assert!(
+            !responses
+                .to_string()
+                .contains(&format!("{other} respondent"))
+        );
+    }
+    for (owner, tenant, rows, other) in [(&acme, "acme", 3, "bolt"), (&bolt, "bolt", 2, "acme")] {
+        let csv = owner.page("/tenant/surveys/team/responses.csv").await;
+        assert_eq!(csv.lines().count(), rows + 1, "{tenant}: {csv}");
+        assert_eq!(csv.matches(&format!("{tenant} respondent")).count(), rows);
+        assert!(
+            !csv.contains(&format!("{other} respondent")),
+            "{tenant}: {csv}"
+        );
+        for page in [
+            "/tenant/surveys/team/summary",
+            "/tenant/surveys/team/responses",
+            "/tenant/surveys/team/responses/1",
+        ] {
+            let html = owner.page(page).await;
+            assert!(
+                !html.contains(&format!("{other} respondent")),
+                "{tenant} {page}"
+            );
+        }
+        let summary = owner.page("/tenant/surveys/team/summary").await;
+        assert!(
+            summary.contains(&format!(r#"<span class="big">{rows}</span>"#)),
+            "{tenant}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_revoked_key_fails_on_its_next_call_and_exports_are_invisible_to_other_keys() {
+    let app = spawn_app().await;
+    let (acme, acme_key) = tenant_with_team(&app, "acme", &["5"]).await;
+    let (_, bolt_key) = tenant_with_team(&app, "bolt", &["1"]).await;
+    let (status, job) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys/team/exports",
+            &acme_key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 202);
+    let export = format!("/api/v1/exports/{}", job["id"].as_str().expect("an id"));
+    assert_eq!(get(&app, &acme_key, &export).await.0, 200);
+    assert_eq!(
+        get(&app, &bolt_key, &export).await.0,
+        404,
+        "another tenant's export"
+    );
+
+    let page = acme.page("/tenant/api-keys").await;
+    let csrf = crate::owner::value_of(&page, "csrf");
+    let ids: Vec<&str> = page
+        .split("/tenant/api-keys/")
+        .skip(1)
+        .filter_map(|rest| rest.split("/revoke").next())
+        .collect();
+    assert_eq!(ids.len(), 1, "the one key made for the test: {page}");
+    assert_eq!(get(&app, &acme_key, "/api/v1/surveys").await.0, 200);
+    let revoked = acme
+        .post(
+            &format!("/tenant/api-keys/{}/revoke", ids[0]),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(revoked.status(), 303);
+
+    let (status, error) = get(&app, &acme_key, "/api/v1/surveys").await;
+    assert_eq!(status, 401, "{error}");
+    assert_eq!(
+        get(&app, &bolt_key, "/api/v1/surveys").await.0,
+        200,
+        "other keys work"
+    );
+}
