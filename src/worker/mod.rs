@@ -103,6 +103,8 @@ pub struct Worker {
     settled: BTreeMap<SurveyRef, BTreeSet<Reference>>,
     /// Queues whose last receive filled every batch of a step.
     backlogged: BTreeSet<QueueName>,
+    /// Whether the last step found the pause flag set.
+    paused: bool,
 }
 
 /// Received messages sorted by what becomes of them.
@@ -131,12 +133,21 @@ impl Worker {
             steps: 0,
             settled: BTreeMap::new(),
             backlogged: BTreeSet::new(),
+            paused: false,
         }
     }
 
     /// Processes one batch from the first non-empty queue, if any.
     pub async fn step(&mut self) -> Result<StepOutcome, StoreError> {
-        if self.stores.control.paused().await? {
+        let paused = self.stores.control.paused().await?;
+        if paused != self.paused {
+            self.paused = paused;
+            match paused {
+                true => tracing::info!("workers are paused: this one takes no messages"),
+                false => tracing::info!("workers are resumed"),
+            }
+        }
+        if paused {
             self.tidy().await?;
             return Ok(StepOutcome::Paused);
         }
@@ -388,6 +399,7 @@ impl Worker {
             BTreeSet::new()
         };
         self.tidy_except(&keep).await?;
+        tracing::debug!(%queue, received = count, counted = counted.len(), "batch done");
         Ok(StepOutcome::BatchDone {
             queue,
             received: count,

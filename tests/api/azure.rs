@@ -1,5 +1,6 @@
 //! The whole service on the Azure adapter: `canvass serve` and two `canvass worker` processes
-//! against Azurite with nothing but configuration changed.
+//! against Azurite with nothing but configuration changed; both workers and both queue shards
+//! carry part of the work.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -38,10 +39,6 @@ async fn serve_and_two_workers_on_azurite_count_an_answer_given_over_http() {
     let mut serve_env = env.to_vec();
     serve_env.push(("CANVASS_NO_WORKER", "true"));
     let server = CanvassProcess::serve(unused.path(), &serve_env);
-    let workers = [
-        CanvassProcess::worker(unused.path(), &env),
-        CanvassProcess::worker(unused.path(), &env),
-    ];
     let before = summary_total(&env);
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -51,7 +48,8 @@ async fn serve_and_two_workers_on_azurite_count_an_answer_given_over_http() {
 
     let url = format!("{}/s/demo/customer-satisfaction", server.address);
     let mut thanked = 0;
-    for stars in ["4", "5", "3"] {
+    // A backlog on both shards before the workers start, so both find work at once.
+    for stars in ["4", "5", "3", "2", "1"].repeat(40) {
         let form = client.get(&url).send().await.expect("the form");
         assert_eq!(form.status(), 200);
         let token = token_in(&form.text().await.expect("a body"));
@@ -68,6 +66,20 @@ async fn serve_and_two_workers_on_azurite_count_an_answer_given_over_http() {
         assert_eq!(posted.status(), 303, "thanked");
         thanked += 1;
     }
+    let logs = tempfile::tempdir().expect("a log folder");
+    let mut worker_env = env.to_vec();
+    worker_env.extend([
+        ("CANVASS_LOG", "canvass=debug"),
+        ("CANVASS_LOG_FORMAT", "json"),
+        ("CANVASS_WORKER_BATCHES", "1"),
+    ]);
+    let workers: Vec<CanvassProcess> = (0..2)
+        .map(|n| {
+            let log = std::fs::File::create(logs.path().join(format!("worker-{n}.log")))
+                .expect("a log file");
+            CanvassProcess::worker_logging(unused.path(), &worker_env, log)
+        })
+        .collect();
 
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut total = summary_total(&env);
@@ -81,9 +93,27 @@ async fn serve_and_two_workers_on_azurite_count_an_answer_given_over_http() {
         total = summary_total(&env);
     }
     assert_eq!(total, before + thanked, "every answer counted once");
-    // A worker that is still starting (loading its binary) would be killed by SIGTERM's
-    // default action rather than stop cleanly; give both a moment to be running.
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    let logs: Vec<String> = (0..2)
+        .map(|n| {
+            std::fs::read_to_string(logs.path().join(format!("worker-{n}.log"))).expect("a log")
+        })
+        .collect();
+    for (n, log) in logs.iter().enumerate() {
+        assert!(log.contains("worker started"), "worker {n} started: {log}");
+        assert!(
+            log.contains("batch done"),
+            "worker {n} did part of the work: {log}"
+        );
+    }
+    let both: String = logs.concat();
+    for shard in ["answers-standard", "answers-standard-1"] {
+        let field = format!(r#""queue":"{shard}""#);
+        assert!(
+            both.lines()
+                .any(|line| line.contains("batch done") && line.contains(&field)),
+            "the shard {shard} was worked on: {both}"
+        );
+    }
     for worker in workers {
         let status = worker.terminate();
         assert!(status.success(), "a worker exits 0 on SIGTERM: {status}");

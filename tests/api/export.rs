@@ -41,6 +41,18 @@ impl TestDatabase {
             .expect("connects to the test database")
     }
 
+    /// The responses below list position `mark`, each with the transaction that wrote it.
+    pub async fn rows_below(&self, mark: i64) -> Vec<(String, i64)> {
+        sqlx::query_as(
+            "select xmin::text, reference from canvass.response where position < $1 \
+             order by reference",
+        )
+        .bind(mark)
+        .fetch_all(&mut self.connect().await)
+        .await
+        .expect("read")
+    }
+
     pub async fn count(&self, sql: &'static str) -> i64 {
         sqlx::query_scalar(sql)
             .fetch_one(&mut self.connect().await)
@@ -525,6 +537,16 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
         canvass::stores::exports::ExportStatus::Done,
         "never done while half-written"
     );
+    // What the killed worker committed: its mark, and the rows below it with the transaction
+    // that wrote each (PostgreSQL's xmin), to show the next worker resumes rather than redoes.
+    let mark = db
+        .count("select exported_through from canvass.survey where tenant = 'demo'")
+        .await;
+    assert!(
+        mark > 0 && mark < 20_000,
+        "a committed mark mid-way: {mark}"
+    );
+    let written_before = db.rows_below(mark).await;
     let settings = WorkerSettings {
         export_database_url: Some(db.url.clone()),
         visibility: std::time::Duration::from_secs(2),
@@ -560,5 +582,21 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
         db.count("select count(distinct position) from canvass.response")
             .await,
         20_000
+    );
+    let expected_answers: i64 = answers.iter().map(|a| a.values.len() as i64).sum();
+    assert_eq!(
+        db.count("select count(*) from canvass.answer").await,
+        expected_answers
+    );
+    let written_after = db.rows_below(mark).await;
+    let rewritten = written_before
+        .iter()
+        .zip(&written_after)
+        .filter(|(before, after)| before != after)
+        .count();
+    assert_eq!(
+        (written_after.len(), rewritten),
+        (written_before.len(), 0),
+        "rows below the killed worker's mark ({mark}) were written again: the export restarted"
     );
 }

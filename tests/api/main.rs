@@ -6,6 +6,7 @@ mod azure;
 mod browser;
 mod export;
 mod faults;
+mod guarantees;
 mod hardening;
 mod helpers;
 mod isolation;

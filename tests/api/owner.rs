@@ -10,13 +10,22 @@ pub struct Owner<'a> {
     pub client: reqwest::Client,
 }
 
+/// The value of the form field `name` on a page (its `value` attribute, wherever it stands in
+/// the tag).
 pub fn value_of(html: &str, name: &str) -> String {
-    let marker = format!(r#"name="{name}" value=""#);
-    let start = html
+    let marker = format!(r#"name="{name}""#);
+    let at = html
         .find(&marker)
-        .unwrap_or_else(|| panic!("no {name} in {html}"))
-        + marker.len();
-    html[start..start + html[start..].find('"').expect("the value ends")].to_owned()
+        .unwrap_or_else(|| panic!("no {name} in {html}"));
+    // The attribute may stand before or after the name, within the same tag.
+    let tag_start = html[..at].rfind('<').expect("inside a tag");
+    let tag_end = at + html[at..].find('>').expect("the tag ends");
+    let tag = &html[tag_start..tag_end];
+    let value = tag
+        .find(r#"value=""#)
+        .unwrap_or_else(|| panic!("{name} has no value: {tag}"))
+        + r#"value=""#.len();
+    tag[value..value + tag[value..].find('"').expect("the value ends")].to_owned()
 }
 
 impl<'a> Owner<'a> {

@@ -110,27 +110,6 @@ async fn a_submitted_answer_is_stored_listed_counted_and_its_message_deleted() {
 }
 
 #[tokio::test]
-async fn a_form_posted_twice_is_counted_once() {
-    let app = spawn_app().await;
-    let stores = app.stores().await;
-    let token = token_in(&app.form("demo", "customer-satisfaction").await);
-    for _ in 0..2 {
-        app.submit(
-            "demo",
-            "customer-satisfaction",
-            &token,
-            &[("overall", "5"), ("drink", "Tea")],
-        )
-        .await;
-    }
-
-    drain(&stores).await;
-
-    assert_eq!(summary(&stores).await.summary.total, 1);
-    assert_eq!(listed(&stores).await.len(), 1);
-}
-
-#[tokio::test]
 async fn a_message_redelivered_after_its_answer_was_counted_is_not_counted_again() {
     let app = spawn_app().await;
     let stores = app.stores().await;
@@ -707,21 +686,6 @@ async fn serve_runs_a_worker_in_process_that_counts_a_submitted_answer() {
         .expect("a report");
     assert_eq!(report.total, 1);
     assert!(server.terminate().success(), "serve exits 0 on SIGTERM");
-}
-
-#[tokio::test]
-async fn a_worker_process_exits_cleanly_on_sigterm() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    canvass::storage::local::storage(dir.path())
-        .await
-        .expect("opens");
-    let worker = crate::helpers::CanvassProcess::worker(dir.path(), &[]);
-    // Give it time to install its signal handlers (before that, SIGTERM kills it outright).
-    tokio::time::sleep(Duration::from_secs(1)).await;
-
-    let status = worker.terminate();
-
-    assert!(status.success(), "{status}");
 }
 
 #[tokio::test]

@@ -214,15 +214,25 @@ async fn a_data_directory_of_the_single_file_layout_keeps_every_blob_and_message
         "body 599"
     );
     let old = rusqlite::Connection::open(dir.path().join("canvass.sqlite3")).expect("opens");
-    let leftovers: i64 = old
-        .query_row(
-            "select count(*) from sqlite_schema where name = 'blob'
-             union all select count(*) from pragma_table_info('message') where name = 'body'",
-            [],
-            |row| row.get(0),
-        )
-        .expect("schema read");
-    assert_eq!(leftovers, 0, "the old table is gone");
+    let count = |sql: &str| -> i64 {
+        old.query_row(sql, [], |row| row.get(0))
+            .expect("schema read")
+    };
+    assert_eq!(
+        count("select count(*) from sqlite_schema where name = 'blob'"),
+        0,
+        "the old blob table is gone from the queue file"
+    );
+    assert_eq!(
+        count("select count(*) from pragma_table_info('message') where name = 'body'"),
+        0,
+        "messages no longer hold their bodies"
+    );
+    assert_eq!(
+        count("select count(*) from message_body"),
+        3,
+        "the three bodies moved to a table of their own"
+    );
 }
 
 #[tokio::test]
