@@ -138,6 +138,11 @@ impl Application {
         self.port
     }
 
+    /// A handle that stops the server (and so its worker) from elsewhere.
+    pub fn server_handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
     /// Whether this start created the demo tenant and survey.
     pub fn demo_created(&self) -> bool {
         self.demo_created

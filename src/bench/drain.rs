@@ -5,6 +5,10 @@
 //! With `--separate`, each process drains a backlog of its own in a data directory of its own:
 //! nothing is shared, so that figure is what the machine itself allows that many processes,
 //! the bound for the shared run.
+//!
+//! Each run also reports the workers' CPU time per answer (their user and system time, which
+//! this process reads once it has waited for them) and how many of their summary commits lost
+//! an ETag race to another worker (from the line each worker logs when it stops).
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -58,14 +62,17 @@ impl DrainTarget {
         Ok(stores)
     }
 
-    fn spawn_worker(&self, dir: &Scratch) -> Result<Child, BenchError> {
+    fn spawn_worker(&self, dir: &Scratch, log: &std::path::Path) -> Result<Child, BenchError> {
         let exe = std::env::current_exe().map_err(BenchError::Spawn)?;
+        let log = std::fs::File::create(log).map_err(BenchError::Spawn)?;
         let mut command = Command::new(exe);
         command
             .arg("worker")
             .env("CANVASS_QUEUE_SHARDS", self.shards.to_string())
-            .env("CANVASS_LOG", "warn")
-            .stdout(Stdio::null());
+            .env("CANVASS_LOG", "warn,canvass::worker=info")
+            .env("CANVASS_LOG_FORMAT", "json")
+            .stdout(Stdio::null())
+            .stderr(log);
         match &self.azure {
             Some(connection) => command
                 .env("CANVASS_STORAGE", "azure")
@@ -85,12 +92,12 @@ pub(super) async fn run(target: &DrainTarget, plan: &Plan) -> Result<(), BenchEr
             "--separate gives each process a local data directory; it cannot run on Azure".into(),
         ));
     }
-    let mut rates: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    let mut rates: BTreeMap<usize, Vec<Measured>> = BTreeMap::new();
     for run in 1..=plan.runs {
         for &processes in &plan.processes {
             eprintln!("run {run} of {}, {processes} worker process(es)", plan.runs);
-            let rate = drain(target, plan, processes).await?;
-            rates.entry(processes).or_default().push(rate);
+            let measured = drain(target, plan, processes).await?;
+            rates.entry(processes).or_default().push(measured);
         }
     }
     let layout = match (plan.separate, &target.azure) {
@@ -106,24 +113,40 @@ pub(super) async fn run(target: &DrainTarget, plan: &Plan) -> Result<(), BenchEr
         .processes
         .first()
         .and_then(|first| rates.get(first))
-        .map(|rates| median(rates));
+        .map(|runs| median(runs.iter().map(|m| m.rate)));
     for &processes in &plan.processes {
         let Some(runs) = rates.get(&processes) else {
             continue;
         };
-        let median = median(runs);
-        let all: Vec<String> = runs.iter().map(|rate| format!("{rate:.0}")).collect();
-        let ratio = baseline.map_or(String::new(), |base| format!("  ({:.2}×)", median / base));
+        let rate = median(runs.iter().map(|m| m.rate));
+        let all: Vec<String> = runs.iter().map(|m| format!("{:.0}", m.rate)).collect();
+        let ratio = baseline.map_or(String::new(), |base| format!("  ({:.2}×)", rate / base));
         println!(
-            "  {processes} worker process(es): {median:>8.0} answers/s{ratio}   runs: {}",
+            "  {processes} worker process(es): {rate:>8.0} answers/s{ratio}   runs: {}",
             all.join(", ")
+        );
+        println!(
+            "      CPU {:.1} µs per answer, {:.1}% of summary commits lost an ETag race (medians)",
+            median(runs.iter().map(|m| m.cpu_per_answer.as_secs_f64() * 1e6)),
+            median(runs.iter().map(|m| m.conflict_share * 100.0)),
         );
     }
     Ok(())
 }
 
-fn median(rates: &[f64]) -> f64 {
-    let mut sorted = rates.to_vec();
+/// One run's figures.
+#[derive(Clone, Copy, Debug)]
+struct Measured {
+    /// Answers drained per second.
+    rate: f64,
+    /// The workers' CPU time (user and system) per answer.
+    cpu_per_answer: Duration,
+    /// Summary commits that lost an ETag race, over all commit attempts.
+    conflict_share: f64,
+}
+
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut sorted: Vec<f64> = values.collect();
     sorted.sort_by(f64::total_cmp);
     match sorted.len() {
         0 => 0.0,
@@ -179,8 +202,12 @@ async fn counted(stores: &Stores, surveys: u64) -> Result<u64, BenchError> {
     Ok(counted)
 }
 
-/// One measurement: queues the backlog(s), starts the workers, and returns answers/s.
-async fn drain(target: &DrainTarget, plan: &Plan, processes: usize) -> Result<f64, BenchError> {
+/// One measurement: queues the backlog(s), starts the workers, and measures them.
+async fn drain(
+    target: &DrainTarget,
+    plan: &Plan,
+    processes: usize,
+) -> Result<Measured, BenchError> {
     let processes = processes.max(1);
     let surveys = plan.surveys;
     let backlogs = if plan.separate {
@@ -194,32 +221,105 @@ async fn drain(target: &DrainTarget, plan: &Plan, processes: usize) -> Result<f6
         vec![Backlog::queue(target, plan.answers, surveys).await?]
     };
     let total: u64 = backlogs.iter().map(|backlog| backlog.answers).sum();
+    let logs = Scratch::new();
+    std::fs::create_dir_all(&logs.0).map_err(BenchError::Spawn)?;
+    let log = |n: usize| logs.0.join(format!("worker-{n}.log"));
+    let cpu_before = children_cpu();
     let started = Instant::now();
     let mut workers = (0..processes)
-        .map(|n| target.spawn_worker(&backlogs[n % backlogs.len()].dir))
+        .map(|n| target.spawn_worker(&backlogs[n % backlogs.len()].dir, &log(n)))
         .collect::<Result<Vec<_>, _>>()?;
     let outcome = watch(&backlogs, &mut workers, surveys, started).await;
-    for worker in &mut workers {
-        let _ = worker.kill();
-        let _ = worker.wait();
-    }
-    outcome?;
     let elapsed = started.elapsed();
+    stop(&mut workers).await;
+    outcome?;
+    let cpu = children_cpu().saturating_sub(cpu_before);
+    let (mut commits, mut conflicts) = (0, 0);
+    for n in 0..processes {
+        let (c, x) = commits_and_conflicts(&log(n));
+        commits += c;
+        conflicts += x;
+    }
     let mut counted = 0;
     for backlog in &backlogs {
         counted += backlog.counted(surveys).await?;
     }
     let rate = total as f64 / elapsed.as_secs_f64();
+    let measured = Measured {
+        rate,
+        cpu_per_answer: cpu / u32::try_from(total.max(1)).unwrap_or(u32::MAX),
+        conflict_share: conflicts as f64 / (commits + conflicts).max(1) as f64,
+    };
     eprintln!(
-        "  {processes} worker process(es): drained {total} answers in {:.2} s = {rate:.0} answers/s (summaries count {counted})",
+        "  {processes} worker process(es): drained {total} answers in {:.2} s = {rate:.0} answers/s (summaries count {counted}); CPU {:.2} s; {conflicts} ETag races in {commits} commits",
         elapsed.as_secs_f64(),
+        cpu.as_secs_f64(),
     );
     if counted != total {
         return Err(BenchError::Setup(format!(
             "the summaries count {counted} answers, not {total}"
         )));
     }
-    Ok(rate)
+    Ok(measured)
+}
+
+/// Stops the workers with SIGTERM (so each logs what it did) and waits for them; one that
+/// does not stop within 10 s is killed.
+async fn stop(workers: &mut [Child]) {
+    for worker in workers.iter() {
+        let _ = Command::new("kill")
+            .args(["-TERM", &worker.id().to_string()])
+            .status();
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for worker in workers.iter_mut() {
+        while matches!(worker.try_wait(), Ok(None)) && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let _ = worker.kill();
+        let _ = worker.wait();
+    }
+}
+
+/// The CPU time (user and system) of this process's children that it has waited for, from
+/// `/proc/self/stat` (zero where there is no such file).
+fn children_cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return Duration::ZERO;
+    };
+    // Fields after the command name (which may hold spaces), from field 3 on.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = [13, 14]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+        .sum();
+    Duration::from_secs_f64(ticks as f64 / clock_ticks())
+}
+
+/// Clock ticks per second (`getconf CLK_TCK`; 100 on Linux if it cannot be asked).
+fn clock_ticks() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .and_then(|text| text.trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
+/// The commits and ETag races a worker logged when it stopped (zeros if it did not).
+fn commits_and_conflicts(log: &std::path::Path) -> (u64, u64) {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let Some(line) = text.lines().find(|line| line.contains("worker stopped")) else {
+        return (0, 0);
+    };
+    let json: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+    let field = |name: &str| json["fields"][name].as_u64().unwrap_or(0);
+    (field("commits"), field("conflicts"))
 }
 
 /// Waits until every backlog is drained, showing progress; fails if a worker exits.

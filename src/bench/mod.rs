@@ -209,7 +209,27 @@ pub(super) async fn waiting(stores: &Stores) -> Result<u64, BenchError> {
         + queues.waiting(Subscription::Standard).await?)
 }
 
-async fn transactions(count: u64) -> Result<(), BenchError> {
+/// Storage transactions made for some answers, counted by the adapters.
+#[derive(Clone, Debug)]
+pub struct TransactionReport {
+    /// Answers submitted and drained.
+    pub answers: u64,
+    /// Made by submitting them (reference ranges and queue adds).
+    pub submit: crate::storage::TransactionCounts,
+    /// Made by one worker draining them.
+    pub work: crate::storage::TransactionCounts,
+}
+
+impl TransactionReport {
+    /// Transactions per answer of some counts.
+    pub fn per_answer(&self, n: u64) -> f64 {
+        n as f64 / self.answers.max(1) as f64
+    }
+}
+
+/// Submits `count` answers to one survey in a fresh local data directory and drains them
+/// with one worker, counting every storage transaction on the way.
+pub async fn count_transactions(count: u64) -> Result<TransactionReport, BenchError> {
     let dir = Scratch::new();
     let stores = open(&dir, 1).await?;
     let start = stores.storage.transactions();
@@ -218,8 +238,17 @@ async fn transactions(count: u64) -> Result<(), BenchError> {
     let mut worker = Worker::new(stores.clone(), WorkerSettings::default());
     while let StepOutcome::BatchDone { .. } = worker.step().await? {}
     let drained = stores.storage.transactions();
-    let per = |n: u64| n as f64 / count as f64;
-    let (submit, work) = (submitted.since(&start), drained.since(&submitted));
+    Ok(TransactionReport {
+        answers: count,
+        submit: submitted.since(&start),
+        work: drained.since(&submitted),
+    })
+}
+
+async fn transactions(count: u64) -> Result<(), BenchError> {
+    let report = count_transactions(count).await?;
+    let per = |n: u64| report.per_answer(n);
+    let (submit, work) = (&report.submit, &report.work);
     println!("storage transactions per answer over {count} answers (local backend):");
     println!(
         "  submit (reference ranges + queue add):  {:.3}",
@@ -243,7 +272,7 @@ async fn transactions(count: u64) -> Result<(), BenchError> {
     }
     println!(
         "  total:                                  {:.3}",
-        per(drained.since(&start).total())
+        per(submit.total() + work.total())
     );
     Ok(())
 }

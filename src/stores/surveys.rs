@@ -46,6 +46,10 @@ impl SurveyStore {
         slug: &SurveySlug,
     ) -> Result<Option<Arc<Survey>>, StoreError> {
         let cache_key = (tenant.clone(), slug.clone());
+        // The common case, a cached survey, without the machinery that coalesces misses.
+        if let Some(cached) = self.surveys.get(&cache_key).await {
+            return Ok(cached);
+        }
         let load = async {
             let key = keys::survey(tenant, slug);
             match self.blobs.get(&key).await {

@@ -68,6 +68,8 @@ pub struct Merged {
     pub counted: Vec<(Reference, OffsetDateTime)>,
     /// Answers that were already counted.
     pub duplicates: usize,
+    /// Summary commits made (0 when every answer was counted already).
+    pub commits: usize,
     /// Times the summary commit lost a race and was retried.
     pub conflicts: usize,
     /// Settled answers still in `recent`: hand them to the survey's next batch, or `tidy` them.
@@ -120,6 +122,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
                 .map(|reference| (*reference, batch.answers[reference].submitted_at))
                 .collect();
             merged.duplicates = batch.answers.len() - new.len();
+            merged.commits = 1;
             crash::reached(crash::Point::AfterCommit);
             break read.doc.recent;
         }

@@ -81,6 +81,10 @@ pub enum StepOutcome {
         poisoned: usize,
         /// Messages left for redelivery because their survey's merge failed.
         failed: usize,
+        /// Summary commits made.
+        commits: usize,
+        /// Summary commits that lost an ETag race to another worker and were made again.
+        conflicts: usize,
     },
     /// An export job was run (to its end, or to a failure recorded on the job).
     ExportDone {
@@ -369,7 +373,7 @@ impl Worker {
                 (survey, items, repeated, merged)
             }
         });
-        let (mut counted, mut duplicates) = (Vec::new(), 0);
+        let (mut counted, mut duplicates, mut commits, mut conflicts) = (Vec::new(), 0, 0, 0);
         let mut finished = Vec::new();
         let mut settled = Vec::new();
         for (survey, items, repeated, merged) in join_all(merges).await {
@@ -377,6 +381,8 @@ impl Worker {
                 Ok(merged) => {
                     counted.extend(merged.counted);
                     duplicates += merged.duplicates + repeated;
+                    commits += merged.commits;
+                    conflicts += merged.conflicts;
                     finished.extend(items);
                     settled.push((survey, merged.settled));
                 }
@@ -407,6 +413,8 @@ impl Worker {
             duplicates,
             poisoned,
             failed,
+            commits,
+            conflicts,
         })
     }
 
@@ -509,11 +517,23 @@ impl Worker {
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) {
         tokio::pin!(shutdown);
         let mut last_reconcile = Instant::now();
+        let mut totals = Totals::default();
         loop {
             let wait = match self.step().await {
-                Ok(StepOutcome::BatchDone { .. } | StepOutcome::ExportDone { .. }) => {
+                Ok(StepOutcome::BatchDone {
+                    counted,
+                    duplicates,
+                    commits,
+                    conflicts,
+                    ..
+                }) => {
+                    totals.counted += counted.len() as u64;
+                    totals.duplicates += duplicates as u64;
+                    totals.commits += commits as u64;
+                    totals.conflicts += conflicts as u64;
                     Duration::ZERO
                 }
+                Ok(StepOutcome::ExportDone { .. }) => Duration::ZERO,
                 Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => self.settings.idle_wait,
                 Err(error) => {
                     tracing::error!(error = %error_chain(&error), "a worker step failed");
@@ -543,8 +563,24 @@ impl Worker {
         if let Err(error) = self.tidy().await {
             tracing::error!(error = %error_chain(&error), "tidying summaries on the way out failed");
         }
-        tracing::info!("worker stopped");
+        // What the worker did, for operators and for `canvass bench drain` (which reads it).
+        tracing::info!(
+            counted = totals.counted,
+            duplicates = totals.duplicates,
+            commits = totals.commits,
+            conflicts = totals.conflicts,
+            "worker stopped"
+        );
     }
+}
+
+/// What a worker did over its life.
+#[derive(Debug, Default)]
+struct Totals {
+    counted: u64,
+    duplicates: u64,
+    commits: u64,
+    conflicts: u64,
 }
 
 /// The shards starting at `step mod len`, wrapping around.

@@ -19,6 +19,8 @@ pub struct TestApp {
     pub storage: Storage,
     /// A client that does not follow redirects, so tests see them.
     pub client: reqwest::Client,
+    /// Stops the server.
+    server: actix_web::dev::ServerHandle,
 }
 
 /// Logs go to the test output only when `TEST_LOG` is set.
@@ -57,6 +59,7 @@ pub async fn spawn_app_configured(storage: Storage, settings: ServeSettings) -> 
         .await
         .expect("the application builds");
     let address = format!("http://127.0.0.1:{}", application.port());
+    let server = application.server_handle();
     tokio::spawn(application.run_until_stopped());
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -69,6 +72,7 @@ pub async fn spawn_app_configured(storage: Storage, settings: ServeSettings) -> 
         address,
         storage,
         client,
+        server,
     }
 }
 
@@ -209,6 +213,11 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
 }
 
 impl TestApp {
+    /// Stops the server gracefully and lets go of its storage.
+    pub async fn stop(self) {
+        self.server.stop(true).await;
+    }
+
     /// Typed stores over the app's storage, for arranging data (own caches, so arrange first).
     pub async fn stores(&self) -> Stores {
         Stores::open(self.storage.clone(), &StoreSettings::default())

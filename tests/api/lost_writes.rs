@@ -94,6 +94,13 @@ fn register() -> &'static State {
     }
 }
 
+/// Holds the VFS for one test at a time (its state is the process's): keep the guard until
+/// the test is done.
+pub async fn exclusive() -> tokio::sync::MutexGuard<'static, ()> {
+    static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    TURN.lock().await
+}
+
 /// Makes the VFS ready: registered, nothing frozen, no images, no operations counted.
 pub fn reset() {
     let state = state();
@@ -112,6 +119,11 @@ pub fn cut_after(n: u64) {
     );
 }
 
+/// Freezes the images now: the power goes off.
+pub fn cut_now() {
+    state().frozen.store(true, Ordering::SeqCst);
+}
+
 /// Whether the power has gone off.
 pub fn cut() -> bool {
     state().frozen.load(Ordering::SeqCst)
@@ -125,6 +137,19 @@ pub fn operations() -> u64 {
 /// Files open through the VFS.
 pub fn open_files() -> i64 {
     state().open.load(Ordering::SeqCst)
+}
+
+/// Waits until every file opened through the VFS is closed (writer threads close theirs a
+/// moment after their store is dropped).
+pub async fn wait_until_closed() {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while open_files() > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the files were not closed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
 }
 
 /// Puts the disk's images in place of the files (every file must be closed): what the

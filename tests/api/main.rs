@@ -4,6 +4,7 @@
 mod accounts;
 mod azure;
 mod browser;
+mod claims;
 mod export;
 mod faults;
 mod guarantees;

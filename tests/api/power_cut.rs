@@ -36,11 +36,7 @@ fn worker(stores: &Stores) -> Worker {
 /// Closes the stores and waits until every file opened through the VFS is closed.
 async fn close(stores: Stores) {
     drop(stores);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while lost_writes::open_files() > 0 {
-        assert!(Instant::now() < deadline, "the files were not closed");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    lost_writes::wait_until_closed().await;
 }
 
 /// A backlog queued through the VFS by the web tier's handle (every commit fsynced), closed.
@@ -121,6 +117,7 @@ async fn recover_and_check(mut backlog: Backlog, cut_at: u64) -> u64 {
 
 #[tokio::test]
 async fn a_power_cut_anywhere_in_a_drain_loses_no_thanked_answer_and_counts_none_twice() {
+    let _turn = lost_writes::exclusive().await;
     // A whole drain without a cut: how many writes and syncs it makes.
     let backlog = thanked_backlog().await;
     let total = drain_until_the_cut(&backlog).await;

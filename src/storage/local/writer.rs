@@ -137,8 +137,14 @@ fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>) {
     // Whether commits were made since the last look at the free pages, and when that was.
     let (mut written, mut looked) = (false, Instant::now());
     loop {
-        let next =
-            waiting.block_on(async { tokio::time::timeout(RECLAIM_EVERY, receiver.recv()).await });
+        // A job already waiting is taken at once; only an empty channel is waited on, with a
+        // time limit (a timer costs something, and busy writers rarely need one).
+        let next = match receiver.try_recv() {
+            Ok(job) => Ok(Some(job)),
+            Err(mpsc::error::TryRecvError::Disconnected) => Ok(None),
+            Err(mpsc::error::TryRecvError::Empty) => waiting
+                .block_on(async { tokio::time::timeout(RECLAIM_EVERY, receiver.recv()).await }),
+        };
         match next {
             Ok(Some(job)) => batch.push(job),
             // Every handle is gone: the store was dropped.
