@@ -24,6 +24,7 @@ fn question(id: &str, text: &str, required: bool, kind: QuestionKind) -> Questio
         text: text.into(),
         required,
         kind,
+        show_if: None,
     }
 }
 
@@ -105,6 +106,7 @@ pub fn survey(now: OffsetDateTime) -> Survey {
                 QuestionKind::LongText,
             ),
         ],
+        layout: Vec::new(),
     }
 }
 

@@ -65,6 +65,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         reference,
         submitted_at: OffsetDateTime::now_utc(),
         values,
+        hidden: Default::default(),
     }
 }
 
@@ -80,6 +81,7 @@ pub(super) async fn seed(
         text: id_text.to_owned(),
         required: false,
         kind,
+        show_if: None,
     };
     for premium in [false, true] {
         for i in 0..surveys.max(1) {
@@ -113,6 +115,7 @@ pub(super) async fn seed(
                         ),
                         question("comments", QuestionKind::LongText),
                     ],
+                    layout: Vec::new(),
                 })
                 .await?;
         }

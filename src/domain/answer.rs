@@ -1,10 +1,11 @@
 //! Answers: what a respondent gave, checked against the survey they answered.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
+use super::logic::{Target, next_page};
 use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT};
 use super::{
     QuestionId, QuestionKind, Reference, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug,
@@ -45,6 +46,10 @@ pub struct Answer {
     pub submitted_at: OffsetDateTime,
     /// Answers by stable question id; unanswered optional questions are absent.
     pub values: BTreeMap<QuestionId, AnswerValue>,
+    /// Questions the respondent was not shown (their conditions did not hold, or a jump or
+    /// a page's condition passed their page over); empty for surveys without logic.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub hidden: BTreeSet<QuestionId>,
 }
 
 impl Answer {
@@ -68,6 +73,13 @@ impl RawAnswers {
         self.0.entry(question.to_owned()).or_default().push(value);
     }
 
+    /// Every question id posted, with its values as posted.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[String])> {
+        self.0
+            .iter()
+            .map(|(id, values)| (id.as_str(), values.as_slice()))
+    }
+
     /// The values posted for a question, blank ones left out.
     pub fn values(&self, question: &QuestionId) -> Vec<&str> {
         self.0
@@ -83,42 +95,121 @@ impl RawAnswers {
     }
 }
 
+impl<'a> FromIterator<(&'a str, &'a str)> for RawAnswers {
+    fn from_iter<I: IntoIterator<Item = (&'a str, &'a str)>>(pairs: I) -> Self {
+        let mut raw = RawAnswers::default();
+        for (question, value) in pairs {
+            raw.push(question, value.to_owned());
+        }
+        raw
+    }
+}
+
 /// What is wrong with each wrongly answered question, in words for the respondent.
 pub type FieldErrors = BTreeMap<QuestionId, String>;
 
+/// A respondent's way through a survey's pages for the answers they posted: the pages shown,
+/// the valid answers to shown questions, and what is wrong with the others.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Walk {
+    /// The pages shown, by index, in order.
+    pub route: Vec<usize>,
+    /// Valid answers to questions shown; answers to questions not shown are dropped.
+    pub values: BTreeMap<QuestionId, AnswerValue>,
+    /// Questions not shown (on the route's pages, or on pages never reached).
+    pub hidden: BTreeSet<QuestionId>,
+    /// What is wrong with each wrongly answered question shown.
+    pub errors: FieldErrors,
+    /// Where the respondent goes after the route's last page.
+    pub next: Target,
+}
+
+impl Walk {
+    /// The first page of the route with a wrong answer on it.
+    pub fn first_page_with_errors(&self, survey: &Survey) -> Option<usize> {
+        self.route.iter().copied().find(|&page| {
+            survey
+                .page_questions(page)
+                .iter()
+                .any(|q| self.errors.contains_key(&q.id))
+        })
+    }
+}
+
 impl Survey {
-    /// Checks posted values against every question; either every answer is valid, or each
-    /// wrong one has a message.
+    /// Walks the pages from the first, as a respondent with these answers would: each shown
+    /// page's shown questions are checked, then its jumps decide the next page. With
+    /// `through`, the walk stops after that page (if it is reached): what a respondent leaving
+    /// it sees; without, it goes to the end: a whole response.
+    pub fn walk(&self, raw: &RawAnswers, through: Option<usize>) -> Walk {
+        let pages = self.pages();
+        let mut walk = Walk::default();
+        // Which questions were shown, by position (ids are only copied for the hidden ones).
+        let mut shown = vec![false; self.questions.len()];
+        let mut current = 0;
+        // Jumps only go forward and a page is visited once, so this ends within pages.len().
+        loop {
+            walk.route.push(current);
+            let first = pages[current].start;
+            for (offset, question) in self.page_questions(current).iter().enumerate() {
+                if !question
+                    .show_if
+                    .as_ref()
+                    .is_none_or(|c| c.holds(&walk.values))
+                {
+                    continue;
+                }
+                if let Some(seen) = shown.get_mut(first + offset) {
+                    *seen = true;
+                }
+                let posted = raw.values(&question.id);
+                if posted.is_empty() {
+                    if question.required {
+                        walk.errors
+                            .insert(question.id.clone(), "Please answer this question.".into());
+                    }
+                    continue;
+                }
+                match parse(&question.kind, &posted) {
+                    Ok(value) => {
+                        walk.values.insert(question.id.clone(), value);
+                    }
+                    Err(message) => {
+                        walk.errors.insert(question.id.clone(), message);
+                    }
+                }
+            }
+            walk.next = next_page(pages, current, &walk.values);
+            match walk.next {
+                _ if through == Some(current) => break,
+                Target::Page(next) if next > current => current = next,
+                _ => break,
+            }
+        }
+        walk.hidden = self
+            .questions
+            .iter()
+            .zip(&shown)
+            .filter(|(_, shown)| !**shown)
+            .map(|(question, _)| question.id.clone())
+            .collect();
+        if let Some((question, message)) = too_much_text(&walk.values) {
+            walk.errors.insert(question, message);
+        }
+        walk
+    }
+
+    /// Checks a whole response: either every answer to a shown question is valid (answers to
+    /// hidden questions are dropped), or each wrong one has a message.
     pub fn validate(
         &self,
         raw: &RawAnswers,
     ) -> Result<BTreeMap<QuestionId, AnswerValue>, FieldErrors> {
-        let mut values = BTreeMap::new();
-        let mut errors = FieldErrors::new();
-        for question in &self.questions {
-            let posted = raw.values(&question.id);
-            if posted.is_empty() {
-                if question.required {
-                    errors.insert(question.id.clone(), "Please answer this question.".into());
-                }
-                continue;
-            }
-            match parse(&question.kind, &posted) {
-                Ok(value) => {
-                    values.insert(question.id.clone(), value);
-                }
-                Err(message) => {
-                    errors.insert(question.id.clone(), message);
-                }
-            }
-        }
-        if let Some((question, message)) = too_much_text(&values) {
-            errors.insert(question, message);
-        }
-        if errors.is_empty() {
-            Ok(values)
+        let walk = self.walk(raw, None);
+        if walk.errors.is_empty() {
+            Ok(walk.values)
         } else {
-            Err(errors)
+            Err(walk.errors)
         }
     }
 }
@@ -239,6 +330,7 @@ mod tests {
             text: format!("Question {id}"),
             required,
             kind,
+            show_if: None,
         }
     }
 
@@ -285,15 +377,12 @@ mod tests {
                     },
                 ),
             ],
+            layout: Vec::new(),
         }
     }
 
     fn raw(pairs: &[(&str, &str)]) -> RawAnswers {
-        let mut raw = RawAnswers::default();
-        for (question, value) in pairs {
-            raw.push(question, (*value).to_owned());
-        }
-        raw
+        pairs.iter().copied().collect()
     }
 
     fn id(text: &str) -> QuestionId {
@@ -491,6 +580,7 @@ mod tests {
                 (id("one"), AnswerValue::Choice("Red".into())),
                 (id("stars"), AnswerValue::Stars(5)),
             ]),
+            hidden: BTreeSet::from([id("many")]),
         };
         let json = serde_json::to_string(&answer).expect("serialises");
         let back: Answer = serde_json::from_str(&json).expect("deserialises");

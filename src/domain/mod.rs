@@ -5,6 +5,7 @@ pub mod account;
 pub mod answer;
 pub mod definition;
 mod ids;
+pub mod logic;
 pub mod question;
 pub mod reference;
 pub mod slug;
@@ -13,7 +14,11 @@ pub mod summary;
 pub mod survey;
 pub mod tenant;
 
+#[cfg(test)]
+mod flow_tests;
+
 pub use answer::{Answer, AnswerValue, FieldErrors, RawAnswers};
+pub use logic::{Condition, Jump, PageLayout, Target};
 pub use question::{Question, QuestionId, QuestionKind};
 pub use reference::{IdRange, Reference};
 pub use slug::{SlugError, SurveySlug, TenantSlug};

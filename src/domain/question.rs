@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::logic::Condition;
+
 /// Longest answer to a short-text question, in characters.
 pub const MAX_SHORT_TEXT: usize = 500;
 /// Longest answer to a long-text question, in characters.
@@ -100,6 +102,9 @@ pub struct Question {
     /// Its type and type-specific settings.
     #[serde(flatten)]
     pub kind: QuestionKind,
+    /// Shown only to respondents whose earlier answers meet this (always shown without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_if: Option<Condition>,
 }
 
 #[cfg(test)]
@@ -115,6 +120,7 @@ mod tests {
             kind: QuestionKind::SingleChoice {
                 options: vec!["A".into(), "B".into()],
             },
+            show_if: None,
         };
 
         let json = serde_json::to_value(&question).expect("serialises");

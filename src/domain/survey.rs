@@ -6,7 +6,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::{Question, QuestionId, SurveySlug, TenantSlug};
+use super::definition::Definition;
+use super::{PageLayout, Question, QuestionId, SurveySlug, TenantSlug};
 
 /// Most surveys one tenant may have (drafts, open and closed alike).
 pub const MAX_SURVEYS_PER_TENANT: usize = 200;
@@ -100,8 +101,12 @@ pub struct Survey {
     /// When it was last changed.
     #[serde(with = "time::serde::rfc3339")]
     pub updated: OffsetDateTime,
-    /// The questions, in display order.
+    /// The questions, in display order, all pages' together.
     pub questions: Vec<Question>,
+    /// Its pages, in order (none stored for a survey of one page without logic, as surveys
+    /// were before pages existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layout: Vec<PageLayout>,
 }
 
 impl Survey {
@@ -140,22 +145,57 @@ impl Survey {
             .then_some("a survey needs at least one question to be published")
     }
 
-    /// Replaces the title, description and questions. Editing a published survey starts a new
-    /// version, so answers given earlier keep the version they were given against.
-    pub fn revise(
-        &mut self,
-        title: String,
-        description: Option<String>,
-        questions: Vec<Question>,
-        now: OffsetDateTime,
-    ) {
+    /// Replaces the title, description, questions and pages. Editing a published survey starts
+    /// a new version, so answers given earlier keep the version they were given against.
+    pub fn revise(&mut self, definition: Definition, now: OffsetDateTime) {
         if self.published {
             self.version += 1;
         }
-        self.title = title;
-        self.description = description;
-        self.questions = questions;
+        self.title = definition.title;
+        self.description = definition.description;
+        self.questions = definition.questions;
+        self.layout = definition.layout;
         self.updated = now;
+    }
+
+    /// Its pages: the stored layout, or one page of every question.
+    pub fn pages(&self) -> &[PageLayout] {
+        /// The page of a survey without a layout: every question, no texts, no logic.
+        static ONE_PAGE: [PageLayout; 1] = [PageLayout {
+            title: None,
+            description: None,
+            start: 0,
+            show_if: None,
+            jumps: Vec::new(),
+        }];
+        if self.layout.is_empty() {
+            &ONE_PAGE
+        } else {
+            &self.layout
+        }
+    }
+
+    /// The questions of page `index` (none past the last page).
+    pub fn page_questions(&self, index: usize) -> &[Question] {
+        let pages = self.pages();
+        let Some(page) = pages.get(index) else {
+            return &[];
+        };
+        let end = pages
+            .get(index + 1)
+            .map_or(self.questions.len(), |next| next.start);
+        self.questions
+            .get(page.start.min(end)..end.min(self.questions.len()))
+            .unwrap_or(&[])
+    }
+
+    /// Whether any question or page is shown only to some respondents.
+    pub fn has_logic(&self) -> bool {
+        self.questions.iter().any(|q| q.show_if.is_some())
+            || self
+                .layout
+                .iter()
+                .any(|page| page.show_if.is_some() || !page.jumps.is_empty())
     }
 }
 
@@ -181,7 +221,18 @@ mod tests {
                 text: "Name?".into(),
                 required: false,
                 kind: QuestionKind::ShortText,
+                show_if: None,
             }],
+            layout: Vec::new(),
+        }
+    }
+
+    fn definition(title: &str, questions: Vec<Question>) -> Definition {
+        Definition {
+            title: title.into(),
+            description: None,
+            questions,
+            layout: Vec::new(),
         }
     }
 
@@ -191,7 +242,7 @@ mod tests {
         let mut questions = published.questions.clone();
         questions[0].text = "Your name?".into();
 
-        published.revise("Team".into(), None, questions, OffsetDateTime::UNIX_EPOCH);
+        published.revise(definition("Team", questions), OffsetDateTime::UNIX_EPOCH);
 
         assert_eq!(published.version, 2);
         assert_eq!(published.questions[0].id.as_str(), "q1");
@@ -237,7 +288,7 @@ mod tests {
     #[test]
     fn editing_a_draft_keeps_its_version() {
         let mut draft = survey(false);
-        draft.revise("Team 2".into(), None, vec![], OffsetDateTime::UNIX_EPOCH);
+        draft.revise(definition("Team 2", vec![]), OffsetDateTime::UNIX_EPOCH);
         assert_eq!(draft.version, 1);
         assert_eq!(draft.title, "Team 2");
     }

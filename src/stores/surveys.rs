@@ -133,6 +133,7 @@ impl SurveyStore {
                 created: now,
                 updated: now,
                 questions: definition.questions.clone(),
+                layout: definition.layout.clone(),
             };
             let key = keys::survey(tenant, &survey.slug);
             let created = self
@@ -168,12 +169,7 @@ impl SurveyStore {
             }
         }
         let mut survey = current.clone();
-        survey.revise(
-            definition.title,
-            definition.description,
-            definition.questions,
-            OffsetDateTime::now_utc(),
-        );
+        survey.revise(definition, OffsetDateTime::now_utc());
         self.save(&survey).await?;
         Ok(survey)
     }

@@ -1,6 +1,8 @@
 //! The whole product in a real browser: headless Chromium driven by playwright-core (both set
-//! up by `scripts/test`), against a `canvass serve` process. Screenshots land in
-//! target/screenshots/. Without Node, playwright-core or Chromium this test fails, loudly.
+//! up by `scripts/test`), against a `canvass serve` process: an owner and a respondent
+//! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
+//! without JavaScript (`tests/browser/logic.cjs`). Screenshots land in target/screenshots/.
+//! Without Node, playwright-core or Chromium this test fails, loudly.
 
 use std::path::Path;
 use std::process::Command;
@@ -23,21 +25,36 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         std::fs::remove_dir_all(&shots).expect("the old screenshots are removed");
     }
 
-    let output = Command::new("node")
-        .arg(root.join("tests/browser/e2e.cjs"))
-        .arg(&server.address)
-        .arg(&shots)
-        .env("NODE_PATH", &modules)
-        .output()
-        .expect("node runs (install Node.js)");
-
-    assert!(
-        output.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+    run_script(
+        &root.join("tests/browser/e2e.cjs"),
+        &[&server.address, &shots],
     );
+    // A tenant made as an operator does, with its API key, for the survey of pages.
+    let made = Command::new(env!("CARGO_BIN_EXE_canvass"))
+        .args([
+            "tenant", "create", "--slug", "pages", "--name", "Pages", "--plan", "standard",
+        ])
+        .env("CANVASS_DATA_DIR", dir.path())
+        .env("CANVASS_LOG", "warn")
+        .output()
+        .expect("canvass tenant create runs");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&made.stdout);
+    let key = stdout.lines().last().expect("the key is printed").trim();
+    run_script(
+        &root.join("tests/browser/logic.cjs"),
+        &[&server.address, &key, &shots],
+    );
+
     for shot in [
+        "logic-js-page-1",
+        "logic-js-page-2",
+        "logic-no-js-page-1",
+        "logic-no-js-page-3",
         "sign-up",
         "dashboard",
         "designer",
@@ -52,4 +69,21 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
             "no screenshot of the {shot} page"
         );
     }
+}
+
+/// Runs a browser script with Node (playwright-core from tools/); fails with its output.
+fn run_script(script: &Path, args: &[&dyn AsRef<std::ffi::OsStr>]) {
+    let modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/node_modules");
+    let output = Command::new("node")
+        .arg(script)
+        .args(args.iter().map(|arg| arg.as_ref()))
+        .env("NODE_PATH", &modules)
+        .output()
+        .expect("node runs (install Node.js)");
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

@@ -103,6 +103,7 @@ pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
         text: format!("Question {id}?"),
         required,
         kind,
+        show_if: None,
     }
 }
 
@@ -120,6 +121,7 @@ pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -
         created: now,
         updated: now,
         questions,
+        layout: Vec::new(),
     }
 }
 
@@ -209,6 +211,7 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         reference: Reference(reference),
         submitted_at: OffsetDateTime::now_utc(),
         values,
+        hidden: Default::default(),
     }
 }
 

@@ -12,6 +12,7 @@ mod hardening;
 mod helpers;
 mod isolation;
 mod json_api;
+mod logic;
 mod lost_writes;
 mod owner;
 mod power_cut;

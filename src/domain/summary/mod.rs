@@ -188,6 +188,10 @@ pub struct SurveySummary {
     pub total: u64,
     /// Per question, by stable id.
     pub questions: BTreeMap<QuestionId, QuestionSummary>,
+    /// Per question, how many counted answers were given without it being shown (display
+    /// logic): it was shown to `total` minus that many.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hidden: BTreeMap<QuestionId, u64>,
 }
 
 impl SurveySummary {
@@ -196,12 +200,19 @@ impl SurveySummary {
         let mut one = SurveySummary {
             total: 1,
             questions: BTreeMap::new(),
+            hidden: answer.hidden.iter().map(|q| (q.clone(), 1)).collect(),
         };
         for (question, value) in &answer.values {
             one.questions
                 .insert(question.clone(), QuestionSummary::of(value));
         }
         self.merge(&one);
+    }
+
+    /// How many counted answers were given with the question shown.
+    pub fn shown(&self, question: &QuestionId) -> u64 {
+        self.total
+            .saturating_sub(self.hidden.get(question).copied().unwrap_or(0))
     }
 
     /// Whether every number in it is finite (a summary that is not must never be stored).
@@ -212,6 +223,9 @@ impl SurveySummary {
     /// Adds the summary of other, disjoint answers.
     pub fn merge(&mut self, other: &SurveySummary) {
         self.total += other.total;
+        for (question, count) in &other.hidden {
+            *self.hidden.entry(question.clone()).or_default() += count;
+        }
         for (question, summary) in &other.questions {
             match self.questions.get_mut(question) {
                 Some(mine) => mine.merge(summary),

@@ -39,6 +39,9 @@ pub struct QuestionReport {
     /// Its type's API name, or the kind of its answers if it was removed.
     #[serde(rename = "type")]
     pub kind: String,
+    /// How many respondents were shown it (all of them, unless it has a condition or sits on
+    /// a page that some respondents skip).
+    pub shown: u64,
     /// How many answered it.
     pub answered: u64,
     /// The statistics for its type.
@@ -104,6 +107,7 @@ impl SummaryReport {
                     Some(question),
                     &question.id,
                     summary.questions.get(&question.id),
+                    summary.shown(&question.id),
                 )
             })
             .collect();
@@ -112,7 +116,7 @@ impl SummaryReport {
                 .questions
                 .iter()
                 .filter(|(id, _)| survey.question(id).is_none())
-                .map(|(id, stats)| question_report(None, id, Some(stats))),
+                .map(|(id, stats)| question_report(None, id, Some(stats), summary.shown(id))),
         );
         Self {
             tenant: survey.tenant.to_string(),
@@ -129,6 +133,7 @@ fn question_report(
     question: Option<&Question>,
     id: &QuestionId,
     summary: Option<&QuestionSummary>,
+    shown: u64,
 ) -> QuestionReport {
     let kind = match (question, summary) {
         (Some(question), _) => question.kind.name().to_owned(),
@@ -183,6 +188,7 @@ fn question_report(
         id: id.to_string(),
         text: question.map(|q| q.text.clone()),
         kind,
+        shown,
         answered: summary.map_or(0, QuestionSummary::answered),
         stats,
     }

@@ -22,6 +22,7 @@ fn answer(values: Vec<(&str, AnswerValue)>) -> Answer {
         reference: Reference(1),
         submitted_at: OffsetDateTime::UNIX_EPOCH,
         values: values.into_iter().map(|(q, v)| (id(q), v)).collect(),
+        hidden: Default::default(),
     }
 }
 
@@ -85,17 +86,25 @@ fn value() -> impl Strategy<Value = (String, AnswerValue)> {
 }
 
 fn answers() -> impl Strategy<Value = Vec<Answer>> {
-    proptest::collection::vec(proptest::collection::vec(value(), 0..5), 1..60).prop_map(|all| {
-        all.into_iter()
-            .map(|values| {
-                let values: BTreeMap<QuestionId, AnswerValue> =
-                    values.into_iter().map(|(q, v)| (id(&q), v)).collect();
-                let mut one = answer(vec![]);
-                one.values = values;
-                one
-            })
-            .collect()
-    })
+    // Each answer with the questions its respondent was not shown (display logic).
+    let hidden = proptest::collection::btree_set(
+        prop::sample::select(vec!["pick", "many", "stars", "hidden1", "hidden2"]),
+        0..3,
+    );
+    proptest::collection::vec((proptest::collection::vec(value(), 0..5), hidden), 1..60).prop_map(
+        |all| {
+            all.into_iter()
+                .map(|(values, hidden)| {
+                    let values: BTreeMap<QuestionId, AnswerValue> =
+                        values.into_iter().map(|(q, v)| (id(&q), v)).collect();
+                    let mut one = answer(vec![]);
+                    one.hidden = hidden.into_iter().map(id).collect();
+                    one.values = values;
+                    one
+                })
+                .collect()
+        },
+    )
 }
 
 fn summarise(answers: &[Answer]) -> SurveySummary {
@@ -109,6 +118,7 @@ fn summarise(answers: &[Answer]) -> SurveySummary {
 /// Equal up to floating-point rounding in means and deviations.
 fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError> {
     prop_assert_eq!(a.total, b.total);
+    prop_assert_eq!(&a.hidden, &b.hidden);
     prop_assert_eq!(a.questions.len(), b.questions.len());
     for (question, left) in &a.questions {
         let right = &b.questions[question];
@@ -194,6 +204,11 @@ proptest! {
 
         assert_same(&folded, &whole)?;
         assert_same(&parts[0], &whole)?;
+        // Shown counts are exact: every answer not hiding a question saw it.
+        for question in ["pick", "hidden1"] {
+            let saw = answers.iter().filter(|a| !a.hidden.contains(&id(question))).count() as u64;
+            prop_assert_eq!(whole.shown(&id(question)), saw);
+        }
     }
 }
 

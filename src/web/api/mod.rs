@@ -4,6 +4,7 @@
 
 mod auth;
 mod body;
+mod document;
 mod error;
 mod surveys;
 

@@ -7,6 +7,7 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::document::survey_document;
 use super::{ApiError, ApiTenant, JsonBody};
 use crate::domain::definition::SurveyInput;
 use crate::domain::summary::SummaryReport;
@@ -55,7 +56,7 @@ pub async fn list(
         surveys.extend(state.stores.surveys.get(&tenant.0.slug, slug).await?);
     }
     Ok(HttpResponse::Ok().json(json!({
-        "surveys": surveys,
+        "surveys": surveys.iter().map(|s| survey_document(s)).collect::<Vec<_>>(),
         "total": total,
         "page": page,
         "pages": total.div_ceil(SURVEYS_PER_PAGE).max(1),
@@ -91,7 +92,7 @@ pub async fn create(
         })?;
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
-        .json(survey))
+        .json(survey_document(&survey)))
 }
 
 /// `GET /api/v1/surveys/{slug}`
@@ -100,7 +101,8 @@ pub async fn get(
     tenant: ApiTenant,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(find(&state, &tenant, &slug).await?))
+    let survey = find(&state, &tenant, &slug).await?;
+    Ok(HttpResponse::Ok().json(survey_document(&survey)))
 }
 
 /// `PUT /api/v1/surveys/{slug}`: replaces the definition; questions sent with their `id`
@@ -114,7 +116,7 @@ pub async fn update(
     let current = find(&state, &tenant, &slug).await?;
     let definition = input.check(&current.questions).map_err(invalid)?;
     let survey = state.stores.surveys.revise(&current, definition).await?;
-    Ok(HttpResponse::Ok().json(survey))
+    Ok(HttpResponse::Ok().json(survey_document(&survey)))
 }
 
 /// `DELETE /api/v1/surveys/{slug}`: the survey and all its answers.
@@ -141,7 +143,9 @@ pub async fn publish(
             fields: [("questions".to_string(), "add a question first".to_string())].into(),
         });
     }
-    Ok(HttpResponse::Ok().json(state.stores.surveys.set_published(&survey, true).await?))
+    Ok(HttpResponse::Ok().json(survey_document(
+        &state.stores.surveys.set_published(&survey, true).await?,
+    )))
 }
 
 /// `POST /api/v1/surveys/{slug}/unpublish`
@@ -151,7 +155,9 @@ pub async fn unpublish(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    Ok(HttpResponse::Ok().json(state.stores.surveys.set_published(&survey, false).await?))
+    Ok(HttpResponse::Ok().json(survey_document(
+        &state.stores.surveys.set_published(&survey, false).await?,
+    )))
 }
 
 /// `GET /api/v1/surveys/{slug}/summary`: the same object as `canvass summary`.

@@ -10,14 +10,22 @@ pub use crate::web::forms::read_body;
 pub const TOKEN_FIELD: &str = "token";
 /// Answer fields are named `q-{question id}`.
 pub const ANSWER_FIELD_PREFIX: &str = "q-";
+/// The field that says which page was shown (absent: the first).
+pub const PAGE_FIELD: &str = "page";
+/// The button pressed: `back`, or anything else (Next, or Send on the last page).
+pub const NAV_FIELD: &str = "nav";
 
 /// A posted survey form.
 #[derive(Debug, Default)]
 pub struct PostedForm {
     /// The submission token, empty if none was posted.
     pub token: String,
-    /// The answers by question id.
+    /// The answers by question id: the page's, and earlier pages' carried in hidden fields.
     pub answers: RawAnswers,
+    /// The page the respondent was on.
+    pub page: usize,
+    /// Whether they pressed Back.
+    pub back: bool,
 }
 
 /// Parses an `application/x-www-form-urlencoded` body into the token and the answers.
@@ -26,6 +34,12 @@ pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
     for (name, value) in parse_pairs(body)? {
         if name == TOKEN_FIELD {
             form.token = value;
+        } else if name == PAGE_FIELD {
+            form.page = value.parse().map_err(|_| {
+                WebError::BadRequest("The form's page number is not a number.".into())
+            })?;
+        } else if name == NAV_FIELD {
+            form.back = value == "back";
         } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {
             form.answers.push(question, value);
         }
@@ -67,6 +81,12 @@ pub struct QuestionView {
     pub step: &'static str,
     /// Longest text accepted, for `maxlength`.
     pub max_length: usize,
+    /// A condition on answers of this same page, as JSON for the page's script (which shows
+    /// the question only while it holds); without the script the question is always shown,
+    /// with `hint` saying when to answer it.
+    pub show_if: Option<String>,
+    /// When to answer it, in words, for a question under a condition on this page.
+    pub hint: Option<String>,
 }
 
 impl QuestionView {
@@ -111,6 +131,8 @@ impl QuestionView {
             max,
             step,
             max_length,
+            show_if: None,
+            hint: None,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The respondent's pages: a tenant's surveys, a survey form, its submission, the thank-you.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
@@ -10,8 +11,8 @@ use time::OffsetDateTime;
 
 use super::form::{self, QuestionView};
 use crate::domain::{
-    Answer, FieldErrors, RawAnswers, Reference, SubmissionToken, Survey, SurveySlug, Tenant,
-    TenantSlug, thanks_signature, thanks_signed,
+    Answer, FieldErrors, QuestionId, RawAnswers, Reference, SubmissionToken, Survey, SurveySlug,
+    Target, Tenant, TenantSlug, thanks_signature, thanks_signed,
 };
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -39,30 +40,107 @@ struct SurveyPage {
     tenant: Arc<Tenant>,
     survey: Arc<Survey>,
     token: String,
+    /// The page shown, from 0, and how many the survey has.
+    page: usize,
+    pages: usize,
+    page_title: Option<String>,
+    page_description: Option<String>,
     questions: Vec<QuestionView>,
+    /// Answers to questions of other pages, carried in hidden fields: `(field, value)`.
+    carried: Vec<(String, String)>,
+    /// Whether a Back button is offered.
+    back: bool,
+    /// Whether the main button sends the answers (else it is Next).
+    last: bool,
     error_count: usize,
+    /// Whether the page's script is needed (a question under a condition on this page).
+    scripted: bool,
 }
 
 impl SurveyPage {
+    /// Page `page` of the survey, showing what `posted` holds and `errors`.
     fn new(
         tenant: Arc<Tenant>,
         survey: Arc<Survey>,
         token: String,
+        page: usize,
         posted: &RawAnswers,
         errors: &FieldErrors,
     ) -> Self {
-        let questions = survey
-            .questions
+        let walk = survey.walk(posted, Some(page));
+        let layout = survey.pages().get(page).cloned().unwrap_or_default();
+        let on_page = survey.page_questions(page);
+        let here: HashSet<&QuestionId> = on_page.iter().map(|q| &q.id).collect();
+        let name_of = |id: &QuestionId| {
+            survey.question(id).map_or_else(
+                || format!("\"{id}\""),
+                |q| format!("your answer to \"{}\"", q.text),
+            )
+        };
+        // Numbers run on over the pages the respondent was shown before this one.
+        let numbered_before: usize = walk
+            .route
             .iter()
-            .enumerate()
-            .map(|(index, question)| QuestionView::new(index + 1, question, posted, errors))
+            .filter(|&&p| p != page)
+            .flat_map(|&p| survey.page_questions(p))
+            .filter(|q| !walk.hidden.contains(&q.id))
+            .count();
+        let mut questions = Vec::new();
+        for question in on_page {
+            let same_page = question
+                .show_if
+                .as_ref()
+                .filter(|c| c.rules().iter().any(|rule| here.contains(&rule.question)));
+            let shown = match (&question.show_if, same_page) {
+                (None, _) => true,
+                // Decided by this page's answers: always in the page, the script hides it.
+                (Some(_), Some(_)) => true,
+                // Decided by earlier pages' answers: shown or not at all.
+                (Some(condition), None) => condition.holds(&walk.values),
+            };
+            if !shown {
+                continue;
+            }
+            let number = numbered_before + questions.len() + 1;
+            let mut view = QuestionView::new(number, question, posted, errors);
+            if let Some(condition) = same_page {
+                view.show_if = serde_json::to_string(condition).ok();
+                view.hint = Some(format!(
+                    "Answer this if {}.",
+                    condition.describe_with(&name_of)
+                ));
+                // The browser must not insist on a question that may not apply.
+                view.required = false;
+            }
+            questions.push(view);
+        }
+        let carried = posted
+            .iter()
+            .filter_map(|(id, values)| {
+                let id = QuestionId::parse(id)?;
+                (survey.question(&id).is_some() && !here.contains(&id)).then_some((id, values))
+            })
+            .flat_map(|(id, values)| {
+                values
+                    .iter()
+                    .map(move |value| (format!("{}{id}", form::ANSWER_FIELD_PREFIX), value.clone()))
+            })
             .collect();
+        let reached = walk.route.last() == Some(&page);
         Self {
+            pages: survey.pages().len(),
+            page_title: layout.title,
+            page_description: layout.description,
+            scripted: questions.iter().any(|q| q.show_if.is_some()),
+            questions,
+            carried,
+            back: reached && walk.route.len() > 1,
+            last: !reached || walk.next == Target::End,
+            error_count: errors.len(),
             tenant,
             survey,
             token,
-            questions,
-            error_count: errors.len(),
+            page,
         }
     }
 }
@@ -142,6 +220,7 @@ pub async fn form(
         tenant,
         survey,
         token,
+        0,
         &RawAnswers::default(),
         &FieldErrors::new(),
     ))
@@ -166,13 +245,43 @@ pub async fn submit(
             "This form cannot be accepted: {error}. Please open the survey again and answer it."
         ))
     })?;
-    let values = match survey.validate(&posted.answers) {
-        Ok(values) => values,
-        Err(errors) => {
-            let page = SurveyPage::new(tenant, survey, posted.token, &posted.answers, &errors);
-            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
-        }
+    let walk = survey.walk(&posted.answers, Some(posted.page));
+    let show = |page: usize, errors: &FieldErrors| {
+        SurveyPage::new(
+            tenant.clone(),
+            survey.clone(),
+            posted.token.clone(),
+            page,
+            &posted.answers,
+            errors,
+        )
     };
+    let reached = walk.route.last() == Some(&posted.page);
+    if posted.back || !reached {
+        // Back to the page before this one on the respondent's route (input kept, nothing
+        // checked); a page that is not on their route (answers changed under it) goes back
+        // to the last page that is.
+        let previous = match (posted.back, reached) {
+            (true, true) => walk.route.iter().rev().nth(1).copied().unwrap_or(0),
+            _ => walk
+                .route
+                .iter()
+                .copied()
+                .rfind(|&p| p < posted.page)
+                .unwrap_or(0),
+        };
+        return render(&show(previous, &FieldErrors::new()));
+    }
+    if let Some(page) = walk.first_page_with_errors(&survey) {
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &show(page, &walk.errors));
+    }
+    if let Target::Page(next) = walk.next {
+        return render(&show(next, &FieldErrors::new()));
+    }
+    // The end of the route: this walk went through every page shown, so it is the whole
+    // response, checked again from the first page (earlier pages' answers came back in
+    // hidden fields, which a respondent could have changed).
+    let (values, hidden) = (walk.values, walk.hidden);
     let answer = Answer {
         tenant: tenant.slug.clone(),
         survey: survey.slug.clone(),
@@ -181,6 +290,7 @@ pub async fn submit(
         reference: token.reference,
         submitted_at: OffsetDateTime::now_utc(),
         values,
+        hidden,
     };
     state
         .stores

@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::own_survey;
 use super::session::SignedIn;
-use crate::domain::definition::{QuestionInput, SurveyInput};
+use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, QuestionKind, Survey};
 use crate::web::forms::{field, read_form};
@@ -40,6 +40,66 @@ struct QuestionEdit {
     min: String,
     max: String,
     integer: bool,
+    /// Its condition as JSON (carried through the form unchanged; edited through the API).
+    show_if: String,
+    /// The pages that start at this question, as a JSON list of their titles and logic (more
+    /// than one when pages without questions come before it).
+    pages: String,
+}
+
+/// A page's texts and logic, without its questions: what the designer carries for each page.
+#[derive(Deserialize, serde::Serialize)]
+struct PageMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    show_if: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    jumps: Vec<serde_json::Value>,
+}
+
+impl QuestionEdit {
+    /// The question's condition in words, if it has one.
+    fn condition_words(&self) -> Option<String> {
+        condition_words(&self.show_if)
+    }
+
+    /// The pages starting at this question, in words: a heading, then lines of logic.
+    fn page_words(&self) -> Vec<(String, Vec<String>)> {
+        let metas: Vec<PageMeta> = serde_json::from_str(&self.pages).unwrap_or_default();
+        metas
+            .into_iter()
+            .map(|meta| {
+                let mut lines = Vec::new();
+                if let Some(description) = meta.description {
+                    lines.push(description);
+                }
+                if let Some(words) = meta.show_if.and_then(|c| condition_words(&c.to_string())) {
+                    lines.push(format!("Shown only if {words}."));
+                }
+                for jump in meta.jumps {
+                    let to = match &jump["to"] {
+                        serde_json::Value::Number(n) => {
+                            format!("page {}", n.as_u64().unwrap_or(0) + 1)
+                        }
+                        _ => "the end".into(),
+                    };
+                    if let Some(words) = condition_words(&jump["if"].to_string()) {
+                        lines.push(format!("After this page: if {words}, go to {to}."));
+                    }
+                }
+                (meta.title.unwrap_or_default(), lines)
+            })
+            .collect()
+    }
+}
+
+/// A condition's JSON in words (`None` for none, or for JSON that is not a condition).
+fn condition_words(json: &str) -> Option<String> {
+    let condition: crate::domain::Condition = serde_json::from_str(json).ok()?;
+    Some(condition.describe())
 }
 
 impl QuestionEdit {
@@ -54,6 +114,8 @@ impl QuestionEdit {
             min: String::new(),
             max: String::new(),
             integer: false,
+            show_if: String::new(),
+            pages: String::new(),
         }
     }
 
@@ -87,6 +149,31 @@ impl DesignerPage {
 }
 
 fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
+    let pages_at = |index: usize| -> String {
+        let metas: Vec<PageMeta> = survey
+            .layout
+            .iter()
+            .filter(|page| page.start == index)
+            .map(|page| PageMeta {
+                title: page.title.clone(),
+                description: page.description.clone(),
+                show_if: page
+                    .show_if
+                    .as_ref()
+                    .and_then(|c| serde_json::to_value(c).ok()),
+                jumps: page
+                    .jumps
+                    .iter()
+                    .filter_map(|jump| serde_json::to_value(jump).ok())
+                    .collect(),
+            })
+            .collect();
+        if metas.is_empty() {
+            String::new()
+        } else {
+            serde_json::to_string(&metas).unwrap_or_default()
+        }
+    };
     survey
         .questions
         .iter()
@@ -110,6 +197,12 @@ fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
                 min,
                 max,
                 integer,
+                show_if: q
+                    .show_if
+                    .as_ref()
+                    .and_then(|c| serde_json::to_string(c).ok())
+                    .unwrap_or_default(),
+                pages: pages_at(index),
             }
         })
         .collect()
@@ -185,6 +278,8 @@ fn posted(form: &[(String, String)]) -> (String, String, Vec<QuestionEdit>, Stri
                 min: q("min"),
                 max: q("max"),
                 integer: !q("integer").is_empty(),
+                show_if: q("show_if"),
+                pages: q("pages"),
             }
         })
         .collect();
@@ -228,7 +323,7 @@ fn input_of(
     questions: &[QuestionEdit],
 ) -> Result<SurveyInput, BTreeMap<String, String>> {
     let mut errors = BTreeMap::new();
-    let mut inputs = Vec::new();
+    let mut inputs: Vec<(Vec<PageInput>, QuestionInput)> = Vec::new();
     for question in questions.iter().filter(|q| !q.is_blank()) {
         let mut bound = |text: &str, name: &str| -> Option<f64> {
             let text = text.trim();
@@ -245,8 +340,23 @@ fn input_of(
             parsed
         };
         let (min, max) = (bound(&question.min, "min"), bound(&question.max, "max"));
+        let json = |text: &str| -> Option<serde_json::Value> {
+            let text = text.trim();
+            // Text that is not JSON is handed on as a string, which the check refuses clearly.
+            (!text.is_empty()).then(|| serde_json::from_str(text).unwrap_or_else(|_| text.into()))
+        };
+        let pages: Vec<PageInput> = match json(&question.pages) {
+            Some(value) => serde_json::from_value(value).unwrap_or_else(|_| {
+                errors.insert(
+                    format!("questions[{}].pages", question.index),
+                    "The page settings of this question could not be read.".into(),
+                );
+                Vec::new()
+            }),
+            None => Vec::new(),
+        };
         inputs.push((
-            question.index,
+            pages,
             QuestionInput {
                 id: (!question.id.is_empty()).then(|| question.id.clone()),
                 text: question.text.clone(),
@@ -256,24 +366,75 @@ fn input_of(
                 min,
                 max,
                 integer: question.integer,
+                show_if: json(&question.show_if),
             },
         ));
     }
     if !errors.is_empty() {
         return Err(errors);
     }
+    let paged = inputs.iter().any(|(pages, _)| !pages.is_empty());
+    if !paged {
+        return Ok(SurveyInput {
+            title: title.to_owned(),
+            description: Some(description.to_owned()),
+            questions: inputs.into_iter().map(|(_, q)| q).collect(),
+            pages: None,
+        });
+    }
+    // Questions before the first page marker make a first page of their own.
+    let mut pages: Vec<PageInput> = Vec::new();
+    for (starting, question) in inputs {
+        if pages.is_empty() && starting.is_empty() {
+            pages.push(PageInput::default());
+        }
+        pages.extend(starting);
+        if let Some(last) = pages.last_mut() {
+            last.questions.push(question);
+        }
+    }
     Ok(SurveyInput {
         title: title.to_owned(),
         description: Some(description.to_owned()),
-        questions: inputs.into_iter().map(|(_, q)| q).collect(),
+        questions: Vec::new(),
+        pages: Some(pages),
     })
+}
+
+/// `pages[p].questions[q].field` → `questions[k].field` (k counted over every page), and a
+/// page's own problems (`pages[p].jumps[0]`, ...) → `questions[k].pages` at its first question.
+fn flat_path(field: &str, input: &SurveyInput) -> String {
+    let Some(pages) = &input.pages else {
+        return field.to_owned();
+    };
+    let parsed = field
+        .strip_prefix("pages[")
+        .and_then(|rest| rest.split_once(']'))
+        .and_then(|(p, rest)| Some((p.parse::<usize>().ok()?, rest)));
+    let Some((page, rest)) = parsed else {
+        return field.to_owned();
+    };
+    let before: usize = pages.iter().take(page).map(|p| p.questions.len()).sum();
+    let question = rest
+        .strip_prefix(".questions[")
+        .and_then(|rest| rest.split_once(']'))
+        .and_then(|(q, rest)| Some((q.parse::<usize>().ok()?, rest)));
+    match question {
+        Some((q, rest)) => format!("questions[{}]{rest}", before + q),
+        None => format!("questions[{before}].pages"),
+    }
 }
 
 /// In the designer, a question whose type was changed becomes a new question (a new id):
 /// answers and statistics are kept by id, and one id has one type for ever. (The API refuses
 /// such a change instead, since its clients choose ids on purpose.)
 fn renew_retyped(input: &mut SurveyInput, existing: &[Question]) {
-    for question in &mut input.questions {
+    let paged = input
+        .pages
+        .iter_mut()
+        .flatten()
+        .flat_map(|p| p.questions.iter_mut());
+    for question in input.questions.iter_mut().chain(paged) {
         let was = existing
             .iter()
             .find(|was| Some(was.id.as_str()) == question.id.as_deref());
@@ -312,7 +473,7 @@ async fn save_form(
         input.check(&existing).map_err(|errors| {
             errors
                 .into_iter()
-                .map(|(field, message)| (renumber(&field, &kept), message))
+                .map(|(field, message)| (renumber(&flat_path(&field, &input), &kept), message))
                 .collect()
         })
     });

@@ -1,5 +1,9 @@
 //! A survey definition as owners write it (the designer form or the JSON API), checked into
-//! questions with stable ids. Ids sent back with a question keep it; new questions get new ids.
+//! pages of questions with stable ids and their logic. Ids sent with a question keep it (an
+//! owner may choose the ids of new questions, so conditions can name them); questions sent
+//! without one get a new id.
+
+mod logic;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -11,7 +15,10 @@ use super::question::MAX_NUMBER;
 
 /// The message for a text with control characters in it.
 const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
-use super::{Question, QuestionId, QuestionKind};
+use super::{PageLayout, Question, QuestionId, QuestionKind};
+
+/// Most pages in one survey.
+pub const MAX_PAGES: usize = 50;
 
 /// Most questions in one survey.
 pub const MAX_QUESTIONS: usize = 100;
@@ -53,6 +60,39 @@ pub struct QuestionInput {
     /// Only whole numbers.
     #[serde(default)]
     pub integer: bool,
+    /// A condition on earlier answers (`{"all": [{"question": "likes", "equals": "No"}]}`).
+    #[serde(default)]
+    pub show_if: Option<serde_json::Value>,
+}
+
+/// One page as submitted.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct PageInput {
+    /// An optional title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// An optional description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Shown only when this condition on earlier pages' answers holds.
+    #[serde(default)]
+    pub show_if: Option<serde_json::Value>,
+    /// Its questions, in order.
+    #[serde(default)]
+    pub questions: Vec<QuestionInput>,
+    /// Jumps tried in order when the page is left: `{"if": CONDITION, "to": 2 | "end"}`.
+    #[serde(default)]
+    pub jumps: Vec<JumpInput>,
+}
+
+/// A jump as submitted.
+#[derive(Clone, Debug, Deserialize)]
+pub struct JumpInput {
+    /// When to jump.
+    #[serde(rename = "if")]
+    pub condition: serde_json::Value,
+    /// A later page's index (from 0) or `"end"`.
+    pub to: serde_json::Value,
 }
 
 /// A survey as submitted.
@@ -69,9 +109,12 @@ pub struct SurveyInput {
     #[serde(default)]
     #[validate(length(max = 2000, message = "the description is at most 2,000 characters"))]
     pub description: Option<String>,
-    /// The questions, in order.
+    /// The questions, in order, for a survey of one page (not read when `pages` is sent).
     #[serde(default)]
     pub questions: Vec<QuestionInput>,
+    /// The pages, for a survey of several (instead of `questions`).
+    #[serde(default)]
+    pub pages: Option<Vec<PageInput>>,
 }
 
 /// What is wrong, by field (`title`, `description`, `questions[2].options`, ...).
@@ -84,12 +127,21 @@ pub struct Definition {
     pub title: String,
     /// The description, trimmed; `None` if blank.
     pub description: Option<String>,
-    /// The questions with their ids.
+    /// The questions with their ids and conditions, all pages' together.
     pub questions: Vec<Question>,
+    /// The pages (empty for one page without logic).
+    pub layout: Vec<PageLayout>,
+}
+
+/// One submitted question with its field path, for messages.
+struct Placed<'a> {
+    path: String,
+    input: &'a QuestionInput,
 }
 
 impl SurveyInput {
-    /// Checks everything; keeps the ids of `existing` questions that are sent back.
+    /// Checks everything; keeps the ids sent with questions (ids of `existing` questions keep
+    /// their question, as long as its type stays).
     pub fn check(&self, existing: &[Question]) -> Result<Definition, DefinitionErrors> {
         let mut errors = DefinitionErrors::new();
         if let Err(found) = self.validate() {
@@ -113,47 +165,69 @@ impl SurveyInput {
                 "a survey needs a title of 1 to 200 characters".into(),
             );
         }
-        if self.questions.len() > MAX_QUESTIONS {
+        let placed = self.placed(&mut errors);
+        if placed.len() > MAX_QUESTIONS {
             errors.insert(
                 "questions".into(),
                 format!("a survey has at most {MAX_QUESTIONS} questions"),
             );
         }
-        let known: HashSet<&str> = existing.iter().map(|q| q.id.as_str()).collect();
         let mut used = HashSet::new();
-        let mut questions = Vec::with_capacity(self.questions.len());
-        for (index, input) in self.questions.iter().enumerate() {
+        let mut questions = Vec::with_capacity(placed.len());
+        for item in &placed {
             let was = existing
                 .iter()
-                .find(|q| Some(q.id.as_str()) == input.id.as_deref());
-            match input.check() {
-                // Answers and statistics are kept by question id: one id, one type, always.
-                Ok(kind) if was.is_some_and(|was| was.kind.name() != kind.name()) => {
-                    errors.insert(
-                        format!("questions[{index}].type"),
-                        "a question's type cannot change once it exists: remove it and add a \
-                         new question of the other type"
-                            .into(),
-                    );
-                }
-                Ok(kind) => {
-                    let id = input
-                        .id
-                        .as_deref()
-                        .filter(|id| known.contains(id) && used.insert(id.to_owned()))
-                        .and_then(QuestionId::parse)
-                        .unwrap_or_else(QuestionId::generate);
-                    questions.push(Question {
-                        id,
-                        text: input.text.trim().to_owned(),
-                        required: input.required,
-                        kind,
-                    });
-                }
+                .find(|q| Some(q.id.as_str()) == item.input.id.as_deref());
+            let kind = match item.input.check() {
+                Ok(kind) => kind,
                 Err((field, message)) => {
-                    errors.insert(format!("questions[{index}].{field}"), message);
+                    errors.insert(format!("{}.{field}", item.path), message);
+                    continue;
                 }
+            };
+            // Answers and statistics are kept by question id: one id, one type, always.
+            if was.is_some_and(|was| was.kind.name() != kind.name()) {
+                errors.insert(
+                    format!("{}.type", item.path),
+                    "a question's type cannot change once it exists: remove it and add a new \
+                     question of the other type"
+                        .into(),
+                );
+                continue;
             }
+            let id = match item
+                .input
+                .id
+                .as_deref()
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+            {
+                None => QuestionId::generate(),
+                Some(chosen) => match QuestionId::parse(chosen) {
+                    None => {
+                        errors.insert(
+                            format!("{}.id", item.path),
+                            "a question id is 1 to 32 lowercase letters and digits".into(),
+                        );
+                        continue;
+                    }
+                    Some(id) if !used.insert(id.clone()) => {
+                        errors.insert(
+                            format!("{}.id", item.path),
+                            format!("two questions have the id \"{id}\": each needs its own"),
+                        );
+                        continue;
+                    }
+                    Some(id) => id,
+                },
+            };
+            questions.push(Question {
+                id,
+                text: item.input.text.trim().to_owned(),
+                required: item.input.required,
+                kind,
+                show_if: None,
+            });
         }
         let characters = self.characters();
         if characters > MAX_DEFINITION_CHARS {
@@ -168,6 +242,11 @@ impl SurveyInput {
         if !errors.is_empty() {
             return Err(errors);
         }
+        // Every question checked: now the logic, which names questions by id.
+        let layout = logic::check(self, &placed, &mut questions, &mut errors);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
         let description = self
             .description
             .as_deref()
@@ -177,20 +256,72 @@ impl SurveyInput {
             title: self.title.trim().to_owned(),
             description: description.map(str::to_owned),
             questions,
+            layout,
         })
     }
-}
 
-impl SurveyInput {
+    /// Every submitted question with its path. With `pages`, the questions are those of the
+    /// pages and a top-level `questions` is not read (the API shows both, so a definition read
+    /// from it can be sent back as it is).
+    fn placed(&self, errors: &mut DefinitionErrors) -> Vec<Placed<'_>> {
+        let Some(pages) = &self.pages else {
+            return self
+                .questions
+                .iter()
+                .enumerate()
+                .map(|(index, input)| Placed {
+                    path: format!("questions[{index}]"),
+                    input,
+                })
+                .collect();
+        };
+        if pages.is_empty() || pages.len() > MAX_PAGES {
+            errors.insert(
+                "pages".into(),
+                format!("a survey has 1 to {MAX_PAGES} pages"),
+            );
+        }
+        pages
+            .iter()
+            .enumerate()
+            .flat_map(|(page, input)| {
+                input
+                    .questions
+                    .iter()
+                    .enumerate()
+                    .map(move |(index, input)| Placed {
+                        path: format!("pages[{page}].questions[{index}]"),
+                        input,
+                    })
+            })
+            .collect()
+    }
+
     /// Characters of text in the definition, everything counted.
     fn characters(&self) -> usize {
         let count = |text: &str| text.chars().count();
+        let questions = |list: &[QuestionInput]| {
+            list.iter()
+                .map(|q| count(&q.text) + q.options.iter().map(|o| count(o)).sum::<usize>())
+                .sum::<usize>()
+        };
+        let top = if self.pages.is_some() {
+            0
+        } else {
+            questions(&self.questions)
+        };
         count(&self.title)
             + self.description.as_deref().map_or(0, count)
+            + top
             + self
-                .questions
+                .pages
                 .iter()
-                .map(|q| count(&q.text) + q.options.iter().map(|o| count(o)).sum::<usize>())
+                .flatten()
+                .map(|page| {
+                    page.title.as_deref().map_or(0, count)
+                        + page.description.as_deref().map_or(0, count)
+                        + questions(&page.questions)
+                })
                 .sum::<usize>()
     }
 }
@@ -311,6 +442,7 @@ mod tests {
             .into_iter()
             .map(question)
             .collect(),
+            pages: None,
         };
 
         let definition = input.check(&[]).expect("valid");
@@ -322,7 +454,7 @@ mod tests {
     }
 
     #[test]
-    fn ids_of_kept_questions_survive_an_edit_and_unknown_ids_are_replaced() {
+    fn ids_of_kept_questions_survive_an_edit_chosen_ids_are_kept_and_bad_ones_refused() {
         let first = SurveyInput {
             title: "T".into(),
             questions: vec![question("short_text")],
@@ -334,12 +466,12 @@ mod tests {
         let mut edited = question("short_text");
         edited.id = Some(kept.clone());
         edited.text = "Why not?".into();
-        let mut forged = question("short_text");
-        forged.id = Some("notmine".into());
+        let mut chosen = question("short_text");
+        chosen.id = Some("mine2".into());
 
         let second = SurveyInput {
             title: "T".into(),
-            questions: vec![edited, forged],
+            questions: vec![edited, chosen],
             ..Default::default()
         }
         .check(&first.questions)
@@ -347,7 +479,28 @@ mod tests {
 
         assert_eq!(second.questions[0].id.as_str(), kept);
         assert_eq!(second.questions[0].text, "Why not?");
-        assert_ne!(second.questions[1].id.as_str(), "notmine");
+        assert_eq!(
+            second.questions[1].id.as_str(),
+            "mine2",
+            "a chosen id is kept"
+        );
+
+        let mut bad = question("short_text");
+        bad.id = Some("Not An Id".into());
+        let mut twice = question("long_text");
+        twice.id = Some(kept.clone());
+        let errors = SurveyInput {
+            title: "T".into(),
+            questions: vec![question("short_text"), bad, twice.clone(), twice],
+            ..Default::default()
+        }
+        .check(&first.questions)
+        .expect_err("refused");
+        assert!(
+            errors["questions[1].id"].contains("lowercase"),
+            "{errors:?}"
+        );
+        assert!(errors.contains_key("questions[2].type"), "{errors:?}");
     }
 
     #[test]
@@ -410,6 +563,7 @@ mod tests {
             title: "".into(),
             description: None,
             questions: vec![few, twice, bounds, question("essay"), untitled],
+            pages: None,
         };
 
         let errors = input.check(&[]).expect_err("invalid");

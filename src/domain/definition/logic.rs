@@ -1,0 +1,381 @@
+//! Checking a definition's logic: conditions may only look at earlier questions, name options
+//! that exist and use tests that fit the question's type; jumps only go forward. Each problem
+//! is reported at its field with the question or page it concerns.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{CONTROL, DefinitionErrors, Placed, SurveyInput};
+use crate::domain::answer::has_control_characters;
+use crate::domain::logic::{Condition, Jump, PageLayout, Rule, Target, Test};
+use crate::domain::{Question, QuestionKind};
+
+/// Most rules in one condition.
+pub const MAX_RULES: usize = 20;
+/// Deepest nesting of `all` / `any` groups.
+pub const MAX_DEPTH: usize = 4;
+/// Most jumps at the end of one page.
+pub const MAX_JUMPS: usize = 10;
+/// Longest value a rule compares with, in characters.
+const MAX_VALUE: usize = 200;
+
+/// Checks the conditions of `questions` (aligned with `placed`) and the pages of `input`,
+/// setting each question's condition; returns the pages to store.
+pub(super) fn check(
+    input: &SurveyInput,
+    placed: &[Placed<'_>],
+    questions: &mut [Question],
+    errors: &mut DefinitionErrors,
+) -> Vec<PageLayout> {
+    for index in 0..questions.len() {
+        let Some(json) = &placed[index].input.show_if else {
+            continue;
+        };
+        let scope = Scope {
+            questions,
+            earlier: index,
+        };
+        match scope.condition(json, 1, &mut 0) {
+            Ok(condition) => questions[index].show_if = Some(condition),
+            Err(problem) => {
+                let question = &questions[index];
+                errors.insert(
+                    format!("{}.show_if", placed[index].path),
+                    format!(
+                        "question {} (\"{}\"): {problem}",
+                        index + 1,
+                        short(&question.text)
+                    ),
+                );
+            }
+        }
+    }
+    let Some(pages) = &input.pages else {
+        return Vec::new();
+    };
+    let mut layout = Vec::with_capacity(pages.len());
+    let mut start = 0;
+    for (index, page) in pages.iter().enumerate() {
+        let path = format!("pages[{index}]");
+        let end = start + page.questions.len();
+        let title = texts(&path, "title", page.title.as_deref(), 200, errors);
+        let description = texts(
+            &path,
+            "description",
+            page.description.as_deref(),
+            2000,
+            errors,
+        );
+        let show_if = page.show_if.as_ref().and_then(|json| {
+            if index == 0 {
+                errors.insert(
+                    format!("{path}.show_if"),
+                    "the first page is always shown: it cannot have a condition".into(),
+                );
+                return None;
+            }
+            let scope = Scope {
+                questions,
+                earlier: start,
+            };
+            scope
+                .condition(json, 1, &mut 0)
+                .map_err(|problem| {
+                    errors.insert(
+                        format!("{path}.show_if"),
+                        format!("page {}: {problem}", index + 1),
+                    );
+                })
+                .ok()
+        });
+        if page.jumps.len() > MAX_JUMPS {
+            errors.insert(
+                format!("{path}.jumps"),
+                format!("a page has at most {MAX_JUMPS} jumps"),
+            );
+        }
+        let mut jumps = Vec::new();
+        for (number, jump) in page.jumps.iter().enumerate().take(MAX_JUMPS) {
+            let field = format!("{path}.jumps[{number}]");
+            let scope = Scope {
+                questions,
+                earlier: end,
+            };
+            let condition = scope.condition(&jump.condition, 1, &mut 0);
+            let to = target(&jump.to, index, pages.len());
+            match (condition, to) {
+                (Ok(condition), Ok(to)) => jumps.push(Jump { condition, to }),
+                (Err(problem), _) | (_, Err(problem)) => {
+                    errors.insert(
+                        field,
+                        format!("page {}, jump {}: {problem}", index + 1, number + 1),
+                    );
+                }
+            }
+        }
+        layout.push(PageLayout {
+            title,
+            description,
+            start,
+            show_if,
+            jumps,
+        });
+        start = end;
+    }
+    // One page without texts or logic is stored as surveys without pages are.
+    if layout.len() == 1 && layout[0] == PageLayout::default() {
+        layout.clear();
+    }
+    layout
+}
+
+/// A page's optional text, trimmed; a problem is recorded at `path.field`.
+fn texts(
+    path: &str,
+    field: &str,
+    text: Option<&str>,
+    limit: usize,
+    errors: &mut DefinitionErrors,
+) -> Option<String> {
+    let text = text.map(str::trim).filter(|t| !t.is_empty())?;
+    if has_control_characters(text) {
+        errors.insert(format!("{path}.{field}"), CONTROL.into());
+    } else if text.chars().count() > limit {
+        errors.insert(
+            format!("{path}.{field}"),
+            format!("a page's {field} is at most {limit} characters"),
+        );
+    }
+    Some(text.to_owned())
+}
+
+/// Where a jump from page `from` of `pages` may go: a later page or the end.
+fn target(to: &Value, from: usize, pages: usize) -> Result<Target, String> {
+    match to {
+        Value::String(word) if word == "end" => Ok(Target::End),
+        Value::Number(number) => match number.as_u64().and_then(|n| usize::try_from(n).ok()) {
+            Some(index) if index > from && index < pages => Ok(Target::Page(index)),
+            Some(index) if index <= from => Err(format!(
+                "jumps only go forward: to a later page than this one (page index {from}) or \
+                 \"end\", not back to page index {index}"
+            )),
+            _ => Err(format!(
+                "there is no page index {number}: pages are numbered from 0 to {}",
+                pages - 1
+            )),
+        },
+        _ => Err("\"to\" is a page index (from 0) or \"end\"".into()),
+    }
+}
+
+/// The questions a condition may look at: those before `earlier` in the survey.
+struct Scope<'a> {
+    questions: &'a [Question],
+    earlier: usize,
+}
+
+impl Scope<'_> {
+    /// Reads a condition, `depth` groups deep, counting its rules in `rules`.
+    fn condition(
+        &self,
+        json: &Value,
+        depth: usize,
+        rules: &mut usize,
+    ) -> Result<Condition, String> {
+        let Value::Object(map) = json else {
+            return Err(
+                "a condition is an object: {\"all\": [...]}, {\"any\": [...]} or \
+                        {\"question\": ID, TEST: VALUE}"
+                    .into(),
+            );
+        };
+        for group in ["all", "any"] {
+            let Some(list) = map.get(group) else {
+                continue;
+            };
+            if map.len() != 1 {
+                return Err(format!("a group has only its \"{group}\" list"));
+            }
+            if depth > MAX_DEPTH {
+                return Err(format!("conditions nest at most {MAX_DEPTH} groups deep"));
+            }
+            let Value::Array(items) = list else {
+                return Err(format!("\"{group}\" holds a list of conditions"));
+            };
+            if items.is_empty() {
+                return Err(format!("\"{group}\" needs at least one condition"));
+            }
+            let items = items
+                .iter()
+                .map(|item| self.condition(item, depth + 1, rules))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(if group == "all" {
+                Condition::All { all: items }
+            } else {
+                Condition::Any { any: items }
+            });
+        }
+        *rules += 1;
+        if *rules > MAX_RULES {
+            return Err(format!("a condition has at most {MAX_RULES} rules"));
+        }
+        self.rule(map).map(Condition::Rule)
+    }
+
+    fn rule(&self, map: &serde_json::Map<String, Value>) -> Result<Rule, String> {
+        let Some(Value::String(id)) = map.get("question") else {
+            return Err("a rule names the question it tests: {\"question\": ID, ...}".into());
+        };
+        let position = self.questions.iter().position(|q| q.id.as_str() == id);
+        let question = match position {
+            Some(position) if position < self.earlier => &self.questions[position],
+            Some(position) => {
+                return Err(format!(
+                    "it refers to question {} (\"{id}\"), which does not come before it; \
+                     conditions only look at earlier questions",
+                    position + 1
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "it refers to \"{id}\", which is not a question of this survey"
+                ));
+            }
+        };
+        let tests: Vec<(&String, &Value)> =
+            map.iter().filter(|(key, _)| *key != "question").collect();
+        let [(name, value)] = tests.as_slice() else {
+            return Err(format!(
+                "a rule on \"{id}\" has exactly one test: equals, not_equals, any_of, \
+                 greater_than, less_than, answered or contains"
+            ));
+        };
+        let test = test(question, name, value)?;
+        Ok(Rule {
+            question: question.id.clone(),
+            test,
+        })
+    }
+}
+
+/// A test of `question`'s answer, checked against its type and options.
+fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> {
+    let id = &question.id;
+    let kind = &question.kind;
+    let text = |value: &Value| -> Result<String, String> {
+        let text = match value {
+            Value::String(text) => text.clone(),
+            Value::Number(number) => number.to_string(),
+            _ => {
+                return Err(format!(
+                    "\"{name}\" on \"{id}\" compares with a text or a number"
+                ));
+            }
+        };
+        if text.chars().count() > MAX_VALUE || has_control_characters(&text) {
+            return Err(format!(
+                "the value of \"{name}\" on \"{id}\" is too long or has control characters"
+            ));
+        }
+        Ok(text)
+    };
+    let valid_answer = |wanted: &str| -> Result<(), String> {
+        let fits = match kind {
+            QuestionKind::SingleChoice { options } | QuestionKind::MultipleChoice { options } => {
+                options.iter().any(|o| o == wanted)
+            }
+            QuestionKind::FiveStars => matches!(wanted, "1" | "2" | "3" | "4" | "5"),
+            QuestionKind::Numeric { .. } => wanted.trim().parse::<f64>().is_ok_and(f64::is_finite),
+            QuestionKind::ShortText | QuestionKind::LongText => true,
+        };
+        if fits {
+            Ok(())
+        } else if kind.options().is_empty() {
+            Err(format!(
+                "\"{wanted}\" is not a possible answer of question \"{id}\" ({})",
+                kind.name()
+            ))
+        } else {
+            Err(format!(
+                "\"{wanted}\" is not an option of question \"{id}\" (its options: \"{}\")",
+                kind.options().join("\", \"")
+            ))
+        }
+    };
+    let number = |value: &Value| -> Result<f64, String> {
+        if !matches!(kind, QuestionKind::Numeric { .. } | QuestionKind::FiveStars) {
+            return Err(format!(
+                "\"{name}\" compares numbers, and question \"{id}\" is {}",
+                kind.name()
+            ));
+        }
+        value
+            .as_f64()
+            .filter(|n| n.is_finite())
+            .ok_or_else(|| format!("\"{name}\" on \"{id}\" needs a number"))
+    };
+    match name {
+        "equals" | "not_equals" => {
+            let wanted = text(value)?;
+            valid_answer(&wanted)?;
+            Ok(if name == "equals" {
+                Test::Equals(wanted)
+            } else {
+                Test::NotEquals(wanted)
+            })
+        }
+        "any_of" => {
+            let Value::Array(items) = value else {
+                return Err(format!("\"any_of\" on \"{id}\" holds a list of values"));
+            };
+            if items.is_empty() || items.len() > 50 {
+                return Err(format!("\"any_of\" on \"{id}\" holds 1 to 50 values"));
+            }
+            let mut seen = HashSet::new();
+            let mut values = Vec::new();
+            for item in items {
+                let wanted = text(item)?;
+                valid_answer(&wanted)?;
+                if seen.insert(wanted.clone()) {
+                    values.push(wanted);
+                }
+            }
+            Ok(Test::AnyOf(values))
+        }
+        "greater_than" => number(value).map(Test::GreaterThan),
+        "less_than" => number(value).map(Test::LessThan),
+        "answered" => value
+            .as_bool()
+            .map(Test::Answered)
+            .ok_or_else(|| format!("\"answered\" on \"{id}\" is true or false")),
+        "contains" => {
+            if !matches!(kind, QuestionKind::ShortText | QuestionKind::LongText) {
+                return Err(format!(
+                    "\"contains\" looks into texts, and question \"{id}\" is {}",
+                    kind.name()
+                ));
+            }
+            let part = text(value)?;
+            if part.is_empty() {
+                return Err(format!("\"contains\" on \"{id}\" needs a text to look for"));
+            }
+            Ok(Test::Contains(part))
+        }
+        other => Err(format!(
+            "\"{other}\" is not a test: use equals, not_equals, any_of, greater_than, less_than, \
+             answered or contains"
+        )),
+    }
+}
+
+/// A question's text, shortened for a message.
+fn short(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(60).collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}

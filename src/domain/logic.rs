@@ -1,0 +1,401 @@
+//! Survey logic: the conditions that show a question or page only to some respondents, the
+//! jumps that end a page, and the route a respondent takes through the pages given their
+//! answers. Pure and deterministic: conditions only look at answers to earlier questions (the
+//! definition check makes sure), so one forward pass decides everything.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{AnswerValue, QuestionId};
+
+/// A condition on earlier answers: a test of one question's answer, or a group of conditions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Condition {
+    /// Every condition holds (an empty group holds).
+    All {
+        /// The conditions.
+        all: Vec<Condition>,
+    },
+    /// At least one condition holds.
+    Any {
+        /// The conditions.
+        any: Vec<Condition>,
+    },
+    /// A test of one question's answer.
+    Rule(Rule),
+}
+
+/// A test of one earlier question's answer: `{"question": "likes", "equals": "No"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rule {
+    /// The question whose answer is tested.
+    pub question: QuestionId,
+    /// The test.
+    #[serde(flatten)]
+    pub test: Test,
+}
+
+/// What a rule checks. A test of a question that was not answered (or not shown) is false,
+/// except `answered: false`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Test {
+    /// The option picked (or one of the options ticked), the text, or the number is this.
+    Equals(String),
+    /// Answered, and not equal to this.
+    NotEquals(String),
+    /// The option picked, or one of those ticked, is one of these.
+    AnyOf(Vec<String>),
+    /// The number or rating is above this.
+    GreaterThan(f64),
+    /// The number or rating is below this.
+    LessThan(f64),
+    /// Whether the question was answered at all.
+    Answered(bool),
+    /// The text contains this, ignoring case.
+    Contains(String),
+}
+
+impl Condition {
+    /// Whether the condition holds for the answers given so far (only shown questions'
+    /// answers are in `values`).
+    pub fn holds(&self, values: &BTreeMap<QuestionId, AnswerValue>) -> bool {
+        match self {
+            Condition::All { all } => all.iter().all(|c| c.holds(values)),
+            Condition::Any { any } => any.iter().any(|c| c.holds(values)),
+            Condition::Rule(rule) => rule.holds(values.get(&rule.question)),
+        }
+    }
+
+    /// Every rule in it, depth first.
+    pub fn rules(&self) -> Vec<&Rule> {
+        match self {
+            Condition::All { all: list } | Condition::Any { any: list } => {
+                list.iter().flat_map(Condition::rules).collect()
+            }
+            Condition::Rule(rule) => vec![rule],
+        }
+    }
+
+    /// The condition in words, for owners: `"likes" is "No"` and so on.
+    pub fn describe(&self) -> String {
+        self.describe_with(&|id| format!("\"{id}\""))
+    }
+
+    /// The condition in words, each question called what `name` says (its text, for
+    /// respondents).
+    pub fn describe_with(&self, name: &dyn Fn(&QuestionId) -> String) -> String {
+        let group = |list: &[Condition], joint: &str| {
+            let parts: Vec<String> = list.iter().map(|c| c.describe_with(name)).collect();
+            if parts.len() == 1 {
+                parts[0].clone()
+            } else {
+                format!("({})", parts.join(joint))
+            }
+        };
+        match self {
+            Condition::All { all } => group(all, " and "),
+            Condition::Any { any } => group(any, " or "),
+            Condition::Rule(rule) => rule.describe(&name(&rule.question)),
+        }
+    }
+}
+
+impl Rule {
+    fn holds(&self, answer: Option<&AnswerValue>) -> bool {
+        let Some(answer) = answer else {
+            return matches!(self.test, Test::Answered(false));
+        };
+        match &self.test {
+            Test::Answered(answered) => *answered,
+            Test::Equals(value) => equals(answer, value),
+            Test::NotEquals(value) => !equals(answer, value),
+            Test::AnyOf(values) => values.iter().any(|value| equals(answer, value)),
+            Test::GreaterThan(bound) => number(answer).is_some_and(|n| n > *bound),
+            Test::LessThan(bound) => number(answer).is_some_and(|n| n < *bound),
+            Test::Contains(part) => match answer {
+                AnswerValue::Text(text) => text.to_lowercase().contains(&part.to_lowercase()),
+                _ => false,
+            },
+        }
+    }
+
+    fn describe(&self, question: &str) -> String {
+        match &self.test {
+            Test::Equals(value) => format!("{question} is \"{value}\""),
+            Test::NotEquals(value) => format!("{question} is not \"{value}\""),
+            Test::AnyOf(values) => format!("{question} is one of \"{}\"", values.join("\", \"")),
+            Test::GreaterThan(bound) => format!("{question} is above {bound}"),
+            Test::LessThan(bound) => format!("{question} is below {bound}"),
+            Test::Answered(true) => format!("{question} is answered"),
+            Test::Answered(false) => format!("{question} is not answered"),
+            Test::Contains(part) => format!("{question} contains \"{part}\""),
+        }
+    }
+}
+
+fn equals(answer: &AnswerValue, value: &str) -> bool {
+    match answer {
+        AnswerValue::Text(text) | AnswerValue::Choice(text) => text == value,
+        AnswerValue::Choices(ticked) => ticked.iter().any(|option| option == value),
+        AnswerValue::Stars(_) | AnswerValue::Number(_) => value
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .zip(number(answer))
+            .is_some_and(|(wanted, given)| wanted == given),
+    }
+}
+
+fn number(answer: &AnswerValue) -> Option<f64> {
+    match answer {
+        AnswerValue::Stars(stars) => Some(f64::from(*stars)),
+        AnswerValue::Number(number) => Some(*number),
+        _ => None,
+    }
+}
+
+/// Where a jump goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// A later page, by index from 0.
+    Page(usize),
+    /// The end of the survey: the answers are sent.
+    #[default]
+    End,
+}
+
+impl Serialize for Target {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Target::Page(index) => serializer.serialize_u64(*index as u64),
+            Target::End => serializer.serialize_str("end"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Target {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Index(usize),
+            Word(String),
+        }
+        match Raw::deserialize(deserializer)? {
+            Raw::Index(index) => Ok(Target::Page(index)),
+            Raw::Word(word) if word == "end" => Ok(Target::End),
+            Raw::Word(word) => Err(serde::de::Error::custom(format!(
+                "a jump goes to a page number or \"end\", not {word:?}"
+            ))),
+        }
+    }
+}
+
+/// "If CONDITION, go to TARGET", at the end of a page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Jump {
+    /// When to jump.
+    #[serde(rename = "if")]
+    pub condition: Condition,
+    /// Where to.
+    pub to: Target,
+}
+
+/// A page of a survey as stored: its texts, its logic, and where its questions start in the
+/// survey's list of questions (pages hold consecutive questions; the next page's `start`, or
+/// the end of the list, ends it).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageLayout {
+    /// An optional title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// An optional description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The index of its first question.
+    pub start: usize,
+    /// Shown only when this holds (never on the first page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_if: Option<Condition>,
+    /// Jumps tried in order when the page is left; the first that holds is taken.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jumps: Vec<Jump>,
+}
+
+/// The page after `current` for the answers given so far: the first jump that holds, else the
+/// next page; `Target::End` past the last page. Pages whose condition fails are passed over.
+pub fn next_page(
+    pages: &[PageLayout],
+    current: usize,
+    values: &BTreeMap<QuestionId, AnswerValue>,
+) -> Target {
+    let jumped = pages.get(current).and_then(|page| {
+        page.jumps
+            .iter()
+            .find(|jump| jump.condition.holds(values))
+            .map(|jump| jump.to)
+    });
+    let mut next = match jumped {
+        Some(Target::End) => return Target::End,
+        Some(Target::Page(index)) => index,
+        None => current + 1,
+    };
+    while let Some(page) = pages.get(next) {
+        if page.show_if.as_ref().is_none_or(|c| c.holds(values)) {
+            return Target::Page(next);
+        }
+        next += 1;
+    }
+    Target::End
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(text: &str) -> QuestionId {
+        QuestionId::parse(text).expect("an id")
+    }
+
+    fn rule(question: &str, test: Test) -> Condition {
+        Condition::Rule(Rule {
+            question: id(question),
+            test,
+        })
+    }
+
+    fn values(pairs: &[(&str, AnswerValue)]) -> BTreeMap<QuestionId, AnswerValue> {
+        pairs.iter().map(|(q, v)| (id(q), v.clone())).collect()
+    }
+
+    #[test]
+    fn conditions_read_and_write_the_documented_json() {
+        let json = serde_json::json!({"all": [
+            {"question": "likes", "equals": "No"},
+            {"any": [{"question": "age", "greater_than": 17.0}, {"question": "why", "answered": false}]},
+            {"question": "colours", "any_of": ["Red", "Blue"]}
+        ]});
+        let condition: Condition = serde_json::from_value(json.clone()).expect("reads");
+        assert_eq!(serde_json::to_value(&condition).expect("writes"), json);
+        let jump: Jump =
+            serde_json::from_value(serde_json::json!({"if": {"all": []}, "to": "end"}))
+                .expect("a jump");
+        assert_eq!(jump.to, Target::End);
+        let jump: Jump = serde_json::from_value(serde_json::json!({"if": {"any": []}, "to": 2}))
+            .expect("a jump");
+        assert_eq!(jump.to, Target::Page(2));
+        assert!(
+            serde_json::from_value::<Jump>(serde_json::json!({"if": {"all": []}, "to": "x"}))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn each_test_checks_what_it_says() {
+        let given = values(&[
+            ("likes", AnswerValue::Choice("No".into())),
+            (
+                "many",
+                AnswerValue::Choices(vec!["Red".into(), "Blue".into()]),
+            ),
+            ("age", AnswerValue::Number(30.0)),
+            ("stars", AnswerValue::Stars(4)),
+            ("why", AnswerValue::Text("Too EXPENSIVE for me".into())),
+        ]);
+        let cases = [
+            (rule("likes", Test::Equals("No".into())), true),
+            (rule("likes", Test::Equals("Yes".into())), false),
+            (rule("likes", Test::NotEquals("Yes".into())), true),
+            (rule("missing", Test::NotEquals("Yes".into())), false),
+            (rule("many", Test::Equals("Blue".into())), true),
+            (
+                rule("many", Test::AnyOf(vec!["Green".into(), "Red".into()])),
+                true,
+            ),
+            (rule("many", Test::AnyOf(vec!["Green".into()])), false),
+            (rule("age", Test::GreaterThan(29.5)), true),
+            (rule("age", Test::LessThan(30.0)), false),
+            (rule("age", Test::Equals("30".into())), true),
+            (rule("stars", Test::GreaterThan(3.0)), true),
+            (rule("stars", Test::LessThan(4.0)), false),
+            (rule("why", Test::Contains("expensive".into())), true),
+            (rule("why", Test::Contains("cheap".into())), false),
+            (rule("why", Test::Answered(true)), true),
+            (rule("missing", Test::Answered(false)), true),
+            (rule("missing", Test::Answered(true)), false),
+            (rule("missing", Test::Equals("".into())), false),
+            (rule("likes", Test::GreaterThan(0.0)), false),
+        ];
+        for (condition, expected) in cases {
+            assert_eq!(
+                condition.holds(&given),
+                expected,
+                "{}",
+                condition.describe()
+            );
+        }
+        let both = Condition::All {
+            all: vec![
+                rule("likes", Test::Equals("No".into())),
+                rule("age", Test::LessThan(18.0)),
+            ],
+        };
+        let either = Condition::Any {
+            any: vec![
+                rule("likes", Test::Equals("No".into())),
+                rule("age", Test::LessThan(18.0)),
+            ],
+        };
+        assert!(!both.holds(&given));
+        assert!(either.holds(&given));
+        assert_eq!(
+            both.describe(),
+            "(\"likes\" is \"No\" and \"age\" is below 18)"
+        );
+    }
+
+    fn page(start: usize) -> PageLayout {
+        PageLayout {
+            start,
+            ..PageLayout::default()
+        }
+    }
+
+    #[test]
+    fn the_route_follows_the_first_jump_that_holds_and_passes_over_hidden_pages() {
+        let likes_yes = rule("likes", Test::Equals("Yes".into()));
+        let pages = vec![
+            PageLayout {
+                jumps: vec![
+                    Jump {
+                        condition: likes_yes.clone(),
+                        to: Target::End,
+                    },
+                    Jump {
+                        condition: rule("likes", Test::Equals("Maybe".into())),
+                        to: Target::Page(2),
+                    },
+                ],
+                ..page(0)
+            },
+            page(2),
+            PageLayout {
+                show_if: Some(rule("likes", Test::Answered(true))),
+                ..page(3)
+            },
+        ];
+        let yes = values(&[("likes", AnswerValue::Choice("Yes".into()))]);
+        let maybe = values(&[("likes", AnswerValue::Choice("Maybe".into()))]);
+        let none = values(&[]);
+
+        assert_eq!(next_page(&pages, 0, &yes), Target::End);
+        assert_eq!(next_page(&pages, 0, &maybe), Target::Page(2));
+        assert_eq!(next_page(&pages, 0, &none), Target::Page(1));
+        assert_eq!(next_page(&pages, 1, &none), Target::End, "page 2 is hidden");
+        assert_eq!(next_page(&pages, 1, &maybe), Target::Page(2));
+        assert_eq!(next_page(&pages, 2, &maybe), Target::End);
+    }
+}

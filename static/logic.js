@@ -1,0 +1,67 @@
+// Display logic on a survey page, as the respondent answers: a question marked with
+// data-show-if is shown only while its condition holds. Without this script every such
+// question stays visible with a hint; the server decides in either case.
+(function () {
+  "use strict";
+  var form = document.querySelector("form.survey");
+  if (!form) return;
+  var conditional = Array.prototype.slice.call(form.querySelectorAll("[data-show-if]"));
+
+  // Every non-blank value posted for a question, as the server reads them.
+  function answers(id) {
+    var out = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.name !== "q-" + id || el.disabled) return;
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
+      var value = (el.value || "").trim();
+      if (value !== "") out.push(value);
+    });
+    return out;
+  }
+
+  function number(text) {
+    var n = Number(text);
+    return text !== "" && isFinite(n) ? n : null;
+  }
+
+  function equals(values, wanted) {
+    return values.some(function (v) {
+      var a = number(v), b = number(wanted);
+      return v === wanted || (a !== null && b !== null && a === b);
+    });
+  }
+
+  function holds(c) {
+    if (c.all) return c.all.every(holds);
+    if (c.any) return c.any.some(holds);
+    var values = answers(c.question);
+    if ("answered" in c) return c.answered === (values.length > 0);
+    if (values.length === 0) return false;
+    if ("equals" in c) return equals(values, c.equals);
+    if ("not_equals" in c) return !equals(values, c.not_equals);
+    if ("any_of" in c) return c.any_of.some(function (w) { return equals(values, w); });
+    var n = number(values[0]);
+    if ("greater_than" in c) return n !== null && n > c.greater_than;
+    if ("less_than" in c) return n !== null && n < c.less_than;
+    if ("contains" in c) return values[0].toLowerCase().indexOf(c.contains.toLowerCase()) >= 0;
+    return true;
+  }
+
+  function update() {
+    conditional.forEach(function (block) {
+      var show;
+      try { show = holds(JSON.parse(block.getAttribute("data-show-if"))); } catch (e) { show = true; }
+      block.hidden = !show;
+      // A hidden question's inputs are neither checked by the browser nor sent.
+      Array.prototype.forEach.call(block.querySelectorAll("input, textarea, select"), function (el) {
+        el.disabled = !show;
+      });
+      var hint = block.querySelector(".condition-hint");
+      if (hint) hint.hidden = true;
+    });
+  }
+
+  form.addEventListener("input", update);
+  form.addEventListener("change", update);
+  update();
+})();

@@ -1,0 +1,520 @@
+//! Surveys of several pages with display and skip logic, over HTTP as owners and respondents
+//! use them: the definition's JSON as documented, the checks that refuse bad logic, a
+//! respondent's way through the pages without JavaScript (Next, Back, errors when leaving a
+//! page, a jump to the end), and what is stored: never an answer to a question not shown.
+
+use canvass::stores::Stores;
+use canvass::worker::StepOutcome;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, spawn_app, token_in, worker};
+use crate::owner::{Owner, value_of};
+
+/// The definition of the README and the issue, with a number question on page 2.
+fn definition() -> Value {
+    json!({"title": "Tasting", "pages": [
+        {"title": "About you", "questions": [
+            {"id": "likes", "text": "Do you like it?", "type": "single_choice", "required": true,
+             "options": ["Yes", "No"]},
+            {"id": "why", "text": "Why not?", "type": "long_text", "required": true,
+             "show_if": {"all": [{"question": "likes", "equals": "No"}]}}],
+         "jumps": [{"if": {"all": [{"question": "likes", "equals": "Yes"}]}, "to": "end"}]},
+        {"title": "More", "description": "Two more minutes.", "questions": [
+            {"id": "score", "text": "How likely are you to come back?", "type": "numeric",
+             "required": true, "min": 0, "max": 10, "integer": true},
+            {"id": "cheap", "text": "What would you pay?", "type": "numeric", "required": false,
+             "show_if": {"any": [{"question": "why", "contains": "dear"}]}}]}
+    ]})
+}
+
+async fn drain(stores: &Stores) {
+    let mut worker = worker(stores, std::time::Duration::from_secs(60));
+    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
+}
+
+/// POSTs a page of the form: the token, the page, the button and the fields.
+async fn post_page(
+    app: &TestApp,
+    token: &str,
+    page: usize,
+    nav: &str,
+    fields: &[(&str, &str)],
+) -> (u16, String) {
+    let mut pairs = vec![
+        ("token".to_owned(), token.to_owned()),
+        ("page".to_owned(), page.to_string()),
+        ("nav".to_owned(), nav.to_owned()),
+    ];
+    pairs.extend(
+        fields
+            .iter()
+            .map(|(q, v)| (format!("q-{q}"), (*v).to_owned())),
+    );
+    let response = app
+        .client
+        .post(format!("{}/s/tasters/tasting", app.address))
+        .form(&pairs)
+        .send()
+        .await
+        .expect("answered");
+    let status = response.status().as_u16();
+    let body = match response.headers().get("location") {
+        Some(location) => location.to_str().expect("ascii").to_owned(),
+        None => response.text().await.expect("a body"),
+    };
+    (status, body)
+}
+
+#[tokio::test]
+async fn a_survey_of_pages_with_logic_is_stored_and_shown_in_the_documented_json() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("tasters").await;
+
+    let created = app.create_survey(&key, definition()).await;
+
+    let pages = created["pages"].as_array().expect("pages");
+    assert_eq!(pages.len(), 2);
+    assert_eq!(pages[0]["title"], "About you");
+    assert_eq!(
+        pages[0]["questions"][1]["show_if"],
+        json!({"all": [{"question": "likes", "equals": "No"}]})
+    );
+    assert_eq!(
+        pages[0]["jumps"],
+        json!([{"if": {"all": [{"question": "likes", "equals": "Yes"}]}, "to": "end"}])
+    );
+    assert_eq!(pages[1]["description"], "Two more minutes.");
+    assert_eq!(pages[1]["questions"][0]["id"], "score");
+    let flat: Vec<&str> = created["questions"]
+        .as_array()
+        .expect("every page's questions together")
+        .iter()
+        .map(|q| q["id"].as_str().expect("an id"))
+        .collect();
+    assert_eq!(flat, ["likes", "why", "score", "cheap"]);
+    assert!(created.get("layout").is_none(), "{created}");
+
+    // What the API shows can be sent back as it is.
+    let (status, updated) = app
+        .api(
+            Method::PUT,
+            "/api/v1/surveys/tasting",
+            &key,
+            Some(created.clone()),
+        )
+        .await;
+    assert_eq!(status, 200, "{updated}");
+    assert_eq!(updated["pages"], created["pages"]);
+
+    // A definition without pages is still one page, as before.
+    let plain = app
+        .create_survey(
+            &key,
+            json!({"title": "Plain", "questions": [{"text": "Name?", "type": "short_text"}]}),
+        )
+        .await;
+    assert_eq!(plain["pages"].as_array().map(Vec::len), Some(1));
+    assert_eq!(plain["pages"][0]["questions"], plain["questions"]);
+}
+
+#[tokio::test]
+async fn logic_that_looks_ahead_names_no_option_or_jumps_back_is_refused_at_its_field() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("tasters").await;
+    let refused = |mutate: fn(&mut Value)| {
+        let mut definition = definition();
+        mutate(&mut definition);
+        definition
+    };
+    // A change to the definition, the field refused, and what its message says.
+    type Case = (fn(&mut Value), &'static str, &'static str);
+    let cases: [Case; 8] = [
+        (
+            |d| {
+                d["pages"][0]["questions"][1]["show_if"] =
+                    json!({"question": "score", "answered": true})
+            },
+            "pages[0].questions[1].show_if",
+            "question 2 (\"Why not?\"): it refers to question 3 (\"score\"), which does not come before it",
+        ),
+        (
+            |d| {
+                d["pages"][0]["questions"][1]["show_if"] =
+                    json!({"question": "nope", "answered": true})
+            },
+            "pages[0].questions[1].show_if",
+            "\"nope\", which is not a question of this survey",
+        ),
+        (
+            |d| {
+                d["pages"][0]["questions"][1]["show_if"] =
+                    json!({"question": "likes", "equals": "Maybe"})
+            },
+            "pages[0].questions[1].show_if",
+            "\"Maybe\" is not an option of question \"likes\"",
+        ),
+        (
+            |d| {
+                d["pages"][0]["questions"][1]["show_if"] =
+                    json!({"question": "likes", "greater_than": 1})
+            },
+            "pages[0].questions[1].show_if",
+            "compares numbers, and question \"likes\" is single_choice",
+        ),
+        (
+            |d| {
+                d["pages"][1]["jumps"] =
+                    json!([{"if": {"question": "score", "less_than": 5}, "to": 0}])
+            },
+            "pages[1].jumps[0]",
+            "jumps only go forward",
+        ),
+        (
+            |d| d["pages"][0]["jumps"][0]["to"] = json!(7),
+            "pages[0].jumps[0]",
+            "there is no page index 7",
+        ),
+        (
+            |d| d["pages"][1]["show_if"] = json!({"question": "score", "answered": true}),
+            "pages[1].show_if",
+            "page 2: it refers to question 3 (\"score\"), which does not come before it",
+        ),
+        (
+            |d| d["pages"][0]["questions"][1]["show_if"] = json!({"all": []}),
+            "pages[0].questions[1].show_if",
+            "\"all\" needs at least one condition",
+        ),
+    ];
+    for (mutate, field, message) in cases {
+        let (status, body) = app
+            .api(Method::POST, "/api/v1/surveys", &key, Some(refused(mutate)))
+            .await;
+        assert_eq!(status, 422, "{body}");
+        let said = body["fields"][field].as_str().unwrap_or_default();
+        assert!(said.contains(message), "at {field}: {said:?} in {body}");
+    }
+}
+
+#[tokio::test]
+async fn a_respondent_goes_page_by_page_back_and_forth_and_a_jump_ends_the_survey() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("tasters").await;
+    app.published_survey(&key, definition()).await;
+
+    let form = app.form("tasters", "tasting").await;
+    assert!(form.contains("Page 1 of 2"), "{form}");
+    assert!(form.contains("About you"));
+    // A question decided by this page's answers is in the page, with a hint and the script.
+    assert!(form.contains("data-show-if="), "{form}");
+    assert!(
+        form.contains("Answer this if your answer to &#34;Do you like it?&#34; is &#34;No&#34;."),
+        "{form}"
+    );
+    assert!(form.contains("/static/logic.js"));
+    assert!(!form.contains("How likely"), "page 2 is not shown yet");
+    assert!(form.contains(">Next<"), "{form}");
+    let token = token_in(&form);
+
+    // Leaving page 1 checks it: "why" is shown (likes is No) and required.
+    let (status, page) = post_page(&app, &token, 0, "next", &[("likes", "No"), ("why", "")]).await;
+    assert_eq!(status, 422);
+    assert!(page.contains("Please answer this question."), "{page}");
+    assert!(page.contains("Page 1 of 2"));
+
+    let (status, page) = post_page(
+        &app,
+        &token,
+        0,
+        "next",
+        &[("likes", "No"), ("why", "Too dear")],
+    )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Page 2 of 2"), "{page}");
+    assert!(page.contains("Two more minutes."));
+    assert!(
+        page.contains(r#"<input type="hidden" name="q-likes" value="No">"#),
+        "{page}"
+    );
+    assert!(page.contains(r#"<input type="hidden" name="q-why" value="Too dear">"#));
+    assert!(
+        page.contains("What would you pay?"),
+        "decided by page 1: shown"
+    );
+    assert!(page.contains(">Send my answers<"));
+    assert!(page.contains(">Back<"));
+
+    // Back keeps what was typed on both pages.
+    let (status, page) = post_page(
+        &app,
+        &token,
+        1,
+        "back",
+        &[("likes", "No"), ("why", "Too dear"), ("score", "7")],
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Page 1 of 2"));
+    assert!(page.contains(r#"value="No" checked"#), "{page}");
+    assert!(page.contains(">Too dear</textarea>"), "{page}");
+    assert!(
+        page.contains(r#"<input type="hidden" name="q-score" value="7">"#),
+        "{page}"
+    );
+
+    let (status, page) = post_page(
+        &app,
+        &token,
+        0,
+        "next",
+        &[("likes", "No"), ("why", "Too dear"), ("score", "7")],
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains(r#"value="7""#),
+        "the score typed before is back: {page}"
+    );
+    let (status, page) = post_page(
+        &app,
+        &token,
+        1,
+        "next",
+        &[("likes", "No"), ("why", "Too dear"), ("score", "11")],
+    )
+    .await;
+    assert_eq!(status, 422, "page 2 is checked when sent");
+    assert!(
+        page.contains("Please enter a number from 0 to 10."),
+        "{page}"
+    );
+    let (status, thanks) = post_page(
+        &app,
+        &token,
+        1,
+        "next",
+        &[
+            ("likes", "No"),
+            ("why", "Too dear"),
+            ("score", "7"),
+            ("cheap", "3"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 303, "{thanks}");
+    assert!(thanks.starts_with("/s/tasters/tasting/thanks/"), "{thanks}");
+
+    // "Yes" jumps to the end: Next on page 1 sends, and answers to questions this respondent
+    // was never shown (forged into the POST) are dropped.
+    let token = token_in(&app.form("tasters", "tasting").await);
+    let (status, thanks) = post_page(
+        &app,
+        &token,
+        0,
+        "next",
+        &[
+            ("likes", "Yes"),
+            ("why", "forged"),
+            ("score", "1"),
+            ("cheap", "9"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 303, "{thanks}");
+
+    drain(&app.stores().await).await;
+    let (_, responses) = app
+        .api(Method::GET, "/api/v1/surveys/tasting/responses", &key, None)
+        .await;
+    let responses = responses["responses"].as_array().expect("responses");
+    assert_eq!(responses.len(), 2);
+    let yes = responses
+        .iter()
+        .find(|r| r["values"]["likes"]["choice"] == "Yes")
+        .expect("the Yes response");
+    let keys: Vec<&String> = yes["values"].as_object().expect("values").keys().collect();
+    assert_eq!(keys, ["likes"], "nothing hidden is stored: {yes}");
+    let no = responses
+        .iter()
+        .find(|r| r["values"]["likes"]["choice"] == "No")
+        .expect("the No response");
+    assert_eq!(no["values"]["score"]["number"], 7.0);
+    assert_eq!(no["values"]["cheap"]["number"], 3.0);
+
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/tasting/summary", &key, None)
+        .await;
+    assert_eq!(summary["total"], 2);
+    let shown: Vec<(String, u64, u64)> = summary["questions"]
+        .as_array()
+        .expect("questions")
+        .iter()
+        .map(|q| {
+            (
+                q["id"].as_str().expect("an id").to_owned(),
+                q["shown"].as_u64().expect("shown"),
+                q["answered"].as_u64().expect("answered"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("likes".to_owned(), 2, 2),
+            ("why".to_owned(), 1, 1),
+            ("score".to_owned(), 1, 1),
+            ("cheap".to_owned(), 1, 1)
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_page_posted_out_of_turn_never_stores_anything_and_a_one_page_form_is_unchanged() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("tasters").await;
+    app.published_survey(&key, definition()).await;
+    let token = token_in(&app.form("tasters", "tasting").await);
+
+    // A POST claiming page 2 without page 1's answers: page 1 again, with what is missing.
+    let (status, page) = post_page(&app, &token, 1, "next", &[("score", "5")]).await;
+    assert_eq!(status, 422, "{page}");
+    assert!(page.contains("Page 1 of 2"), "{page}");
+    assert!(page.contains("Please answer this question."), "{page}");
+    let (status, page) = post_page(&app, &token, 9, "next", &[("likes", "Yes")]).await;
+    assert_eq!(
+        status, 200,
+        "a page that does not exist: back on the route, {page}"
+    );
+    let response = app
+        .client
+        .post(format!("{}/s/tasters/tasting", app.address))
+        .form(&[("token", token.as_str()), ("page", "x")])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), 400);
+    drain(&app.stores().await).await;
+    let (_, responses) = app
+        .api(Method::GET, "/api/v1/surveys/tasting/responses", &key, None)
+        .await;
+    assert_eq!(responses["total"], 0, "{responses}");
+
+    // A survey of one page has no progress line, no Back and no page field.
+    let demo = app.form("demo", "customer-satisfaction").await;
+    assert!(!demo.contains("Page 1 of"));
+    assert!(!demo.contains(">Back<"));
+    assert!(!demo.contains(r#"name="page""#));
+    assert!(!demo.contains("logic.js"));
+    assert!(demo.contains(">Send my answers<"));
+}
+
+/// An attribute's value as the browser reads it (the page escapes it as askama does).
+fn unescaped(value: &str) -> String {
+    value
+        .replace("&#34;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[tokio::test]
+async fn the_designer_shows_the_logic_in_words_keeps_it_when_saved_and_the_summary_says_who_saw_what()
+ {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Tasters", "tasters", "owner@tasters.test").await;
+    let key = app.api_key("tasters").await;
+    let created = app.published_survey(&key, definition()).await;
+
+    let path = "/tenant/surveys/tasting";
+    let designer = owner.page(path).await;
+    assert!(designer.contains("Page: About you"), "{designer}");
+    assert!(designer.contains("Page: More"));
+    assert!(designer.contains("Two more minutes."));
+    assert!(
+        designer.contains("Shown only if &#34;likes&#34; is &#34;No&#34;."),
+        "{designer}"
+    );
+    assert!(
+        designer.contains("After this page: if &#34;likes&#34; is &#34;Yes&#34;, go to the end.")
+    );
+
+    // Saving the page as the owner sees it keeps every page, condition and jump.
+    let field = |name: &str| unescaped(&value_of(&designer, name));
+    let mut form = vec![
+        ("csrf".to_owned(), field("csrf")),
+        ("title".to_owned(), field("title")),
+        ("description".to_owned(), String::new()),
+        ("count".to_owned(), "4".to_owned()),
+        ("action".to_owned(), "save".to_owned()),
+        ("q0.options".to_owned(), "Yes\nNo".to_owned()),
+        ("q2.min".to_owned(), "0".to_owned()),
+        ("q2.max".to_owned(), "10".to_owned()),
+        ("q2.integer".to_owned(), "on".to_owned()),
+    ];
+    let types = ["single_choice", "long_text", "numeric", "numeric"];
+    for (i, kind) in types.iter().enumerate() {
+        for name in ["id", "text", "show_if", "pages"] {
+            let name = format!("q{i}.{name}");
+            form.push((name.clone(), field(&name)));
+        }
+        form.push((format!("q{i}.type"), (*kind).to_owned()));
+        if i < 3 {
+            form.push((format!("q{i}.required"), "on".to_owned()));
+        }
+    }
+    let saved = owner.post_owned(path, &form).await;
+    assert_eq!(
+        saved.status(),
+        303,
+        "{}",
+        saved.text().await.unwrap_or_default()
+    );
+    let (_, after) = app
+        .api(Method::GET, "/api/v1/surveys/tasting", &key, None)
+        .await;
+    assert_eq!(after["pages"], created["pages"]);
+    assert_eq!(after["version"], 2, "a new version of the published survey");
+
+    // A question its condition depends on cannot be moved below it: the save says which.
+    let mut moved = form.clone();
+    for (name, value) in &mut moved {
+        let swapped = match name.as_str() {
+            n if n.starts_with("q0.") => format!("q1.{}", &n[3..]),
+            n if n.starts_with("q1.") => format!("q0.{}", &n[3..]),
+            _ => continue,
+        };
+        *name = swapped;
+        if name.ends_with(".pages") {
+            // The page still starts at the first question.
+            *value = String::new();
+        }
+    }
+    moved.retain(|(name, _)| name != "q0.pages");
+    moved.push(("q0.pages".to_owned(), field("q0.pages")));
+    let refused = owner.post_owned(path, &moved).await;
+    assert_eq!(refused.status(), 422);
+    let page = refused.text().await.expect("a body");
+    assert!(
+        page.contains("question 1 (&#34;Why not?&#34;): it refers to question 2 (&#34;likes&#34;), which does not come before it"),
+        "{page}"
+    );
+
+    // Answered once each way: the summary says who was shown what.
+    let token = token_in(&app.form("tasters", "tasting").await);
+    post_page(&app, &token, 0, "next", &[("likes", "Yes")]).await;
+    let token = token_in(&app.form("tasters", "tasting").await);
+    post_page(
+        &app,
+        &token,
+        1,
+        "next",
+        &[("likes", "No"), ("why", "Dear"), ("score", "4")],
+    )
+    .await;
+    drain(&app.stores().await).await;
+    let summary = owner.page("/tenant/surveys/tasting/summary").await;
+    assert!(summary.contains("Shown to 1, answered by 1"), "{summary}");
+    assert!(summary.contains("2 answered"), "{summary}");
+}

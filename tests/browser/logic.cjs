@@ -1,0 +1,132 @@
+// A three-page survey with a display condition and a jump, answered in headless Chromium on a
+// phone-sized screen: once with JavaScript (the condition shows and hides a question as the
+// respondent answers) and once without (the hint stands in; the server decides). The survey
+// is made through the JSON API with the key given; both responses are then read back.
+// Usage: node logic.cjs <base-url> <api-key> <screenshot-dir>. Exits non-zero on failure.
+const { chromium } = require("playwright-core");
+const path = require("path");
+
+const [base, key, shots] = process.argv.slice(2);
+const survey = {
+  title: "Your visit",
+  pages: [
+    { title: "About your visit", questions: [
+      { id: "visit", text: "Is this your first visit?", type: "single_choice", required: true,
+        options: ["First time", "Regular"] },
+      { id: "likes", text: "Did you like it?", type: "single_choice", required: true, options: ["Yes", "No"] },
+      { id: "why", text: "What went wrong?", type: "long_text", required: true,
+        show_if: { all: [{ question: "likes", equals: "No" }] } }],
+      jumps: [{ if: { question: "visit", equals: "First time" }, to: 2 }] },
+    { title: "Regulars", questions: [
+      { id: "often", text: "Visits a month?", type: "numeric", required: true, min: 1, max: 31, integer: true }] },
+    { title: "Last words", questions: [
+      { id: "stars", text: "Your rating", type: "five_stars", required: false }] },
+  ],
+};
+
+async function api(method, route, body) {
+  const response = await fetch(`${base}/api/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function expect(condition, what) {
+  if (!condition) throw new Error(what);
+}
+
+async function progress(page) {
+  return (await page.textContent(".progress")).trim();
+}
+
+async function shoot(page, name) {
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+async function main() {
+  const created = await api("POST", "/surveys", survey);
+  await api("POST", `/surveys/${created.slug}/publish`);
+  const url = `${base}/s/${created.tenant}/${created.slug}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const phone = { viewport: { width: 390, height: 844 } };
+
+    // With JavaScript: "What went wrong?" appears only once "No" is picked.
+    const js = await (await browser.newContext(phone)).newPage();
+    await js.goto(url);
+    expect((await progress(js)) === "Page 1 of 3", `progress: ${await progress(js)}`);
+    expect(!(await js.isVisible("#q-why")), "the conditional question starts hidden");
+    await js.check("text=Regular");
+    await js.check("text=Yes");
+    expect(!(await js.isVisible("#q-why")), "hidden while the answer is Yes");
+    await js.check("text=No");
+    expect(await js.isVisible("#q-why"), "shown once the answer is No");
+    await shoot(js, "logic-js-page-1");
+    await js.fill("#q-why", "Cold coffee");
+    await js.click("button[value=next]");
+    await js.waitForSelector("text=Page 2 of 3");
+    await shoot(js, "logic-js-page-2");
+    await js.fill("#q-often", "12");
+    await js.click("button[value=next]");
+    await js.waitForSelector("text=Page 3 of 3");
+    await js.click("text=5 stars");
+    await js.click("text=Send my answers");
+    await js.waitForSelector(".reference");
+
+    // Without JavaScript: the question stands with its hint; the jump skips page 2; Back
+    // returns to page 1 with the answers kept.
+    const plain = await (await browser.newContext({ ...phone, javaScriptEnabled: false })).newPage();
+    await plain.goto(url);
+    expect(await plain.isVisible("#q-why"), "without the script the question is shown");
+    expect(await plain.isVisible("text=Answer this if your answer to \"Did you like it?\" is \"No\"."),
+      "with a hint saying when to answer it");
+    await shoot(plain, "logic-no-js-page-1");
+    await plain.check("text=First time");
+    await plain.check("text=Yes");
+    await plain.click("button[value=next]");
+    await plain.waitForSelector("text=Page 3 of 3");
+    await shoot(plain, "logic-no-js-page-3");
+    await plain.click("button[value=back]");
+    await plain.waitForSelector("text=Page 1 of 3");
+    expect(await plain.isChecked("input[name=q-visit][value='First time']"), "the visit answer is kept");
+    expect(await plain.isChecked("input[name=q-likes][value=Yes]"), "the liking answer is kept");
+    await plain.click("button[value=next]");
+    await plain.waitForSelector("text=Page 3 of 3");
+    await plain.click("text=Send my answers");
+    await plain.waitForSelector(".reference");
+
+    // Both responses, exactly as answered (nothing from a question not shown).
+    const deadline = Date.now() + 30000;
+    let listed;
+    for (;;) {
+      listed = await api("GET", `/surveys/${created.slug}/responses`);
+      if (listed.total === 2) break;
+      if (Date.now() > deadline) throw new Error(`still ${listed.total} responses after 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const values = listed.responses.map((r) => JSON.stringify(r.values)).sort();
+    const expected = [
+      JSON.stringify({ likes: { choice: "No" }, often: { number: 12 }, stars: { stars: 5 },
+        visit: { choice: "Regular" }, why: { text: "Cold coffee" } }),
+      JSON.stringify({ likes: { choice: "Yes" }, visit: { choice: "First time" } }),
+    ].sort();
+    expect(JSON.stringify(values) === JSON.stringify(expected),
+      `responses: ${JSON.stringify(values)} instead of ${JSON.stringify(expected)}`);
+    console.log("browser logic walk: ok");
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(`browser logic walk failed: ${error.stack || error}`);
+  process.exit(1);
+});
