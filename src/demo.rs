@@ -1,5 +1,5 @@
 //! The demo tenant and survey created on first start, so a fresh install has something to
-//! answer and look at. The survey uses every question type.
+//! answer and look at. The survey uses the six original question types.
 
 use time::OffsetDateTime;
 
@@ -39,7 +39,7 @@ pub fn tenant(now: OffsetDateTime) -> Tenant {
     }
 }
 
-/// The demo survey, published, with one question of every type.
+/// The demo survey, published, with one question of each of the six original types.
 pub fn survey(now: OffsetDateTime) -> Survey {
     let options = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect();
     Survey {

@@ -25,6 +25,10 @@ pub enum AnswerValue {
     Stars(u8),
     /// A number.
     Number(f64),
+    /// The point picked on an NPS question (0 to 10) or a scale (1 to its points).
+    Point(u8),
+    /// A calendar date, `YYYY-MM-DD`.
+    Date(String),
 }
 
 /// A respondent's complete, valid set of answers to one version of a survey.
@@ -266,11 +270,19 @@ fn text(posted: &[&str], limit: usize) -> Result<AnswerValue, String> {
     Ok(AnswerValue::Text(text.to_owned()))
 }
 
+/// A date written `YYYY-MM-DD` (as date inputs send it), between the years 1 and 9999.
+pub fn date(text: &str) -> Option<time::Date> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    time::Date::parse(text.trim(), &format)
+        .ok()
+        .filter(|d| (1..=9999).contains(&d.year()))
+}
+
 fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
     match kind {
         QuestionKind::ShortText => text(posted, MAX_SHORT_TEXT),
         QuestionKind::LongText => text(posted, MAX_LONG_TEXT),
-        QuestionKind::SingleChoice { options } => {
+        QuestionKind::SingleChoice { options } | QuestionKind::Dropdown { options } => {
             let picked = single(posted)?;
             options
                 .iter()
@@ -293,6 +305,30 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
             Ok(stars @ 1..=5) => Ok(AnswerValue::Stars(stars)),
             _ => Err("Please give a rating from 1 to 5 stars.".into()),
         },
+        QuestionKind::Nps | QuestionKind::Scale { .. } => {
+            let points = kind.points().unwrap_or(0..=0);
+            match single(posted)?.parse::<u8>() {
+                Ok(point) if points.contains(&point) => Ok(AnswerValue::Point(point)),
+                _ => Err(format!(
+                    "Please choose a point from {} to {}.",
+                    points.start(),
+                    points.end()
+                )),
+            }
+        }
+        QuestionKind::Date { earliest, latest } => {
+            let text = single(posted)?;
+            let Some(date) = date(text) else {
+                return Err("Please enter a date, like 2026-07-14.".into());
+            };
+            // Dates of one form (YYYY-MM-DD) compare in order as text.
+            let date = date.to_string();
+            match (earliest, latest) {
+                (Some(first), _) if date < *first => Err(format!("Please enter {first} or later.")),
+                (_, Some(last)) if date > *last => Err(format!("Please enter {last} or earlier.")),
+                _ => Ok(AnswerValue::Date(date)),
+            }
+        }
         QuestionKind::Numeric { min, max, integer } => {
             let number = single(posted)?
                 .parse::<f64>()

@@ -138,9 +138,11 @@ impl Rule {
 
 fn equals(answer: &AnswerValue, value: &str) -> bool {
     match answer {
-        AnswerValue::Text(text) | AnswerValue::Choice(text) => text == value,
+        AnswerValue::Text(text) | AnswerValue::Choice(text) | AnswerValue::Date(text) => {
+            text == value
+        }
         AnswerValue::Choices(ticked) => ticked.iter().any(|option| option == value),
-        AnswerValue::Stars(_) | AnswerValue::Number(_) => value
+        AnswerValue::Stars(_) | AnswerValue::Number(_) | AnswerValue::Point(_) => value
             .trim()
             .parse::<f64>()
             .ok()
@@ -151,7 +153,7 @@ fn equals(answer: &AnswerValue, value: &str) -> bool {
 
 fn number(answer: &AnswerValue) -> Option<f64> {
     match answer {
-        AnswerValue::Stars(stars) => Some(f64::from(*stars)),
+        AnswerValue::Stars(stars) | AnswerValue::Point(stars) => Some(f64::from(*stars)),
         AnswerValue::Number(number) => Some(*number),
         _ => None,
     }

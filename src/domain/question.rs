@@ -51,6 +51,33 @@ pub enum QuestionKind {
     },
     /// A rating from 1 to 5 stars.
     FiveStars,
+    /// One of the options, shown as a drop-down list (for long lists).
+    Dropdown {
+        /// The options, in display order.
+        options: Vec<String>,
+    },
+    /// How likely the respondent is to recommend something, from 0 to 10 (Net Promoter Score).
+    Nps,
+    /// A point on a rating scale from 1 to `points` (3 to 10), e.g. a Likert scale.
+    Scale {
+        /// How many points the scale has.
+        points: u8,
+        /// What the lowest point means ("Strongly disagree").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_label: Option<String>,
+        /// What the highest point means ("Strongly agree").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_label: Option<String>,
+    },
+    /// A calendar date, optionally within bounds (`YYYY-MM-DD`).
+    Date {
+        /// The earliest date accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        earliest: Option<String>,
+        /// The latest date accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        latest: Option<String>,
+    },
     /// A number, optionally bounded and whole.
     Numeric {
         /// Smallest accepted value.
@@ -75,15 +102,28 @@ impl QuestionKind {
             QuestionKind::MultipleChoice { .. } => "multiple_choice",
             QuestionKind::FiveStars => "five_stars",
             QuestionKind::Numeric { .. } => "numeric",
+            QuestionKind::Dropdown { .. } => "dropdown",
+            QuestionKind::Nps => "nps",
+            QuestionKind::Scale { .. } => "scale",
+            QuestionKind::Date { .. } => "date",
+        }
+    }
+
+    /// The points a respondent may pick on an NPS question or a scale, lowest first.
+    pub fn points(&self) -> Option<std::ops::RangeInclusive<u8>> {
+        match self {
+            QuestionKind::Nps => Some(0..=10),
+            QuestionKind::Scale { points, .. } => Some(1..=*points),
+            _ => None,
         }
     }
 
     /// The options of a choice question; empty for the others.
     pub fn options(&self) -> &[String] {
         match self {
-            QuestionKind::SingleChoice { options } | QuestionKind::MultipleChoice { options } => {
-                options
-            }
+            QuestionKind::SingleChoice { options }
+            | QuestionKind::MultipleChoice { options }
+            | QuestionKind::Dropdown { options } => options,
             _ => &[],
         }
     }

@@ -30,6 +30,8 @@ fn cell(value: Option<&AnswerValue>) -> String {
         Some(AnswerValue::Choices(options)) => formula_safe(&options.join("; ")),
         Some(AnswerValue::Stars(stars)) => stars.to_string(),
         Some(AnswerValue::Number(number)) => number.to_string(),
+        Some(AnswerValue::Point(point)) => point.to_string(),
+        Some(AnswerValue::Date(date)) => date.clone(),
     }
 }
 

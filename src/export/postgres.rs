@@ -58,12 +58,33 @@ pub(super) async fn write_definition(
             QuestionKind::Numeric { min, max, integer } => (*min, *max, *integer),
             _ => (None, None, false),
         };
+        let (points, min_label, max_label) = match &question.kind {
+            QuestionKind::Scale {
+                points,
+                min_label,
+                max_label,
+            } => (
+                Some(i32::from(*points)),
+                min_label.as_deref().map(storable),
+                max_label.as_deref().map(storable),
+            ),
+            QuestionKind::Nps => (Some(11), None, None),
+            _ => (None, None, None),
+        };
+        let (earliest, latest) = match &question.kind {
+            QuestionKind::Date { earliest, latest } => (earliest.as_deref(), latest.as_deref()),
+            _ => (None, None),
+        };
         sqlx::query(
-            "insert into canvass.question (tenant, survey, question, position, text, type, required, min, max, integer_only)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            "insert into canvass.question (tenant, survey, question, position, text, type, required, min, max,
+                 integer_only, points, min_label, max_label, earliest, latest)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date, $15::date)
              on conflict (tenant, survey, question) do update set position = excluded.position,
                  text = excluded.text, type = excluded.type, required = excluded.required,
-                 min = excluded.min, max = excluded.max, integer_only = excluded.integer_only",
+                 min = excluded.min, max = excluded.max, integer_only = excluded.integer_only,
+                 points = excluded.points, min_label = excluded.min_label,
+                 max_label = excluded.max_label, earliest = excluded.earliest,
+                 latest = excluded.latest",
         )
         .bind(tenant)
         .bind(slug)
@@ -75,6 +96,11 @@ pub(super) async fn write_definition(
         .bind(min)
         .bind(max)
         .bind(integer)
+        .bind(points)
+        .bind(min_label)
+        .bind(max_label)
+        .bind(earliest)
+        .bind(latest)
         .execute(&mut *transaction)
         .await?;
         for (index, option) in question.kind.options().iter().enumerate() {
@@ -193,6 +219,7 @@ pub(super) async fn copy_responses(
                     rows.text_array(choices.iter().map(String::as_str))
                 })
                 .or_null(columns.number, CopyRows::plain)
+                .or_null(columns.date, CopyRows::text)
                 .end_row();
         }
     }
@@ -204,7 +231,7 @@ pub(super) async fn copy_responses(
     .await?;
     copy_in(
         transaction,
-        "copy canvass.answer (tenant, survey, reference, question, text, choice, choices, number) from stdin",
+        "copy canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date) from stdin",
         rows,
     )
     .await
@@ -268,13 +295,15 @@ pub(super) async fn write_responses(
         }
     }
     sqlx::query(
-        "insert into canvass.answer (tenant, survey, reference, question, text, choice, choices, number)
+        "insert into canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date)
          select $1, $2, r, q, t, c,
-             case when cs is null then null else array(select jsonb_array_elements_text(cs::jsonb)) end, n
-         from unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[])
-             as u(r, q, t, c, cs, n)
+             case when cs is null then null else array(select jsonb_array_elements_text(cs::jsonb)) end, n,
+             d::date
+         from unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[])
+             as u(r, q, t, c, cs, n, d)
          on conflict (tenant, survey, reference, question) do update set text = excluded.text,
-             choice = excluded.choice, choices = excluded.choices, number = excluded.number",
+             choice = excluded.choice, choices = excluded.choices, number = excluded.number,
+             date = excluded.date",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -284,6 +313,7 @@ pub(super) async fn write_responses(
     .bind(&rows.choices)
     .bind(&rows.choice_lists)
     .bind(&rows.numbers)
+    .bind(&rows.dates)
     .execute(&mut **transaction)
     .await?;
     Ok(())
@@ -298,6 +328,7 @@ struct AnswerRows {
     choices: Vec<Option<String>>,
     choice_lists: Vec<Option<String>>,
     numbers: Vec<Option<f64>>,
+    dates: Vec<Option<String>>,
 }
 
 impl AnswerRows {
@@ -314,6 +345,7 @@ impl AnswerRows {
             serde_json::to_string(&cs).ok()
         }));
         self.numbers.push(columns.number);
+        self.dates.push(columns.date.map(str::to_owned));
     }
 }
 
@@ -323,6 +355,7 @@ struct AnswerColumns<'a> {
     choice: Option<&'a str>,
     choices: Option<&'a [String]>,
     number: Option<f64>,
+    date: Option<&'a str>,
 }
 
 impl<'a> AnswerColumns<'a> {
@@ -332,6 +365,7 @@ impl<'a> AnswerColumns<'a> {
             choice: None,
             choices: None,
             number: None,
+            date: None,
         };
         match value {
             AnswerValue::Text(text) => columns.text = Some(text),
@@ -339,6 +373,8 @@ impl<'a> AnswerColumns<'a> {
             AnswerValue::Choices(choices) => columns.choices = Some(choices),
             AnswerValue::Stars(stars) => columns.number = Some(f64::from(*stars)),
             AnswerValue::Number(number) => columns.number = Some(*number),
+            AnswerValue::Point(point) => columns.number = Some(f64::from(*point)),
+            AnswerValue::Date(date) => columns.date = Some(date),
         }
         columns
     }

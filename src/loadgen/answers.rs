@@ -49,8 +49,13 @@ fn answer_fields(survey: &Survey, n: u64) -> String {
         let values: Vec<String> = match &question.kind {
             QuestionKind::ShortText => vec![format!("Load test {}", n % 97)],
             QuestionKind::LongText => vec![format!("Generated answer number {n}; all good.")],
-            QuestionKind::SingleChoice { options } => {
+            QuestionKind::SingleChoice { options } | QuestionKind::Dropdown { options } => {
                 vec![options[(n as usize) % options.len().max(1)].clone()]
+            }
+            QuestionKind::Nps => vec![(n % 11).to_string()],
+            QuestionKind::Scale { points, .. } => vec![(1 + n % u64::from(*points)).to_string()],
+            QuestionKind::Date { earliest, .. } => {
+                vec![earliest.clone().unwrap_or_else(|| "2026-06-01".into())]
             }
             QuestionKind::MultipleChoice { options } => options
                 .iter()

@@ -53,6 +53,7 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
     for shot in [
         "logic-js-page-1",
         "logic-js-page-2",
+        "logic-js-page-3",
         "logic-no-js-page-1",
         "logic-no-js-page-3",
         "sign-up",

@@ -17,6 +17,7 @@ mod lost_writes;
 mod owner;
 mod power_cut;
 mod public;
+mod question_types;
 mod references;
 mod site;
 pub mod storage;

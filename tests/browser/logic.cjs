@@ -20,7 +20,13 @@ const survey = {
     { title: "Regulars", questions: [
       { id: "often", text: "Visits a month?", type: "numeric", required: true, min: 1, max: 31, integer: true }] },
     { title: "Last words", questions: [
-      { id: "stars", text: "Your rating", type: "five_stars", required: false }] },
+      { id: "stars", text: "Your rating", type: "five_stars", required: false },
+      { id: "recommend", text: "Would you recommend us?", type: "nps", required: false },
+      { id: "agree", text: "The staff were friendly.", type: "scale", required: false, points: 5,
+        min_label: "Strongly disagree", max_label: "Strongly agree" },
+      { id: "branch", text: "Which branch?", type: "dropdown", required: false,
+        options: ["North", "South", "East", "West"] },
+      { id: "day", text: "When did you visit?", type: "date", required: false }] },
   ],
 };
 
@@ -78,6 +84,11 @@ async function main() {
     await js.click("button[value=next]");
     await js.waitForSelector("text=Page 3 of 3");
     await js.click("text=5 stars");
+    await js.check("input[name=q-recommend][value='9']");
+    await js.check("input[name=q-agree][value='4']");
+    await js.selectOption("#q-branch", "East");
+    await js.fill("#q-day", "2026-06-01");
+    await shoot(js, "logic-js-page-3");
     await js.click("text=Send my answers");
     await js.waitForSelector(".reference");
 
@@ -114,7 +125,8 @@ async function main() {
     }
     const values = listed.responses.map((r) => JSON.stringify(r.values)).sort();
     const expected = [
-      JSON.stringify({ likes: { choice: "No" }, often: { number: 12 }, stars: { stars: 5 },
+      JSON.stringify({ agree: { point: 4 }, branch: { choice: "East" }, day: { date: "2026-06-01" },
+        likes: { choice: "No" }, often: { number: 12 }, recommend: { point: 9 }, stars: { stars: 5 },
         visit: { choice: "Regular" }, why: { text: "Cold coffee" } }),
       JSON.stringify({ likes: { choice: "Yes" }, visit: { choice: "First time" } }),
     ].sort();

@@ -282,10 +282,15 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
     };
     let valid_answer = |wanted: &str| -> Result<(), String> {
         let fits = match kind {
-            QuestionKind::SingleChoice { options } | QuestionKind::MultipleChoice { options } => {
-                options.iter().any(|o| o == wanted)
-            }
+            QuestionKind::SingleChoice { options }
+            | QuestionKind::MultipleChoice { options }
+            | QuestionKind::Dropdown { options } => options.iter().any(|o| o == wanted),
             QuestionKind::FiveStars => matches!(wanted, "1" | "2" | "3" | "4" | "5"),
+            QuestionKind::Nps | QuestionKind::Scale { .. } => wanted
+                .trim()
+                .parse::<u8>()
+                .is_ok_and(|p| kind.points().is_some_and(|points| points.contains(&p))),
+            QuestionKind::Date { .. } => crate::domain::answer::date(wanted).is_some(),
             QuestionKind::Numeric { .. } => wanted.trim().parse::<f64>().is_ok_and(f64::is_finite),
             QuestionKind::ShortText | QuestionKind::LongText => true,
         };
@@ -304,7 +309,13 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
         }
     };
     let number = |value: &Value| -> Result<f64, String> {
-        if !matches!(kind, QuestionKind::Numeric { .. } | QuestionKind::FiveStars) {
+        if !matches!(
+            kind,
+            QuestionKind::Numeric { .. }
+                | QuestionKind::FiveStars
+                | QuestionKind::Nps
+                | QuestionKind::Scale { .. }
+        ) {
             return Err(format!(
                 "\"{name}\" compares numbers, and question \"{id}\" is {}",
                 kind.name()

@@ -60,6 +60,21 @@ pub struct QuestionInput {
     /// Only whole numbers.
     #[serde(default)]
     pub integer: bool,
+    /// How many points a `scale` has (3 to 10).
+    #[serde(default)]
+    pub points: Option<u8>,
+    /// What the lowest point of a `scale` means.
+    #[serde(default)]
+    pub min_label: Option<String>,
+    /// What the highest point of a `scale` means.
+    #[serde(default)]
+    pub max_label: Option<String>,
+    /// The earliest date a `date` question accepts (`YYYY-MM-DD`).
+    #[serde(default)]
+    pub earliest: Option<String>,
+    /// The latest date a `date` question accepts (`YYYY-MM-DD`).
+    #[serde(default)]
+    pub latest: Option<String>,
     /// A condition on earlier answers (`{"all": [{"question": "likes", "equals": "No"}]}`).
     #[serde(default)]
     pub show_if: Option<serde_json::Value>,
@@ -380,6 +395,58 @@ impl QuestionInput {
                 options: options()?,
             }),
             "five_stars" => Ok(QuestionKind::FiveStars),
+            "dropdown" => Ok(QuestionKind::Dropdown {
+                options: options()?,
+            }),
+            "nps" => Ok(QuestionKind::Nps),
+            "scale" => {
+                let points = self.points.unwrap_or(5);
+                if !(3..=10).contains(&points) {
+                    return Err(("points", "a scale has 3 to 10 points".into()));
+                }
+                let label = |text: &Option<String>, field| {
+                    let text = text.as_deref().map(str::trim).filter(|t| !t.is_empty());
+                    match text {
+                        Some(t) if t.chars().count() > 100 || has_control_characters(t) => Err((
+                            field,
+                            "a scale's label is at most 100 characters, without control \
+                             characters"
+                                .to_string(),
+                        )),
+                        other => Ok(other.map(str::to_owned)),
+                    }
+                };
+                Ok(QuestionKind::Scale {
+                    points,
+                    min_label: label(&self.min_label, "min_label")?,
+                    max_label: label(&self.max_label, "max_label")?,
+                })
+            }
+            "date" => {
+                let bound = |text: &Option<String>, field| {
+                    let text = text.as_deref().map(str::trim).filter(|t| !t.is_empty());
+                    match text {
+                        None => Ok(None),
+                        Some(t) => super::answer::date(t).map(|d| Some(d.to_string())).ok_or((
+                            field,
+                            "a date is written YYYY-MM-DD, like 2026-07-14".to_string(),
+                        )),
+                    }
+                };
+                let (earliest, latest) = (
+                    bound(&self.earliest, "earliest")?,
+                    bound(&self.latest, "latest")?,
+                );
+                if let (Some(first), Some(last)) = (&earliest, &latest)
+                    && first > last
+                {
+                    return Err((
+                        "latest",
+                        "the latest date must not be before the earliest".into(),
+                    ));
+                }
+                Ok(QuestionKind::Date { earliest, latest })
+            }
             "numeric" => {
                 let in_range = |n: Option<f64>| n.is_none_or(|n| n.abs() <= MAX_NUMBER);
                 if !in_range(self.min) || !in_range(self.max) {
@@ -406,7 +473,7 @@ impl QuestionInput {
                 "type",
                 format!(
                     "{other:?} is not a question type: use short_text, long_text, single_choice, \
-                     multiple_choice, five_stars or numeric"
+                     multiple_choice, dropdown, five_stars, nps, scale, numeric or date"
                 ),
             )),
         }

@@ -13,7 +13,7 @@ mod words;
 
 pub use histogram::{Bin, Histogram};
 pub use moments::Moments;
-pub use report::{OptionCount, QuestionReport, Stats, SummaryReport, WordCount};
+pub use report::{DayCount, OptionCount, QuestionReport, Stats, SummaryReport, WordCount};
 pub use words::{CAPACITY as WORD_CAPACITY, WordSketch, words};
 
 use std::collections::BTreeMap;
@@ -46,6 +46,21 @@ pub enum QuestionSummary {
         moments: Moments,
         /// How many gave 1, 2, 3, 4 and 5 stars.
         counts: [u64; 5],
+    },
+    /// Points on an NPS question or a scale: moments and the exact count of each point.
+    Points {
+        /// Count, mean, deviation, min, max.
+        moments: Moments,
+        /// How many picked each point, by point (0 to 10; a list, since JSON keys inside a
+        /// tagged summary cannot be read back as numbers).
+        counts: [u64; 11],
+    },
+    /// Dates: how many gave each day.
+    Dates {
+        /// How many answered.
+        answered: u64,
+        /// Answers per day (`YYYY-MM-DD`).
+        days: BTreeMap<String, u64>,
     },
     /// Numbers: moments and a histogram.
     Number {
@@ -81,6 +96,18 @@ impl QuestionSummary {
                     counts,
                 }
             }
+            AnswerValue::Point(point) => {
+                let mut counts = [0; 11];
+                counts[usize::from((*point).min(10))] = 1;
+                QuestionSummary::Points {
+                    moments: Moments::of(f64::from(*point)),
+                    counts,
+                }
+            }
+            AnswerValue::Date(day) => QuestionSummary::Dates {
+                answered: 1,
+                days: BTreeMap::from([(day.clone(), 1)]),
+            },
             AnswerValue::Number(number) => {
                 let number = summarisable(*number);
                 let mut histogram = Histogram::default();
@@ -96,22 +123,24 @@ impl QuestionSummary {
     /// Whether every number in it is finite.
     pub fn is_finite(&self) -> bool {
         match self {
-            QuestionSummary::Stars { moments, .. } | QuestionSummary::Number { moments, .. } => {
-                moments.is_finite()
-            }
-            QuestionSummary::Text { .. } | QuestionSummary::Choice { .. } => true,
+            QuestionSummary::Stars { moments, .. }
+            | QuestionSummary::Number { moments, .. }
+            | QuestionSummary::Points { moments, .. } => moments.is_finite(),
+            QuestionSummary::Text { .. }
+            | QuestionSummary::Choice { .. }
+            | QuestionSummary::Dates { .. } => true,
         }
     }
 
     /// How many answered the question.
     pub fn answered(&self) -> u64 {
         match self {
-            QuestionSummary::Text { answered, .. } | QuestionSummary::Choice { answered, .. } => {
-                *answered
-            }
-            QuestionSummary::Stars { moments, .. } | QuestionSummary::Number { moments, .. } => {
-                moments.count
-            }
+            QuestionSummary::Text { answered, .. }
+            | QuestionSummary::Choice { answered, .. }
+            | QuestionSummary::Dates { answered, .. } => *answered,
+            QuestionSummary::Stars { moments, .. }
+            | QuestionSummary::Number { moments, .. }
+            | QuestionSummary::Points { moments, .. } => moments.count,
         }
     }
 
@@ -152,6 +181,30 @@ impl QuestionSummary {
                 moments.merge(m);
                 for (mine, theirs) in counts.iter_mut().zip(c) {
                     *mine += theirs;
+                }
+            }
+            (
+                Q::Points { moments, counts },
+                Q::Points {
+                    moments: m,
+                    counts: c,
+                },
+            ) => {
+                moments.merge(m);
+                for (mine, theirs) in counts.iter_mut().zip(c) {
+                    *mine += theirs;
+                }
+            }
+            (
+                Q::Dates { answered, days },
+                Q::Dates {
+                    answered: a,
+                    days: d,
+                },
+            ) => {
+                *answered += a;
+                for (day, count) in d {
+                    *days.entry(day.clone()).or_default() += count;
                 }
             }
             (

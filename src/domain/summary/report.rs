@@ -44,6 +44,10 @@ pub struct QuestionReport {
     pub shown: u64,
     /// How many answered it.
     pub answered: u64,
+    /// The Net Promoter Score of an `nps` question: the share of promoters (9 and 10) minus
+    /// the share of detractors (0 to 6), in percent, from -100 to 100 (`None` before answers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nps: Option<f64>,
     /// The statistics for its type.
     #[serde(flatten)]
     pub stats: Stats,
@@ -71,6 +75,11 @@ pub enum Stats {
         /// Counts per bin (per star for ratings).
         histogram: Vec<Bin>,
     },
+    /// Dates: how many gave each day, in date order.
+    Dates {
+        /// Days and counts.
+        days: Vec<DayCount>,
+    },
     /// Text questions: the most frequent words.
     Words {
         /// Words and counts, most frequent first.
@@ -84,6 +93,15 @@ pub struct OptionCount {
     /// The option's text.
     pub option: String,
     /// Picks.
+    pub count: u64,
+}
+
+/// A day and how many gave it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DayCount {
+    /// The day, `YYYY-MM-DD`.
+    pub day: String,
+    /// Answers.
     pub count: u64,
 }
 
@@ -175,6 +193,36 @@ fn question_report(
                 .collect(),
         ),
         Some(QuestionSummary::Number { moments, histogram }) => numbers(moments, histogram.bins()),
+        Some(QuestionSummary::Points { moments, counts }) => {
+            // Every point of the question's scale, counted or not (those it no longer has,
+            // if its scale changed, too).
+            let mut points: std::collections::BTreeSet<u8> = question
+                .and_then(|q| q.kind.points())
+                .map(|range| range.collect())
+                .unwrap_or_default();
+            points
+                .extend((0..=10u8).filter(|&p| counts.get(usize::from(p)).is_some_and(|&c| c > 0)));
+            numbers(
+                moments,
+                points
+                    .into_iter()
+                    .map(|point| Bin {
+                        lower: f64::from(point),
+                        upper: f64::from(point) + 1.0,
+                        count: counts.get(usize::from(point)).copied().unwrap_or(0),
+                    })
+                    .collect(),
+            )
+        }
+        Some(QuestionSummary::Dates { days, .. }) => Stats::Dates {
+            days: days
+                .iter()
+                .map(|(day, count)| DayCount {
+                    day: day.clone(),
+                    count: *count,
+                })
+                .collect(),
+        },
         Some(QuestionSummary::Text { words, .. }) => Stats::Words {
             top_words: words
                 .top(TOP_WORDS)
@@ -187,11 +235,30 @@ fn question_report(
     QuestionReport {
         id: id.to_string(),
         text: question.map(|q| q.text.clone()),
+        nps: match summary {
+            Some(QuestionSummary::Points { counts, moments }) if kind == "nps" => {
+                net_promoter_score(counts, moments.count)
+            }
+            _ => None,
+        },
         kind,
         shown,
         answered: summary.map_or(0, QuestionSummary::answered),
         stats,
     }
+}
+
+/// Promoters (9, 10) minus detractors (0 to 6), in percent of everyone who answered.
+fn net_promoter_score(counts: &[u64; 11], answered: u64) -> Option<f64> {
+    if answered == 0 {
+        return None;
+    }
+    let share = |range: std::ops::RangeInclusive<u8>| {
+        range
+            .map(|p| counts.get(usize::from(p)).copied().unwrap_or(0))
+            .sum::<u64>() as f64
+    };
+    Some((share(9..=10) - share(0..=6)) * 100.0 / answered as f64)
 }
 
 fn numbers(moments: &super::Moments, histogram: Vec<Bin>) -> Stats {
@@ -209,16 +276,30 @@ fn numbers(moments: &super::Moments, histogram: Vec<Bin>) -> Stats {
 fn empty(question: Option<&Question>, options: &[String]) -> Stats {
     use crate::domain::QuestionKind as K;
     match question.map(|q| &q.kind) {
-        Some(K::SingleChoice { .. } | K::MultipleChoice { .. }) => Stats::Options {
-            options: options
-                .iter()
-                .map(|option| OptionCount {
-                    option: option.clone(),
+        Some(K::SingleChoice { .. } | K::MultipleChoice { .. } | K::Dropdown { .. }) => {
+            Stats::Options {
+                options: options
+                    .iter()
+                    .map(|option| OptionCount {
+                        option: option.clone(),
+                        count: 0,
+                    })
+                    .collect(),
+            }
+        }
+        Some(K::FiveStars | K::Numeric { .. }) => numbers(&super::Moments::default(), Vec::new()),
+        Some(kind @ (K::Nps | K::Scale { .. })) => numbers(
+            &super::Moments::default(),
+            kind.points()
+                .unwrap_or(0..=0)
+                .map(|point| Bin {
+                    lower: f64::from(point),
+                    upper: f64::from(point) + 1.0,
                     count: 0,
                 })
                 .collect(),
-        },
-        Some(K::FiveStars | K::Numeric { .. }) => numbers(&super::Moments::default(), Vec::new()),
+        ),
+        Some(K::Date { .. }) => Stats::Dates { days: Vec::new() },
         _ => Stats::Words {
             top_words: Vec::new(),
         },
@@ -231,5 +312,7 @@ fn summary_kind(summary: &QuestionSummary) -> &'static str {
         QuestionSummary::Choice { .. } => "choice",
         QuestionSummary::Stars { .. } => "five_stars",
         QuestionSummary::Number { .. } => "numeric",
+        QuestionSummary::Points { .. } => "points",
+        QuestionSummary::Dates { .. } => "date",
     }
 }

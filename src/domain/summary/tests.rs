@@ -80,6 +80,11 @@ fn value() -> impl Strategy<Value = (String, AnswerValue)> {
             AnswerValue::Choices(set.into_iter().map(|i| format!("o{i}")).collect())
         )),
         (1..=5u8).prop_map(|s| ("stars".to_string(), AnswerValue::Stars(s))),
+        (0..=10u8).prop_map(|p| ("nps".to_string(), AnswerValue::Point(p))),
+        (1..=28u8).prop_map(|d| (
+            "day".to_string(),
+            AnswerValue::Date(format!("2026-02-{d:02}"))
+        )),
         (-1e6..1e6f64).prop_map(|n| ("number".to_string(), AnswerValue::Number(n))),
         "[a-c]{2,3}( [a-c]{2,3}){0,3}".prop_map(|t| ("text".to_string(), AnswerValue::Text(t))),
     ]
@@ -134,6 +139,19 @@ fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError
                 },
             ) => {
                 prop_assert_eq!(h1, h2);
+                close(m1, m2)?;
+            }
+            (
+                QuestionSummary::Points {
+                    moments: m1,
+                    counts: c1,
+                },
+                QuestionSummary::Points {
+                    moments: m2,
+                    counts: c2,
+                },
+            ) => {
+                prop_assert_eq!(c1, c2);
                 close(m1, m2)?;
             }
             (

@@ -87,6 +87,10 @@ pub struct QuestionView {
     pub show_if: Option<String>,
     /// When to answer it, in words, for a question under a condition on this page.
     pub hint: Option<String>,
+    /// What the lowest and highest points of an NPS question or a scale mean.
+    pub low_label: Option<String>,
+    /// What the highest point means.
+    pub high_label: Option<String>,
 }
 
 impl QuestionView {
@@ -104,7 +108,10 @@ impl QuestionView {
         };
         let choices = match &question.kind {
             QuestionKind::FiveStars => (1..=5).map(|n| choice(n.to_string())).collect(),
-            kind => kind.options().iter().cloned().map(choice).collect(),
+            kind => match kind.points() {
+                Some(points) => points.map(|n| choice(n.to_string())).collect(),
+                None => kind.options().iter().cloned().map(choice).collect(),
+            },
         };
         let (min, max, step) = match &question.kind {
             QuestionKind::Numeric { min, max, integer } => (
@@ -112,7 +119,20 @@ impl QuestionView {
                 max.map(|n| n.to_string()),
                 if *integer { "1" } else { "any" },
             ),
+            QuestionKind::Date { earliest, latest } => (earliest.clone(), latest.clone(), "any"),
             _ => (None, None, "any"),
+        };
+        let (low_label, high_label) = match &question.kind {
+            QuestionKind::Nps => (
+                Some("Not at all likely".to_owned()),
+                Some("Extremely likely".to_owned()),
+            ),
+            QuestionKind::Scale {
+                min_label,
+                max_label,
+                ..
+            } => (min_label.clone(), max_label.clone()),
+            _ => (None, None),
         };
         let max_length = match question.kind {
             QuestionKind::ShortText => crate::domain::question::MAX_SHORT_TEXT,
@@ -133,6 +153,8 @@ impl QuestionView {
             max_length,
             show_if: None,
             hint: None,
+            low_label,
+            high_label,
         }
     }
 }

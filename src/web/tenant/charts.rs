@@ -1,7 +1,7 @@
 //! Geometry of the summary page's bar charts, computed here and drawn as SVG by the templates
 //! (no JavaScript, and the numbers stay beside the bars).
 
-use crate::domain::summary::{Bin, QuestionReport, Stats};
+use crate::domain::summary::{Bin, DayCount, QuestionReport, Stats};
 
 /// Width in SVG units of the longest bar.
 const BAR_SPACE: f64 = 300.0;
@@ -64,6 +64,27 @@ fn bin_label(bin: &Bin, stars: bool) -> String {
     }
 }
 
+/// Days as bars: one per day when they span at most 31 days, else one per month.
+fn by_period(days: &[DayCount]) -> Vec<(String, u64)> {
+    let parsed = |day: &DayCount| crate::domain::answer::date(&day.day);
+    let span = match (days.first().and_then(parsed), days.last().and_then(parsed)) {
+        (Some(first), Some(last)) => (last - first).whole_days(),
+        _ => 0,
+    };
+    if span <= 31 {
+        return days.iter().map(|d| (d.day.clone(), d.count)).collect();
+    }
+    let mut months: Vec<(String, u64)> = Vec::new();
+    for day in days {
+        let month = day.day.get(..7).unwrap_or(&day.day).to_owned();
+        match months.last_mut() {
+            Some((last, count)) if *last == month => *count += day.count,
+            _ => months.push((month, day.count)),
+        }
+    }
+    months
+}
+
 /// A number as people write it: no trailing zeros.
 pub fn number(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {
@@ -87,15 +108,21 @@ pub fn chart(question: &QuestionReport) -> BarChart {
             question.answered,
         ),
         Stats::Numbers { histogram, .. } => {
-            let stars = question.kind == "five_stars";
+            let label = |bin: &Bin| match question.kind.as_str() {
+                "five_stars" => bin_label(bin, true),
+                // One bar per point of an NPS question or a scale.
+                "nps" | "scale" | "points" => number(bin.lower),
+                _ => bin_label(bin, false),
+            };
             BarChart::new(
                 histogram
                     .iter()
-                    .map(|bin| (bin_label(bin, stars), bin.count))
+                    .map(|bin| (label(bin), bin.count))
                     .collect(),
                 question.answered,
             )
         }
+        Stats::Dates { days } => BarChart::new(by_period(days), question.answered),
         Stats::Words { top_words } => BarChart::new(
             top_words
                 .iter()
@@ -117,6 +144,28 @@ mod tests {
         assert_eq!(chart.bars[1].width, 100);
         assert_eq!((chart.bars[0].percent, chart.bars[1].percent), (75, 25));
         assert_eq!(chart.height, 2 * ROW);
+    }
+
+    #[test]
+    fn dates_are_shown_by_day_within_a_month_and_by_month_beyond() {
+        let day = |day: &str, count| DayCount {
+            day: day.into(),
+            count,
+        };
+        let near = [day("2026-03-01", 2), day("2026-03-30", 1)];
+        assert_eq!(
+            by_period(&near),
+            [("2026-03-01".to_owned(), 2), ("2026-03-30".to_owned(), 1)]
+        );
+        let far = [
+            day("2026-03-01", 2),
+            day("2026-03-30", 1),
+            day("2026-05-02", 4),
+        ];
+        assert_eq!(
+            by_period(&far),
+            [("2026-03".to_owned(), 3), ("2026-05".to_owned(), 4)]
+        );
     }
 
     #[test]

@@ -20,13 +20,17 @@ use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
-const TYPES: [(&str, &str); 6] = [
+const TYPES: [(&str, &str); 10] = [
     ("short_text", "Short text"),
     ("long_text", "Long text"),
     ("single_choice", "Single choice"),
     ("multiple_choice", "Multiple choice"),
+    ("dropdown", "Drop-down list"),
     ("five_stars", "Five-star rating"),
+    ("nps", "Net Promoter Score (0 to 10)"),
+    ("scale", "Rating scale"),
     ("numeric", "Number"),
+    ("date", "Date"),
 ];
 
 /// One question block of the form.
@@ -40,6 +44,13 @@ struct QuestionEdit {
     min: String,
     max: String,
     integer: bool,
+    /// Points of a scale, and the meanings of its ends.
+    points: String,
+    min_label: String,
+    max_label: String,
+    /// Bounds of a date question.
+    earliest: String,
+    latest: String,
     /// Its condition as JSON (carried through the form unchanged; edited through the API).
     show_if: String,
     /// The pages that start at this question, as a JSON list of their titles and logic (more
@@ -114,6 +125,11 @@ impl QuestionEdit {
             min: String::new(),
             max: String::new(),
             integer: false,
+            points: String::new(),
+            min_label: String::new(),
+            max_label: String::new(),
+            earliest: String::new(),
+            latest: String::new(),
             show_if: String::new(),
             pages: String::new(),
         }
@@ -133,7 +149,7 @@ struct DesignerPage {
     title: String,
     description: String,
     questions: Vec<QuestionEdit>,
-    types: [(&'static str, &'static str); 6],
+    types: [(&'static str, &'static str); 10],
     errors: BTreeMap<String, String>,
     notice: Option<String>,
 }
@@ -187,6 +203,25 @@ fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
                 ),
                 _ => (String::new(), String::new(), false),
             };
+            let (points, min_label, max_label) = match &q.kind {
+                QuestionKind::Scale {
+                    points,
+                    min_label,
+                    max_label,
+                } => (
+                    points.to_string(),
+                    min_label.clone().unwrap_or_default(),
+                    max_label.clone().unwrap_or_default(),
+                ),
+                _ => Default::default(),
+            };
+            let (earliest, latest) = match &q.kind {
+                QuestionKind::Date { earliest, latest } => (
+                    earliest.clone().unwrap_or_default(),
+                    latest.clone().unwrap_or_default(),
+                ),
+                _ => Default::default(),
+            };
             QuestionEdit {
                 index,
                 id: q.id.to_string(),
@@ -197,6 +232,11 @@ fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
                 min,
                 max,
                 integer,
+                points,
+                min_label,
+                max_label,
+                earliest,
+                latest,
                 show_if: q
                     .show_if
                     .as_ref()
@@ -278,6 +318,11 @@ fn posted(form: &[(String, String)]) -> (String, String, Vec<QuestionEdit>, Stri
                 min: q("min"),
                 max: q("max"),
                 integer: !q("integer").is_empty(),
+                points: q("points"),
+                min_label: q("min_label"),
+                max_label: q("max_label"),
+                earliest: q("earliest"),
+                latest: q("latest"),
                 show_if: q("show_if"),
                 pages: q("pages"),
             }
@@ -340,6 +385,20 @@ fn input_of(
             parsed
         };
         let (min, max) = (bound(&question.min, "min"), bound(&question.max, "max"));
+        let points = match question.points.trim() {
+            "" => None,
+            text => {
+                let parsed = text.parse::<u8>().ok();
+                if parsed.is_none() {
+                    errors.insert(
+                        format!("questions[{}].points", question.index),
+                        "Enter a whole number from 3 to 10.".into(),
+                    );
+                }
+                parsed
+            }
+        };
+        let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
         let json = |text: &str| -> Option<serde_json::Value> {
             let text = text.trim();
             // Text that is not JSON is handed on as a string, which the check refuses clearly.
@@ -366,6 +425,11 @@ fn input_of(
                 min,
                 max,
                 integer: question.integer,
+                points,
+                min_label: given(&question.min_label),
+                max_label: given(&question.max_label),
+                earliest: given(&question.earliest),
+                latest: given(&question.latest),
                 show_if: json(&question.show_if),
             },
         ));

@@ -35,7 +35,11 @@ struct SummaryPage {
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
-    match &report.stats {
+    let mut facts = Vec::new();
+    if let Some(nps) = report.nps {
+        facts.push(("Net Promoter Score", number(nps)));
+    }
+    facts.extend(match &report.stats {
         Stats::Numbers {
             mean: Some(mean),
             std_dev: Some(sd),
@@ -49,7 +53,8 @@ fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
             ("Highest", number(*max)),
         ],
         _ => Vec::new(),
-    }
+    });
+    facts
 }
 
 /// `GET /tenant/surveys/{slug}/summary`
@@ -107,6 +112,8 @@ fn shown(value: &AnswerValue) -> String {
         AnswerValue::Choices(options) => options.join(", "),
         AnswerValue::Stars(stars) => format!("{stars} of 5 stars"),
         AnswerValue::Number(n) => number(*n),
+        AnswerValue::Point(point) => point.to_string(),
+        AnswerValue::Date(date) => date.clone(),
     }
 }
 

@@ -1,0 +1,256 @@
+//! The question types of the second wave (`dropdown`, `nps`, `scale`, `date`) end to end: made
+//! over the API, shown in the form, checked when answered, summarised exactly (the Net
+//! Promoter Score, a count per point, a count per day), and exported to CSV and PostgreSQL.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::export::{TestDatabase, work};
+use crate::helpers::{spawn_app, token_in};
+use crate::owner::Owner;
+
+fn definition() -> Value {
+    json!({"title": "Types", "questions": [
+        {"id": "branch", "text": "Which branch?", "type": "dropdown", "required": true,
+         "options": ["North", "South", "East", "West"]},
+        {"id": "recommend", "text": "Would you recommend us?", "type": "nps", "required": true},
+        {"id": "agree", "text": "The staff were friendly.", "type": "scale", "required": false,
+         "points": 5, "min_label": "Strongly disagree", "max_label": "Strongly agree"},
+        {"id": "visited", "text": "When did you visit?", "type": "date", "required": false,
+         "earliest": "2026-01-01", "latest": "2026-12-31"}
+    ]})
+}
+
+#[tokio::test]
+async fn each_new_type_is_shown_checked_summarised_and_exported_exactly() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Types", "types", "owner@types.test").await;
+    let key = app.api_key("types").await;
+    let survey = app.published_survey(&key, definition()).await;
+    assert_eq!(survey["questions"][2]["points"], 5);
+    assert_eq!(survey["questions"][3]["earliest"], "2026-01-01");
+
+    let form = app.form("types", "types").await;
+    assert!(
+        form.contains(r#"<select id="q-branch" name="q-branch" required>"#),
+        "{form}"
+    );
+    assert!(form.contains(r#"<option value="West">West</option>"#));
+    for point in 0..=10 {
+        assert!(
+            form.contains(&format!(r#"name="q-recommend" value="{point}""#)),
+            "{point}"
+        );
+    }
+    assert!(form.contains("0 = Not at all likely"), "{form}");
+    assert!(form.contains("10 = Extremely likely"));
+    assert!(form.contains("1 = Strongly disagree"));
+    assert!(form.contains("5 = Strongly agree"));
+    assert!(!form.contains(r#"name="q-agree" value="6""#));
+    assert!(
+        form.contains(r#"type="date" min="2026-01-01" max="2026-12-31""#),
+        "{form}"
+    );
+
+    let send = |answers: Vec<(&'static str, &'static str)>| {
+        let app = &app;
+        async move {
+            let token = token_in(&app.form("types", "types").await);
+            let response = app.submit("types", "types", &token, &answers).await;
+            let status = response.status().as_u16();
+            (status, response.text().await.unwrap_or_default())
+        }
+    };
+    for (answers, message) in [
+        (
+            vec![("branch", "Up"), ("recommend", "5")],
+            "Please choose one of the options listed.",
+        ),
+        (
+            vec![("branch", "North"), ("recommend", "11")],
+            "Please choose a point from 0 to 10.",
+        ),
+        (
+            vec![("branch", "North"), ("recommend", "5"), ("agree", "6")],
+            "Please choose a point from 1 to 5.",
+        ),
+        (
+            vec![
+                ("branch", "North"),
+                ("recommend", "5"),
+                ("visited", "2026-13-01"),
+            ],
+            "Please enter a date, like 2026-07-14.",
+        ),
+        (
+            vec![
+                ("branch", "North"),
+                ("recommend", "5"),
+                ("visited", "2025-12-31"),
+            ],
+            "Please enter 2026-01-01 or later.",
+        ),
+    ] {
+        let (status, page) = send(answers.clone()).await;
+        assert_eq!(status, 422, "{answers:?}");
+        assert!(page.contains(message), "{answers:?}: {message}");
+    }
+    for answers in [
+        vec![
+            ("branch", "North"),
+            ("recommend", "10"),
+            ("agree", "4"),
+            ("visited", "2026-06-01"),
+        ],
+        vec![
+            ("branch", "North"),
+            ("recommend", "9"),
+            ("agree", "5"),
+            ("visited", "2026-06-01"),
+        ],
+        vec![
+            ("branch", "West"),
+            ("recommend", "3"),
+            ("agree", "5"),
+            ("visited", "2026-06-03"),
+        ],
+    ] {
+        let (status, _) = send(answers).await;
+        assert_eq!(status, 303);
+    }
+    let db = TestDatabase::create().await;
+    work(&app, &db.url).await;
+
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/types/summary", &key, None)
+        .await;
+    let question = |id: &str| {
+        summary["questions"]
+            .as_array()
+            .unwrap_or_else(|| panic!("questions in {summary}"))
+            .iter()
+            .find(|q| q["id"] == id)
+            .cloned()
+            .expect("the question")
+    };
+    let counts = |q: &Value| -> Vec<u64> {
+        q["histogram"]
+            .as_array()
+            .expect("a histogram")
+            .iter()
+            .map(|bin| bin["count"].as_u64().expect("a count"))
+            .collect()
+    };
+    let branch = question("branch");
+    assert_eq!(branch["type"], "dropdown");
+    assert_eq!(
+        branch["options"],
+        json!([{"option": "North", "count": 2}, {"option": "South", "count": 0},
+               {"option": "East", "count": 0}, {"option": "West", "count": 1}])
+    );
+    let recommend = question("recommend");
+    // Two promoters (10, 9) and one detractor (3) of three: 100 × (2 - 1) / 3.
+    let nps = recommend["nps"].as_f64().expect("a score");
+    assert!((nps - 100.0 / 3.0).abs() < 1e-9, "{nps}");
+    assert_eq!(counts(&recommend), [0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1]);
+    let agree = question("agree");
+    assert_eq!(counts(&agree), [0, 0, 0, 1, 2]);
+    assert!((agree["mean"].as_f64().expect("a mean") - 14.0 / 3.0).abs() < 1e-9);
+    assert!(agree.get("nps").is_none(), "a scale has no NPS");
+    assert_eq!(
+        question("visited")["days"],
+        json!([{"day": "2026-06-01", "count": 2}, {"day": "2026-06-03", "count": 1}])
+    );
+
+    let page = owner.page("/tenant/surveys/types/summary").await;
+    assert!(page.contains("Net Promoter Score"), "{page}");
+    assert!(page.contains("2026-06-03"));
+    let csv = owner.page("/tenant/surveys/types/responses.csv").await;
+    assert!(csv.contains("West,3,5,2026-06-03"), "{csv}");
+
+    // PostgreSQL: a point is a number, a date a date; the question says what its scale is.
+    let (status, requested) = app
+        .api(Method::POST, "/api/v1/surveys/types/exports", &key, None)
+        .await;
+    assert_eq!(status, 202, "{requested}");
+    work(&app, &db.url).await;
+    let mut connection = db.connect().await;
+    // Question, number, date, choice.
+    type Row = (String, Option<f64>, Option<String>, Option<String>);
+    let rows: Vec<Row> = sqlx::query_as(
+        "select question, number, date::text, choice from canvass.answer \
+         where survey = 'types' and reference = (select min(reference) from canvass.answer) \
+         order by question",
+    )
+    .fetch_all(&mut connection)
+    .await
+    .expect("read");
+    assert_eq!(
+        rows,
+        [
+            ("agree".into(), Some(4.0), None, None),
+            ("branch".into(), None, None, Some("North".into())),
+            ("recommend".into(), Some(10.0), None, None),
+            ("visited".into(), None, Some("2026-06-01".into()), None),
+        ]
+    );
+    let scale: (Option<i32>, Option<String>, Option<String>) = sqlx::query_as(
+        "select points, min_label, earliest::text from canvass.question where question = 'agree'",
+    )
+    .fetch_one(&mut connection)
+    .await
+    .expect("read");
+    assert_eq!(scale, (Some(5), Some("Strongly disagree".into()), None));
+    let visited: Option<String> = sqlx::query_scalar(
+        "select earliest::text from canvass.question where question = 'visited'",
+    )
+    .fetch_one(&mut connection)
+    .await
+    .expect("read");
+    assert_eq!(visited.as_deref(), Some("2026-01-01"));
+}
+
+#[tokio::test]
+async fn a_scale_or_date_defined_wrongly_is_refused_at_its_field() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("types").await;
+    for (question, field, message) in [
+        (
+            json!({"text": "S", "type": "scale", "points": 2}),
+            "questions[0].points",
+            "a scale has 3 to 10 points",
+        ),
+        (
+            json!({"text": "S", "type": "scale", "points": 11}),
+            "questions[0].points",
+            "a scale has 3 to 10 points",
+        ),
+        (
+            json!({"text": "D", "type": "date", "earliest": "01/02/2026"}),
+            "questions[0].earliest",
+            "YYYY-MM-DD",
+        ),
+        (
+            json!({"text": "D", "type": "date", "earliest": "2026-05-01", "latest": "2026-04-01"}),
+            "questions[0].latest",
+            "must not be before",
+        ),
+        (
+            json!({"text": "L", "type": "dropdown", "options": ["Only"]}),
+            "questions[0].options",
+            "2 to 50 options",
+        ),
+    ] {
+        let (status, body) = app
+            .api(
+                Method::POST,
+                "/api/v1/surveys",
+                &key,
+                Some(json!({"title": "T", "questions": [question]})),
+            )
+            .await;
+        assert_eq!(status, 422, "{body}");
+        let said = body["fields"][field].as_str().unwrap_or_default();
+        assert!(said.contains(message), "{field}: {body}");
+    }
+}
