@@ -124,20 +124,28 @@ async fn a_power_cut_anywhere_in_a_drain_loses_no_thanked_answer_and_counts_none
     recover_and_check(backlog, u64::MAX).await;
     assert!(total > 50, "a drain makes {total} writes and syncs");
 
-    // Cuts spread over the whole drain, and at the first few operations.
-    let mut cuts: Vec<u64> = (1..=5).chain((1..=30).map(|n| n * total / 31)).collect();
+    // Cuts spread over the drain, and at the first few operations. A drain's count of writes
+    // varies a little from run to run (batches form as messages arrive, and files give space
+    // back at most once a second), so the cuts stop at nine tenths of the first drain's, and a
+    // cut that a shorter drain never reached is allowed, twice at most.
+    let mut cuts: Vec<u64> = (1..=5)
+        .chain((1..=30).map(|n| n * total * 9 / (10 * 30)))
+        .collect();
     cuts.dedup();
-    let mut redone = 0;
+    let (mut redone, mut missed) = (0, Vec::new());
     for &cut_at in &cuts {
         let backlog = thanked_backlog().await;
         lost_writes::cut_after(cut_at);
         drain_until_the_cut(&backlog).await;
-        assert!(
-            lost_writes::cut(),
-            "the power went off at operation {cut_at}"
-        );
+        if !lost_writes::cut() {
+            missed.push(cut_at);
+        }
         redone += usize::from(recover_and_check(backlog, cut_at).await > 0);
     }
+    assert!(
+        missed.len() <= 2,
+        "the power never went off at operations {missed:?} of a drain of about {total}"
+    );
     // Each cut before the last delete leaves messages queued that a worker had finished with
     // in the lost writes: the recovery redoes that work (and counts nothing twice).
     assert!(

@@ -254,3 +254,70 @@ async fn a_scale_or_date_defined_wrongly_is_refused_at_its_field() {
         assert!(said.contains(message), "{field}: {body}");
     }
 }
+
+#[tokio::test]
+async fn whole_numbers_in_a_small_range_get_a_bar_each_and_wider_ones_bins_named_by_what_they_hold()
+{
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Numbers", "numbers", "owner@numbers.test").await;
+    let key = app.api_key("numbers").await;
+    app.published_survey(
+        &key,
+        json!({"title": "Numbers", "questions": [
+            {"id": "score", "text": "Score?", "type": "numeric", "min": 0, "max": 10, "integer": true},
+            {"id": "guests", "text": "Guests?", "type": "numeric", "min": 0, "max": 1000, "integer": true},
+            {"id": "ratio", "text": "Ratio?", "type": "numeric"}
+        ]}),
+    )
+    .await;
+    for (score, guests, ratio) in [("3", "3", "0.3"), ("3", "4", "2.5"), ("10", "120", "7")] {
+        let token = token_in(&app.form("numbers", "numbers").await);
+        let sent = app
+            .submit(
+                "numbers",
+                "numbers",
+                &token,
+                &[("score", score), ("guests", guests), ("ratio", ratio)],
+            )
+            .await;
+        assert_eq!(sent.status(), 303);
+    }
+    let db = TestDatabase::create().await;
+    work(&app, &db.url).await;
+
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/numbers/summary", &key, None)
+        .await;
+    let bars = |index: usize| -> Vec<(String, u64)> {
+        summary["questions"][index]["histogram"]
+            .as_array()
+            .unwrap_or_else(|| panic!("a histogram in {summary}"))
+            .iter()
+            .map(|bin| {
+                (
+                    bin["label"].as_str().expect("a label").to_owned(),
+                    bin["count"].as_u64().expect("a count"),
+                )
+            })
+            .collect()
+    };
+    let score: Vec<(String, u64)> = (0..=10)
+        .map(|n| (n.to_string(), [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 1][n]))
+        .collect();
+    assert_eq!(bars(0), score, "0 to 10: a bar for every value");
+    assert_eq!(
+        bars(1),
+        [("2 to 4".to_owned(), 2), ("100 to 199".to_owned(), 1)],
+        "0 to 1000: bins, named by the whole numbers they hold"
+    );
+    assert_eq!(
+        bars(2),
+        [
+            ("0.2 to under 0.5".to_owned(), 1),
+            ("2 to under 5".to_owned(), 1),
+            ("5 to under 10".to_owned(), 1)
+        ]
+    );
+    let page = owner.page("/tenant/surveys/numbers/summary").await;
+    assert!(page.contains("100 to 199"), "{page}");
+}

@@ -265,13 +265,16 @@ fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey:
                 QuestionSummary::Number {
                     moments: a,
                     histogram: ha,
+                    values: va,
                 },
                 QuestionSummary::Number {
                     moments: b,
                     histogram: hb,
+                    values: vb,
                 },
             ) => {
                 assert_eq!(ha, hb, "{what}: histogram");
+                assert_eq!(va, vb, "{what}: counts of each value");
                 (a, b)
             }
             _ => {

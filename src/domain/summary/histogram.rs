@@ -33,6 +33,8 @@ pub struct Bin {
     pub upper: f64,
     /// How many values fell in it.
     pub count: u64,
+    /// What it holds, in words ("7", "2 to 4", "4 stars"; set by the report).
+    pub label: String,
 }
 
 const STEPS: [f64; 3] = [1.0, 2.0, 5.0];
@@ -91,6 +93,7 @@ impl Histogram {
                     lower,
                     upper,
                     count,
+                    label: String::new(),
                 }
             })
             .collect()

@@ -9,11 +9,13 @@
 mod histogram;
 mod moments;
 mod report;
+mod values;
 mod words;
 
 pub use histogram::{Bin, Histogram};
 pub use moments::Moments;
 pub use report::{DayCount, OptionCount, QuestionReport, Stats, SummaryReport, WordCount};
+pub use values::ValueCounts;
 pub use words::{CAPACITY as WORD_CAPACITY, WordSketch, words};
 
 use std::collections::BTreeMap;
@@ -68,6 +70,9 @@ pub enum QuestionSummary {
         moments: Moments,
         /// Counts over fixed bins.
         histogram: Histogram,
+        /// Exact counts of whole numbers, while there are few distinct ones.
+        #[serde(default)]
+        values: ValueCounts,
     },
 }
 
@@ -115,6 +120,7 @@ impl QuestionSummary {
                 QuestionSummary::Number {
                     moments: Moments::of(number),
                     histogram,
+                    values: ValueCounts::of(number),
                 }
             }
         }
@@ -208,14 +214,20 @@ impl QuestionSummary {
                 }
             }
             (
-                Q::Number { moments, histogram },
+                Q::Number {
+                    moments,
+                    histogram,
+                    values,
+                },
                 Q::Number {
                     moments: m,
                     histogram: h,
+                    values: v,
                 },
             ) => {
                 moments.merge(m);
                 histogram.merge(h);
+                values.merge(v);
             }
             _ => {}
         }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use super::{Bin, QuestionSummary, SurveySummary};
-use crate::domain::{Question, QuestionId, Survey};
+use crate::domain::{Question, QuestionId, QuestionKind, Survey};
 
 /// Most frequent words shown per text question.
 pub const TOP_WORDS: usize = 10;
@@ -189,10 +189,50 @@ fn question_report(
                     lower: f64::from(stars),
                     upper: f64::from(stars + 1),
                     count: *count,
+                    label: format!("{stars} star{}", if stars == 1 { "" } else { "s" }),
                 })
                 .collect(),
         ),
-        Some(QuestionSummary::Number { moments, histogram }) => numbers(moments, histogram.bins()),
+        Some(QuestionSummary::Number {
+            moments,
+            histogram,
+            values,
+        }) => {
+            let whole = matches!(
+                question.map(|q| &q.kind),
+                Some(QuestionKind::Numeric { integer: true, .. })
+            );
+            // A whole-number question with known bounds a hundred apart or less: a bar for
+            // every value; otherwise the fixed bins, named by what they hold.
+            let exact = match question.map(|q| &q.kind) {
+                Some(QuestionKind::Numeric {
+                    min: Some(min),
+                    max: Some(max),
+                    integer: true,
+                }) => values.exact(*min, *max),
+                _ => None,
+            };
+            let bins = match exact {
+                Some(exact) => exact
+                    .into_iter()
+                    .map(|(value, count)| Bin {
+                        lower: value as f64,
+                        upper: value as f64 + 1.0,
+                        count,
+                        label: value.to_string(),
+                    })
+                    .collect(),
+                None => histogram
+                    .bins()
+                    .into_iter()
+                    .map(|bin| Bin {
+                        label: bin_label(bin.lower, bin.upper, whole),
+                        ..bin
+                    })
+                    .collect(),
+            };
+            numbers(moments, bins)
+        }
         Some(QuestionSummary::Points { moments, counts }) => {
             // Every point of the question's scale, counted or not (those it no longer has,
             // if its scale changed, too).
@@ -210,6 +250,7 @@ fn question_report(
                         lower: f64::from(point),
                         upper: f64::from(point) + 1.0,
                         count: counts.get(usize::from(point)).copied().unwrap_or(0),
+                        label: point.to_string(),
                     })
                     .collect(),
             )
@@ -245,6 +286,28 @@ fn question_report(
         shown,
         answered: summary.map_or(0, QuestionSummary::answered),
         stats,
+    }
+}
+
+/// What a bin `[lower, upper)` holds: for whole numbers the first and last whole number in
+/// it ("2 to 4", or "7" alone), for other numbers its edges ("0.2 to under 0.5").
+fn bin_label(lower: f64, upper: f64, whole: bool) -> String {
+    let plain = |value: f64| {
+        if value.fract() == 0.0 && value.abs() < 1e15 {
+            format!("{}", value as i64)
+        } else {
+            format!("{value}")
+        }
+    };
+    if whole {
+        let (first, last) = (lower.ceil(), upper.ceil() - 1.0);
+        if first >= last {
+            plain(first)
+        } else {
+            format!("{} to {}", plain(first), plain(last))
+        }
+    } else {
+        format!("{} to under {}", plain(lower), plain(upper))
     }
 }
 
@@ -296,6 +359,7 @@ fn empty(question: Option<&Question>, options: &[String]) -> Stats {
                     lower: f64::from(point),
                     upper: f64::from(point) + 1.0,
                     count: 0,
+                    label: point.to_string(),
                 })
                 .collect(),
         ),

@@ -86,6 +86,7 @@ fn value() -> impl Strategy<Value = (String, AnswerValue)> {
             AnswerValue::Date(format!("2026-02-{d:02}"))
         )),
         (-1e6..1e6f64).prop_map(|n| ("number".to_string(), AnswerValue::Number(n))),
+        (0..12i32).prop_map(|n| ("whole".to_string(), AnswerValue::Number(f64::from(n)))),
         "[a-c]{2,3}( [a-c]{2,3}){0,3}".prop_map(|t| ("text".to_string(), AnswerValue::Text(t))),
     ]
 }
@@ -132,13 +133,16 @@ fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError
                 QuestionSummary::Number {
                     moments: m1,
                     histogram: h1,
+                    values: v1,
                 },
                 QuestionSummary::Number {
                     moments: m2,
                     histogram: h2,
+                    values: v2,
                 },
             ) => {
                 prop_assert_eq!(h1, h2);
+                prop_assert_eq!(v1, v2);
                 close(m1, m2)?;
             }
             (

@@ -1,7 +1,7 @@
 //! Geometry of the summary page's bar charts, computed here and drawn as SVG by the templates
 //! (no JavaScript, and the numbers stay beside the bars).
 
-use crate::domain::summary::{Bin, DayCount, QuestionReport, Stats};
+use crate::domain::summary::{DayCount, QuestionReport, Stats};
 
 /// Width in SVG units of the longest bar.
 const BAR_SPACE: f64 = 300.0;
@@ -55,15 +55,6 @@ impl BarChart {
     }
 }
 
-fn bin_label(bin: &Bin, stars: bool) -> String {
-    if stars {
-        let n = bin.lower as u64;
-        format!("{n} star{}", if n == 1 { "" } else { "s" })
-    } else {
-        format!("{} to {}", number(bin.lower), number(bin.upper))
-    }
-}
-
 /// Days as bars: one per day when they span at most 31 days, else one per month.
 fn by_period(days: &[DayCount]) -> Vec<(String, u64)> {
     let parsed = |day: &DayCount| crate::domain::answer::date(&day.day);
@@ -107,21 +98,13 @@ pub fn chart(question: &QuestionReport) -> BarChart {
                 .collect(),
             question.answered,
         ),
-        Stats::Numbers { histogram, .. } => {
-            let label = |bin: &Bin| match question.kind.as_str() {
-                "five_stars" => bin_label(bin, true),
-                // One bar per point of an NPS question or a scale.
-                "nps" | "scale" | "points" => number(bin.lower),
-                _ => bin_label(bin, false),
-            };
-            BarChart::new(
-                histogram
-                    .iter()
-                    .map(|bin| (label(bin), bin.count))
-                    .collect(),
-                question.answered,
-            )
-        }
+        Stats::Numbers { histogram, .. } => BarChart::new(
+            histogram
+                .iter()
+                .map(|bin| (bin.label.clone(), bin.count))
+                .collect(),
+            question.answered,
+        ),
         Stats::Dates { days } => BarChart::new(by_period(days), question.answered),
         Stats::Words { top_words } => BarChart::new(
             top_words
