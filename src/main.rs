@@ -343,12 +343,27 @@ async fn loadgen(load: LoadSettings, mut backend: BackendSettings) -> Result<(),
     backend.stores.reference_range = backend.stores.reference_range.max(1_000_000);
     let stores = open_stores(&backend).await?;
     let (serve, ceiling) = canvass::loadgen::run(&stores, &load).await?;
-    outln!("{}", serve.line("canvass serve (POST a survey form)"));
+    let share = |part: f64, whole: f64| 100.0 * part / whole.max(f64::EPSILON);
+    if !load.pages {
+        outln!("{}", serve.line("canvass serve (POST a survey form)"));
+        if let Some(ceiling) = ceiling {
+            outln!("{}", ceiling.line("ceiling (trivial actix POST)"));
+            outln!(
+                "serve / ceiling: {:.0}%",
+                share(serve.per_second, ceiling.per_second)
+            );
+        }
+        return Ok(());
+    }
+    outln!("{}", serve.line("canvass serve, last page (submits)"));
+    outln!("  every POST of the pages: {:.0}/s", serve.posts_per_second);
     if let Some(ceiling) = ceiling {
-        outln!("{}", ceiling.line("ceiling (trivial actix POST)"));
+        outln!("{}", ceiling.line("ceiling, last POST of each walk"));
+        outln!("  every POST: {:.0}/s", ceiling.posts_per_second);
         outln!(
-            "serve / ceiling: {:.0}%",
-            100.0 * serve.per_second / ceiling.per_second.max(f64::EPSILON)
+            "serve / ceiling: submissions {:.0}%, every POST {:.0}%",
+            share(serve.per_second, ceiling.per_second),
+            share(serve.posts_per_second, ceiling.posts_per_second)
         );
     }
     Ok(())

@@ -1,4 +1,6 @@
-//! Valid answers for any survey, varied by a counter, encoded as the form would post them.
+//! Valid answers for any survey, varied by a counter, encoded as the form would post them: for
+//! a survey of pages, one body per page the respondent's answers lead through (each carrying
+//! the earlier pages' answers, as the form's hidden fields do), the last one sending.
 //!
 //! The client shares the machine with the server it measures, so a body must cost it little:
 //! the answer fields of a few hundred varied answers are encoded once, and each POST only adds
@@ -6,7 +8,9 @@
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use crate::domain::{QuestionKind, Survey};
+use std::collections::BTreeSet;
+
+use crate::domain::{QuestionId, QuestionKind, RawAnswers, Survey};
 
 /// What a form encoding leaves as it is in a token.
 const TOKEN_SAFE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.');
@@ -17,32 +21,89 @@ const VARIANTS: u64 = 256;
 /// Form bodies for one survey.
 #[derive(Clone, Debug)]
 pub(super) struct FormBodies {
-    /// The encoded answer fields of each variant, each starting with `&`.
-    variants: std::sync::Arc<Vec<String>>,
+    /// For each variant, the encoded fields of each POST of its walk through the pages, each
+    /// starting with `&`.
+    variants: std::sync::Arc<Vec<Vec<String>>>,
 }
 
 impl FormBodies {
     pub(super) fn new(survey: &Survey) -> Self {
-        let variants = (0..VARIANTS).map(|n| answer_fields(survey, n)).collect();
+        let variants = (0..VARIANTS).map(|n| walk_fields(survey, n)).collect();
         Self {
             variants: std::sync::Arc::new(variants),
         }
     }
 
-    /// The URL-encoded body of the `n`th answer, carrying `token`.
-    pub(super) fn body(&self, token: &str, n: u64) -> String {
-        let fields = &self.variants[(n % VARIANTS) as usize];
+    /// The URL-encoded bodies of the `n`th respondent's POSTs, each carrying `token`.
+    pub(super) fn bodies(&self, token: &str, n: u64) -> Vec<String> {
         let token = utf8_percent_encode(token, TOKEN_SAFE).to_string();
-        let mut body = String::with_capacity(6 + token.len() + fields.len());
-        body.push_str("token=");
-        body.push_str(&token);
-        body.push_str(fields);
-        body
+        self.variants[(n % VARIANTS) as usize]
+            .iter()
+            .map(|fields| {
+                let mut body = String::with_capacity(6 + token.len() + fields.len());
+                body.push_str("token=");
+                body.push_str(&token);
+                body.push_str(fields);
+                body
+            })
+            .collect()
     }
 }
 
-/// The answer fields of the `n`th generated answer, `&`-prefixed.
-fn answer_fields(survey: &Survey, n: u64) -> String {
+/// The fields of each POST of the `n`th respondent: one per page on their route, each with
+/// the answers so far; a survey of one page is one POST without page fields, as before.
+fn walk_fields(survey: &Survey, n: u64) -> Vec<String> {
+    let all = answer_pairs(survey, n);
+    let raw: RawAnswers = all
+        .iter()
+        .map(|(field, value)| (field.trim_start_matches("q-"), value.as_str()))
+        .collect();
+    let walk = survey.walk(&raw, None);
+    if survey.pages().len() == 1 {
+        return vec![encoded(&all, &walk.hidden, None)];
+    }
+    // Answers of the pages walked so far, then the page and the button.
+    (0..walk.route.len())
+        .map(|step| {
+            let seen: Vec<(String, String)> = walk.route[..=step]
+                .iter()
+                .flat_map(|&page| survey.page_questions(page))
+                .flat_map(|q| {
+                    all.iter()
+                        .filter(move |(field, _)| field[2..] == *q.id.as_str())
+                })
+                .cloned()
+                .collect();
+            encoded(&seen, &walk.hidden, Some(walk.route[step]))
+        })
+        .collect()
+}
+
+/// `&`-prefixed form fields of the answers to questions shown, and the page fields.
+fn encoded(
+    pairs: &[(String, String)],
+    hidden: &BTreeSet<QuestionId>,
+    page: Option<usize>,
+) -> String {
+    let mut shown: Vec<(String, String)> = pairs
+        .iter()
+        .filter(|(field, _)| !hidden.iter().any(|id| field[2..] == *id.as_str()))
+        .cloned()
+        .collect();
+    if let Some(page) = page {
+        shown.push(("page".into(), page.to_string()));
+        shown.push(("nav".into(), "next".into()));
+    }
+    let encoded = serde_urlencoded::to_string(&shown).unwrap_or_default();
+    if encoded.is_empty() {
+        encoded
+    } else {
+        format!("&{encoded}")
+    }
+}
+
+/// The form fields of the `n`th generated answer: a valid value for every question.
+fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for question in &survey.questions {
         let field = format!("q-{}", question.id);
@@ -73,10 +134,5 @@ fn answer_fields(survey: &Survey, n: u64) -> String {
         };
         pairs.extend(values.into_iter().map(|value| (field.clone(), value)));
     }
-    let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
-    if encoded.is_empty() {
-        encoded
-    } else {
-        format!("&{encoded}")
-    }
+    pairs
 }

@@ -6,9 +6,14 @@
 //! key and reference allocator, as the form page would), so every POST is a distinct answer
 //! and the run measures the submit path alone. The ceiling gets bodies made the same way
 //! (its handler ignores the token), so both runs put the same work on the client.
+//!
+//! With `--pages`, each client answers a survey of three pages with display and skip logic
+//! as a browser would: a POST per page on its route (Next), the last one sending; only that
+//! one is a submission. Both POST rates are reported against the ceiling's.
 
 mod answers;
 mod ceiling;
+mod paged;
 mod report;
 
 use std::sync::Arc;
@@ -42,6 +47,10 @@ pub struct LoadSettings {
     /// Skip the ceiling measurement against the trivial handler.
     #[arg(long)]
     pub no_ceiling: bool,
+    /// Answer a survey of three pages with logic (made in the tenant if it is not there)
+    /// instead of `--survey`.
+    #[arg(long)]
+    pub pages: bool,
 }
 
 /// Why a load run could not be made.
@@ -68,7 +77,11 @@ pub async fn run(
     settings: &LoadSettings,
 ) -> Result<(Report, Option<Report>), LoadError> {
     let tenant = TenantSlug::parse(&settings.tenant).map_err(|_| no_such_survey(settings))?;
-    let slug = SurveySlug::parse(&settings.survey).map_err(|_| no_such_survey(settings))?;
+    let slug = if settings.pages {
+        paged::ensure(stores, &tenant).await?
+    } else {
+        SurveySlug::parse(&settings.survey).map_err(|_| no_such_survey(settings))?
+    };
     let survey = stores
         .surveys
         .get(&tenant, &slug)
@@ -99,7 +112,7 @@ pub async fn run(
                 }
                 .sign(&stores.signing_key);
                 let n = counter.fetch_add(1, Ordering::Relaxed);
-                Ok::<_, StoreError>(forms.body(&token, n))
+                Ok::<_, StoreError>(forms.bodies(&token, n))
             }
         }
     };
@@ -107,7 +120,7 @@ pub async fn run(
         "loading {url} with {} clients for {} s",
         settings.clients, settings.duration
     );
-    let serve = drive(&client, &url, settings, bodies.clone(), 303).await;
+    let serve = drive(&client, &url, settings, bodies.clone(), Target::Serve).await;
     let ceiling = if settings.no_ceiling {
         None
     } else {
@@ -118,7 +131,7 @@ pub async fn run(
         );
         // The same load: each body is made exactly as for `serve` (a fresh reference and
         // signed token), so the client, which shares the machine, costs both runs the same.
-        let report = drive(&client, &server.url, settings, bodies, 200).await;
+        let report = drive(&client, &server.url, settings, bodies, Target::Ceiling).await;
         server.stop().await;
         Some(report)
     };
@@ -133,17 +146,36 @@ fn no_such_survey(settings: &LoadSettings) -> LoadError {
     ))
 }
 
-/// Runs `settings.clients` loops POSTing bodies to `url` until the duration passes.
+/// What is loaded: `serve` answers each page but the last with the next page (200) and the
+/// last with the redirect to the thanks (303); the ceiling answers every POST with 200.
+#[derive(Clone, Copy)]
+enum Target {
+    Serve,
+    Ceiling,
+}
+
+impl Target {
+    fn expected(self, last: bool) -> u16 {
+        match (self, last) {
+            (Target::Serve, true) => 303,
+            _ => 200,
+        }
+    }
+}
+
+/// Runs `settings.clients` loops, each POSTing a respondent's bodies in turn, to `url` until
+/// the duration passes. The report's latencies are those of the last POST of each respondent;
+/// it also counts every POST.
 async fn drive<F, Fut>(
     client: &reqwest::Client,
     url: &str,
     settings: &LoadSettings,
     bodies: F,
-    expected_status: u16,
+    target: Target,
 ) -> Report
 where
     F: Fn() -> Fut + Clone + Send + 'static,
-    Fut: std::future::Future<Output = Result<String, StoreError>> + Send,
+    Fut: std::future::Future<Output = Result<Vec<String>, StoreError>> + Send,
 {
     let started = Instant::now();
     let deadline = started + Duration::from_secs(settings.duration);
@@ -155,24 +187,37 @@ where
                 (client.clone(), url.to_owned(), bodies.clone(), done.clone());
             tokio::spawn(async move {
                 let mut run = report::ClientRun::default();
-                while Instant::now() < deadline {
-                    let Ok(body) = bodies().await else {
+                'respondents: while Instant::now() < deadline {
+                    let Ok(steps) = bodies().await else {
                         run.errors += 1;
                         continue;
                     };
-                    let sent = Instant::now();
-                    let outcome = client
-                        .post(&url)
-                        .header("content-type", "application/x-www-form-urlencoded")
-                        .body(body)
-                        .send()
-                        .await;
-                    match outcome {
-                        Ok(response) if response.status().as_u16() == expected_status => {
-                            run.latencies.push(sent.elapsed());
-                            done.fetch_add(1, Ordering::Relaxed);
+                    let count = steps.len();
+                    for (step, body) in steps.into_iter().enumerate() {
+                        let last = step + 1 == count;
+                        let sent = Instant::now();
+                        let outcome = client
+                            .post(&url)
+                            .header("content-type", "application/x-www-form-urlencoded")
+                            .body(body)
+                            .send()
+                            .await;
+                        let expected = target.expected(last);
+                        match outcome {
+                            Ok(response) if response.status().as_u16() == expected => {
+                                // The page's HTML is read, as a browser would.
+                                let _ = response.bytes().await;
+                                run.posts += 1;
+                                if last {
+                                    run.latencies.push(sent.elapsed());
+                                    done.fetch_add(1, Ordering::Relaxed);
+                                }
+                            }
+                            _ => {
+                                run.errors += 1;
+                                continue 'respondents;
+                            }
                         }
-                        _ => run.errors += 1,
                     }
                 }
                 run

@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 /// What one client saw.
 #[derive(Default)]
 pub(super) struct ClientRun {
+    /// Latencies of each respondent's last POST.
     pub(super) latencies: Vec<Duration>,
+    /// Every POST answered as expected.
+    pub(super) posts: u64,
     pub(super) errors: u64,
 }
 
@@ -18,8 +21,10 @@ pub struct Report {
     pub ok: u64,
     /// Requests that failed or got an unexpected status.
     pub errors: u64,
-    /// Successful requests per second.
+    /// Successful requests per second (last POSTs: submissions, for `serve`).
     pub per_second: f64,
+    /// Every POST answered as expected, per second (pages and submissions).
+    pub posts_per_second: f64,
     /// Median latency.
     pub p50: Duration,
     /// 99th-percentile latency.
@@ -29,6 +34,7 @@ pub struct Report {
 impl Report {
     pub(super) fn from_runs(runs: Vec<ClientRun>, elapsed: Duration) -> Self {
         let errors = runs.iter().map(|run| run.errors).sum();
+        let posts: u64 = runs.iter().map(|run| run.posts).sum();
         let mut latencies: Vec<Duration> = runs.into_iter().flat_map(|run| run.latencies).collect();
         latencies.sort_unstable();
         let percentile = |p: f64| {
@@ -41,6 +47,7 @@ impl Report {
             ok: latencies.len() as u64,
             errors,
             per_second: latencies.len() as f64 / elapsed.as_secs_f64().max(f64::EPSILON),
+            posts_per_second: posts as f64 / elapsed.as_secs_f64().max(f64::EPSILON),
             p50: percentile(0.50),
             p99: percentile(0.99),
         }

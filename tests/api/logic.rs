@@ -518,3 +518,38 @@ async fn the_designer_shows_the_logic_in_words_keeps_it_when_saved_and_the_summa
     assert!(summary.contains("Shown to 1, answered by 1"), "{summary}");
     assert!(summary.contains("2 answered"), "{summary}");
 }
+
+#[tokio::test]
+async fn loadgen_walks_the_pages_of_a_survey_with_logic_without_a_single_unexpected_answer() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let server = crate::helpers::CanvassProcess::serve(dir.path(), &[]);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_canvass"))
+        .args([
+            "loadgen",
+            "--pages",
+            "--no-ceiling",
+            "--duration",
+            "1",
+            "--clients",
+            "2",
+        ])
+        .args(["--url", &server.address])
+        .env("CANVASS_DATA_DIR", dir.path())
+        .env("CANVASS_LOG", "warn")
+        .output()
+        .expect("canvass loadgen runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Every page POST was answered with the next page, every last one with the thanks.
+    let line = stdout
+        .lines()
+        .find(|line| line.starts_with("canvass serve, last page"))
+        .unwrap_or_else(|| panic!("no result line in {stdout}"));
+    assert!(line.ends_with(" 0 errors)"), "{line}");
+    assert!(!line.contains("(0 ok"), "{line}");
+    assert!(stdout.contains("every POST of the pages:"), "{stdout}");
+}
