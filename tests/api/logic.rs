@@ -9,7 +9,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, spawn_app, token_in, worker};
-use crate::owner::{Owner, value_of};
+use crate::owner::{Owner, form_fields};
 
 /// The definition of the README and the issue, with a number question on page 2.
 fn definition() -> Value {
@@ -409,108 +409,166 @@ async fn a_page_posted_out_of_turn_never_stores_anything_and_a_one_page_form_is_
     assert!(demo.contains(">Send my answers<"));
 }
 
-/// An attribute's value as the browser reads it (the page escapes it as askama does).
-fn unescaped(value: &str) -> String {
-    value
-        .replace("&#34;", "\"")
-        .replace("&#39;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
-}
-
-#[tokio::test]
-async fn the_designer_shows_the_logic_in_words_keeps_it_when_saved_and_the_summary_says_who_saw_what()
- {
-    let app = spawn_app().await;
-    let owner = Owner::signed_up(&app, "Tasters", "tasters", "owner@tasters.test").await;
-    let key = app.api_key("tasters").await;
-    let created = app.published_survey(&key, definition()).await;
-
-    let path = "/tenant/surveys/tasting";
-    let designer = owner.page(path).await;
-    assert!(designer.contains("Page: About you"), "{designer}");
-    assert!(designer.contains("Page: More"));
-    assert!(designer.contains("Two more minutes."));
-    assert!(
-        designer.contains("Shown only if &#34;likes&#34; is &#34;No&#34;."),
-        "{designer}"
-    );
-    assert!(
-        designer.contains("After this page: if &#34;likes&#34; is &#34;Yes&#34;, go to the end.")
-    );
-
-    // Saving the page as the owner sees it keeps every page, condition and jump.
-    let field = |name: &str| unescaped(&value_of(&designer, name));
-    let mut form = vec![
-        ("csrf".to_owned(), field("csrf")),
-        ("title".to_owned(), field("title")),
-        ("description".to_owned(), String::new()),
-        ("count".to_owned(), "4".to_owned()),
-        ("action".to_owned(), "save".to_owned()),
-        ("q0.options".to_owned(), "Yes\nNo".to_owned()),
-        ("q2.min".to_owned(), "0".to_owned()),
-        ("q2.max".to_owned(), "10".to_owned()),
-        ("q2.integer".to_owned(), "on".to_owned()),
-    ];
-    let types = ["single_choice", "long_text", "numeric", "numeric"];
-    for (i, kind) in types.iter().enumerate() {
-        for name in ["id", "text", "show_if", "pages"] {
-            let name = format!("q{i}.{name}");
-            form.push((name.clone(), field(&name)));
-        }
-        form.push((format!("q{i}.type"), (*kind).to_owned()));
-        if i < 3 {
-            form.push((format!("q{i}.required"), "on".to_owned()));
-        }
-    }
-    let saved = owner.post_owned(path, &form).await;
+/// Saves the designer form of the survey `tasting` (303) and reads the survey back.
+async fn saved_and_read(
+    app: &TestApp,
+    owner: &Owner<'_>,
+    key: &str,
+    form: &[(String, String)],
+) -> Value {
+    let saved = owner.post_owned("/tenant/surveys/tasting", form).await;
     assert_eq!(
         saved.status(),
         303,
         "{}",
         saved.text().await.unwrap_or_default()
     );
-    let (_, after) = app
-        .api(Method::GET, "/api/v1/surveys/tasting", &key, None)
-        .await;
-    assert_eq!(after["pages"], created["pages"]);
-    assert_eq!(after["version"], 2, "a new version of the published survey");
+    app.api(Method::GET, "/api/v1/surveys/tasting", key, None)
+        .await
+        .1
+}
 
-    // A question its condition depends on cannot be moved below it: the save says which.
-    let mut moved = form.clone();
-    for (name, value) in &mut moved {
-        let swapped = match name.as_str() {
-            n if n.starts_with("q0.") => format!("q1.{}", &n[3..]),
-            n if n.starts_with("q1.") => format!("q0.{}", &n[3..]),
-            _ => continue,
-        };
-        *name = swapped;
-        if name.ends_with(".pages") {
-            // The page still starts at the first question.
-            *value = String::new();
-        }
+/// Sets (or adds) a form field.
+fn set(form: &mut Vec<(String, String)>, name: &str, value: &str) {
+    form.retain(|(n, _)| n != name);
+    form.push((name.to_owned(), value.to_owned()));
+}
+
+#[tokio::test]
+async fn the_designer_edits_pages_conditions_and_jumps_keeps_them_when_saved_and_says_who_saw_what()
+{
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Tasters", "tasters", "owner@tasters.test").await;
+    let key = app.api_key("tasters").await;
+    let created = app.published_survey(&key, definition()).await;
+
+    // The designer shows each page break, condition and jump in its fields.
+    let path = "/tenant/surveys/tasting";
+    let designer = owner.page(path).await;
+    let form = form_fields(&designer, r#"<form class="designer"#);
+    let value = |name: &str| {
+        form.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("no {name} in {form:?}"))
+    };
+    assert_eq!(value("q0.page_title"), "About you");
+    assert_eq!(
+        (
+            value("q1.if_question"),
+            value("q1.if_test"),
+            value("q1.if_value")
+        ),
+        ("likes", "equals", "No")
+    );
+    assert_eq!(
+        (
+            value("q0.jump_question"),
+            value("q0.jump_value"),
+            value("q0.jump_to")
+        ),
+        ("likes", "Yes", "end")
+    );
+    assert_eq!(
+        (value("q2.page_break"), value("q2.page_title")),
+        ("on", "More")
+    );
+    assert_eq!(value("q2.page_description"), "Two more minutes.");
+    assert_eq!(
+        (
+            value("q3.if_question"),
+            value("q3.if_test"),
+            value("q3.if_value")
+        ),
+        ("why", "contains", "dear")
+    );
+    assert!(designer.contains("Page: More"), "{designer}");
+
+    // Saved as shown, the survey is unchanged (a new version, being published).
+    let mut saving = form.clone();
+    set(&mut saving, "action", "save");
+    let after = saved_and_read(&app, &owner, &key, &saving).await;
+    assert_eq!(after["pages"], created["pages"]);
+    assert_eq!(after["version"], 2);
+
+    // Edited in the designer: question 4 now shows for a low score, page 2 jumps to the end
+    // for a score of 9 or more, and question 2 is no longer conditional.
+    let mut editing = saving.clone();
+    for (name, v) in [
+        ("q3.if_question", "score"),
+        ("q3.if_test", "less_than"),
+        ("q3.if_value", "5"),
+        ("q2.jump_question", "score"),
+        ("q2.jump_test", "greater_than"),
+        ("q2.jump_value", "8"),
+        ("q2.jump_to", "end"),
+        ("q1.if_question", ""),
+    ] {
+        set(&mut editing, name, v);
     }
-    moved.retain(|(name, _)| name != "q0.pages");
-    moved.push(("q0.pages".to_owned(), field("q0.pages")));
-    let refused = owner.post_owned(path, &moved).await;
+    let after = saved_and_read(&app, &owner, &key, &editing).await;
+    assert_eq!(
+        after["pages"][1]["questions"][1]["show_if"],
+        json!({"question": "score", "less_than": 5.0})
+    );
+    assert_eq!(
+        after["pages"][1]["jumps"],
+        json!([{"if": {"question": "score", "greater_than": 8.0}, "to": "end"}])
+    );
+    assert!(
+        after["pages"][0]["questions"][1].get("show_if").is_none(),
+        "{after}"
+    );
+
+    // A condition on a later question is refused at the question, naming it.
+    let mut backwards = editing.clone();
+    set(&mut backwards, "q0.if_question", "score");
+    set(&mut backwards, "q0.if_test", "answered");
+    let refused = owner.post_owned(path, &backwards).await;
     assert_eq!(refused.status(), 422);
     let page = refused.text().await.expect("a body");
     assert!(
-        page.contains("question 1 (&#34;Why not?&#34;): it refers to question 2 (&#34;likes&#34;), which does not come before it"),
+        page.contains("question 1 (&#34;Do you like it?&#34;): it refers to question 3 (&#34;score&#34;), which does not come before it"),
         "{page}"
+    );
+    let mut no_number = editing.clone();
+    set(&mut no_number, "q3.if_value", "low");
+    let refused = owner.post_owned(path, &no_number).await;
+    assert_eq!(refused.status(), 422);
+    assert!(
+        refused
+            .text()
+            .await
+            .expect("a body")
+            .contains("Enter a number to compare with.")
     );
 
     // Answered once each way: the summary says who was shown what.
     let token = token_in(&app.form("tasters", "tasting").await);
-    post_page(&app, &token, 0, "next", &[("likes", "Yes")]).await;
+    let (status, _) = post_page(
+        &app,
+        &token,
+        0,
+        "next",
+        &[("likes", "Yes"), ("why", "Just so")],
+    )
+    .await;
+    assert_eq!(
+        status, 303,
+        "question 2 has no condition now, and Yes still ends the survey"
+    );
     let token = token_in(&app.form("tasters", "tasting").await);
     post_page(
         &app,
         &token,
         1,
         "next",
-        &[("likes", "No"), ("why", "Dear"), ("score", "4")],
+        &[
+            ("likes", "No"),
+            ("why", "Dear"),
+            ("score", "4"),
+            ("cheap", "2"),
+        ],
     )
     .await;
     drain(&app.stores().await).await;

@@ -164,3 +164,68 @@ impl<'a> Owner<'a> {
             .to_owned()
     }
 }
+
+/// The fields a browser would send from the first form on `html` whose tag contains
+/// `marker`: inputs (checkboxes and radios only when checked), each select's chosen option,
+/// and textareas, with their values unescaped. Submit buttons are left out.
+pub fn form_fields(html: &str, marker: &str) -> Vec<(String, String)> {
+    let start = html.find(marker).expect("the form is on the page");
+    let end = start + html[start..].find("</form>").expect("the form ends");
+    let form = &html[start..end];
+    let attribute = |tag: &str, name: &str| -> Option<String> {
+        let key = format!(r#" {name}=""#);
+        let at = tag.find(&key)? + key.len();
+        Some(unescape(&tag[at..at + tag[at..].find('"')?]))
+    };
+    let mut fields = Vec::new();
+    let mut rest = form;
+    while let Some(open) = rest.find('<') {
+        rest = &rest[open..];
+        let tag_end = rest.find('>').expect("the tag ends");
+        let tag = &rest[..tag_end];
+        let name = attribute(tag, "name");
+        if tag.starts_with("<input") {
+            let kind = attribute(tag, "type").unwrap_or_else(|| "text".into());
+            let checked = tag.contains(" checked");
+            if let Some(name) = name
+                && kind != "submit"
+                && (!matches!(kind.as_str(), "checkbox" | "radio") || checked)
+            {
+                fields.push((name, attribute(tag, "value").unwrap_or_default()));
+            }
+        } else if tag.starts_with("<select") {
+            let close = rest.find("</select>").expect("the select ends");
+            let options: Vec<&str> = rest[..close].split("<option").skip(1).collect();
+            let chosen = options
+                .iter()
+                .find(|o| o[..o.find('>').unwrap_or(0)].contains(" selected"))
+                .or(options.first());
+            if let (Some(name), Some(option)) = (name, chosen) {
+                let option_tag = &option[..option.find('>').unwrap_or(0)];
+                fields.push((name, attribute(option_tag, "value").unwrap_or_default()));
+            }
+            rest = &rest[close..];
+            continue;
+        } else if tag.starts_with("<textarea") {
+            let close = rest.find("</textarea>").expect("the textarea ends");
+            if let Some(name) = name {
+                fields.push((name, unescape(&rest[tag_end + 1..close])));
+            }
+            rest = &rest[close..];
+            continue;
+        }
+        rest = &rest[tag_end..];
+    }
+    fields
+}
+
+/// Text as it reads once the page's HTML escapes are undone.
+pub fn unescape(value: &str) -> String {
+    value
+        .replace("&#34;", "\"")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}

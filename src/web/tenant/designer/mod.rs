@@ -11,6 +11,10 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
+mod logic;
+
+use logic::{KEEP, LogicEdit, TESTS};
+
 use super::own_survey;
 use super::session::SignedIn;
 use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
@@ -51,66 +55,8 @@ struct QuestionEdit {
     /// Bounds of a date question.
     earliest: String,
     latest: String,
-    /// Its condition as JSON (carried through the form unchanged; edited through the API).
-    show_if: String,
-    /// The pages that start at this question, as a JSON list of their titles and logic (more
-    /// than one when pages without questions come before it).
-    pages: String,
-}
-
-/// A page's texts and logic, without its questions: what the designer carries for each page.
-#[derive(Deserialize, serde::Serialize)]
-struct PageMeta {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    title: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    show_if: Option<serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    jumps: Vec<serde_json::Value>,
-}
-
-impl QuestionEdit {
-    /// The question's condition in words, if it has one.
-    fn condition_words(&self) -> Option<String> {
-        condition_words(&self.show_if)
-    }
-
-    /// The pages starting at this question, in words: a heading, then lines of logic.
-    fn page_words(&self) -> Vec<(String, Vec<String>)> {
-        let metas: Vec<PageMeta> = serde_json::from_str(&self.pages).unwrap_or_default();
-        metas
-            .into_iter()
-            .map(|meta| {
-                let mut lines = Vec::new();
-                if let Some(description) = meta.description {
-                    lines.push(description);
-                }
-                if let Some(words) = meta.show_if.and_then(|c| condition_words(&c.to_string())) {
-                    lines.push(format!("Shown only if {words}."));
-                }
-                for jump in meta.jumps {
-                    let to = match &jump["to"] {
-                        serde_json::Value::Number(n) => {
-                            format!("page {}", n.as_u64().unwrap_or(0) + 1)
-                        }
-                        _ => "the end".into(),
-                    };
-                    if let Some(words) = condition_words(&jump["if"].to_string()) {
-                        lines.push(format!("After this page: if {words}, go to {to}."));
-                    }
-                }
-                (meta.title.unwrap_or_default(), lines)
-            })
-            .collect()
-    }
-}
-
-/// A condition's JSON in words (`None` for none, or for JSON that is not a condition).
-fn condition_words(json: &str) -> Option<String> {
-    let condition: crate::domain::Condition = serde_json::from_str(json).ok()?;
-    Some(condition.describe())
+    /// Whether it starts a page, that page's texts and jump, and the rule that shows it.
+    logic: LogicEdit,
 }
 
 impl QuestionEdit {
@@ -130,8 +76,7 @@ impl QuestionEdit {
             max_label: String::new(),
             earliest: String::new(),
             latest: String::new(),
-            show_if: String::new(),
-            pages: String::new(),
+            logic: LogicEdit::default(),
         }
     }
 
@@ -162,34 +107,41 @@ impl DesignerPage {
     fn question_error(&self, index: &usize, field: &str) -> Option<&String> {
         self.errors.get(&format!("questions[{index}].{field}"))
     }
+
+    /// The questions a rule may name (saved ones, which have ids): `(id, "3. text")`.
+    fn references(&self) -> Vec<(String, String)> {
+        self.questions
+            .iter()
+            .filter(|q| !q.id.is_empty())
+            .map(|q| {
+                let text: String = q.text.chars().take(60).collect();
+                (q.id.clone(), format!("{}. {text}", q.index + 1))
+            })
+            .collect()
+    }
+
+    /// The pages the blocks make, for the jump's "go to" list (page indexes from 1).
+    fn later_pages(&self) -> Vec<usize> {
+        let breaks = self
+            .questions
+            .iter()
+            .filter(|q| q.index > 0 && q.logic.page_break)
+            .count();
+        (1..=breaks).collect()
+    }
+
+    /// The tests a rule may use.
+    fn tests(&self) -> [(&'static str, &'static str); 7] {
+        TESTS
+    }
+
+    /// The value of the select option that keeps logic made through the API.
+    fn keep(&self) -> &'static str {
+        KEEP
+    }
 }
 
 fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
-    let pages_at = |index: usize| -> String {
-        let metas: Vec<PageMeta> = survey
-            .layout
-            .iter()
-            .filter(|page| page.start == index)
-            .map(|page| PageMeta {
-                title: page.title.clone(),
-                description: page.description.clone(),
-                show_if: page
-                    .show_if
-                    .as_ref()
-                    .and_then(|c| serde_json::to_value(c).ok()),
-                jumps: page
-                    .jumps
-                    .iter()
-                    .filter_map(|jump| serde_json::to_value(jump).ok())
-                    .collect(),
-            })
-            .collect();
-        if metas.is_empty() {
-            String::new()
-        } else {
-            serde_json::to_string(&metas).unwrap_or_default()
-        }
-    };
     survey
         .questions
         .iter()
@@ -237,12 +189,7 @@ fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
                 max_label,
                 earliest,
                 latest,
-                show_if: q
-                    .show_if
-                    .as_ref()
-                    .and_then(|c| serde_json::to_string(c).ok())
-                    .unwrap_or_default(),
-                pages: pages_at(index),
+                logic: LogicEdit::of(survey, index),
             }
         })
         .collect()
@@ -323,8 +270,7 @@ fn posted(form: &[(String, String)]) -> (String, String, Vec<QuestionEdit>, Stri
                 max_label: q("max_label"),
                 earliest: q("earliest"),
                 latest: q("latest"),
-                show_if: q("show_if"),
-                pages: q("pages"),
+                logic: LogicEdit::posted(q),
             }
         })
         .collect();
@@ -368,7 +314,9 @@ fn input_of(
     questions: &[QuestionEdit],
 ) -> Result<SurveyInput, BTreeMap<String, String>> {
     let mut errors = BTreeMap::new();
-    let mut inputs: Vec<(Vec<PageInput>, QuestionInput)> = Vec::new();
+    // Each kept block: the page it starts (if any), whether it says anything about pages,
+    // and its question.
+    let mut inputs: Vec<(Option<PageInput>, bool, QuestionInput)> = Vec::new();
     for question in questions.iter().filter(|q| !q.is_blank()) {
         let mut bound = |text: &str, name: &str| -> Option<f64> {
             let text = text.trim();
@@ -399,23 +347,22 @@ fn input_of(
             }
         };
         let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
-        let json = |text: &str| -> Option<serde_json::Value> {
-            let text = text.trim();
-            // Text that is not JSON is handed on as a string, which the check refuses clearly.
-            (!text.is_empty()).then(|| serde_json::from_str(text).unwrap_or_else(|_| text.into()))
-        };
-        let pages: Vec<PageInput> = match json(&question.pages) {
-            Some(value) => serde_json::from_value(value).unwrap_or_else(|_| {
-                errors.insert(
-                    format!("questions[{}].pages", question.index),
-                    "The page settings of this question could not be read.".into(),
-                );
-                Vec::new()
-            }),
-            None => Vec::new(),
-        };
+        let at = |field: &str| format!("questions[{}].{field}", question.index);
+        let show_if = question.logic.condition().unwrap_or_else(|message| {
+            errors.insert(at("show_if"), message);
+            None
+        });
+        // The first kept block always starts the first page.
+        let starts = question
+            .logic
+            .page(inputs.is_empty())
+            .unwrap_or_else(|message| {
+                errors.insert(at("pages"), message);
+                None
+            });
         inputs.push((
-            pages,
+            starts,
+            question.logic.shapes_pages(),
             QuestionInput {
                 id: (!question.id.is_empty()).then(|| question.id.clone()),
                 text: question.text.clone(),
@@ -430,29 +377,26 @@ fn input_of(
                 max_label: given(&question.max_label),
                 earliest: given(&question.earliest),
                 latest: given(&question.latest),
-                show_if: json(&question.show_if),
+                show_if,
             },
         ));
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    let paged = inputs.iter().any(|(pages, _)| !pages.is_empty());
-    if !paged {
+    // Pages only when some block says anything about them: a survey of one page without
+    // page texts or jumps is sent as a list of questions, as before pages existed.
+    if !inputs.iter().any(|(_, shapes, _)| *shapes) {
         return Ok(SurveyInput {
             title: title.to_owned(),
             description: Some(description.to_owned()),
-            questions: inputs.into_iter().map(|(_, q)| q).collect(),
+            questions: inputs.into_iter().map(|(_, _, q)| q).collect(),
             pages: None,
         });
     }
-    // Questions before the first page marker make a first page of their own.
     let mut pages: Vec<PageInput> = Vec::new();
-    for (starting, question) in inputs {
-        if pages.is_empty() && starting.is_empty() {
-            pages.push(PageInput::default());
-        }
-        pages.extend(starting);
+    for (starts, _, question) in inputs {
+        pages.extend(starts);
         if let Some(last) = pages.last_mut() {
             last.questions.push(question);
         }
