@@ -73,6 +73,7 @@ pub fn survey(now: OffsetDateTime) -> Survey {
                         "Tea",
                         "Something else",
                     ]),
+                    other: false,
                 },
             ),
             question(
@@ -81,6 +82,7 @@ pub fn survey(now: OffsetDateTime) -> Survey {
                 false,
                 QuestionKind::MultipleChoice {
                     options: options(&["Taste", "Service", "Price", "Atmosphere", "Speed"]),
+                    other: false,
                 },
             ),
             question(

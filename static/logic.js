@@ -61,6 +61,14 @@
     });
   }
 
+  // Writing beside "Other" picks "Other", as the server reads it.
+  form.addEventListener("input", function (event) {
+    var name = event.target.name || "";
+    if (/\.other$/.test(name) && event.target.value.trim() !== "") {
+      var choice = form.querySelector('input[name="' + name.slice(0, -6) + '"][value="Other"]');
+      if (choice) choice.checked = true;
+    }
+  });
   form.addEventListener("input", update);
   form.addEventListener("change", update);
   update();

@@ -103,6 +103,7 @@ pub(super) async fn seed(
                             "drink",
                             QuestionKind::SingleChoice {
                                 options: vec!["Tea".into(), "Coffee".into(), "Water".into()],
+                                other: false,
                             },
                         ),
                         question(

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::logic::{Target, next_page};
-use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT};
+use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT, OTHER};
 use super::{
     QuestionId, QuestionKind, Reference, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug,
 };
@@ -29,6 +29,14 @@ pub enum AnswerValue {
     Point(u8),
     /// A calendar date, `YYYY-MM-DD`.
     Date(String),
+    /// "Other, please specify" on a choice question: the listed options also ticked (none
+    /// for a single choice), and what the respondent wrote.
+    Other {
+        /// Listed options ticked besides "Other", in the survey's order.
+        picked: Vec<String>,
+        /// What "Other" means.
+        text: String,
+    },
 }
 
 /// A respondent's complete, valid set of answers to one version of a survey.
@@ -82,6 +90,15 @@ impl RawAnswers {
         self.0
             .iter()
             .map(|(id, values)| (id.as_str(), values.as_slice()))
+    }
+
+    /// The first non-blank value posted under a field name (`q-` taken off), if any.
+    pub fn first(&self, name: &str) -> Option<&str> {
+        self.0
+            .get(name)?
+            .iter()
+            .map(|value| value.trim())
+            .find(|value| !value.is_empty())
     }
 
     /// The values posted for a question, blank ones left out.
@@ -166,7 +183,18 @@ impl Survey {
                 if let Some(seen) = shown.get_mut(first + offset) {
                     *seen = true;
                 }
-                let posted = raw.values(&question.id);
+                let mut posted = raw.values(&question.id);
+                // What the respondent wrote beside "Other".
+                let other = question
+                    .kind
+                    .has_other()
+                    .then(|| raw.first(&format!("{}.other", question.id)))
+                    .flatten();
+                // Text beside "Other" picks it, unless a single choice picked a listed option.
+                let single = matches!(question.kind, QuestionKind::SingleChoice { .. });
+                if other.is_some() && !posted.contains(&OTHER) && (posted.is_empty() || !single) {
+                    posted.push(OTHER);
+                }
                 if posted.is_empty() {
                     if question.required {
                         walk.errors
@@ -174,7 +202,11 @@ impl Survey {
                     }
                     continue;
                 }
-                match parse(&question.kind, &posted) {
+                let parsed = match (question.kind.has_other(), posted.contains(&OTHER)) {
+                    (true, true) => other_answer(&question.kind, &posted, other),
+                    _ => parse(&question.kind, &posted),
+                };
+                match parsed {
                     Ok(value) => {
                         walk.values.insert(question.id.clone(), value);
                     }
@@ -278,11 +310,43 @@ pub fn date(text: &str) -> Option<time::Date> {
         .filter(|d| (1..=9999).contains(&d.year()))
 }
 
+/// "Other" picked on a choice question that offers it: the text is needed, and on a multiple
+/// choice the listed options ticked with it are kept.
+fn other_answer(
+    kind: &QuestionKind,
+    posted: &[&str],
+    text: Option<&str>,
+) -> Result<AnswerValue, String> {
+    let Some(text) = text else {
+        return Err("Please say what you mean by \"Other\".".into());
+    };
+    if has_control_characters(text) || text.chars().count() > MAX_SHORT_TEXT {
+        return Err(format!(
+            "Please keep \"Other\" to {MAX_SHORT_TEXT} characters, without control characters."
+        ));
+    }
+    let picked = match kind {
+        QuestionKind::MultipleChoice { .. } => {
+            let listed: Vec<&str> = posted.iter().copied().filter(|p| *p != OTHER).collect();
+            match parse(kind, &listed)? {
+                AnswerValue::Choices(ticked) => ticked,
+                _ => Vec::new(),
+            }
+        }
+        _ if posted.len() > 1 => return Err("Please give one answer only.".into()),
+        _ => Vec::new(),
+    };
+    Ok(AnswerValue::Other {
+        picked,
+        text: text.to_owned(),
+    })
+}
+
 fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
     match kind {
         QuestionKind::ShortText => text(posted, MAX_SHORT_TEXT),
         QuestionKind::LongText => text(posted, MAX_LONG_TEXT),
-        QuestionKind::SingleChoice { options } | QuestionKind::Dropdown { options } => {
+        QuestionKind::SingleChoice { options, .. } | QuestionKind::Dropdown { options } => {
             let picked = single(posted)?;
             options
                 .iter()
@@ -290,7 +354,7 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
                 .map(|option| AnswerValue::Choice(option.clone()))
                 .ok_or_else(|| "Please choose one of the options listed.".into())
         }
-        QuestionKind::MultipleChoice { options } => {
+        QuestionKind::MultipleChoice { options, .. } => {
             if let Some(unknown) = posted.iter().find(|p| !options.iter().any(|o| o == *p)) {
                 return Err(format!("{unknown:?} is not one of the options listed."));
             }
@@ -390,9 +454,17 @@ mod tests {
                     false,
                     QuestionKind::SingleChoice {
                         options: options.clone(),
+                        other: false,
                     },
                 ),
-                question("many", false, QuestionKind::MultipleChoice { options }),
+                question(
+                    "many",
+                    false,
+                    QuestionKind::MultipleChoice {
+                        options,
+                        other: false,
+                    },
+                ),
                 question("stars", false, QuestionKind::FiveStars),
                 question(
                     "age",

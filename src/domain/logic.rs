@@ -116,7 +116,9 @@ impl Rule {
             Test::GreaterThan(bound) => number(answer).is_some_and(|n| n > *bound),
             Test::LessThan(bound) => number(answer).is_some_and(|n| n < *bound),
             Test::Contains(part) => match answer {
-                AnswerValue::Text(text) => text.to_lowercase().contains(&part.to_lowercase()),
+                AnswerValue::Text(text) | AnswerValue::Other { text, .. } => {
+                    text.to_lowercase().contains(&part.to_lowercase())
+                }
                 _ => false,
             },
         }
@@ -142,6 +144,9 @@ fn equals(answer: &AnswerValue, value: &str) -> bool {
             text == value
         }
         AnswerValue::Choices(ticked) => ticked.iter().any(|option| option == value),
+        AnswerValue::Other { picked, .. } => {
+            value == super::question::OTHER || picked.iter().any(|option| option == value)
+        }
         AnswerValue::Stars(_) | AnswerValue::Number(_) | AnswerValue::Point(_) => value
             .trim()
             .parse::<f64>()

@@ -43,11 +43,17 @@ pub enum QuestionKind {
     SingleChoice {
         /// The options, in display order.
         options: Vec<String>,
+        /// Whether "Other, please specify" is offered after them.
+        #[serde(default, skip_serializing_if = "is_false")]
+        other: bool,
     },
     /// Any number of the options.
     MultipleChoice {
         /// The options, in display order.
         options: Vec<String>,
+        /// Whether "Other, please specify" is offered after them.
+        #[serde(default, skip_serializing_if = "is_false")]
+        other: bool,
     },
     /// A rating from 1 to 5 stars.
     FiveStars,
@@ -92,6 +98,13 @@ pub enum QuestionKind {
     },
 }
 
+/// The name of the "Other, please specify" choice, as answers and summaries give it.
+pub const OTHER: &str = "Other";
+
+fn is_false(value: &bool) -> bool {
+    !value
+}
+
 impl QuestionKind {
     /// The type's name, as in the API.
     pub fn name(&self) -> &'static str {
@@ -109,6 +122,15 @@ impl QuestionKind {
         }
     }
 
+    /// Whether a choice question offers "Other, please specify".
+    pub fn has_other(&self) -> bool {
+        matches!(
+            self,
+            QuestionKind::SingleChoice { other: true, .. }
+                | QuestionKind::MultipleChoice { other: true, .. }
+        )
+    }
+
     /// The points a respondent may pick on an NPS question or a scale, lowest first.
     pub fn points(&self) -> Option<std::ops::RangeInclusive<u8>> {
         match self {
@@ -121,8 +143,8 @@ impl QuestionKind {
     /// The options of a choice question; empty for the others.
     pub fn options(&self) -> &[String] {
         match self {
-            QuestionKind::SingleChoice { options }
-            | QuestionKind::MultipleChoice { options }
+            QuestionKind::SingleChoice { options, .. }
+            | QuestionKind::MultipleChoice { options, .. }
             | QuestionKind::Dropdown { options } => options,
             _ => &[],
         }
@@ -159,6 +181,7 @@ mod tests {
             required: true,
             kind: QuestionKind::SingleChoice {
                 options: vec!["A".into(), "B".into()],
+                other: false,
             },
             show_if: None,
         };

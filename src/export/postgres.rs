@@ -353,7 +353,7 @@ impl AnswerRows {
 struct AnswerColumns<'a> {
     text: Option<&'a str>,
     choice: Option<&'a str>,
-    choices: Option<&'a [String]>,
+    choices: Option<std::borrow::Cow<'a, [String]>>,
     number: Option<f64>,
     date: Option<&'a str>,
 }
@@ -370,11 +370,25 @@ impl<'a> AnswerColumns<'a> {
         match value {
             AnswerValue::Text(text) => columns.text = Some(text),
             AnswerValue::Choice(choice) => columns.choice = Some(choice),
-            AnswerValue::Choices(choices) => columns.choices = Some(choices),
+            AnswerValue::Choices(choices) => columns.choices = Some(choices.into()),
             AnswerValue::Stars(stars) => columns.number = Some(f64::from(*stars)),
             AnswerValue::Number(number) => columns.number = Some(*number),
             AnswerValue::Point(point) => columns.number = Some(f64::from(*point)),
             AnswerValue::Date(date) => columns.date = Some(date),
+            // The choice (or choices) with "Other", and what it means in the text column.
+            AnswerValue::Other { picked, text } => {
+                columns.text = Some(text);
+                if picked.is_empty() {
+                    columns.choice = Some(crate::domain::question::OTHER);
+                } else {
+                    let with_other: Vec<String> = picked
+                        .iter()
+                        .cloned()
+                        .chain([crate::domain::question::OTHER.to_owned()])
+                        .collect();
+                    columns.choices = Some(with_other.into());
+                }
+            }
         }
         columns
     }

@@ -110,7 +110,7 @@ fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
         let values: Vec<String> = match &question.kind {
             QuestionKind::ShortText => vec![format!("Load test {}", n % 97)],
             QuestionKind::LongText => vec![format!("Generated answer number {n}; all good.")],
-            QuestionKind::SingleChoice { options } | QuestionKind::Dropdown { options } => {
+            QuestionKind::SingleChoice { options, .. } | QuestionKind::Dropdown { options } => {
                 vec![options[(n as usize) % options.len().max(1)].clone()]
             }
             QuestionKind::Nps => vec![(n % 11).to_string()],
@@ -118,7 +118,7 @@ fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
             QuestionKind::Date { earliest, .. } => {
                 vec![earliest.clone().unwrap_or_else(|| "2026-06-01".into())]
             }
-            QuestionKind::MultipleChoice { options } => options
+            QuestionKind::MultipleChoice { options, .. } => options
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| (n >> i) & 1 == 1)

@@ -48,6 +48,7 @@ fn colours() -> Vec<canvass::domain::Question> {
             true,
             QuestionKind::SingleChoice {
                 options: vec!["Red".into(), "Green & Blue".into()],
+                other: false,
             },
         ),
         question(
@@ -55,6 +56,7 @@ fn colours() -> Vec<canvass::domain::Question> {
             false,
             QuestionKind::MultipleChoice {
                 options: vec!["Cat".into(), "Dog".into()],
+                other: false,
             },
         ),
         question("rating", false, QuestionKind::FiveStars),

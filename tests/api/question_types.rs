@@ -6,8 +6,26 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::export::{TestDatabase, work};
-use crate::helpers::{spawn_app, token_in};
+use crate::helpers::{TestApp, spawn_app, token_in};
 use crate::owner::Owner;
+
+/// Answers survey `slug` of the tenant of the same name with a fresh form: status and page.
+async fn answer(app: &TestApp, slug: &str, answers: Vec<(&str, &str)>) -> (u16, String) {
+    let token = token_in(&app.form(slug, slug).await);
+    let response = app.submit(slug, slug, &token, &answers).await;
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap_or_default())
+}
+
+/// Creates a survey of one question over the API, which must refuse it; the error body.
+async fn refused(app: &TestApp, key: &str, question: Value) -> Value {
+    let definition = json!({"title": "T", "questions": [question]});
+    let (status, body) = app
+        .api(Method::POST, "/api/v1/surveys", key, Some(definition))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    body
+}
 
 fn definition() -> Value {
     json!({"title": "Types", "questions": [
@@ -52,15 +70,7 @@ async fn each_new_type_is_shown_checked_summarised_and_exported_exactly() {
         "{form}"
     );
 
-    let send = |answers: Vec<(&'static str, &'static str)>| {
-        let app = &app;
-        async move {
-            let token = token_in(&app.form("types", "types").await);
-            let response = app.submit("types", "types", &token, &answers).await;
-            let status = response.status().as_u16();
-            (status, response.text().await.unwrap_or_default())
-        }
-    };
+    let send = |answers: Vec<(&'static str, &'static str)>| answer(&app, "types", answers);
     for (answers, message) in [
         (
             vec![("branch", "Up"), ("recommend", "5")],
@@ -241,15 +251,7 @@ async fn a_scale_or_date_defined_wrongly_is_refused_at_its_field() {
             "2 to 50 options",
         ),
     ] {
-        let (status, body) = app
-            .api(
-                Method::POST,
-                "/api/v1/surveys",
-                &key,
-                Some(json!({"title": "T", "questions": [question]})),
-            )
-            .await;
-        assert_eq!(status, 422, "{body}");
+        let body = refused(&app, &key, question).await;
         let said = body["fields"][field].as_str().unwrap_or_default();
         assert!(said.contains(message), "{field}: {body}");
     }
@@ -320,4 +322,126 @@ async fn whole_numbers_in_a_small_range_get_a_bar_each_and_wider_ones_bins_named
     );
     let page = owner.page("/tenant/surveys/numbers/summary").await;
     assert!(page.contains("100 to 199"), "{page}");
+}
+
+#[tokio::test]
+async fn other_please_specify_is_counted_as_other_with_its_words_and_exported_with_its_text() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Others", "others", "owner@others.test").await;
+    let key = app.api_key("others").await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Others", "questions": [
+                {"id": "travel", "text": "How did you come?", "type": "single_choice", "required": true,
+                 "options": ["Car", "Train"], "other": true},
+                {"id": "extras", "text": "What else did you use?", "type": "multiple_choice",
+                 "options": ["Parking", "Lockers"], "other": true},
+                {"id": "walked", "text": "How far?", "type": "short_text",
+                 "show_if": {"question": "travel", "equals": "Other"}}
+            ]}),
+        )
+        .await;
+    assert_eq!(survey["questions"][0]["other"], true);
+    let form = app.form("others", "others").await;
+    assert!(form.contains(r#"name="q-travel" value="Other""#), "{form}");
+    assert!(
+        form.contains(r#"name="q-travel.other" type="text""#),
+        "{form}"
+    );
+
+    let send = |answers: Vec<(&'static str, &'static str)>| answer(&app, "others", answers);
+    let (status, page) = send(vec![("travel", "Other")]).await;
+    assert_eq!(status, 422);
+    assert!(
+        page.contains("Please say what you mean by &#34;Other&#34;."),
+        "{page}"
+    );
+    // Writing beside "Other" is enough to pick it; the condition on "Other" then holds.
+    let (status, _) = send(vec![("travel.other", "Bicycle"), ("walked", "3 km")]).await;
+    assert_eq!(status, 303);
+    let (status, _) = send(vec![
+        ("travel", "Train"),
+        ("travel.other", "ignored: Train was picked"),
+        ("extras", "Lockers"),
+        ("extras", "Other"),
+        ("extras.other", "Bicycle rack"),
+        ("walked", "dropped: not shown"),
+    ])
+    .await;
+    assert_eq!(status, 303);
+    let db = TestDatabase::create().await;
+    work(&app, &db.url).await;
+
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/others/summary", &key, None)
+        .await;
+    assert_eq!(
+        summary["questions"][0]["options"],
+        json!([{"option": "Car", "count": 0}, {"option": "Train", "count": 1},
+               {"option": "Other", "count": 1}])
+    );
+    assert_eq!(
+        summary["questions"][0]["other_words"],
+        json!([{"word": "bicycle", "count": 1}])
+    );
+    assert_eq!(
+        summary["questions"][1]["options"],
+        json!([{"option": "Parking", "count": 0}, {"option": "Lockers", "count": 1},
+               {"option": "Other", "count": 1}])
+    );
+    assert_eq!(summary["questions"][2]["answered"], 1, "{summary}");
+    let page = owner.page("/tenant/surveys/others/summary").await;
+    assert!(page.contains("in their words: bicycle (1)"), "{page}");
+    let csv = owner.page("/tenant/surveys/others/responses.csv").await;
+    assert!(csv.contains("Other: Bicycle,,3 km"), "{csv}");
+    assert!(csv.contains("Train,Lockers; Other: Bicycle rack,"), "{csv}");
+
+    let (status, requested) = app
+        .api(Method::POST, "/api/v1/surveys/others/exports", &key, None)
+        .await;
+    assert_eq!(status, 202, "{requested}");
+    work(&app, &db.url).await;
+    let mut connection = db.connect().await;
+    // Question, choice, choices, text.
+    type OtherRow = (String, Option<String>, Option<Vec<String>>, Option<String>);
+    let rows: Vec<OtherRow> = sqlx::query_as(
+        "select question, choice, choices, text from canvass.answer \
+             where question in ('travel', 'extras') order by reference, question",
+    )
+    .fetch_all(&mut connection)
+    .await
+    .expect("read");
+    assert_eq!(
+        rows,
+        [
+            (
+                "travel".into(),
+                Some("Other".into()),
+                None,
+                Some("Bicycle".into())
+            ),
+            (
+                "extras".into(),
+                None,
+                Some(vec!["Lockers".into(), "Other".into()]),
+                Some("Bicycle rack".into())
+            ),
+            ("travel".into(), Some("Train".into()), None, None),
+        ]
+    );
+
+    for (question, field) in [
+        (
+            json!({"text": "T", "type": "single_choice", "options": ["A", "Other"], "other": true}),
+            "questions[0].options",
+        ),
+        (
+            json!({"text": "N", "type": "numeric", "other": true}),
+            "questions[0].other",
+        ),
+    ] {
+        let body = refused(&app, &key, question).await;
+        assert!(body["fields"][field].is_string(), "{body}");
+    }
 }

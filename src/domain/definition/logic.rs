@@ -282,9 +282,12 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
     };
     let valid_answer = |wanted: &str| -> Result<(), String> {
         let fits = match kind {
-            QuestionKind::SingleChoice { options }
-            | QuestionKind::MultipleChoice { options }
-            | QuestionKind::Dropdown { options } => options.iter().any(|o| o == wanted),
+            QuestionKind::SingleChoice { options, .. }
+            | QuestionKind::MultipleChoice { options, .. }
+            | QuestionKind::Dropdown { options } => {
+                options.iter().any(|o| o == wanted)
+                    || (kind.has_other() && wanted == crate::domain::question::OTHER)
+            }
             QuestionKind::FiveStars => matches!(wanted, "1" | "2" | "3" | "4" | "5"),
             QuestionKind::Nps | QuestionKind::Scale { .. } => wanted
                 .trim()
@@ -361,7 +364,9 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
             .map(Test::Answered)
             .ok_or_else(|| format!("\"answered\" on \"{id}\" is true or false")),
         "contains" => {
-            if !matches!(kind, QuestionKind::ShortText | QuestionKind::LongText) {
+            if !matches!(kind, QuestionKind::ShortText | QuestionKind::LongText)
+                && !kind.has_other()
+            {
                 return Err(format!(
                     "\"contains\" looks into texts, and question \"{id}\" is {}",
                     kind.name()

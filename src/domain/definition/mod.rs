@@ -11,7 +11,7 @@ use serde::Deserialize;
 use validator::Validate;
 
 use super::answer::has_control_characters;
-use super::question::MAX_NUMBER;
+use super::question::{MAX_NUMBER, OTHER};
 
 /// The message for a text with control characters in it.
 const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
@@ -60,6 +60,9 @@ pub struct QuestionInput {
     /// Only whole numbers.
     #[serde(default)]
     pub integer: bool,
+    /// Whether a `single_choice` or `multiple_choice` offers "Other, please specify".
+    #[serde(default)]
+    pub other: bool,
     /// How many points a `scale` has (3 to 10).
     #[serde(default)]
     pub points: Option<u8>,
@@ -385,15 +388,32 @@ impl QuestionInput {
                 Ok(options)
             }
         };
+        if self.other && !matches!(self.kind.as_str(), "single_choice" | "multiple_choice") {
+            return Err((
+                "other",
+                "only single_choice and multiple_choice questions offer \"Other\"".into(),
+            ));
+        }
         match self.kind.as_str() {
             "short_text" => Ok(QuestionKind::ShortText),
             "long_text" => Ok(QuestionKind::LongText),
-            "single_choice" => Ok(QuestionKind::SingleChoice {
-                options: options()?,
-            }),
-            "multiple_choice" => Ok(QuestionKind::MultipleChoice {
-                options: options()?,
-            }),
+            "single_choice" | "multiple_choice" => {
+                let options = options()?;
+                if self.other && options.iter().any(|o| o == OTHER) {
+                    return Err((
+                        "options",
+                        "\"other\": true adds the choice \"Other\" after the options: remove \
+                         the option named Other"
+                            .into(),
+                    ));
+                }
+                let other = self.other;
+                Ok(if self.kind == "single_choice" {
+                    QuestionKind::SingleChoice { options, other }
+                } else {
+                    QuestionKind::MultipleChoice { options, other }
+                })
+            }
             "five_stars" => Ok(QuestionKind::FiveStars),
             "dropdown" => Ok(QuestionKind::Dropdown {
                 options: options()?,

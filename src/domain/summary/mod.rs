@@ -39,8 +39,11 @@ pub enum QuestionSummary {
     Choice {
         /// How many answered.
         answered: u64,
-        /// Picks per option.
+        /// Picks per option ("Other" among them).
         options: BTreeMap<String, u64>,
+        /// The frequent words of what "Other" was said to mean.
+        #[serde(default, skip_serializing_if = "WordSketch::is_empty")]
+        other: WordSketch,
     },
     /// Star ratings: moments and the count of each rating.
     Stars {
@@ -88,11 +91,25 @@ impl QuestionSummary {
             AnswerValue::Choice(option) => QuestionSummary::Choice {
                 answered: 1,
                 options: BTreeMap::from([(option.clone(), 1)]),
+                other: WordSketch::default(),
             },
             AnswerValue::Choices(options) => QuestionSummary::Choice {
                 answered: 1,
                 options: options.iter().map(|option| (option.clone(), 1)).collect(),
+                other: WordSketch::default(),
             },
+            AnswerValue::Other { picked, text } => {
+                let mut other = WordSketch::default();
+                other.add_text(text);
+                let mut options: BTreeMap<String, u64> =
+                    picked.iter().map(|option| (option.clone(), 1)).collect();
+                options.insert(super::question::OTHER.to_owned(), 1);
+                QuestionSummary::Choice {
+                    answered: 1,
+                    options,
+                    other,
+                }
+            }
             AnswerValue::Stars(stars) => {
                 let mut counts = [0; 5];
                 counts[usize::from(stars.clamp(&1, &5) - 1)] = 1;
@@ -166,13 +183,19 @@ impl QuestionSummary {
                 words.merge(w);
             }
             (
-                Q::Choice { answered, options },
+                Q::Choice {
+                    answered,
+                    options,
+                    other,
+                },
                 Q::Choice {
                     answered: a,
                     options: o,
+                    other: w,
                 },
             ) => {
                 *answered += a;
+                other.merge(w);
                 for (option, count) in o {
                     *options.entry(option.clone()).or_default() += count;
                 }

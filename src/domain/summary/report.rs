@@ -6,6 +6,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use super::{Bin, QuestionSummary, SurveySummary};
+use crate::domain::question::OTHER;
 use crate::domain::{Question, QuestionId, QuestionKind, Survey};
 
 /// Most frequent words shown per text question.
@@ -61,6 +62,9 @@ pub enum Stats {
     Options {
         /// Options and counts.
         options: Vec<OptionCount>,
+        /// The frequent words of what "Other" was said to mean (none without "Other").
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        other_words: Vec<WordCount>,
     },
     /// Ratings and numbers.
     Numbers {
@@ -161,7 +165,9 @@ fn question_report(
     let options = question.map(|q| q.kind.options()).unwrap_or_default();
     let stats = match summary {
         Some(QuestionSummary::Choice {
-            options: counts, ..
+            options: counts,
+            other,
+            ..
         }) => {
             let mut listed: Vec<OptionCount> = options
                 .iter()
@@ -179,7 +185,21 @@ fn question_report(
                         count: *c,
                     }),
             );
-            Stats::Options { options: listed }
+            // "Other" right after the listed options, even before anyone chose it.
+            if question.is_some_and(|q| q.kind.has_other()) && !counts.contains_key(OTHER) {
+                listed.push(OptionCount {
+                    option: OTHER.to_owned(),
+                    count: 0,
+                });
+            }
+            Stats::Options {
+                options: listed,
+                other_words: other
+                    .top(TOP_WORDS)
+                    .into_iter()
+                    .map(|(word, count)| WordCount { word, count })
+                    .collect(),
+            }
         }
         Some(QuestionSummary::Stars { moments, counts }) => numbers(
             moments,
@@ -340,14 +360,17 @@ fn empty(question: Option<&Question>, options: &[String]) -> Stats {
     use crate::domain::QuestionKind as K;
     match question.map(|q| &q.kind) {
         Some(K::SingleChoice { .. } | K::MultipleChoice { .. } | K::Dropdown { .. }) => {
+            let other = question
+                .is_some_and(|q| q.kind.has_other())
+                .then(|| OTHER.to_owned());
             Stats::Options {
                 options: options
                     .iter()
-                    .map(|option| OptionCount {
-                        option: option.clone(),
-                        count: 0,
-                    })
+                    .cloned()
+                    .chain(other)
+                    .map(|option| OptionCount { option, count: 0 })
                     .collect(),
+                other_words: Vec::new(),
             }
         }
         Some(K::FiveStars | K::Numeric { .. }) => numbers(&super::Moments::default(), Vec::new()),

@@ -42,7 +42,10 @@ fn a_summary_counts_answers_options_ratings_numbers_and_words() {
     ]));
 
     assert_eq!(summary.total, 2);
-    let QuestionSummary::Choice { answered, options } = &summary.questions[&id("pick")] else {
+    let QuestionSummary::Choice {
+        answered, options, ..
+    } = &summary.questions[&id("pick")]
+    else {
         panic!("a choice summary")
     };
     assert_eq!(*answered, 2);
@@ -81,6 +84,13 @@ fn value() -> impl Strategy<Value = (String, AnswerValue)> {
         )),
         (1..=5u8).prop_map(|s| ("stars".to_string(), AnswerValue::Stars(s))),
         (0..=10u8).prop_map(|p| ("nps".to_string(), AnswerValue::Point(p))),
+        (0..3usize, "[a-c]{2,3}").prop_map(|(i, text)| (
+            "pick".to_string(),
+            AnswerValue::Other {
+                picked: vec![format!("option{i}")],
+                text
+            }
+        )),
         (1..=28u8).prop_map(|d| (
             "day".to_string(),
             AnswerValue::Date(format!("2026-02-{d:02}"))

@@ -91,6 +91,12 @@ pub struct QuestionView {
     pub low_label: Option<String>,
     /// What the highest point means.
     pub high_label: Option<String>,
+    /// Whether "Other, please specify" is offered, whether it is picked, and its text.
+    pub other: bool,
+    /// Whether "Other" is picked (or its text written).
+    pub other_checked: bool,
+    /// What the respondent wrote beside "Other".
+    pub other_text: String,
 }
 
 impl QuestionView {
@@ -155,6 +161,13 @@ impl QuestionView {
             hint: None,
             low_label,
             high_label,
+            other: question.kind.has_other(),
+            other_checked: values.contains(&crate::domain::question::OTHER)
+                || posted.first(&format!("{}.other", question.id)).is_some(),
+            other_text: posted
+                .first(&format!("{}.other", question.id))
+                .unwrap_or_default()
+                .to_owned(),
         }
     }
 }

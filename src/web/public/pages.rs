@@ -114,16 +114,20 @@ impl SurveyPage {
             }
             questions.push(view);
         }
+        // Fields of questions on other pages (`q-ID`, and `q-ID.other` beside "Other").
         let carried = posted
             .iter()
-            .filter_map(|(id, values)| {
-                let id = QuestionId::parse(id)?;
-                (survey.question(&id).is_some() && !here.contains(&id)).then_some((id, values))
+            .filter(|(name, _)| {
+                let id = QuestionId::parse(name.split('.').next().unwrap_or_default());
+                id.is_some_and(|id| survey.question(&id).is_some() && !here.contains(&id))
             })
-            .flat_map(|(id, values)| {
-                values
-                    .iter()
-                    .map(move |value| (format!("{}{id}", form::ANSWER_FIELD_PREFIX), value.clone()))
+            .flat_map(|(name, values)| {
+                values.iter().map(move |value| {
+                    (
+                        format!("{}{name}", form::ANSWER_FIELD_PREFIX),
+                        value.clone(),
+                    )
+                })
             })
             .collect();
         let reached = walk.route.last() == Some(&page);

@@ -91,7 +91,7 @@ pub fn number(value: f64) -> String {
 /// The chart of one question's statistics.
 pub fn chart(question: &QuestionReport) -> BarChart {
     match &question.stats {
-        Stats::Options { options } => BarChart::new(
+        Stats::Options { options, .. } => BarChart::new(
             options
                 .iter()
                 .map(|o| (o.option.clone(), o.count))

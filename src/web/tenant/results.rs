@@ -20,6 +20,8 @@ struct QuestionView {
     report: QuestionReport,
     chart: BarChart,
     facts: Vec<(&'static str, String)>,
+    /// The frequent words of what "Other" was said to mean, as "word (count)".
+    other_words: Vec<String>,
 }
 
 #[derive(Template)]
@@ -79,6 +81,13 @@ pub async fn summary(
             number: i + 1,
             chart: chart(question),
             facts: facts(question),
+            other_words: match &question.stats {
+                Stats::Options { other_words, .. } => other_words
+                    .iter()
+                    .map(|w| format!("{} ({})", w.word, w.count))
+                    .collect(),
+                _ => Vec::new(),
+            },
             report: question.clone(),
         })
         .collect();
@@ -114,6 +123,11 @@ fn shown(value: &AnswerValue) -> String {
         AnswerValue::Number(n) => number(*n),
         AnswerValue::Point(point) => point.to_string(),
         AnswerValue::Date(date) => date.clone(),
+        AnswerValue::Other { picked, text } => {
+            let mut parts = picked.clone();
+            parts.push(format!("Other: {text}"));
+            parts.join(", ")
+        }
     }
 }
 
