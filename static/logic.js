@@ -36,6 +36,8 @@
     if (c.any) return c.any.some(holds);
     var values = answers(c.question);
     if ("answered" in c) return c.answered === (values.length > 0);
+    // A ranking "is" its first choice, as the server reads it.
+    if (form.querySelector('.places select[name="q-' + c.question + '"]')) values = values.slice(0, 1);
     if (values.length === 0) return false;
     if ("equals" in c) return equals(values, c.equals);
     if ("not_equals" in c) return !equals(values, c.not_equals);

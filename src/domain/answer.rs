@@ -29,6 +29,8 @@ pub enum AnswerValue {
     Point(u8),
     /// A calendar date, `YYYY-MM-DD`.
     Date(String),
+    /// The options of a ranking question, most preferred first.
+    Ranking(Vec<String>),
     /// "Other, please specify" on a choice question: the listed options also ticked (none
     /// for a single choice), and what the respondent wrote.
     Other {
@@ -90,6 +92,12 @@ impl RawAnswers {
         self.0
             .iter()
             .map(|(id, values)| (id.as_str(), values.as_slice()))
+    }
+
+    /// The values posted for a question as posted, blanks and all (a ranking's places are
+    /// its values in order, and an empty place is still a place).
+    pub fn raw_values(&self, question: &QuestionId) -> &[String] {
+        self.0.get(question.as_str()).map_or(&[], Vec::as_slice)
     }
 
     /// The first non-blank value posted under a field name (`q-` taken off), if any.
@@ -369,6 +377,24 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
             Ok(stars @ 1..=5) => Ok(AnswerValue::Stars(stars)),
             _ => Err("Please give a rating from 1 to 5 stars.".into()),
         },
+        QuestionKind::Ranking { options } => {
+            // One select per place, in order: each option once, every place filled.
+            let mut seen = std::collections::HashSet::new();
+            let complete = posted.len() == options.len()
+                && posted
+                    .iter()
+                    .all(|p| options.iter().any(|o| o == p) && seen.insert(*p));
+            if complete {
+                Ok(AnswerValue::Ranking(
+                    posted.iter().map(|p| (*p).to_owned()).collect(),
+                ))
+            } else {
+                Err(format!(
+                    "Please put all {} options in order, each once.",
+                    options.len()
+                ))
+            }
+        }
         QuestionKind::Nps | QuestionKind::Scale { .. } => {
             let points = kind.points().unwrap_or(0..=0);
             match single(posted)?.parse::<u8>() {

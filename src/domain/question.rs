@@ -84,6 +84,11 @@ pub enum QuestionKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         latest: Option<String>,
     },
+    /// The options put in order of preference, each once.
+    Ranking {
+        /// The options, in display order.
+        options: Vec<String>,
+    },
     /// A number, optionally bounded and whole.
     Numeric {
         /// Smallest accepted value.
@@ -97,6 +102,9 @@ pub enum QuestionKind {
         integer: bool,
     },
 }
+
+/// Most options of a ranking question: more is a chore to put in order.
+pub const MAX_RANKED: usize = 10;
 
 /// The name of the "Other, please specify" choice, as answers and summaries give it.
 pub const OTHER: &str = "Other";
@@ -119,6 +127,7 @@ impl QuestionKind {
             QuestionKind::Nps => "nps",
             QuestionKind::Scale { .. } => "scale",
             QuestionKind::Date { .. } => "date",
+            QuestionKind::Ranking { .. } => "ranking",
         }
     }
 
@@ -145,7 +154,8 @@ impl QuestionKind {
         match self {
             QuestionKind::SingleChoice { options, .. }
             | QuestionKind::MultipleChoice { options, .. }
-            | QuestionKind::Dropdown { options } => options,
+            | QuestionKind::Dropdown { options }
+            | QuestionKind::Ranking { options } => options,
             _ => &[],
         }
     }

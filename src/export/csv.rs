@@ -32,6 +32,7 @@ fn cell(value: Option<&AnswerValue>) -> String {
         Some(AnswerValue::Number(number)) => number.to_string(),
         Some(AnswerValue::Point(point)) => point.to_string(),
         Some(AnswerValue::Date(date)) => date.clone(),
+        Some(AnswerValue::Ranking(order)) => formula_safe(&order.join(" > ")),
         Some(AnswerValue::Other { picked, text }) => {
             let mut parts = picked.clone();
             parts.push(format!("Other: {text}"));

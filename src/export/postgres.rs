@@ -370,7 +370,9 @@ impl<'a> AnswerColumns<'a> {
         match value {
             AnswerValue::Text(text) => columns.text = Some(text),
             AnswerValue::Choice(choice) => columns.choice = Some(choice),
-            AnswerValue::Choices(choices) => columns.choices = Some(choices.into()),
+            AnswerValue::Choices(choices) | AnswerValue::Ranking(choices) => {
+                columns.choices = Some(choices.into())
+            }
             AnswerValue::Stars(stars) => columns.number = Some(f64::from(*stars)),
             AnswerValue::Number(number) => columns.number = Some(*number),
             AnswerValue::Point(point) => columns.number = Some(f64::from(*point)),

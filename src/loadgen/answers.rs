@@ -113,6 +113,11 @@ fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
             QuestionKind::SingleChoice { options, .. } | QuestionKind::Dropdown { options } => {
                 vec![options[(n as usize) % options.len().max(1)].clone()]
             }
+            QuestionKind::Ranking { options } => {
+                let mut order = options.clone();
+                order.rotate_left((n as usize) % options.len().max(1));
+                order
+            }
             QuestionKind::Nps => vec![(n % 11).to_string()],
             QuestionKind::Scale { points, .. } => vec![(1 + n % u64::from(*points)).to_string()],
             QuestionKind::Date { earliest, .. } => {

@@ -445,3 +445,121 @@ async fn other_please_specify_is_counted_as_other_with_its_words_and_exported_wi
         assert!(body["fields"][field].is_string(), "{body}");
     }
 }
+
+#[tokio::test]
+async fn a_ranking_puts_every_option_in_order_and_its_summary_gives_mean_places() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Ranks", "ranks", "owner@ranks.test").await;
+    let key = app.api_key("ranks").await;
+    app.published_survey(
+        &key,
+        json!({"title": "Ranks", "questions": [
+            {"id": "order", "text": "Put these in order", "type": "ranking", "required": true,
+             "options": ["Price", "Taste", "Speed"]},
+            {"id": "why", "text": "Why taste first?", "type": "short_text",
+             "show_if": {"question": "order", "equals": "Taste"}}
+        ]}),
+    )
+    .await;
+    let form = app.form("ranks", "ranks").await;
+    for place in ["1st", "2nd", "3rd"] {
+        assert!(form.contains(&format!("<span>{place}</span>")), "{form}");
+    }
+    assert!(!form.contains("<span>4th</span>"));
+
+    for answers in [
+        vec![("order", "Taste"), ("order", "Price")],
+        vec![("order", "Taste"), ("order", "Taste"), ("order", "Speed")],
+        vec![("order", "Taste"), ("order", ""), ("order", "Speed")],
+    ] {
+        let (status, page) = answer(&app, "ranks", answers.clone()).await;
+        assert_eq!(status, 422, "{answers:?}");
+        assert!(
+            page.contains("Please put all 3 options in order, each once."),
+            "{answers:?}"
+        );
+    }
+    for answers in [
+        vec![
+            ("order", "Taste"),
+            ("order", "Price"),
+            ("order", "Speed"),
+            ("why", "Flavour"),
+        ],
+        vec![("order", "Taste"), ("order", "Speed"), ("order", "Price")],
+        vec![
+            ("order", "Price"),
+            ("order", "Taste"),
+            ("order", "Speed"),
+            ("why", "dropped"),
+        ],
+    ] {
+        let (status, _) = answer(&app, "ranks", answers).await;
+        assert_eq!(status, 303);
+    }
+    let db = TestDatabase::create().await;
+    work(&app, &db.url).await;
+
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/ranks/summary", &key, None)
+        .await;
+    let ranking: Vec<(String, f64, u64)> = summary["questions"][0]["ranking"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a ranking in {summary}"))
+        .iter()
+        .map(|r| {
+            (
+                r["option"].as_str().expect("an option").to_owned(),
+                r["mean_place"].as_f64().expect("a mean place"),
+                r["first"].as_u64().expect("first places"),
+            )
+        })
+        .collect();
+    let expected = [
+        ("Taste", 4.0 / 3.0, 2),
+        ("Price", 2.0, 1),
+        ("Speed", 8.0 / 3.0, 0),
+    ];
+    assert_eq!(ranking.len(), 3);
+    for ((option, mean, first), (want, want_mean, want_first)) in ranking.iter().zip(expected) {
+        assert_eq!((option.as_str(), *first), (want, want_first));
+        assert!((mean - want_mean).abs() < 1e-9, "{option}: {mean}");
+    }
+    assert_eq!(
+        summary["questions"][1]["shown"], 2,
+        "shown when Taste came first"
+    );
+    assert_eq!(summary["questions"][1]["answered"], 1);
+    let page = owner.page("/tenant/surveys/ranks/summary").await;
+    assert!(page.contains("Taste (mean place 1.33)"), "{page}");
+    let csv = owner.page("/tenant/surveys/ranks/responses.csv").await;
+    assert!(csv.contains("Taste > Price > Speed,Flavour"), "{csv}");
+
+    let (status, _) = app
+        .api(Method::POST, "/api/v1/surveys/ranks/exports", &key, None)
+        .await;
+    assert_eq!(status, 202);
+    work(&app, &db.url).await;
+    let orders: Vec<Vec<String>> = sqlx::query_scalar(
+        "select choices from canvass.answer where question = 'order' order by reference",
+    )
+    .fetch_all(&mut db.connect().await)
+    .await
+    .expect("read");
+    assert_eq!(orders[0], ["Taste", "Price", "Speed"]);
+    assert_eq!(orders.len(), 3);
+
+    let wide: Vec<String> = (1..=11).map(|n| format!("Option {n}")).collect();
+    let body = refused(
+        &app,
+        &key,
+        json!({"text": "R", "type": "ranking", "options": wide}),
+    )
+    .await;
+    assert!(
+        body["fields"]["questions[0].options"]
+            .as_str()
+            .is_some_and(|m| m.contains("2 to 10 options")),
+        "{body}"
+    );
+}

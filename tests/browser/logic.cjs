@@ -26,7 +26,9 @@ const survey = {
         min_label: "Strongly disagree", max_label: "Strongly agree" },
       { id: "branch", text: "Which branch?", type: "dropdown", required: false,
         options: ["North", "South", "East", "West"] },
-      { id: "day", text: "When did you visit?", type: "date", required: false }] },
+      { id: "day", text: "When did you visit?", type: "date", required: false },
+      { id: "rank", text: "What matters most?", type: "ranking", required: false,
+        options: ["Coffee", "Cake", "Music"] }] },
   ],
 };
 
@@ -88,6 +90,9 @@ async function main() {
     await js.check("input[name=q-agree][value='4']");
     await js.selectOption("#q-branch", "East");
     await js.fill("#q-day", "2026-06-01");
+    const places = await js.$$("select[name=q-rank]");
+    expect(places.length === 3, `three places to rank, not ${places.length}`);
+    for (const [i, option] of ["Cake", "Coffee", "Music"].entries()) await places[i].selectOption(option);
     await shoot(js, "logic-js-page-3");
     await js.click("text=Send my answers");
     await js.waitForSelector(".reference");
@@ -126,7 +131,8 @@ async function main() {
     const values = listed.responses.map((r) => JSON.stringify(r.values)).sort();
     const expected = [
       JSON.stringify({ agree: { point: 4 }, branch: { choice: "East" }, day: { date: "2026-06-01" },
-        likes: { choice: "No" }, often: { number: 12 }, recommend: { point: 9 }, stars: { stars: 5 },
+        likes: { choice: "No" }, often: { number: 12 }, rank: { ranking: ["Cake", "Coffee", "Music"] },
+        recommend: { point: 9 }, stars: { stars: 5 },
         visit: { choice: "Regular" }, why: { text: "Cold coffee" } }),
       JSON.stringify({ likes: { choice: "Yes" }, visit: { choice: "First time" } }),
     ].sort();

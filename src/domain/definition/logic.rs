@@ -284,7 +284,8 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
         let fits = match kind {
             QuestionKind::SingleChoice { options, .. }
             | QuestionKind::MultipleChoice { options, .. }
-            | QuestionKind::Dropdown { options } => {
+            | QuestionKind::Dropdown { options }
+            | QuestionKind::Ranking { options } => {
                 options.iter().any(|o| o == wanted)
                     || (kind.has_other() && wanted == crate::domain::question::OTHER)
             }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use validator::Validate;
 
 use super::answer::has_control_characters;
-use super::question::{MAX_NUMBER, OTHER};
+use super::question::{MAX_NUMBER, MAX_RANKED, OTHER};
 
 /// The message for a text with control characters in it.
 const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
@@ -419,6 +419,16 @@ impl QuestionInput {
                 options: options()?,
             }),
             "nps" => Ok(QuestionKind::Nps),
+            "ranking" => {
+                let options = options()?;
+                if options.len() > MAX_RANKED {
+                    return Err((
+                        "options",
+                        format!("a ranking question has 2 to {MAX_RANKED} options"),
+                    ));
+                }
+                Ok(QuestionKind::Ranking { options })
+            }
             "scale" => {
                 let points = self.points.unwrap_or(5);
                 if !(3..=10).contains(&points) {
@@ -493,7 +503,7 @@ impl QuestionInput {
                 "type",
                 format!(
                     "{other:?} is not a question type: use short_text, long_text, single_choice, \
-                     multiple_choice, dropdown, five_stars, nps, scale, numeric or date"
+                     multiple_choice, dropdown, ranking, five_stars, nps, scale, numeric or date"
                 ),
             )),
         }

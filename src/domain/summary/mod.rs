@@ -14,7 +14,9 @@ mod words;
 
 pub use histogram::{Bin, Histogram};
 pub use moments::Moments;
-pub use report::{DayCount, OptionCount, QuestionReport, Stats, SummaryReport, WordCount};
+pub use report::{
+    DayCount, OptionCount, QuestionReport, RankCount, Stats, SummaryReport, WordCount,
+};
 pub use values::ValueCounts;
 pub use words::{CAPACITY as WORD_CAPACITY, WordSketch, words};
 
@@ -59,6 +61,14 @@ pub enum QuestionSummary {
         /// How many picked each point, by point (0 to 10; a list, since JSON keys inside a
         /// tagged summary cannot be read back as numbers).
         counts: [u64; 11],
+    },
+    /// Rankings: for each option, the sum of the places it was given and how often it came
+    /// first (its mean place is the sum over `answered`).
+    Ranking {
+        /// How many answered.
+        answered: u64,
+        /// Per option: `[sum of places (1 = first), times first]`.
+        places: BTreeMap<String, [u64; 2]>,
     },
     /// Dates: how many gave each day.
     Dates {
@@ -126,6 +136,16 @@ impl QuestionSummary {
                     counts,
                 }
             }
+            AnswerValue::Ranking(order) => QuestionSummary::Ranking {
+                answered: 1,
+                places: order
+                    .iter()
+                    .enumerate()
+                    .map(|(place, option)| {
+                        (option.clone(), [place as u64 + 1, u64::from(place == 0)])
+                    })
+                    .collect(),
+            },
             AnswerValue::Date(day) => QuestionSummary::Dates {
                 answered: 1,
                 days: BTreeMap::from([(day.clone(), 1)]),
@@ -151,7 +171,8 @@ impl QuestionSummary {
             | QuestionSummary::Points { moments, .. } => moments.is_finite(),
             QuestionSummary::Text { .. }
             | QuestionSummary::Choice { .. }
-            | QuestionSummary::Dates { .. } => true,
+            | QuestionSummary::Dates { .. }
+            | QuestionSummary::Ranking { .. } => true,
         }
     }
 
@@ -160,7 +181,8 @@ impl QuestionSummary {
         match self {
             QuestionSummary::Text { answered, .. }
             | QuestionSummary::Choice { answered, .. }
-            | QuestionSummary::Dates { answered, .. } => *answered,
+            | QuestionSummary::Dates { answered, .. }
+            | QuestionSummary::Ranking { answered, .. } => *answered,
             QuestionSummary::Stars { moments, .. }
             | QuestionSummary::Number { moments, .. }
             | QuestionSummary::Points { moments, .. } => moments.count,
@@ -222,6 +244,20 @@ impl QuestionSummary {
                 moments.merge(m);
                 for (mine, theirs) in counts.iter_mut().zip(c) {
                     *mine += theirs;
+                }
+            }
+            (
+                Q::Ranking { answered, places },
+                Q::Ranking {
+                    answered: a,
+                    places: p,
+                },
+            ) => {
+                *answered += a;
+                for (option, [sum, firsts]) in p {
+                    let mine = places.entry(option.clone()).or_default();
+                    mine[0] += sum;
+                    mine[1] += firsts;
                 }
             }
             (

@@ -79,6 +79,11 @@ pub enum Stats {
         /// Counts per bin (per star for ratings).
         histogram: Vec<Bin>,
     },
+    /// Rankings: each option's mean place and first places, best mean place first.
+    Ranking {
+        /// Options with their places.
+        ranking: Vec<RankCount>,
+    },
     /// Dates: how many gave each day, in date order.
     Dates {
         /// Days and counts.
@@ -98,6 +103,17 @@ pub struct OptionCount {
     pub option: String,
     /// Picks.
     pub count: u64,
+}
+
+/// An option of a ranking question and the places it was given.
+#[derive(Clone, Debug, Serialize)]
+pub struct RankCount {
+    /// The option's text.
+    pub option: String,
+    /// Its mean place (1 = first), `None` before answers.
+    pub mean_place: Option<f64>,
+    /// How often it was put first.
+    pub first: u64,
 }
 
 /// A day and how many gave it.
@@ -275,6 +291,9 @@ fn question_report(
                     .collect(),
             )
         }
+        Some(QuestionSummary::Ranking { answered, places }) => Stats::Ranking {
+            ranking: ranking(options, places, *answered),
+        },
         Some(QuestionSummary::Dates { days, .. }) => Stats::Dates {
             days: days
                 .iter()
@@ -307,6 +326,37 @@ fn question_report(
         answered: summary.map_or(0, QuestionSummary::answered),
         stats,
     }
+}
+
+/// Every option (the survey's, then any others answered) with its mean place and first
+/// places, best mean place first; options without places keep the survey's order at the end.
+fn ranking(
+    options: &[String],
+    places: &std::collections::BTreeMap<String, [u64; 2]>,
+    answered: u64,
+) -> Vec<RankCount> {
+    let others = places.keys().filter(|o| !options.contains(o)).cloned();
+    let mut ranking: Vec<RankCount> = options
+        .iter()
+        .cloned()
+        .chain(others)
+        .map(|option| {
+            let [sum, first] = places.get(&option).copied().unwrap_or_default();
+            RankCount {
+                mean_place: (answered > 0 && sum > 0).then(|| sum as f64 / answered as f64),
+                option,
+                first,
+            }
+        })
+        .collect();
+    // A stable sort: ties and unplaced options keep their order.
+    ranking.sort_by(|a, b| match (a.mean_place, b.mean_place) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    ranking
 }
 
 /// What a bin `[lower, upper)` holds: for whole numbers the first and last whole number in
@@ -387,6 +437,9 @@ fn empty(question: Option<&Question>, options: &[String]) -> Stats {
                 .collect(),
         ),
         Some(K::Date { .. }) => Stats::Dates { days: Vec::new() },
+        Some(K::Ranking { .. }) => Stats::Ranking {
+            ranking: ranking(options, &Default::default(), 0),
+        },
         _ => Stats::Words {
             top_words: Vec::new(),
         },
@@ -401,5 +454,6 @@ fn summary_kind(summary: &QuestionSummary) -> &'static str {
         QuestionSummary::Number { .. } => "numeric",
         QuestionSummary::Points { .. } => "points",
         QuestionSummary::Dates { .. } => "date",
+        QuestionSummary::Ranking { .. } => "ranking",
     }
 }

@@ -84,6 +84,11 @@ fn value() -> impl Strategy<Value = (String, AnswerValue)> {
         )),
         (1..=5u8).prop_map(|s| ("stars".to_string(), AnswerValue::Stars(s))),
         (0..=10u8).prop_map(|p| ("nps".to_string(), AnswerValue::Point(p))),
+        (0..3usize).prop_map(|r| {
+            let mut order = vec!["a".to_string(), "b".into(), "c".into()];
+            order.rotate_left(r);
+            ("rank".to_string(), AnswerValue::Ranking(order))
+        }),
         (0..3usize, "[a-c]{2,3}").prop_map(|(i, text)| (
             "pick".to_string(),
             AnswerValue::Other {

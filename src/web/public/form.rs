@@ -97,6 +97,8 @@ pub struct QuestionView {
     pub other_checked: bool,
     /// What the respondent wrote beside "Other".
     pub other_text: String,
+    /// A ranking's places, first to last: the place's name and the option put there.
+    pub places: Vec<(String, String)>,
 }
 
 impl QuestionView {
@@ -161,6 +163,19 @@ impl QuestionView {
             hint: None,
             low_label,
             high_label,
+            places: match &question.kind {
+                QuestionKind::Ranking { options } => (0..options.len())
+                    .map(|place| {
+                        let chosen = posted
+                            .raw_values(&question.id)
+                            .get(place)
+                            .map(|v| v.trim().to_owned())
+                            .unwrap_or_default();
+                        (ordinal(place + 1), chosen)
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
             other: question.kind.has_other(),
             other_checked: values.contains(&crate::domain::question::OTHER)
                 || posted.first(&format!("{}.other", question.id)).is_some(),
@@ -170,6 +185,17 @@ impl QuestionView {
                 .to_owned(),
         }
     }
+}
+
+/// "1st", "2nd", "3rd", "4th", ... (at most ten places).
+fn ordinal(n: usize) -> String {
+    let suffix = match n {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 #[cfg(test)]

@@ -106,6 +106,19 @@ pub fn chart(question: &QuestionReport) -> BarChart {
             question.answered,
         ),
         Stats::Dates { days } => BarChart::new(by_period(days), question.answered),
+        // First places, best mean place first.
+        Stats::Ranking { ranking } => BarChart::new(
+            ranking
+                .iter()
+                .map(|r| {
+                    let place = r
+                        .mean_place
+                        .map_or("not placed".into(), |p| format!("mean place {}", number(p)));
+                    (format!("{} ({place})", r.option), r.first)
+                })
+                .collect(),
+            question.answered,
+        ),
         Stats::Words { top_words } => BarChart::new(
             top_words
                 .iter()

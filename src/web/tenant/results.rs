@@ -123,6 +123,7 @@ fn shown(value: &AnswerValue) -> String {
         AnswerValue::Number(n) => number(*n),
         AnswerValue::Point(point) => point.to_string(),
         AnswerValue::Date(date) => date.clone(),
+        AnswerValue::Ranking(order) => order.join(" > "),
         AnswerValue::Other { picked, text } => {
             let mut parts = picked.clone();
             parts.push(format!("Other: {text}"));

@@ -24,12 +24,13 @@ use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
-const TYPES: [(&str, &str); 10] = [
+const TYPES: [(&str, &str); 11] = [
     ("short_text", "Short text"),
     ("long_text", "Long text"),
     ("single_choice", "Single choice"),
     ("multiple_choice", "Multiple choice"),
     ("dropdown", "Drop-down list"),
+    ("ranking", "Ranking (put the options in order)"),
     ("five_stars", "Five-star rating"),
     ("nps", "Net Promoter Score (0 to 10)"),
     ("scale", "Rating scale"),
@@ -97,7 +98,7 @@ struct DesignerPage {
     title: String,
     description: String,
     questions: Vec<QuestionEdit>,
-    types: [(&'static str, &'static str); 10],
+    types: [(&'static str, &'static str); 11],
     errors: BTreeMap<String, String>,
     notice: Option<String>,
 }
