@@ -11,7 +11,9 @@
   function answers(id) {
     var out = [];
     Array.prototype.forEach.call(form.elements, function (el) {
-      if (el.name !== "q-" + id || el.disabled) return;
+      // A matrix's rows are q-ID.N (and "Other" text q-ID.other): any of them answers it.
+      var named = el.name === "q-" + id || el.name.indexOf("q-" + id + ".") === 0;
+      if (!named || el.disabled) return;
       if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
       var value = (el.value || "").trim();
       if (value !== "") out.push(value);

@@ -29,6 +29,8 @@ pub enum AnswerValue {
     Point(u8),
     /// A calendar date, `YYYY-MM-DD`.
     Date(String),
+    /// The column picked in each row answered of a matrix question.
+    Matrix(BTreeMap<String, String>),
     /// The options of a ranking question, most preferred first.
     Ranking(Vec<String>),
     /// "Other, please specify" on a choice question: the listed options also ticked (none
@@ -191,6 +193,18 @@ impl Survey {
                 if let Some(seen) = shown.get_mut(first + offset) {
                     *seen = true;
                 }
+                if let QuestionKind::Matrix { rows, columns } = &question.kind {
+                    match matrix_answer(raw, &question.id, rows, columns, question.required) {
+                        Ok(Some(value)) => {
+                            walk.values.insert(question.id.clone(), value);
+                        }
+                        Ok(None) => {}
+                        Err(message) => {
+                            walk.errors.insert(question.id.clone(), message);
+                        }
+                    }
+                    continue;
+                }
                 let mut posted = raw.values(&question.id);
                 // What the respondent wrote beside "Other".
                 let other = question
@@ -318,6 +332,37 @@ pub fn date(text: &str) -> Option<time::Date> {
         .filter(|d| (1..=9999).contains(&d.year()))
 }
 
+/// A matrix's rows as posted (`q-ID.N` for row N): each a listed column; all rows when the
+/// question is required; `None` when no row is answered and none is needed.
+fn matrix_answer(
+    raw: &RawAnswers,
+    id: &QuestionId,
+    rows: &[String],
+    columns: &[String],
+    required: bool,
+) -> Result<Option<AnswerValue>, String> {
+    let mut picked = BTreeMap::new();
+    for (index, row) in rows.iter().enumerate() {
+        let Some(column) = raw.first(&format!("{id}.{index}")) else {
+            continue;
+        };
+        let Some(column) = columns.iter().find(|c| c.as_str() == column) else {
+            return Err(format!(
+                "Please choose one of the columns listed for \"{row}\"."
+            ));
+        };
+        picked.insert(row.clone(), column.clone());
+    }
+    if required && picked.len() < rows.len() {
+        return Err(if picked.is_empty() {
+            "Please answer this question.".into()
+        } else {
+            "Please answer every row.".into()
+        });
+    }
+    Ok((!picked.is_empty()).then_some(AnswerValue::Matrix(picked)))
+}
+
 /// "Other" picked on a choice question that offers it: the text is needed, and on a multiple
 /// choice the listed options ticked with it are kept.
 fn other_answer(
@@ -377,6 +422,8 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
             Ok(stars @ 1..=5) => Ok(AnswerValue::Stars(stars)),
             _ => Err("Please give a rating from 1 to 5 stars.".into()),
         },
+        // Read by `matrix_answer` (its fields are per row); never reached.
+        QuestionKind::Matrix { .. } => Err("Please answer every row.".into()),
         QuestionKind::Ranking { options } => {
             // One select per place, in order: each option once, every place filled.
             let mut seen = std::collections::HashSet::new();

@@ -84,6 +84,13 @@ pub enum QuestionKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         latest: Option<String>,
     },
+    /// A grid: one column picked for each row (e.g. rows of statements, columns of agreement).
+    Matrix {
+        /// The rows, in display order.
+        rows: Vec<String>,
+        /// The columns each row picks from, in display order.
+        columns: Vec<String>,
+    },
     /// The options put in order of preference, each once.
     Ranking {
         /// The options, in display order.
@@ -102,6 +109,11 @@ pub enum QuestionKind {
         integer: bool,
     },
 }
+
+/// Most rows of a matrix question.
+pub const MAX_ROWS: usize = 20;
+/// Most columns of a matrix question.
+pub const MAX_COLUMNS: usize = 10;
 
 /// Most options of a ranking question: more is a chore to put in order.
 pub const MAX_RANKED: usize = 10;
@@ -128,6 +140,7 @@ impl QuestionKind {
             QuestionKind::Scale { .. } => "scale",
             QuestionKind::Date { .. } => "date",
             QuestionKind::Ranking { .. } => "ranking",
+            QuestionKind::Matrix { .. } => "matrix",
         }
     }
 

@@ -33,6 +33,13 @@ fn cell(value: Option<&AnswerValue>) -> String {
         Some(AnswerValue::Point(point)) => point.to_string(),
         Some(AnswerValue::Date(date)) => date.clone(),
         Some(AnswerValue::Ranking(order)) => formula_safe(&order.join(" > ")),
+        Some(AnswerValue::Matrix(picked)) => formula_safe(
+            &picked
+                .iter()
+                .map(|(row, column)| format!("{row}: {column}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
         Some(AnswerValue::Other { picked, text }) => {
             let mut parts = picked.clone();
             parts.push(format!("Other: {text}"));

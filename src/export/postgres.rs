@@ -373,6 +373,14 @@ impl<'a> AnswerColumns<'a> {
             AnswerValue::Choices(choices) | AnswerValue::Ranking(choices) => {
                 columns.choices = Some(choices.into())
             }
+            // Each row answered, as "row: column".
+            AnswerValue::Matrix(picked) => {
+                let cells: Vec<String> = picked
+                    .iter()
+                    .map(|(row, column)| format!("{row}: {column}"))
+                    .collect();
+                columns.choices = Some(cells.into());
+            }
             AnswerValue::Stars(stars) => columns.number = Some(f64::from(*stars)),
             AnswerValue::Number(number) => columns.number = Some(*number),
             AnswerValue::Point(point) => columns.number = Some(f64::from(*point)),

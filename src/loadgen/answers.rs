@@ -107,6 +107,14 @@ fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for question in &survey.questions {
         let field = format!("q-{}", question.id);
+        if let QuestionKind::Matrix { rows, columns } = &question.kind {
+            // One field per row.
+            pairs.extend(rows.iter().enumerate().map(|(i, _)| {
+                let column = &columns[(n as usize + i) % columns.len().max(1)];
+                (format!("{field}.{i}"), column.clone())
+            }));
+            continue;
+        }
         let values: Vec<String> = match &question.kind {
             QuestionKind::ShortText => vec![format!("Load test {}", n % 97)],
             QuestionKind::LongText => vec![format!("Generated answer number {n}; all good.")],
@@ -118,6 +126,7 @@ fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
                 order.rotate_left((n as usize) % options.len().max(1));
                 order
             }
+            QuestionKind::Matrix { .. } => Vec::new(),
             QuestionKind::Nps => vec![(n % 11).to_string()],
             QuestionKind::Scale { points, .. } => vec![(1 + n % u64::from(*points)).to_string()],
             QuestionKind::Date { earliest, .. } => {

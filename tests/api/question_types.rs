@@ -563,3 +563,100 @@ async fn a_ranking_puts_every_option_in_order_and_its_summary_gives_mean_places(
         "{body}"
     );
 }
+
+#[tokio::test]
+async fn a_matrix_picks_a_column_per_row_and_its_summary_counts_each_cell() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Grid", "grid", "owner@grid.test").await;
+    let key = app.api_key("grid").await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Grid", "questions": [
+                {"id": "rate", "text": "Rate each", "type": "matrix", "required": true,
+                 "rows": ["Coffee", "Cake"], "columns": ["Poor", "Fair", "Good"]},
+                {"id": "more", "text": "Tell us more", "type": "short_text",
+                 "show_if": {"question": "rate", "answered": true}}
+            ]}),
+        )
+        .await;
+    assert_eq!(survey["questions"][0]["rows"], json!(["Coffee", "Cake"]));
+    let form = app.form("grid", "grid").await;
+    assert!(form.contains(r#"<th scope="row">Cake</th>"#), "{form}");
+    assert!(form.contains(r#"name="q-rate.1" value="Good""#), "{form}");
+
+    let (status, page) = answer(&app, "grid", vec![("rate.0", "Good")]).await;
+    assert_eq!(status, 422);
+    assert!(page.contains("Please answer every row."), "{page}");
+    let (status, page) = answer(&app, "grid", vec![("rate.0", "Good"), ("rate.1", "Superb")]).await;
+    assert_eq!(status, 422);
+    assert!(
+        page.contains("Please choose one of the columns listed for &#34;Cake&#34;."),
+        "{page}"
+    );
+    for answers in [
+        vec![("rate.0", "Good"), ("rate.1", "Fair"), ("more", "Lovely")],
+        vec![("rate.0", "Good"), ("rate.1", "Poor")],
+    ] {
+        let (status, _) = answer(&app, "grid", answers).await;
+        assert_eq!(status, 303);
+    }
+    let db = TestDatabase::create().await;
+    work(&app, &db.url).await;
+
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/grid/summary", &key, None)
+        .await;
+    assert_eq!(
+        summary["questions"][0]["rows"],
+        json!([
+            {"row": "Coffee", "columns": [{"option": "Poor", "count": 0}, {"option": "Fair", "count": 0}, {"option": "Good", "count": 2}]},
+            {"row": "Cake", "columns": [{"option": "Poor", "count": 1}, {"option": "Fair", "count": 1}, {"option": "Good", "count": 0}]}
+        ])
+    );
+    assert_eq!(summary["questions"][1]["shown"], 2);
+    let csv = owner.page("/tenant/surveys/grid/responses.csv").await;
+    assert!(csv.contains("Cake: Fair; Coffee: Good,Lovely"), "{csv}");
+    let page = owner.page("/tenant/surveys/grid/summary").await;
+    assert!(page.contains("Coffee: Good"), "{page}");
+
+    let (status, _) = app
+        .api(Method::POST, "/api/v1/surveys/grid/exports", &key, None)
+        .await;
+    assert_eq!(status, 202);
+    work(&app, &db.url).await;
+    let cells: Vec<Vec<String>> = sqlx::query_scalar(
+        "select choices from canvass.answer where question = 'rate' order by reference",
+    )
+    .fetch_all(&mut db.connect().await)
+    .await
+    .expect("read");
+    assert_eq!(cells[0], ["Cake: Fair", "Coffee: Good"]);
+
+    for (question, field) in [
+        (
+            json!({"text": "M", "type": "matrix", "rows": [], "columns": ["A", "B"]}),
+            "questions[0].rows",
+        ),
+        (
+            json!({"text": "M", "type": "matrix", "rows": ["R"], "columns": ["A"]}),
+            "questions[0].columns",
+        ),
+    ] {
+        let body = refused(&app, &key, question).await;
+        assert!(body["fields"][field].is_string(), "{body}");
+    }
+    let definition = json!({"title": "T", "questions": [
+        {"id": "m", "text": "M", "type": "matrix", "rows": ["R"], "columns": ["A", "B"]},
+        {"text": "N", "type": "short_text", "show_if": {"question": "m", "equals": "A"}}]});
+    let (status, body) = app
+        .api(Method::POST, "/api/v1/surveys", &key, Some(definition))
+        .await;
+    assert_eq!(status, 422);
+    assert!(
+        body["fields"]["questions[1].show_if"]
+            .as_str()
+            .is_some_and(|m| m.contains("can only test \"answered\"")),
+        "{body}"
+    );
+}

@@ -28,7 +28,9 @@ const survey = {
         options: ["North", "South", "East", "West"] },
       { id: "day", text: "When did you visit?", type: "date", required: false },
       { id: "rank", text: "What matters most?", type: "ranking", required: false,
-        options: ["Coffee", "Cake", "Music"] }] },
+        options: ["Coffee", "Cake", "Music"] },
+      { id: "grid", text: "How was each?", type: "matrix", required: false,
+        rows: ["Coffee", "Cake"], columns: ["Poor", "Fair", "Good"] }] },
   ],
 };
 
@@ -93,6 +95,8 @@ async function main() {
     const places = await js.$$("select[name=q-rank]");
     expect(places.length === 3, `three places to rank, not ${places.length}`);
     for (const [i, option] of ["Cake", "Coffee", "Music"].entries()) await places[i].selectOption(option);
+    await js.check("input[name='q-grid.0'][value=Good]");
+    await js.check("input[name='q-grid.1'][value=Fair]");
     await shoot(js, "logic-js-page-3");
     await js.click("text=Send my answers");
     await js.waitForSelector(".reference");
@@ -131,6 +135,7 @@ async function main() {
     const values = listed.responses.map((r) => JSON.stringify(r.values)).sort();
     const expected = [
       JSON.stringify({ agree: { point: 4 }, branch: { choice: "East" }, day: { date: "2026-06-01" },
+        grid: { matrix: { Cake: "Fair", Coffee: "Good" } },
         likes: { choice: "No" }, often: { number: 12 }, rank: { ranking: ["Cake", "Coffee", "Music"] },
         recommend: { point: 9 }, stars: { stars: 5 },
         visit: { choice: "Regular" }, why: { text: "Cold coffee" } }),

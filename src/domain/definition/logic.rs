@@ -295,6 +295,7 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
                 .parse::<u8>()
                 .is_ok_and(|p| kind.points().is_some_and(|points| points.contains(&p))),
             QuestionKind::Date { .. } => crate::domain::answer::date(wanted).is_some(),
+            QuestionKind::Matrix { .. } => false,
             QuestionKind::Numeric { .. } => wanted.trim().parse::<f64>().is_ok_and(f64::is_finite),
             QuestionKind::ShortText | QuestionKind::LongText => true,
         };
@@ -330,6 +331,11 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
             .filter(|n| n.is_finite())
             .ok_or_else(|| format!("\"{name}\" on \"{id}\" needs a number"))
     };
+    if matches!(kind, QuestionKind::Matrix { .. }) && name != "answered" {
+        return Err(format!(
+            "question \"{id}\" is a matrix: a condition on it can only test \"answered\""
+        ));
+    }
     match name {
         "equals" | "not_equals" => {
             let wanted = text(value)?;

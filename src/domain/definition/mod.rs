@@ -11,7 +11,7 @@ use serde::Deserialize;
 use validator::Validate;
 
 use super::answer::has_control_characters;
-use super::question::{MAX_NUMBER, MAX_RANKED, OTHER};
+use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS, OTHER};
 
 /// The message for a text with control characters in it.
 const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
@@ -60,6 +60,12 @@ pub struct QuestionInput {
     /// Only whole numbers.
     #[serde(default)]
     pub integer: bool,
+    /// The rows of a `matrix`.
+    #[serde(default)]
+    pub rows: Vec<String>,
+    /// The columns of a `matrix`.
+    #[serde(default)]
+    pub columns: Vec<String>,
     /// Whether a `single_choice` or `multiple_choice` offers "Other, please specify".
     #[serde(default)]
     pub other: bool,
@@ -320,7 +326,15 @@ impl SurveyInput {
         let count = |text: &str| text.chars().count();
         let questions = |list: &[QuestionInput]| {
             list.iter()
-                .map(|q| count(&q.text) + q.options.iter().map(|o| count(o)).sum::<usize>())
+                .map(|q| {
+                    count(&q.text)
+                        + q.options
+                            .iter()
+                            .chain(&q.rows)
+                            .chain(&q.columns)
+                            .map(|o| count(o))
+                            .sum::<usize>()
+                })
                 .sum::<usize>()
         };
         let top = if self.pages.is_some() {
@@ -419,6 +433,36 @@ impl QuestionInput {
                 options: options()?,
             }),
             "nps" => Ok(QuestionKind::Nps),
+            "matrix" => {
+                let list = |items: &[String], field, least: usize, most: usize| {
+                    let items: Vec<String> = items
+                        .iter()
+                        .map(|i| i.trim().to_owned())
+                        .filter(|i| !i.is_empty())
+                        .collect();
+                    let distinct: HashSet<&String> = items.iter().collect();
+                    if items.len() < least || items.len() > most || distinct.len() != items.len() {
+                        Err((
+                            field,
+                            format!("a matrix has {least} to {most} different {field}"),
+                        ))
+                    } else if items
+                        .iter()
+                        .any(|i| i.chars().count() > 200 || has_control_characters(i))
+                    {
+                        Err((
+                            field,
+                            format!("each of a matrix's {field} is at most 200 characters"),
+                        ))
+                    } else {
+                        Ok(items)
+                    }
+                };
+                Ok(QuestionKind::Matrix {
+                    rows: list(&self.rows, "rows", 1, MAX_ROWS)?,
+                    columns: list(&self.columns, "columns", 2, MAX_COLUMNS)?,
+                })
+            }
             "ranking" => {
                 let options = options()?;
                 if options.len() > MAX_RANKED {
@@ -503,7 +547,7 @@ impl QuestionInput {
                 "type",
                 format!(
                     "{other:?} is not a question type: use short_text, long_text, single_choice, \
-                     multiple_choice, dropdown, ranking, five_stars, nps, scale, numeric or date"
+                     multiple_choice, dropdown, ranking, matrix, five_stars, nps, scale, numeric or date"
                 ),
             )),
         }

@@ -15,7 +15,7 @@ mod words;
 pub use histogram::{Bin, Histogram};
 pub use moments::Moments;
 pub use report::{
-    DayCount, OptionCount, QuestionReport, RankCount, Stats, SummaryReport, WordCount,
+    DayCount, MatrixRow, OptionCount, QuestionReport, RankCount, Stats, SummaryReport, WordCount,
 };
 pub use values::ValueCounts;
 pub use words::{CAPACITY as WORD_CAPACITY, WordSketch, words};
@@ -69,6 +69,13 @@ pub enum QuestionSummary {
         answered: u64,
         /// Per option: `[sum of places (1 = first), times first]`.
         places: BTreeMap<String, [u64; 2]>,
+    },
+    /// A matrix: for each row, how often each column was picked.
+    Matrix {
+        /// How many answered (any row).
+        answered: u64,
+        /// Picks per column, per row.
+        cells: BTreeMap<String, BTreeMap<String, u64>>,
     },
     /// Dates: how many gave each day.
     Dates {
@@ -146,6 +153,13 @@ impl QuestionSummary {
                     })
                     .collect(),
             },
+            AnswerValue::Matrix(picked) => QuestionSummary::Matrix {
+                answered: 1,
+                cells: picked
+                    .iter()
+                    .map(|(row, column)| (row.clone(), BTreeMap::from([(column.clone(), 1)])))
+                    .collect(),
+            },
             AnswerValue::Date(day) => QuestionSummary::Dates {
                 answered: 1,
                 days: BTreeMap::from([(day.clone(), 1)]),
@@ -172,7 +186,8 @@ impl QuestionSummary {
             QuestionSummary::Text { .. }
             | QuestionSummary::Choice { .. }
             | QuestionSummary::Dates { .. }
-            | QuestionSummary::Ranking { .. } => true,
+            | QuestionSummary::Ranking { .. }
+            | QuestionSummary::Matrix { .. } => true,
         }
     }
 
@@ -182,7 +197,8 @@ impl QuestionSummary {
             QuestionSummary::Text { answered, .. }
             | QuestionSummary::Choice { answered, .. }
             | QuestionSummary::Dates { answered, .. }
-            | QuestionSummary::Ranking { answered, .. } => *answered,
+            | QuestionSummary::Ranking { answered, .. }
+            | QuestionSummary::Matrix { answered, .. } => *answered,
             QuestionSummary::Stars { moments, .. }
             | QuestionSummary::Number { moments, .. }
             | QuestionSummary::Points { moments, .. } => moments.count,
@@ -244,6 +260,21 @@ impl QuestionSummary {
                 moments.merge(m);
                 for (mine, theirs) in counts.iter_mut().zip(c) {
                     *mine += theirs;
+                }
+            }
+            (
+                Q::Matrix { answered, cells },
+                Q::Matrix {
+                    answered: a,
+                    cells: c,
+                },
+            ) => {
+                *answered += a;
+                for (row, columns) in c {
+                    let mine = cells.entry(row.clone()).or_default();
+                    for (column, count) in columns {
+                        *mine.entry(column.clone()).or_default() += count;
+                    }
                 }
             }
             (

@@ -79,6 +79,11 @@ pub enum Stats {
         /// Counts per bin (per star for ratings).
         histogram: Vec<Bin>,
     },
+    /// A matrix: each row with the count of each column, in the survey's order.
+    Matrix {
+        /// Rows and their columns' counts.
+        rows: Vec<MatrixRow>,
+    },
     /// Rankings: each option's mean place and first places, best mean place first.
     Ranking {
         /// Options with their places.
@@ -103,6 +108,15 @@ pub struct OptionCount {
     pub option: String,
     /// Picks.
     pub count: u64,
+}
+
+/// A row of a matrix question and how often each column was picked in it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatrixRow {
+    /// The row's text.
+    pub row: String,
+    /// Each column with its count.
+    pub columns: Vec<OptionCount>,
 }
 
 /// An option of a ranking question and the places it was given.
@@ -291,6 +305,9 @@ fn question_report(
                     .collect(),
             )
         }
+        Some(QuestionSummary::Matrix { cells, .. }) => Stats::Matrix {
+            rows: matrix_rows(question, cells),
+        },
         Some(QuestionSummary::Ranking { answered, places }) => Stats::Ranking {
             ranking: ranking(options, places, *answered),
         },
@@ -326,6 +343,44 @@ fn question_report(
         answered: summary.map_or(0, QuestionSummary::answered),
         stats,
     }
+}
+
+/// Every row and column of the matrix (the survey's, then any others answered) with counts.
+fn matrix_rows(
+    question: Option<&Question>,
+    cells: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, u64>>,
+) -> Vec<MatrixRow> {
+    let (rows, columns): (Vec<String>, Vec<String>) = match question.map(|q| &q.kind) {
+        Some(QuestionKind::Matrix { rows, columns }) => (rows.clone(), columns.clone()),
+        _ => (Vec::new(), Vec::new()),
+    };
+    let extra_rows = cells.keys().filter(|r| !rows.contains(r)).cloned();
+    let all_rows: Vec<String> = rows.iter().cloned().chain(extra_rows).collect();
+    let mut all_columns = columns;
+    for counts in cells.values() {
+        for column in counts.keys() {
+            if !all_columns.contains(column) {
+                all_columns.push(column.clone());
+            }
+        }
+    }
+    all_rows
+        .into_iter()
+        .map(|row| MatrixRow {
+            columns: all_columns
+                .iter()
+                .map(|column| OptionCount {
+                    option: column.clone(),
+                    count: cells
+                        .get(&row)
+                        .and_then(|counts| counts.get(column))
+                        .copied()
+                        .unwrap_or(0),
+                })
+                .collect(),
+            row,
+        })
+        .collect()
 }
 
 /// Every option (the survey's, then any others answered) with its mean place and first
@@ -437,6 +492,9 @@ fn empty(question: Option<&Question>, options: &[String]) -> Stats {
                 .collect(),
         ),
         Some(K::Date { .. }) => Stats::Dates { days: Vec::new() },
+        Some(K::Matrix { .. }) => Stats::Matrix {
+            rows: matrix_rows(question, &Default::default()),
+        },
         Some(K::Ranking { .. }) => Stats::Ranking {
             ranking: ranking(options, &Default::default(), 0),
         },
@@ -455,5 +513,6 @@ fn summary_kind(summary: &QuestionSummary) -> &'static str {
         QuestionSummary::Points { .. } => "points",
         QuestionSummary::Dates { .. } => "date",
         QuestionSummary::Ranking { .. } => "ranking",
+        QuestionSummary::Matrix { .. } => "matrix",
     }
 }

@@ -84,6 +84,13 @@ fn value() -> impl Strategy<Value = (String, AnswerValue)> {
         )),
         (1..=5u8).prop_map(|s| ("stars".to_string(), AnswerValue::Stars(s))),
         (0..=10u8).prop_map(|p| ("nps".to_string(), AnswerValue::Point(p))),
+        (0..3usize, 0..3usize).prop_map(|(a, b)| (
+            "grid".to_string(),
+            AnswerValue::Matrix(BTreeMap::from([
+                ("r1".to_string(), format!("c{a}")),
+                ("r2".to_string(), format!("c{b}")),
+            ]))
+        )),
         (0..3usize).prop_map(|r| {
             let mut order = vec!["a".to_string(), "b".into(), "c".into()];
             order.rotate_left(r);

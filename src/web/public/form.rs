@@ -99,6 +99,20 @@ pub struct QuestionView {
     pub other_text: String,
     /// A ranking's places, first to last: the place's name and the option put there.
     pub places: Vec<(String, String)>,
+    /// A matrix's columns, and its rows: each row's field name, text and the column picked.
+    pub columns: Vec<String>,
+    /// The rows of a matrix.
+    pub rows: Vec<MatrixRowView>,
+}
+
+/// One row of a matrix as the form shows it.
+pub struct MatrixRowView {
+    /// Its field (`q-ID.N`).
+    pub field: String,
+    /// Its text.
+    pub text: String,
+    /// The column picked, if any.
+    pub picked: String,
 }
 
 impl QuestionView {
@@ -172,6 +186,25 @@ impl QuestionView {
                             .map(|v| v.trim().to_owned())
                             .unwrap_or_default();
                         (ordinal(place + 1), chosen)
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+            columns: match &question.kind {
+                QuestionKind::Matrix { columns, .. } => columns.clone(),
+                _ => Vec::new(),
+            },
+            rows: match &question.kind {
+                QuestionKind::Matrix { rows, .. } => rows
+                    .iter()
+                    .enumerate()
+                    .map(|(index, text)| {
+                        let name = format!("{}.{index}", question.id);
+                        MatrixRowView {
+                            picked: posted.first(&name).unwrap_or_default().to_owned(),
+                            field: format!("{ANSWER_FIELD_PREFIX}{name}"),
+                            text: text.clone(),
+                        }
                     })
                     .collect(),
                 _ => Vec::new(),

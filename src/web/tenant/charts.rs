@@ -106,6 +106,17 @@ pub fn chart(question: &QuestionReport) -> BarChart {
             question.answered,
         ),
         Stats::Dates { days } => BarChart::new(by_period(days), question.answered),
+        // A matrix: a bar per row and column (the page also shows it as a table).
+        Stats::Matrix { rows } => BarChart::new(
+            rows.iter()
+                .flat_map(|r| {
+                    r.columns
+                        .iter()
+                        .map(move |c| (format!("{}: {}", r.row, c.option), c.count))
+                })
+                .collect(),
+            question.answered,
+        ),
         // First places, best mean place first.
         Stats::Ranking { ranking } => BarChart::new(
             ranking

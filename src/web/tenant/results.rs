@@ -124,6 +124,11 @@ fn shown(value: &AnswerValue) -> String {
         AnswerValue::Point(point) => point.to_string(),
         AnswerValue::Date(date) => date.clone(),
         AnswerValue::Ranking(order) => order.join(" > "),
+        AnswerValue::Matrix(picked) => picked
+            .iter()
+            .map(|(row, column)| format!("{row}: {column}"))
+            .collect::<Vec<_>>()
+            .join("; "),
         AnswerValue::Other { picked, text } => {
             let mut parts = picked.clone();
             parts.push(format!("Other: {text}"));

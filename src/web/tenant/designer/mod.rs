@@ -24,13 +24,14 @@ use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
-const TYPES: [(&str, &str); 11] = [
+const TYPES: [(&str, &str); 12] = [
     ("short_text", "Short text"),
     ("long_text", "Long text"),
     ("single_choice", "Single choice"),
     ("multiple_choice", "Multiple choice"),
     ("dropdown", "Drop-down list"),
     ("ranking", "Ranking (put the options in order)"),
+    ("matrix", "Matrix (a choice of the options for each row)"),
     ("five_stars", "Five-star rating"),
     ("nps", "Net Promoter Score (0 to 10)"),
     ("scale", "Rating scale"),
@@ -51,6 +52,8 @@ struct QuestionEdit {
     integer: bool,
     /// Whether a choice question offers "Other, please specify".
     other: bool,
+    /// The rows of a matrix, one per line (its columns are the options).
+    rows: String,
     /// Points of a scale, and the meanings of its ends.
     points: String,
     min_label: String,
@@ -75,6 +78,7 @@ impl QuestionEdit {
             max: String::new(),
             integer: false,
             other: false,
+            rows: String::new(),
             points: String::new(),
             min_label: String::new(),
             max_label: String::new(),
@@ -98,7 +102,7 @@ struct DesignerPage {
     title: String,
     description: String,
     questions: Vec<QuestionEdit>,
-    types: [(&'static str, &'static str); 11],
+    types: [(&'static str, &'static str); 12],
     errors: BTreeMap<String, String>,
     notice: Option<String>,
 }
@@ -184,11 +188,18 @@ fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
                 text: q.text.clone(),
                 kind: q.kind.name().into(),
                 required: q.required,
-                options: q.kind.options().join("\n"),
+                options: match &q.kind {
+                    QuestionKind::Matrix { columns, .. } => columns.join("\n"),
+                    kind => kind.options().join("\n"),
+                },
                 min,
                 max,
                 integer,
                 other: q.kind.has_other(),
+                rows: match &q.kind {
+                    QuestionKind::Matrix { rows, .. } => rows.join("\n"),
+                    _ => String::new(),
+                },
                 points,
                 min_label,
                 max_label,
@@ -271,6 +282,7 @@ fn posted(form: &[(String, String)]) -> (String, String, Vec<QuestionEdit>, Stri
                 max: q("max"),
                 integer: !q("integer").is_empty(),
                 other: !q("other").is_empty(),
+                rows: q("rows"),
                 points: q("points"),
                 min_label: q("min_label"),
                 max_label: q("max_label"),
@@ -379,6 +391,13 @@ fn input_of(
                 max,
                 integer: question.integer,
                 other: question.other,
+                rows: question.rows.lines().map(str::to_owned).collect(),
+                // A matrix's columns are written where a choice question's options are.
+                columns: if question.kind == "matrix" {
+                    question.options.lines().map(str::to_owned).collect()
+                } else {
+                    Vec::new()
+                },
                 points,
                 min_label: given(&question.min_label),
                 max_label: given(&question.max_label),
