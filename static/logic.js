@@ -45,6 +45,9 @@
     if ("not_equals" in c) return !equals(values, c.not_equals);
     if ("any_of" in c) return c.any_of.some(function (w) { return equals(values, w); });
     var n = number(values[0]);
+    // Dates (YYYY-MM-DD) compare in order as text, as the server compares them.
+    if (typeof c.greater_than === "string") return values[0] > c.greater_than;
+    if (typeof c.less_than === "string") return values[0] < c.less_than;
     if ("greater_than" in c) return n !== null && n > c.greater_than;
     if ("less_than" in c) return n !== null && n < c.less_than;
     if ("contains" in c) return values[0].toLowerCase().indexOf(c.contains.toLowerCase()) >= 0;

@@ -48,14 +48,51 @@ pub enum Test {
     NotEquals(String),
     /// The option picked, or one of those ticked, is one of these.
     AnyOf(Vec<String>),
-    /// The number or rating is above this.
-    GreaterThan(f64),
-    /// The number or rating is below this.
-    LessThan(f64),
+    /// The number, rating or date is above (after) this.
+    GreaterThan(Bound),
+    /// The number, rating or date is below (before) this.
+    LessThan(Bound),
     /// Whether the question was answered at all.
     Answered(bool),
     /// The text contains this, ignoring case.
     Contains(String),
+}
+
+/// What `greater_than` and `less_than` compare with: a number (numbers, ratings, points) or
+/// a date written `YYYY-MM-DD` (dates; such dates compare in order as text).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Bound {
+    /// A number.
+    Number(f64),
+    /// A date.
+    Date(String),
+}
+
+impl From<f64> for Bound {
+    fn from(number: f64) -> Self {
+        Bound::Number(number)
+    }
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::Number(number) => write!(f, "{number}"),
+            Bound::Date(date) => f.write_str(date),
+        }
+    }
+}
+
+impl Bound {
+    /// How an answer compares with the bound, if they can be compared.
+    fn compare(&self, answer: &AnswerValue) -> Option<std::cmp::Ordering> {
+        match (self, answer) {
+            (Bound::Date(bound), AnswerValue::Date(date)) => Some(date.as_str().cmp(bound)),
+            (Bound::Number(bound), answer) => number(answer)?.partial_cmp(bound),
+            _ => None,
+        }
+    }
 }
 
 impl Condition {
@@ -113,8 +150,8 @@ impl Rule {
             Test::Equals(value) => equals(answer, value),
             Test::NotEquals(value) => !equals(answer, value),
             Test::AnyOf(values) => values.iter().any(|value| equals(answer, value)),
-            Test::GreaterThan(bound) => number(answer).is_some_and(|n| n > *bound),
-            Test::LessThan(bound) => number(answer).is_some_and(|n| n < *bound),
+            Test::GreaterThan(bound) => bound.compare(answer) == Some(std::cmp::Ordering::Greater),
+            Test::LessThan(bound) => bound.compare(answer) == Some(std::cmp::Ordering::Less),
             Test::Contains(part) => match answer {
                 AnswerValue::Text(text) | AnswerValue::Other { text, .. } => {
                     text.to_lowercase().contains(&part.to_lowercase())
@@ -286,6 +323,7 @@ mod tests {
     fn conditions_read_and_write_the_documented_json() {
         let json = serde_json::json!({"all": [
             {"question": "likes", "equals": "No"},
+            {"question": "visit", "less_than": "2026-07-01"},
             {"any": [{"question": "age", "greater_than": 17.0}, {"question": "why", "answered": false}]},
             {"question": "colours", "any_of": ["Red", "Blue"]}
         ]});
@@ -315,6 +353,7 @@ mod tests {
             ("age", AnswerValue::Number(30.0)),
             ("stars", AnswerValue::Stars(4)),
             ("why", AnswerValue::Text("Too EXPENSIVE for me".into())),
+            ("visit", AnswerValue::Date("2026-06-01".into())),
         ]);
         let cases = [
             (rule("likes", Test::Equals("No".into())), true),
@@ -327,18 +366,31 @@ mod tests {
                 true,
             ),
             (rule("many", Test::AnyOf(vec!["Green".into()])), false),
-            (rule("age", Test::GreaterThan(29.5)), true),
-            (rule("age", Test::LessThan(30.0)), false),
+            (rule("age", Test::GreaterThan(29.5.into())), true),
+            (rule("age", Test::LessThan(30.0.into())), false),
             (rule("age", Test::Equals("30".into())), true),
-            (rule("stars", Test::GreaterThan(3.0)), true),
-            (rule("stars", Test::LessThan(4.0)), false),
+            (rule("stars", Test::GreaterThan(3.0.into())), true),
+            (rule("stars", Test::LessThan(4.0.into())), false),
             (rule("why", Test::Contains("expensive".into())), true),
             (rule("why", Test::Contains("cheap".into())), false),
             (rule("why", Test::Answered(true)), true),
             (rule("missing", Test::Answered(false)), true),
             (rule("missing", Test::Answered(true)), false),
             (rule("missing", Test::Equals("".into())), false),
-            (rule("likes", Test::GreaterThan(0.0)), false),
+            (rule("likes", Test::GreaterThan(0.0.into())), false),
+            (
+                rule("visit", Test::GreaterThan(Bound::Date("2026-05-31".into()))),
+                true,
+            ),
+            (
+                rule("visit", Test::LessThan(Bound::Date("2026-06-01".into()))),
+                false,
+            ),
+            (rule("visit", Test::GreaterThan(1.0.into())), false),
+            (
+                rule("age", Test::GreaterThan(Bound::Date("2026-01-01".into()))),
+                false,
+            ),
         ];
         for (condition, expected) in cases {
             assert_eq!(
@@ -351,13 +403,13 @@ mod tests {
         let both = Condition::All {
             all: vec![
                 rule("likes", Test::Equals("No".into())),
-                rule("age", Test::LessThan(18.0)),
+                rule("age", Test::LessThan(18.0.into())),
             ],
         };
         let either = Condition::Any {
             any: vec![
                 rule("likes", Test::Equals("No".into())),
-                rule("age", Test::LessThan(18.0)),
+                rule("age", Test::LessThan(18.0.into())),
             ],
         };
         assert!(!both.holds(&given));

@@ -107,6 +107,21 @@ async fn a_survey_of_pages_with_logic_is_stored_and_shown_in_the_documented_json
     assert_eq!(status, 200, "{updated}");
     assert_eq!(updated["pages"], created["pages"]);
 
+    // The definition exactly as documented (with an NPS question on page 2).
+    let documented = app
+        .create_survey(
+            &key,
+            json!({"title": "T", "pages": [
+              {"title": "About you", "questions": [
+                 {"id": "likes", "text": "Do you like it?", "type": "single_choice", "required": true, "options": ["Yes", "No"]},
+                 {"id": "why", "text": "Why not?", "type": "long_text", "required": true,
+                  "show_if": {"all": [{"question": "likes", "equals": "No"}]}}],
+               "jumps": [{"if": {"all": [{"question": "likes", "equals": "Yes"}]}, "to": "end"}]},
+              {"title": "More", "questions": [{"id": "score", "text": "How likely...?", "type": "nps", "required": false}]}]}),
+        )
+        .await;
+    assert_eq!(documented["pages"][1]["questions"][0]["type"], "nps");
+
     // A definition without pages is still one page, as before.
     let plain = app
         .create_survey(
@@ -540,7 +555,7 @@ async fn the_designer_edits_pages_conditions_and_jumps_keeps_them_when_saved_and
             .text()
             .await
             .expect("a body")
-            .contains("Enter a number to compare with.")
+            .contains("Enter a number (or a date, YYYY-MM-DD) to compare with.")
     );
 
     // Answered once each way: the summary says who was shown what.

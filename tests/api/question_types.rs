@@ -660,3 +660,54 @@ async fn a_matrix_picks_a_column_per_row_and_its_summary_counts_each_cell() {
         "{body}"
     );
 }
+
+#[tokio::test]
+async fn a_condition_compares_dates_as_dates() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("dates").await;
+    let late = json!({"question": "visited", "greater_than": "2026-06-30"});
+    app.published_survey(
+        &key,
+        json!({"title": "Dates", "questions": [
+            {"id": "visited", "text": "When?", "type": "date", "required": true},
+            {"id": "summer", "text": "How was the summer menu?", "type": "short_text", "show_if": late}
+        ]}),
+    )
+    .await;
+    for (day, said) in [("2026-07-14", "Fresh"), ("2026-06-30", "dropped")] {
+        let (status, _) = answer(&app, "dates", vec![("visited", day), ("summer", said)]).await;
+        assert_eq!(status, 303);
+    }
+    crate::export::work(&app, &TestDatabase::create().await.url).await;
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/dates/summary", &key, None)
+        .await;
+    assert_eq!(
+        (
+            &summary["questions"][1]["shown"],
+            &summary["questions"][1]["answered"]
+        ),
+        (&json!(1), &json!(1)),
+        "{summary}"
+    );
+    let body = refused(
+        &app,
+        &key,
+        json!({"text": "D", "type": "short_text", "show_if": {"question": "x", "answered": true}}),
+    )
+    .await;
+    assert!(body["fields"].is_object());
+    let definition = json!({"title": "T", "questions": [
+        {"id": "d", "text": "D", "type": "date"},
+        {"text": "N", "type": "short_text", "show_if": {"question": "d", "less_than": "July"}}]});
+    let (status, body) = app
+        .api(Method::POST, "/api/v1/surveys", &key, Some(definition))
+        .await;
+    assert_eq!(status, 422);
+    assert!(
+        body["fields"]["questions[1].show_if"]
+            .as_str()
+            .is_some_and(|m| m.contains("needs a date written YYYY-MM-DD")),
+        "{body}"
+    );
+}

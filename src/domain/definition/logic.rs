@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{CONTROL, DefinitionErrors, Placed, SurveyInput};
 use crate::domain::answer::has_control_characters;
-use crate::domain::logic::{Condition, Jump, PageLayout, Rule, Target, Test};
+use crate::domain::logic::{Bound, Condition, Jump, PageLayout, Rule, Target, Test};
 use crate::domain::{Question, QuestionKind};
 
 /// Most rules in one condition.
@@ -336,6 +336,17 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
             "question \"{id}\" is a matrix: a condition on it can only test \"answered\""
         ));
     }
+    // Dates compare with dates; the other types that compare, with numbers.
+    let bound = |value: &Value| -> Result<Bound, String> {
+        if !matches!(kind, QuestionKind::Date { .. }) {
+            return number(value).map(Bound::Number);
+        }
+        value
+            .as_str()
+            .and_then(crate::domain::answer::date)
+            .map(|d| Bound::Date(d.to_string()))
+            .ok_or_else(|| format!("\"{name}\" on \"{id}\" needs a date written YYYY-MM-DD"))
+    };
     match name {
         "equals" | "not_equals" => {
             let wanted = text(value)?;
@@ -364,8 +375,8 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
             }
             Ok(Test::AnyOf(values))
         }
-        "greater_than" => number(value).map(Test::GreaterThan),
-        "less_than" => number(value).map(Test::LessThan),
+        "greater_than" => bound(value).map(Test::GreaterThan),
+        "less_than" => bound(value).map(Test::LessThan),
         "answered" => value
             .as_bool()
             .map(Test::Answered)

@@ -84,13 +84,22 @@ impl RuleEdit {
             self.value
                 .trim()
                 .parse::<f64>()
-                .map_err(|_| "Enter a number to compare with.".to_owned())
+                .map_err(|_| "Enter a number (or a date, YYYY-MM-DD) to compare with.".to_owned())
+        };
+        // A date compares with a date; anything else with a number.
+        let bound = |number: &dyn Fn() -> Result<f64, String>| -> Result<Value, String> {
+            let value = self.value.trim();
+            if crate::domain::answer::date(value).is_some() {
+                Ok(json!(value))
+            } else {
+                number().map(|n| json!(n))
+            }
         };
         let test = match self.test.as_str() {
             "answered" => json!({"answered": true}),
             "not_answered" => json!({"answered": false}),
-            "greater_than" => json!({"greater_than": number()?}),
-            "less_than" => json!({"less_than": number()?}),
+            "greater_than" => json!({"greater_than": bound(&number)?}),
+            "less_than" => json!({"less_than": bound(&number)?}),
             "not_equals" => json!({"not_equals": self.value.trim()}),
             "contains" => json!({"contains": self.value.trim()}),
             _ => json!({"equals": self.value.trim()}),
