@@ -1,6 +1,7 @@
-// A three-page survey with a display condition and a jump, answered in headless Chromium on a
-// phone-sized screen: once with JavaScript (the condition shows and hides a question as the
-// respondent answers) and once without (the hint stands in; the server decides). The survey
+// A three-page survey with a display condition and a jump, answered in headless Chromium: on a
+// phone-sized screen with JavaScript (the condition shows and hides a question as the
+// respondent answers), and on a desktop-sized one without (the hint stands in; the server
+// decides). The survey
 // is made through the JSON API with the key given; both responses are then read back.
 // Usage: node logic.cjs <base-url> <api-key> <screenshot-dir>. Exits non-zero on failure.
 const { chromium } = require("playwright-core");
@@ -103,7 +104,9 @@ async function main() {
 
     // Without JavaScript: the question stands with its hint; the jump skips page 2; Back
     // returns to page 1 with the answers kept.
-    const plain = await (await browser.newContext({ ...phone, javaScriptEnabled: false })).newPage();
+    // On a desktop-sized window, this time.
+    const desktop = { viewport: { width: 1280, height: 900 } };
+    const plain = await (await browser.newContext({ ...desktop, javaScriptEnabled: false })).newPage();
     await plain.goto(url);
     expect(await plain.isVisible("#q-why"), "without the script the question is shown");
     expect(await plain.isVisible("text=Answer this if your answer to \"Did you like it?\" is \"No\"."),
