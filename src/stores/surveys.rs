@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 
 use crate::domain::definition::Definition;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug};
+use crate::domain::{Question, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug};
 use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 
 /// Reads and writes survey definitions; reads are served from the cache while fresh.
@@ -172,6 +172,25 @@ impl SurveyStore {
         survey.revise(definition, OffsetDateTime::now_utc());
         self.save(&survey).await?;
         Ok(survey)
+    }
+
+    /// Every question the survey has or had in a kept version (the current one first): one id
+    /// is one question of one type for ever, since answers and statistics are kept by id.
+    pub async fn known_questions(&self, current: &Survey) -> Result<Vec<Question>, StoreError> {
+        let mut known = current.questions.clone();
+        for version in self
+            .versions(&current.survey_ref())
+            .await?
+            .into_iter()
+            .rev()
+        {
+            for question in version.questions {
+                if !known.iter().any(|q| q.id == question.id) {
+                    known.push(question);
+                }
+            }
+        }
+        Ok(known)
     }
 
     /// The versions kept when the published survey was edited, oldest first.

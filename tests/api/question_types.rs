@@ -711,3 +711,41 @@ async fn a_condition_compares_dates_as_dates() {
         "{body}"
     );
 }
+
+#[tokio::test]
+async fn an_id_once_used_keeps_its_type_even_after_its_question_was_removed() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("ids").await;
+    let numeric = json!({"id": "q", "text": "How many?", "type": "numeric"});
+    let other = json!({"id": "keep", "text": "Name?", "type": "short_text"});
+    app.published_survey(&key, json!({"title": "Ids", "questions": [numeric, other]}))
+        .await;
+    let put = |questions: Value| {
+        let app = &app;
+        let key = key.clone();
+        async move {
+            app.api(
+                Method::PUT,
+                "/api/v1/surveys/ids",
+                &key,
+                Some(json!({"title": "Ids", "questions": questions})),
+            )
+            .await
+        }
+    };
+    // Removed (version 1 is kept, with its answers' question)...
+    let (status, _) = put(json!([other])).await;
+    assert_eq!(status, 200);
+    // ...then brought back as text: refused, since version 1's answers count it as a number.
+    let (status, body) =
+        put(json!([other, {"id": "q", "text": "Why?", "type": "short_text"}])).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["fields"]["questions[1].type"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot change")),
+        "{body}"
+    );
+    let (status, _) = put(json!([other, numeric])).await;
+    assert_eq!(status, 200, "back as a number it is the same question");
+}

@@ -114,7 +114,8 @@ pub async fn update(
     JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &tenant, &slug).await?;
-    let definition = input.check(&current.questions).map_err(invalid)?;
+    let known = state.stores.surveys.known_questions(&current).await?;
+    let definition = input.check(&known).map_err(invalid)?;
     let survey = state.stores.surveys.revise(&current, definition).await?;
     Ok(HttpResponse::Ok().json(survey_document(&survey)))
 }

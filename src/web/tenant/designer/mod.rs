@@ -498,11 +498,11 @@ async fn save_form(
         .filter(|q| !q.is_blank())
         .map(|q| q.index)
         .collect();
+    let existing = match &current {
+        Some(survey) => state.stores.surveys.known_questions(survey).await?,
+        None => Vec::new(),
+    };
     let checked = input_of(&title, &description, &questions).and_then(|mut input| {
-        let existing = current
-            .as_ref()
-            .map(|s| s.questions.clone())
-            .unwrap_or_default();
         renew_retyped(&mut input, &existing);
         input.check(&existing).map_err(|errors| {
             errors
