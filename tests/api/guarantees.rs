@@ -651,6 +651,7 @@ async fn every_state_changing_form_refuses_a_missing_or_forged_csrf_token() {
         format!("/tenant/surveys/{slug}/unpublish"),
         format!("/tenant/surveys/{slug}/delete"),
         format!("/tenant/surveys/{slug}/exports"),
+        format!("/tenant/surveys/{slug}/preview"),
     ];
     for route in &routes {
         for token in [None, Some("forged")] {
@@ -667,7 +668,7 @@ async fn every_state_changing_form_refuses_a_missing_or_forged_csrf_token() {
             assert_eq!(response.status(), 403, "POST {route} with {token:?}");
         }
     }
-    assert_eq!(routes.len(), 12);
+    assert_eq!(routes.len(), 13);
     assert!(
         owner.page("/tenant").await.contains("Guarded"),
         "nothing changed"

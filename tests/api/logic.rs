@@ -626,3 +626,91 @@ async fn loadgen_walks_the_pages_of_a_survey_with_logic_without_a_single_unexpec
     assert!(!line.contains("(0 ok"), "{line}");
     assert!(stdout.contains("every POST of the pages:"), "{stdout}");
 }
+
+#[tokio::test]
+async fn an_owner_previews_a_draft_page_by_page_and_nothing_is_stored() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Tasters", "tasters", "owner@tasters.test").await;
+    let key = app.api_key("tasters").await;
+    app.create_survey(&key, definition()).await;
+    assert_eq!(
+        app.get("/s/tasters/tasting").await.status(),
+        404,
+        "a draft is not public"
+    );
+
+    let path = "/tenant/surveys/tasting/preview";
+    let first = owner.page(path).await;
+    assert!(first.contains("<strong>Preview.</strong>"), "{first}");
+    assert!(first.contains("Page 1 of 2"));
+    assert!(first.contains(r#"action="/tenant/surveys/tasting/preview""#));
+    let csrf = crate::owner::value_of(&first, "csrf");
+    let post = |fields: Vec<(&str, &str)>| {
+        let mut form: Vec<(String, String)> = vec![
+            ("csrf".into(), csrf.clone()),
+            ("token".into(), "preview".into()),
+        ];
+        form.extend(
+            fields
+                .into_iter()
+                .map(|(n, v)| (n.to_owned(), v.to_owned())),
+        );
+        let owner = &owner;
+        async move {
+            let response = owner.post_owned(path, &form).await;
+            let status = response.status().as_u16();
+            (status, response.text().await.expect("a body"))
+        }
+    };
+    let (status, page) = post(vec![("page", "0"), ("nav", "next"), ("q-likes", "No")]).await;
+    assert_eq!(status, 422, "checked as respondents are");
+    assert!(page.contains("Please answer this question."));
+    let (status, page) = post(vec![
+        ("page", "0"),
+        ("nav", "next"),
+        ("q-likes", "No"),
+        ("q-why", "Dear"),
+    ])
+    .await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Page 2 of 2") && page.contains("<strong>Preview.</strong>"),
+        "{page}"
+    );
+    let (status, page) = post(vec![
+        ("page", "1"),
+        ("nav", "next"),
+        ("q-likes", "No"),
+        ("q-why", "Dear"),
+        ("q-score", "6"),
+    ])
+    .await;
+    assert_eq!(status, 200);
+    assert!(page.contains("The answers would be sent now."), "{page}");
+    assert!(
+        page.contains("3 answers were checked and dropped"),
+        "{page}"
+    );
+    let (status, _) = post(vec![("page", "0"), ("nav", "next"), ("q-likes", "Yes")]).await;
+    assert_eq!(status, 200, "a jump to the end ends the preview too");
+
+    drain(&app.stores().await).await;
+    let (_, responses) = app
+        .api(Method::GET, "/api/v1/surveys/tasting/responses", &key, None)
+        .await;
+    assert_eq!(responses["total"], 0, "nothing stored: {responses}");
+    let queued = app
+        .stores()
+        .await
+        .answer_queues
+        .waiting(canvass::domain::Subscription::Standard)
+        .await
+        .expect("counted");
+    assert_eq!(queued, 0);
+
+    // Only the survey's own owner, signed in, can preview it.
+    let stranger = Owner::signed_up(&app, "Others", "others", "owner@others.test").await;
+    assert_eq!(stranger.get(path).await.status(), 404);
+    let anonymous = Owner::new(&app);
+    assert_ne!(anonymous.get(path).await.status(), 200);
+}

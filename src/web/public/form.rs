@@ -26,6 +26,8 @@ pub struct PostedForm {
     pub page: usize,
     /// Whether they pressed Back.
     pub back: bool,
+    /// The CSRF token an owner's preview carries (empty on the public form).
+    pub csrf: String,
 }
 
 /// Parses an `application/x-www-form-urlencoded` body into the token and the answers.
@@ -38,6 +40,8 @@ pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
             form.page = value.parse().map_err(|_| {
                 WebError::BadRequest("The form's page number is not a number.".into())
             })?;
+        } else if name == "csrf" {
+            form.csrf = value;
         } else if name == NAV_FIELD {
             form.back = value == "back";
         } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {

@@ -3,6 +3,9 @@
 mod form;
 mod pages;
 
+pub(crate) use form::{parse as parse_form, read_body};
+pub(crate) use pages::{FormContext, Step, SurveyPage, step};
+
 use actix_web::web::{self, ServiceConfig};
 
 /// Mounts the public routes under `/s`.

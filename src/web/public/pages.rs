@@ -34,12 +34,26 @@ pub struct PageQuery {
     page: Option<usize>,
 }
 
+/// Where a survey form posts and what it carries besides the answers: the respondent's
+/// signed token, or, in an owner's preview, the session's CSRF token.
+pub(crate) struct FormContext {
+    /// The submission token (`preview` in a preview, which stores nothing).
+    pub(crate) token: String,
+    /// The URL the form posts to.
+    pub(crate) action: String,
+    /// In a preview, the CSRF token of the owner's session.
+    pub(crate) preview_csrf: Option<String>,
+}
+
+/// A page of a survey form, as respondents (or an owner previewing it) see it.
 #[derive(Template)]
 #[template(path = "public/survey.html")]
-struct SurveyPage {
+pub(crate) struct SurveyPage {
     tenant: Arc<Tenant>,
     survey: Arc<Survey>,
     token: String,
+    action: String,
+    preview_csrf: Option<String>,
     /// The page shown, from 0, and how many the survey has.
     page: usize,
     pages: usize,
@@ -59,10 +73,10 @@ struct SurveyPage {
 
 impl SurveyPage {
     /// Page `page` of the survey, showing what `posted` holds and `errors`.
-    fn new(
+    pub(crate) fn new(
         tenant: Arc<Tenant>,
         survey: Arc<Survey>,
-        token: String,
+        form: &FormContext,
         page: usize,
         posted: &RawAnswers,
         errors: &FieldErrors,
@@ -143,10 +157,68 @@ impl SurveyPage {
             error_count: errors.len(),
             tenant,
             survey,
-            token,
+            token: form.token.clone(),
+            action: form.action.clone(),
+            preview_csrf: form.preview_csrf.clone(),
             page,
         }
     }
+}
+
+/// Where a posted page of a survey leads.
+pub(crate) enum Step {
+    /// Another page (or the same one, with its errors), with its status.
+    Page(StatusCode, Box<SurveyPage>),
+    /// The end of the respondent's route, every page checked: the whole response.
+    Done(crate::domain::answer::Walk),
+}
+
+/// Reads a posted page: Back goes to the page before on the respondent's route (input kept,
+/// nothing checked); otherwise the route so far is checked from the first page, and a wrong
+/// answer shows its page again (422), else the next page follows, or, past the last, `Done`.
+pub(crate) fn step(
+    tenant: &Arc<Tenant>,
+    survey: &Arc<Survey>,
+    form: &FormContext,
+    posted: &form::PostedForm,
+) -> Step {
+    let walk = survey.walk(&posted.answers, Some(posted.page));
+    let show = |status: StatusCode, page: usize, errors: &FieldErrors| {
+        let page = SurveyPage::new(
+            tenant.clone(),
+            survey.clone(),
+            form,
+            page,
+            &posted.answers,
+            errors,
+        );
+        Step::Page(status, Box::new(page))
+    };
+    let reached = walk.route.last() == Some(&posted.page);
+    if posted.back || !reached {
+        // A page that is not on the respondent's route (answers changed under it, or a forged
+        // page number) goes back to the last page before it that is.
+        let previous = match (posted.back, reached) {
+            (true, true) => walk.route.iter().rev().nth(1).copied().unwrap_or(0),
+            _ => walk
+                .route
+                .iter()
+                .copied()
+                .rfind(|&p| p < posted.page)
+                .unwrap_or(0),
+        };
+        return show(StatusCode::OK, previous, &FieldErrors::new());
+    }
+    if let Some(page) = walk.first_page_with_errors(survey) {
+        return show(StatusCode::UNPROCESSABLE_ENTITY, page, &walk.errors);
+    }
+    if let Target::Page(next) = walk.next {
+        return show(StatusCode::OK, next, &FieldErrors::new());
+    }
+    // This walk went through every page shown, so it is the whole response, checked again
+    // from the first page (earlier pages' answers came back in hidden fields, which a
+    // respondent could have changed).
+    Step::Done(walk)
 }
 
 #[derive(Template)]
@@ -220,10 +292,15 @@ pub async fn form(
         survey: survey.survey_ref(),
     }
     .sign(&state.stores.signing_key);
+    let form = FormContext {
+        action: format!("/s/{}/{}", tenant.slug, survey.slug),
+        token,
+        preview_csrf: None,
+    };
     render(&SurveyPage::new(
         tenant,
         survey,
-        token,
+        &form,
         0,
         &RawAnswers::default(),
         &FieldErrors::new(),
@@ -249,42 +326,15 @@ pub async fn submit(
             "This form cannot be accepted: {error}. Please open the survey again and answer it."
         ))
     })?;
-    let walk = survey.walk(&posted.answers, Some(posted.page));
-    let show = |page: usize, errors: &FieldErrors| {
-        SurveyPage::new(
-            tenant.clone(),
-            survey.clone(),
-            posted.token.clone(),
-            page,
-            &posted.answers,
-            errors,
-        )
+    let form = FormContext {
+        token: posted.token.clone(),
+        action: format!("/s/{}/{}", tenant.slug, survey.slug),
+        preview_csrf: None,
     };
-    let reached = walk.route.last() == Some(&posted.page);
-    if posted.back || !reached {
-        // Back to the page before this one on the respondent's route (input kept, nothing
-        // checked); a page that is not on their route (answers changed under it) goes back
-        // to the last page that is.
-        let previous = match (posted.back, reached) {
-            (true, true) => walk.route.iter().rev().nth(1).copied().unwrap_or(0),
-            _ => walk
-                .route
-                .iter()
-                .copied()
-                .rfind(|&p| p < posted.page)
-                .unwrap_or(0),
-        };
-        return render(&show(previous, &FieldErrors::new()));
-    }
-    if let Some(page) = walk.first_page_with_errors(&survey) {
-        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &show(page, &walk.errors));
-    }
-    if let Target::Page(next) = walk.next {
-        return render(&show(next, &FieldErrors::new()));
-    }
-    // The end of the route: this walk went through every page shown, so it is the whole
-    // response, checked again from the first page (earlier pages' answers came back in
-    // hidden fields, which a respondent could have changed).
+    let walk = match step(&tenant, &survey, &form, &posted) {
+        Step::Page(status, page) => return render_with_status(status, page.as_ref()),
+        Step::Done(walk) => walk,
+    };
     let (values, hidden) = (walk.values, walk.hidden);
     let answer = Answer {
         tenant: tenant.slug.clone(),

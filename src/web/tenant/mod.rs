@@ -8,6 +8,7 @@ mod dashboard;
 mod designer;
 mod exports;
 mod keys;
+mod preview;
 mod results;
 mod session;
 mod settings;
@@ -34,6 +35,8 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/surveys", web::post().to(designer::create))
             .route("/surveys/{slug}", web::get().to(designer::edit))
             .route("/surveys/{slug}", web::post().to(designer::save))
+            .route("/surveys/{slug}/preview", web::get().to(preview::show))
+            .route("/surveys/{slug}/preview", web::post().to(preview::answer))
             .route("/surveys/{slug}/publish", web::post().to(designer::publish))
             .route(
                 "/surveys/{slug}/unpublish",
