@@ -193,45 +193,11 @@ impl Survey {
                 if let Some(seen) = shown.get_mut(first + offset) {
                     *seen = true;
                 }
-                if let QuestionKind::Matrix { rows, columns } = &question.kind {
-                    match matrix_answer(raw, &question.id, rows, columns, question.required) {
-                        Ok(Some(value)) => {
-                            walk.values.insert(question.id.clone(), value);
-                        }
-                        Ok(None) => {}
-                        Err(message) => {
-                            walk.errors.insert(question.id.clone(), message);
-                        }
-                    }
-                    continue;
-                }
-                let mut posted = raw.values(&question.id);
-                // What the respondent wrote beside "Other".
-                let other = question
-                    .kind
-                    .has_other()
-                    .then(|| raw.first(&format!("{}.other", question.id)))
-                    .flatten();
-                // Text beside "Other" picks it, unless a single choice picked a listed option.
-                let single = matches!(question.kind, QuestionKind::SingleChoice { .. });
-                if other.is_some() && !posted.contains(&OTHER) && (posted.is_empty() || !single) {
-                    posted.push(OTHER);
-                }
-                if posted.is_empty() {
-                    if question.required {
-                        walk.errors
-                            .insert(question.id.clone(), "Please answer this question.".into());
-                    }
-                    continue;
-                }
-                let parsed = match (question.kind.has_other(), posted.contains(&OTHER)) {
-                    (true, true) => other_answer(&question.kind, &posted, other),
-                    _ => parse(&question.kind, &posted),
-                };
-                match parsed {
-                    Ok(value) => {
+                match answer_to(question, raw) {
+                    Ok(Some(value)) => {
                         walk.values.insert(question.id.clone(), value);
                     }
+                    Ok(None) => {}
                     Err(message) => {
                         walk.errors.insert(question.id.clone(), message);
                     }
@@ -330,6 +296,38 @@ pub fn date(text: &str) -> Option<time::Date> {
     time::Date::parse(text.trim(), &format)
         .ok()
         .filter(|d| (1..=9999).contains(&d.year()))
+}
+
+/// The answer a form gives to one shown question: `None` when it is not answered (an error
+/// if it is required). Each kind reads its own fields: `q-ID`, a matrix's `q-ID.N`, and the
+/// text beside "Other" in `q-ID.other`.
+fn answer_to(question: &super::Question, raw: &RawAnswers) -> Result<Option<AnswerValue>, String> {
+    if let QuestionKind::Matrix { rows, columns } = &question.kind {
+        return matrix_answer(raw, &question.id, rows, columns, question.required);
+    }
+    let mut posted = raw.values(&question.id);
+    let other = question
+        .kind
+        .has_other()
+        .then(|| raw.first(&format!("{}.other", question.id)))
+        .flatten();
+    // Text beside "Other" picks it, unless a single choice picked a listed option.
+    let single = matches!(question.kind, QuestionKind::SingleChoice { .. });
+    if other.is_some() && !posted.contains(&OTHER) && (posted.is_empty() || !single) {
+        posted.push(OTHER);
+    }
+    if posted.is_empty() {
+        return if question.required {
+            Err("Please answer this question.".into())
+        } else {
+            Ok(None)
+        };
+    }
+    if posted.contains(&OTHER) && question.kind.has_other() {
+        other_answer(&question.kind, &posted, other).map(Some)
+    } else {
+        parse(&question.kind, &posted).map(Some)
+    }
 }
 
 /// A matrix's rows as posted (`q-ID.N` for row N): each a listed column; all rows when the
@@ -766,5 +764,161 @@ mod tests {
         let json = serde_json::to_string(&answer).expect("serialises");
         let back: Answer = serde_json::from_str(&json).expect("deserialises");
         assert_eq!(back, answer);
+    }
+
+    fn asked(kind: QuestionKind, required: bool) -> Question {
+        question("q", required, kind)
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn each_new_type_reads_its_own_fields_and_refuses_what_does_not_fit() {
+        let choice = |other| QuestionKind::SingleChoice {
+            options: strings(&["A", "B"]),
+            other,
+        };
+        let many = QuestionKind::MultipleChoice {
+            options: strings(&["A", "B"]),
+            other: true,
+        };
+        let ranking = QuestionKind::Ranking {
+            options: strings(&["A", "B", "C"]),
+        };
+        let matrix = QuestionKind::Matrix {
+            rows: strings(&["R1", "R2"]),
+            columns: strings(&["X", "Y"]),
+        };
+        let scale = QuestionKind::Scale {
+            points: 5,
+            min_label: None,
+            max_label: None,
+        };
+        let date = QuestionKind::Date {
+            earliest: Some("2026-01-01".into()),
+            latest: Some("2026-12-31".into()),
+        };
+        let other = |picked: &[&str], text: &str| AnswerValue::Other {
+            picked: strings(picked),
+            text: text.into(),
+        };
+        // The kind, whether required, the fields posted, and the answer (or a refusal).
+        type Case<'a> = (
+            QuestionKind,
+            bool,
+            Vec<(&'a str, &'a str)>,
+            Result<Option<AnswerValue>, ()>,
+        );
+        let cases: Vec<Case> = vec![
+            // "Other": its text is needed; writing it picks it; a listed pick wins on a single.
+            (choice(true), false, vec![("q", "Other")], Err(())),
+            (
+                choice(true),
+                false,
+                vec![("q.other", "Bike")],
+                Ok(Some(other(&[], "Bike"))),
+            ),
+            (
+                choice(true),
+                false,
+                vec![("q", "A"), ("q.other", "x")],
+                Ok(Some(AnswerValue::Choice("A".into()))),
+            ),
+            (choice(false), false, vec![("q", "Other")], Err(())),
+            (choice(false), false, vec![("q.other", "Bike")], Ok(None)),
+            (
+                many.clone(),
+                false,
+                vec![("q", "B"), ("q.other", "Bike")],
+                Ok(Some(other(&["B"], "Bike"))),
+            ),
+            (
+                many,
+                false,
+                vec![("q", "Z"), ("q", "Other"), ("q.other", "x")],
+                Err(()),
+            ),
+            // Rankings: every option once.
+            (
+                ranking.clone(),
+                true,
+                vec![("q", "C"), ("q", "A"), ("q", "B")],
+                Ok(Some(AnswerValue::Ranking(strings(&["C", "A", "B"])))),
+            ),
+            (
+                ranking.clone(),
+                true,
+                vec![("q", "C"), ("q", "C"), ("q", "B")],
+                Err(()),
+            ),
+            (
+                ranking.clone(),
+                true,
+                vec![("q", "C"), ("q", ""), ("q", "B")],
+                Err(()),
+            ),
+            (ranking.clone(), true, vec![], Err(())),
+            (ranking, false, vec![], Ok(None)),
+            // Matrices: a listed column per row; every row when required.
+            (
+                matrix.clone(),
+                true,
+                vec![("q.0", "X"), ("q.1", "Y")],
+                Ok(Some(AnswerValue::Matrix(BTreeMap::from([
+                    ("R1".into(), "X".into()),
+                    ("R2".into(), "Y".into()),
+                ])))),
+            ),
+            (matrix.clone(), true, vec![("q.0", "X")], Err(())),
+            (
+                matrix.clone(),
+                false,
+                vec![("q.1", "Y")],
+                Ok(Some(AnswerValue::Matrix(BTreeMap::from([(
+                    "R2".into(),
+                    "Y".into(),
+                )])))),
+            ),
+            (matrix.clone(), false, vec![("q.1", "Z")], Err(())),
+            (matrix, false, vec![("q.7", "X")], Ok(None)),
+            // Points and dates at and past their edges.
+            (
+                QuestionKind::Nps,
+                true,
+                vec![("q", "0")],
+                Ok(Some(AnswerValue::Point(0))),
+            ),
+            (
+                QuestionKind::Nps,
+                true,
+                vec![("q", "10")],
+                Ok(Some(AnswerValue::Point(10))),
+            ),
+            (QuestionKind::Nps, true, vec![("q", "11")], Err(())),
+            (QuestionKind::Nps, true, vec![("q", "-1")], Err(())),
+            (scale.clone(), true, vec![("q", "0")], Err(())),
+            (
+                scale,
+                true,
+                vec![("q", "5")],
+                Ok(Some(AnswerValue::Point(5))),
+            ),
+            (
+                date.clone(),
+                true,
+                vec![("q", "2026-01-01")],
+                Ok(Some(AnswerValue::Date("2026-01-01".into()))),
+            ),
+            (date.clone(), true, vec![("q", "2025-12-31")], Err(())),
+            (date.clone(), true, vec![("q", "2026-02-30")], Err(())),
+            (date, true, vec![("q", "99999-01-01")], Err(())),
+        ];
+        for (kind, required, posted, expected) in cases {
+            let question = asked(kind, required);
+            let got = answer_to(&question, &raw(&posted)).map_err(|_| ());
+            assert_eq!(got, expected, "{} with {posted:?}", question.kind.name());
+        }
     }
 }

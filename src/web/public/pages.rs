@@ -72,6 +72,18 @@ pub(crate) struct SurveyPage {
 }
 
 impl SurveyPage {
+    /// The first page, blank: what a respondent (or a previewing owner) sees first.
+    pub(crate) fn first(tenant: Arc<Tenant>, survey: Arc<Survey>, form: &FormContext) -> Self {
+        Self::new(
+            tenant,
+            survey,
+            form,
+            0,
+            &RawAnswers::default(),
+            &FieldErrors::new(),
+        )
+    }
+
     /// Page `page` of the survey, showing what `posted` holds and `errors`.
     pub(crate) fn new(
         tenant: Arc<Tenant>,
@@ -297,14 +309,7 @@ pub async fn form(
         token,
         preview_csrf: None,
     };
-    render(&SurveyPage::new(
-        tenant,
-        survey,
-        &form,
-        0,
-        &RawAnswers::default(),
-        &FieldErrors::new(),
-    ))
+    render(&SurveyPage::first(tenant, survey, &form))
 }
 
 /// `POST /s/{tenant}/{survey}`: validates the answers, queues them, redirects to the thanks.

@@ -8,7 +8,7 @@ use askama::Template;
 
 use super::own_survey;
 use super::session::SignedIn;
-use crate::domain::{FieldErrors, RawAnswers, Survey};
+use crate::domain::Survey;
 use crate::web::public::{FormContext, Step, SurveyPage, parse_form, read_body, step};
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -36,14 +36,7 @@ pub async fn show(
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let form = context(&signed_in, &survey);
-    render(&SurveyPage::new(
-        signed_in.tenant.clone(),
-        survey,
-        &form,
-        0,
-        &RawAnswers::default(),
-        &FieldErrors::new(),
-    ))
+    render(&SurveyPage::first(signed_in.tenant.clone(), survey, &form))
 }
 
 /// `POST /tenant/surveys/{slug}/preview`: the next page, the errors, or the end; nothing stored.
