@@ -182,6 +182,8 @@ pub async fn create_tenant(
         subscription,
         created: time::OffsetDateTime::now_utc(),
         owner: None,
+        time_zone: None,
+        branding: Default::default(),
     };
     if !stores.tenants.create(&tenant).await? {
         return Err(AdminError::Invalid(format!(

@@ -84,6 +84,12 @@ pub struct ServeSettings {
     #[arg(long, env = "CANVASS_TRUSTED_PROXIES", default_value = "", value_parser = parse_proxies)]
     pub trusted_proxies: TrustedProxies,
 
+    /// The site's address as respondents reach it (`https://surveys.example.com`), used in the
+    /// survey links, QR codes and embed snippets owners share; by default the address the
+    /// owner's own request came to.
+    #[arg(long, env = "CANVASS_PUBLIC_URL")]
+    pub public_url: Option<String>,
+
     /// Create the demo tenant and survey when the storage has no demo tenant yet.
     #[arg(long, env = "CANVASS_DEMO", default_value_t = true, action = clap::ArgAction::Set)]
     pub demo: bool,
@@ -187,6 +193,11 @@ impl ServeSettings {
             trusted_proxies: self.trusted_proxies.0.clone(),
             export_hosts: crate::export::AllowedHosts::parse(&self.worker.export_allowed_hosts),
             server_exports: self.worker.export_database_url.is_some(),
+            public_url: self
+                .public_url
+                .as_deref()
+                .map(|url| url.trim().trim_end_matches('/').to_owned())
+                .filter(|url| !url.is_empty()),
         }
     }
 
@@ -197,6 +208,7 @@ impl ServeSettings {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             body_timeout_secs: DEFAULT_BODY_TIMEOUT_SECS,
             trusted_proxies: TrustedProxies::default(),
+            public_url: None,
             demo: true,
             storage,
             stores: StoreArgs::default(),

@@ -36,6 +36,8 @@ pub fn tenant(now: OffsetDateTime) -> Tenant {
         subscription: Subscription::Standard,
         created: now,
         owner: None,
+        time_zone: None,
+        branding: Default::default(),
     }
 }
 
@@ -51,6 +53,7 @@ pub fn survey(now: OffsetDateTime) -> Survey {
             "Tell us about your last visit to one of our coffee bars. It takes two minutes.".into(),
         ),
         published: true,
+        was_published: true,
         version: 1,
         created: now,
         updated: now,
@@ -109,6 +112,10 @@ pub fn survey(now: OffsetDateTime) -> Survey {
             ),
         ],
         layout: Vec::new(),
+        closes_at: None,
+        response_limit: None,
+        closed_message: None,
+        thank_you: None,
     }
 }
 

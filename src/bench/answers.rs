@@ -94,6 +94,7 @@ pub(super) async fn seed(
                     title: format!("Benchmark {i}"),
                     description: None,
                     published: true,
+                    was_published: true,
                     version: 1,
                     created: now,
                     updated: now,
@@ -117,6 +118,10 @@ pub(super) async fn seed(
                         question("comments", QuestionKind::LongText),
                     ],
                     layout: Vec::new(),
+                    closes_at: None,
+                    response_limit: None,
+                    closed_message: None,
+                    thank_you: None,
                 })
                 .await?;
         }

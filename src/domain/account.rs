@@ -27,10 +27,15 @@ static COMMON_PASSWORDS: std::sync::LazyLock<std::collections::HashSet<&'static 
 pub struct Email(String);
 
 impl Email {
-    /// Checks an address; `None` if it is not one.
+    /// Checks an address with validator's email rule, and asks for a domain with a dot in
+    /// it (`owner@beanthere` is valid by the RFC but reaches nobody on the internet); `None`
+    /// if it is not one.
     pub fn parse(text: &str) -> Option<Self> {
         let email = text.trim().to_lowercase();
-        (email.len() <= 254 && email.validate_email()).then_some(Self(email))
+        let dotted = email.rsplit_once('@').is_some_and(|(_, domain)| {
+            domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
+        });
+        (email.len() <= 254 && dotted && email.validate_email()).then_some(Self(email))
     }
 
     /// The address.
@@ -100,7 +105,16 @@ mod tests {
             Email::parse(" Ada@Example.com ").map(|e| e.0),
             Some("ada@example.com".into())
         );
-        for bad in ["", "ada", "ada@", "@example.com", "a b@example.com"] {
+        for bad in [
+            "",
+            "ada",
+            "ada@",
+            "@example.com",
+            "a b@example.com",
+            "owner@beanthere",
+            "owner@beanthere.",
+            "owner@.com",
+        ] {
             assert!(Email::parse(bad).is_none(), "case {bad:?}");
         }
     }

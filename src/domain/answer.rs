@@ -514,6 +514,7 @@ mod tests {
             title: "Colours".into(),
             description: None,
             published: true,
+            was_published: true,
             version: 1,
             created: OffsetDateTime::UNIX_EPOCH,
             updated: OffsetDateTime::UNIX_EPOCH,
@@ -557,6 +558,10 @@ mod tests {
                 ),
             ],
             layout: Vec::new(),
+            closes_at: None,
+            response_limit: None,
+            closed_message: None,
+            thank_you: None,
         }
     }
 

@@ -23,11 +23,16 @@ fn survey_of(definition: Value) -> Result<Survey, super::definition::DefinitionE
         title: checked.title,
         description: None,
         published: true,
+        was_published: true,
         version: 1,
         created: OffsetDateTime::UNIX_EPOCH,
         updated: OffsetDateTime::UNIX_EPOCH,
         questions: checked.questions,
         layout: checked.layout,
+        closes_at: None,
+        response_limit: None,
+        closed_message: None,
+        thank_you: None,
     })
 }
 

@@ -3,8 +3,10 @@
 
 pub mod account;
 pub mod answer;
+pub mod branding;
 pub mod definition;
 mod ids;
+pub mod lifecycle;
 pub mod logic;
 pub mod question;
 pub mod reference;
@@ -13,11 +15,13 @@ pub mod submission;
 pub mod summary;
 pub mod survey;
 pub mod tenant;
+pub mod zone;
 
 #[cfg(test)]
 mod flow_tests;
 
 pub use answer::{Answer, AnswerValue, FieldErrors, RawAnswers};
+pub use lifecycle::{Closure, SurveyState};
 pub use logic::{Condition, Jump, PageLayout, Target};
 pub use question::{Question, QuestionId, QuestionKind};
 pub use reference::{IdRange, Reference};
@@ -26,3 +30,4 @@ pub use submission::{SigningKey, SubmissionToken, TokenError, thanks_signature, 
 pub use summary::{QuestionSummary, SurveySummary};
 pub use survey::{Survey, SurveyId, SurveyRef};
 pub use tenant::{Subscription, Tenant};
+pub use zone::Zone;

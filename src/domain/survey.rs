@@ -93,6 +93,9 @@ pub struct Survey {
     pub description: Option<String>,
     /// Whether respondents can see and answer it.
     pub published: bool,
+    /// Whether it was ever published: unpublished again, it is closed, not a draft.
+    #[serde(default)]
+    pub was_published: bool,
     /// Starts at 1; each edit of a published survey adds one. Answers record it.
     pub version: u32,
     /// When it was created.
@@ -107,6 +110,22 @@ pub struct Survey {
     /// were before pages existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layout: Vec<PageLayout>,
+    /// When it stops taking answers (UTC).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "time::serde::rfc3339::option"
+    )]
+    pub closes_at: Option<OffsetDateTime>,
+    /// How many counted answers close it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_limit: Option<u64>,
+    /// What respondents read once it is closed (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed_message: Option<String>,
+    /// What respondents read after sending their answers (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thank_you: Option<String>,
 }
 
 impl Survey {
@@ -122,7 +141,10 @@ impl Survey {
     /// Roughly how many bytes the survey takes in memory, for weighing it in a cache.
     pub fn weight(&self) -> u32 {
         let texts = self.title.len()
-            + self.description.as_ref().map_or(0, String::len)
+            + [&self.description, &self.closed_message, &self.thank_you]
+                .iter()
+                .map(|text| text.as_ref().map_or(0, String::len))
+                .sum::<usize>()
             + self
                 .questions
                 .iter()
@@ -155,6 +177,10 @@ impl Survey {
         self.description = definition.description;
         self.questions = definition.questions;
         self.layout = definition.layout;
+        self.closes_at = definition.closes_at;
+        self.response_limit = definition.response_limit;
+        self.closed_message = definition.closed_message;
+        self.thank_you = definition.thank_you;
         self.updated = now;
     }
 
@@ -213,6 +239,7 @@ mod tests {
             title: "Team".into(),
             description: None,
             published,
+            was_published: published,
             version: 1,
             created: now,
             updated: now,
@@ -224,6 +251,10 @@ mod tests {
                 show_if: None,
             }],
             layout: Vec::new(),
+            closes_at: None,
+            response_limit: None,
+            closed_message: None,
+            thank_you: None,
         }
     }
 
@@ -233,6 +264,7 @@ mod tests {
             description: None,
             questions,
             layout: Vec::new(),
+            ..Definition::default()
         }
     }
 

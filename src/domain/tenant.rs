@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 
 use super::TenantSlug;
 use super::account::Email;
+use super::branding::Branding;
 
 /// What a tenant pays for; premium answers are processed first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -42,9 +43,20 @@ pub struct Tenant {
     /// was recorded): an account naming this tenant signs in to it only if it is this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<Email>,
+    /// The IANA time zone its times are entered and shown in (UTC when unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    /// Its logo and accent colour on its public pages.
+    #[serde(default)]
+    pub branding: Branding,
 }
 
 impl Tenant {
+    /// The zone its times are entered and shown in.
+    pub fn zone(&self) -> super::Zone {
+        super::Zone::or_utc(self.time_zone.as_deref())
+    }
+
     /// Whether the account with this address may sign in to the tenant it names.
     pub fn owned_by(&self, email: &Email) -> bool {
         self.owner.as_ref().is_none_or(|owner| owner == email)

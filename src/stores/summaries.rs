@@ -4,14 +4,45 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Duration;
+
+use moka::future::Cache;
 
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::error::{decode, encode};
-use super::{Context, StoreError, keys};
-use crate::domain::{Reference, SurveyRef, SurveySummary};
+use super::{Context, StoreError, Stores, keys};
+use crate::domain::{Closure, Reference, Survey, SurveyRef, SurveyState, SurveySummary};
 use crate::storage::{BlobStore, ETag, Error, PutMode};
+
+/// Where a survey is in its life now, from its dates and, if it has a response limit, its
+/// counted total (read at most once a second).
+#[derive(Clone, Copy, Debug)]
+pub struct Standing {
+    /// Draft, open or closed.
+    pub state: SurveyState,
+    /// Why it is closed, if it is.
+    pub closure: Option<Closure>,
+    /// Its counted answers when it has a response limit (else not read: 0).
+    pub counted: u64,
+}
+
+impl Stores {
+    /// The survey's standing now.
+    pub async fn standing(&self, survey: &Survey) -> Result<Standing, StoreError> {
+        let counted = match survey.response_limit {
+            Some(_) if survey.published => self.summaries.counted(&survey.survey_ref()).await?,
+            _ => 0,
+        };
+        let now = OffsetDateTime::now_utc();
+        Ok(Standing {
+            state: survey.state(now, counted),
+            closure: survey.closure(now, counted),
+            counted,
+        })
+    }
+}
 
 /// What the summary blob of a survey holds.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -38,15 +69,36 @@ pub struct Versioned {
     pub etag: Option<ETag>,
 }
 
+/// How long a counted total read for a response limit is used before it is read again: a
+/// survey at its limit closes within this (answers sent meanwhile are kept and counted).
+const COUNTED_TTL: Duration = Duration::from_secs(1);
+
 /// Reads and conditionally writes summary documents.
 #[derive(Clone, Debug)]
 pub struct SummaryStore {
     blobs: Arc<dyn BlobStore>,
+    counted: Cache<SurveyRef, u64>,
 }
 
 impl SummaryStore {
     pub(super) fn new(blobs: Arc<dyn BlobStore>) -> Self {
-        Self { blobs }
+        Self {
+            blobs,
+            counted: Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(COUNTED_TTL)
+                .build(),
+        }
+    }
+
+    /// How many answers of the survey are counted, read at most once a second per survey
+    /// (for response limits, checked on every form shown and sent).
+    pub async fn counted(&self, survey: &SurveyRef) -> Result<u64, StoreError> {
+        let load = async { Ok::<_, StoreError>(self.read(survey).await?.doc.summary.total) };
+        self.counted
+            .try_get_with(survey.clone(), load)
+            .await
+            .map_err(StoreError::Shared)
     }
 
     /// The survey's summary document and its ETag.

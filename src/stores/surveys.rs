@@ -134,6 +134,11 @@ impl SurveyStore {
                 updated: now,
                 questions: definition.questions.clone(),
                 layout: definition.layout.clone(),
+                closes_at: definition.closes_at,
+                response_limit: definition.response_limit,
+                closed_message: definition.closed_message.clone(),
+                thank_you: definition.thank_you.clone(),
+                was_published: false,
             };
             let key = keys::survey(tenant, &survey.slug);
             let created = self
@@ -220,6 +225,7 @@ impl SurveyStore {
     ) -> Result<Survey, StoreError> {
         let mut survey = current.clone();
         survey.published = published;
+        survey.was_published |= published;
         survey.updated = OffsetDateTime::now_utc();
         self.save(&survey).await?;
         Ok(survey)

@@ -1,7 +1,9 @@
-//! A tenant's settings: for now the PostgreSQL database its exports go to. The URL holds a
+//! A tenant's settings: the PostgreSQL database its exports go to, and its logo. The URL holds a
 //! password, so it is only ever shown back masked, and never logged.
 
 use std::sync::Arc;
+
+use bytes::Bytes;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +38,17 @@ fn key(tenant: &TenantSlug) -> String {
     format!("tenant-settings/{tenant}.json")
 }
 
+fn logo_key(tenant: &TenantSlug) -> String {
+    format!("tenant-settings/{tenant}.logo")
+}
+
+/// A strong entity tag of a logo's bytes (its SHA-256, shortened).
+pub fn logo_etag(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Reads and writes tenant settings.
 #[derive(Clone, Debug)]
 pub struct TenantSettingsStore {
@@ -54,6 +67,34 @@ impl TenantSettingsStore {
             Ok(blob) => decode(&key, &blob.body),
             Err(Error::NotFound { .. }) => Ok(TenantSettings::default()),
             Err(error) => Err(error).context(|| format!("reading the settings of {tenant}")),
+        }
+    }
+
+    /// The tenant's logo, if it uploaded one.
+    pub async fn logo(&self, tenant: &TenantSlug) -> Result<Option<Bytes>, StoreError> {
+        let key = logo_key(tenant);
+        match self.blobs.get(&key).await {
+            Ok(blob) => Ok(Some(blob.body)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading the logo of {tenant}")),
+        }
+    }
+
+    /// Stores the tenant's logo (already checked); returns its entity tag.
+    pub async fn set_logo(&self, tenant: &TenantSlug, logo: Bytes) -> Result<String, StoreError> {
+        let etag = logo_etag(&logo);
+        self.blobs
+            .put(&logo_key(tenant), logo, PutMode::Overwrite)
+            .await
+            .context(|| format!("saving the logo of {tenant}"))?;
+        Ok(etag)
+    }
+
+    /// Removes the tenant's logo.
+    pub async fn remove_logo(&self, tenant: &TenantSlug) -> Result<(), StoreError> {
+        match self.blobs.delete(&logo_key(tenant), None).await {
+            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("removing the logo of {tenant}")),
         }
     }
 

@@ -54,4 +54,19 @@ impl TenantStore {
         self.cache.invalidate(&tenant.slug).await;
         Ok(created)
     }
+
+    /// Replaces an existing tenant's record (its settings changed). Other processes see it
+    /// once their cached copy expires.
+    pub async fn update(&self, tenant: &Tenant) -> Result<(), StoreError> {
+        let key = keys::tenant(&tenant.slug);
+        let body = encode(&key, tenant)?;
+        self.blobs
+            .put(&key, body.into(), PutMode::Overwrite)
+            .await
+            .context(|| format!("saving tenant {}", tenant.slug))?;
+        self.cache
+            .insert(tenant.slug.clone(), Some(Arc::new(tenant.clone())))
+            .await;
+        Ok(())
+    }
 }

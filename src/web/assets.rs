@@ -1,4 +1,4 @@
-//! `GET /static/{file}`: the stylesheet and the survey page's script, compiled into the binary
+//! `GET /static/{file}`: the stylesheet, the survey page's script and the tenant pages' one, compiled into the binary
 //! so one file is the whole app.
 
 use actix_web::http::header::{self, CacheControl, CacheDirective};
@@ -8,12 +8,14 @@ use super::WebError;
 
 const STYLESHEET: &str = include_str!("../../static/canvass.css");
 const LOGIC_SCRIPT: &str = include_str!("../../static/logic.js");
+const TENANT_SCRIPT: &str = include_str!("../../static/tenant.js");
 
 /// Serves a known static file, or 404.
 pub async fn serve(file: web::Path<String>) -> Result<HttpResponse, WebError> {
     let (content_type, body) = match file.as_str() {
         "canvass.css" => ("text/css; charset=utf-8", STYLESHEET),
         "logic.js" => ("text/javascript; charset=utf-8", LOGIC_SCRIPT),
+        "tenant.js" => ("text/javascript; charset=utf-8", TENANT_SCRIPT),
         _ => return Err(WebError::NotFound),
     };
     Ok(HttpResponse::Ok()

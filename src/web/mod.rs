@@ -2,12 +2,14 @@
 
 mod api;
 mod assets;
+mod branding;
 pub mod client;
 mod error;
 mod forms;
 pub mod headers;
 mod health;
 mod home;
+mod markdown;
 mod public;
 mod render;
 pub mod request_log;
@@ -33,6 +35,8 @@ pub struct WebSettings {
     pub export_hosts: crate::export::AllowedHosts,
     /// Whether the operator set up a server-wide export database.
     pub server_exports: bool,
+    /// The site's address as respondents reach it, if the operator set it.
+    pub public_url: Option<String>,
 }
 
 impl Default for WebSettings {
@@ -43,6 +47,7 @@ impl Default for WebSettings {
             trusted_proxies: Vec::new(),
             export_hosts: crate::export::AllowedHosts::default(),
             server_exports: false,
+            public_url: None,
         }
     }
 }
@@ -61,6 +66,8 @@ pub struct AppState {
     pub export_hosts: crate::export::AllowedHosts,
     /// Whether the operator set up a server-wide export database.
     pub server_exports: bool,
+    /// The site's address as respondents reach it, if the operator set it.
+    pub public_url: Option<String>,
 }
 
 impl AppState {
@@ -73,26 +80,49 @@ impl AppState {
             trusted_proxies: settings.trusted_proxies,
             export_hosts: settings.export_hosts,
             server_exports: settings.server_exports,
+            public_url: settings.public_url,
         }
+    }
+
+    /// The site's address as respondents reach it: the operator's setting, else the scheme and
+    /// `Host` of this request (what the owner's browser reached).
+    pub fn site_url(&self, request: &actix_web::HttpRequest) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        let host = request
+            .headers()
+            .get(actix_web::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| {
+                h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
+            })
+            .unwrap_or("localhost");
+        format!("{}://{host}", request.connection_info().scheme())
     }
 }
 
 /// Mounts every route of the application.
 pub fn routes(config: &mut ServiceConfig) {
-    // A malformed query (`?page=` with no number) gets the site's own 400 page, not a raw
-    // text body; the API's scope answers in JSON instead.
-    let query = web::QueryConfig::default().error_handler(|error, _| {
+    // A malformed query (`?page=` with no number) or path (`/responses/abc`) gets the site's
+    // own 400 page, not a raw text body; the API's scope answers in JSON instead.
+    fn unreadable(error: impl std::fmt::Display) -> actix_web::Error {
         WebError::BadRequest(format!(
             "This address has a part that cannot be read ({error}). Check the link you followed."
         ))
         .into()
-    });
+    }
+    let query = web::QueryConfig::default().error_handler(|error, _| unreadable(error));
+    let path = web::PathConfig::default().error_handler(|error, _| unreadable(error));
     config
         .app_data(query)
+        .app_data(path)
         .route("/", web::get().to(home::show))
         .route("/healthz", web::get().to(health::check))
         .route("/static/{file}", web::get().to(assets::serve))
         .configure(public::routes)
+        .configure(branding::routes)
         .configure(api::routes)
         .configure(tenant::routes)
         .default_service(web::to(error::not_found));

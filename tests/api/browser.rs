@@ -64,6 +64,11 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "summary",
         "responses",
         "response",
+        "settings",
+        "designer-share",
+        "dashboard-phone",
+        "closed",
+        "delete-confirm",
     ] {
         assert!(
             shots.join(format!("{shot}.png")).exists(),

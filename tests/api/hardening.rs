@@ -258,7 +258,7 @@ async fn a_damaged_summary_is_marked_on_the_dashboard_and_rebuilt_exactly_by_rec
         "the damaged survey is marked"
     );
     assert!(
-        dashboard.contains(r#"<td class="number">4</td>"#),
+        dashboard.contains(r#"<td class="number" data-label="Responses">4</td>"#),
         "the other survey shows its count: {dashboard}"
     );
     let summary_page = owner
@@ -315,7 +315,7 @@ async fn a_damaged_summary_is_marked_on_the_dashboard_and_rebuilt_exactly_by_rec
         owner
             .page("/tenant")
             .await
-            .contains(r#"<td class="number">4</td>"#)
+            .contains(r#"<td class="number" data-label="Responses">4</td>"#)
     );
 }
 

@@ -117,11 +117,16 @@ pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -
         title: title.into(),
         description: None,
         published: true,
+        was_published: true,
         version: 1,
         created: now,
         updated: now,
         questions,
         layout: Vec::new(),
+        closes_at: None,
+        response_limit: None,
+        closed_message: None,
+        thank_you: None,
     }
 }
 
@@ -237,6 +242,8 @@ impl TestApp {
             subscription,
             created: OffsetDateTime::now_utc(),
             owner: None,
+            time_zone: None,
+            branding: Default::default(),
         };
         assert!(stores.tenants.create(&tenant).await.expect("created"));
         for survey in surveys {

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod azure;
+mod branding;
 mod browser;
 mod claims;
 mod export;
@@ -12,6 +13,7 @@ mod hardening;
 mod helpers;
 mod isolation;
 mod json_api;
+mod lifecycle;
 mod logic;
 mod lost_writes;
 mod owner;

@@ -29,6 +29,11 @@ pub fn value_of(html: &str, name: &str) -> String {
 }
 
 impl<'a> Owner<'a> {
+    /// The app's address (`http://127.0.0.1:PORT`).
+    pub fn address(&self) -> &str {
+        &self.app.address
+    }
+
     pub fn new(app: &'a TestApp) -> Self {
         Self::with(app, reqwest::Client::builder())
     }

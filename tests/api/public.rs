@@ -400,7 +400,7 @@ async fn survey_text_is_escaped_so_a_script_title_renders_inert() {
 async fn unknown_or_unpublished_surveys_are_404_pages() {
     let app = spawn_app().await;
     let mut draft = survey("acme", "draft", "Draft", colours());
-    draft.published = false;
+    (draft.published, draft.was_published) = (false, false);
     app.add_tenant("acme", Subscription::Standard, &[draft])
         .await;
 

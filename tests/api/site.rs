@@ -75,3 +75,49 @@ async fn an_unknown_address_gets_a_readable_404_page() {
         assert!(html.contains("Page not found"), "case {path}: {html}");
     }
 }
+
+#[tokio::test]
+async fn malformed_paths_and_queries_answer_the_sites_own_400_page_never_a_raw_text() {
+    let app = crate::helpers::spawn_app().await;
+    let owner =
+        crate::owner::Owner::signed_up(&app, "Bistro", "bistro", "chef@bistro.example").await;
+    let slug = owner.design("Dinner").await;
+    for path in [
+        format!("/tenant/surveys/{slug}/responses?page="),
+        format!("/tenant/surveys/{slug}/responses?page=abc"),
+        format!("/tenant/surveys/{slug}/responses/abc"),
+        format!("/tenant/surveys/{slug}/responses/-1"),
+        "/s/demo?page=x".to_owned(),
+    ] {
+        let response = owner.get(&path).await;
+        assert_eq!(response.status(), 400, "{path}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "text/html; charset=utf-8",
+            "{path}"
+        );
+        let html = response.text().await.expect("a body");
+        assert!(
+            html.contains("This request could not be accepted"),
+            "{path}: {html}"
+        );
+    }
+    // A malformed upload is refused the same way.
+    let csrf = owner.csrf("/tenant/settings").await;
+    let response = owner
+        .client
+        .post(format!("{}/tenant/settings/branding", owner.address()))
+        .header("content-type", "multipart/form-data; boundary=x")
+        .body(format!("--x\r\nnonsense{csrf}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), 400);
+    assert!(
+        response
+            .text()
+            .await
+            .expect("a body")
+            .contains("<!doctype html>")
+    );
+}

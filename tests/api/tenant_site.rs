@@ -92,7 +92,7 @@ async fn an_owner_signs_up_designs_publishes_and_reads_results() {
         owner
             .page("/tenant")
             .await
-            .contains(r#"<td class="number">3</td>"#)
+            .contains(r#"<td class="number" data-label="Responses">3</td>"#)
     );
 }
 

@@ -33,6 +33,38 @@ async function pairs(page, list) {
     terms.map((term) => [term.textContent.trim(), term.nextElementSibling.textContent.trim()]));
 }
 
+// A real 120 × 40 PNG of one colour, made with Node's zlib (no image library needed).
+function logoPng() {
+  const zlib = require("zlib");
+  const crcTable = [...Array(256).keys()].map((n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), 8 + data.length);
+    return out;
+  };
+  const [width, height] = [120, 40];
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(width).fill([26, 95, 180]).flat())]);
+  const pixels = zlib.deflateSync(Buffer.concat(Array(height).fill(row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
+}
+
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({
@@ -120,6 +152,44 @@ async function main() {
       ["Your name", "Ada"],
       ["Anything else?", "Lovely soup, friendly staff."],
     ], "the response as the owner reads it");
+
+    // Branding: an accent colour and a logo, shown on the public pages.
+    await owner.goto(`${base}/tenant/settings`);
+    await owner.fill("#accent", "#1a5fb4");
+    await owner.setInputFiles("#logo", { name: "logo.png", mimeType: "image/png", buffer: logoPng() });
+    await owner.click("text=Save the look");
+    await owner.waitForURL(/saved=1/);
+    await shoot(owner, "settings");
+
+    // Close by limit: one response is counted, a limit of one closes the survey (410).
+    await owner.goto(`${base}/tenant/surveys/${slug}`);
+    await owner.fill("#response_limit", "1");
+    await owner.fill("#closed_message", "Thanks to **everyone** who answered!");
+    await owner.click("button[value=save]");
+    await owner.waitForURL(/saved=1/);
+    await owner.waitForSelector(".share img[src$='qr.svg']");
+    await shoot(owner, "designer-share");
+    const phoneOwner = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await phoneOwner.context().addCookies(await owner.context().cookies());
+    await phoneOwner.goto(`${base}/tenant`);
+    await shoot(phoneOwner, "dashboard-phone");
+    const state = await phoneOwner.textContent("tbody tr");
+    if (!state.includes("Closed")) throw new Error(`the dashboard does not show the survey closed: ${state}`);
+    const closed = await respondent.goto(`${base}/s/browser-bistro/${slug}`);
+    if (closed.status() !== 410) throw new Error(`a survey at its limit answers ${closed.status()}`);
+    await respondent.waitForSelector(".tenant-brand img.logo");
+    const logoShown = await respondent.$eval(".tenant-brand img.logo", (img) => img.naturalWidth);
+    if (logoShown !== 120) throw new Error(`the logo is not shown on the public page (${logoShown})`);
+    const accent = await respondent.$eval(".closed p:last-child a", (a) => getComputedStyle(a).color);
+    if (accent !== "rgb(26, 95, 180)") throw new Error(`the accent colour is not applied: ${accent}`);
+    await shoot(respondent, "closed");
+
+    // Deleting asks first, naming what will be lost.
+    await phoneOwner.goto(`${base}/tenant/surveys/${slug}/delete`);
+    await shoot(phoneOwner, "delete-confirm");
+    await phoneOwner.fill("#confirm", "Lunch feedback");
+    await phoneOwner.click("text=Delete for ever");
+    await phoneOwner.waitForSelector(".notice");
     console.log("browser end-to-end: ok");
   } finally {
     await browser.close();

@@ -8,6 +8,8 @@ mod logic;
 use std::collections::{BTreeMap, HashSet};
 
 use serde::Deserialize;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 use validator::Validate;
 
 use super::answer::has_control_characters;
@@ -139,13 +141,38 @@ pub struct SurveyInput {
     /// The pages, for a survey of several (instead of `questions`).
     #[serde(default)]
     pub pages: Option<Vec<PageInput>>,
+    /// When it stops taking answers: RFC 3339 (`2026-12-01T17:00:00+01:00`).
+    #[serde(default)]
+    pub closes_at: Option<String>,
+    /// How many counted answers close it (1 to 100,000,000).
+    #[serde(default)]
+    #[validate(range(
+        min = 1,
+        max = 100_000_000,
+        message = "a response limit is a whole number from 1 to 100,000,000"
+    ))]
+    pub response_limit: Option<u64>,
+    /// What respondents read once it is closed (Markdown).
+    #[serde(default)]
+    #[validate(length(
+        max = 2000,
+        message = "the closing message is at most 2,000 characters"
+    ))]
+    pub closed_message: Option<String>,
+    /// What respondents read after sending their answers (Markdown).
+    #[serde(default)]
+    #[validate(length(
+        max = 2000,
+        message = "the thank-you message is at most 2,000 characters"
+    ))]
+    pub thank_you: Option<String>,
 }
 
 /// What is wrong, by field (`title`, `description`, `questions[2].options`, ...).
 pub type DefinitionErrors = BTreeMap<String, String>;
 
 /// A checked definition.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Definition {
     /// The title, trimmed.
     pub title: String,
@@ -155,6 +182,14 @@ pub struct Definition {
     pub questions: Vec<Question>,
     /// The pages (empty for one page without logic).
     pub layout: Vec<PageLayout>,
+    /// When it stops taking answers.
+    pub closes_at: Option<OffsetDateTime>,
+    /// How many counted answers close it.
+    pub response_limit: Option<u64>,
+    /// The closing message, trimmed; `None` if blank.
+    pub closed_message: Option<String>,
+    /// The thank-you message, trimmed; `None` if blank.
+    pub thank_you: Option<String>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -178,11 +213,17 @@ impl SurveyInput {
         for (field, text) in [
             ("title", Some(self.title.as_str())),
             ("description", self.description.as_deref()),
+            ("closed_message", self.closed_message.as_deref()),
+            ("thank_you", self.thank_you.as_deref()),
         ] {
             if text.is_some_and(has_control_characters) {
                 errors.insert(field.into(), CONTROL.into());
             }
         }
+        let closes_at = self.closes_at().unwrap_or_else(|message| {
+            errors.insert("closes_at".into(), message.into());
+            None
+        });
         if self.title.trim().is_empty() {
             errors.insert(
                 "title".into(),
@@ -271,17 +312,35 @@ impl SurveyInput {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let description = self
-            .description
-            .as_deref()
-            .map(str::trim)
-            .filter(|d| !d.is_empty());
+        let text = |text: &Option<String>| {
+            text.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+        };
         Ok(Definition {
             title: self.title.trim().to_owned(),
-            description: description.map(str::to_owned),
+            description: text(&self.description),
             questions,
             layout,
+            closes_at,
+            response_limit: self.response_limit,
+            closed_message: text(&self.closed_message),
+            thank_you: text(&self.thank_you),
         })
+    }
+
+    /// The close time sent, if any (blank is none).
+    fn closes_at(&self) -> Result<Option<OffsetDateTime>, &'static str> {
+        match self.closes_at.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(text) => OffsetDateTime::parse(text, &Rfc3339)
+                .map(|at| Some(at.to_offset(time::UtcOffset::UTC)))
+                .map_err(|_| {
+                    "a close time is a date and time with its offset, in RFC 3339 \
+                     (2026-12-01T17:00:00+01:00)"
+                }),
+        }
     }
 
     /// Every submitted question with its path. With `pages`, the questions are those of the
@@ -343,7 +402,10 @@ impl SurveyInput {
             questions(&self.questions)
         };
         count(&self.title)
-            + self.description.as_deref().map_or(0, count)
+            + [&self.description, &self.closed_message, &self.thank_you]
+                .iter()
+                .map(|text| text.as_deref().map_or(0, count))
+                .sum::<usize>()
             + top
             + self
                 .pages
@@ -583,7 +645,7 @@ mod tests {
             .into_iter()
             .map(question)
             .collect(),
-            pages: None,
+            ..SurveyInput::default()
         };
 
         let definition = input.check(&[]).expect("valid");
@@ -704,7 +766,7 @@ mod tests {
             title: "".into(),
             description: None,
             questions: vec![few, twice, bounds, question("essay"), untitled],
-            pages: None,
+            ..SurveyInput::default()
         };
 
         let errors = input.check(&[]).expect_err("invalid");

@@ -35,8 +35,12 @@ pub struct SummaryReport {
 pub struct QuestionReport {
     /// Its stable id.
     pub id: String,
-    /// Its text, or `None` if it was removed from the survey.
+    /// Its text (a removed question's from the last version that had it), or `None` if it
+    /// was removed and no kept version has it.
     pub text: Option<String>,
+    /// Whether it was removed from the survey (its answers and statistics are kept).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub removed: bool,
     /// Its type's API name, or the kind of its answers if it was removed.
     #[serde(rename = "type")]
     pub kind: String,
@@ -178,6 +182,17 @@ impl SummaryReport {
             updated,
             questions,
         }
+    }
+
+    /// Names removed questions by their text in the versions they were answered in (`known`:
+    /// every question any kept version had).
+    pub fn with_removed(mut self, known: &[Question]) -> Self {
+        for report in self.questions.iter_mut().filter(|q| q.removed) {
+            if let Some(question) = known.iter().find(|q| q.id.as_str() == report.id) {
+                report.text = Some(question.text.clone());
+            }
+        }
+        self
     }
 }
 
@@ -332,6 +347,7 @@ fn question_report(
     QuestionReport {
         id: id.to_string(),
         text: question.map(|q| q.text.clone()),
+        removed: question.is_none(),
         nps: match summary {
             Some(QuestionSummary::Points { counts, moments }) if kind == "nps" => {
                 net_promoter_score(counts, moments.count)

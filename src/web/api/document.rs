@@ -1,11 +1,12 @@
 //! A survey as the API shows it: its definition in pages (each with its texts, condition,
 //! jumps and questions), as clients write it, and, for clients that read definitions written
-//! before pages existed, every page's questions together in `questions`.
+//! before pages existed, every page's questions together in `questions`; with its `state`
+//! (draft, open or closed), which clients read but never write.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::domain::{Condition, Jump, Question, Survey};
+use crate::domain::{Condition, Jump, Question, Survey, SurveyState};
 
 /// One page as the API shows it.
 #[derive(Serialize)]
@@ -21,8 +22,8 @@ struct PageDocument<'a> {
     questions: &'a [Question],
 }
 
-/// The API's JSON of a survey.
-pub fn survey_document(survey: &Survey) -> Value {
+/// The API's JSON of a survey in its state now.
+pub fn survey_document(survey: &Survey, state: SurveyState) -> Value {
     let pages: Vec<PageDocument<'_>> = survey
         .pages()
         .iter()
@@ -41,6 +42,8 @@ pub fn survey_document(survey: &Survey) -> Value {
     };
     // The stored layout is internal; `pages` says the same in the shape clients write.
     fields.remove("layout");
+    fields.remove("was_published");
+    fields.insert("state".into(), Value::from(state.as_str()));
     fields.insert(
         "pages".into(),
         serde_json::to_value(pages).unwrap_or(Value::Null),

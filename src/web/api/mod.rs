@@ -18,10 +18,13 @@ use actix_web::web::{self, ServiceConfig};
 pub fn routes(config: &mut ServiceConfig) {
     let query = web::QueryConfig::default()
         .error_handler(|error, _| ApiError::BadRequest(format!("invalid query: {error}")).into());
+    let path = web::PathConfig::default()
+        .error_handler(|error, _| ApiError::BadRequest(format!("invalid path: {error}")).into());
     config.service(
         web::scope("/api/v1")
             .wrap(crate::web::headers::private())
             .app_data(query)
+            .app_data(path)
             .route("/surveys", web::get().to(surveys::list))
             .route("/surveys", web::post().to(surveys::create))
             .route("/surveys/{slug}", web::get().to(surveys::get))

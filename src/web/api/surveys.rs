@@ -26,6 +26,12 @@ async fn find(state: &AppState, tenant: &ApiTenant, slug: &str) -> Result<Arc<Su
         .ok_or(ApiError::NotFound)
 }
 
+/// The survey's JSON with its state now.
+async fn document(state: &AppState, survey: &Survey) -> Result<serde_json::Value, ApiError> {
+    let standing = state.stores.standing(survey).await?;
+    Ok(survey_document(survey, standing.state))
+}
+
 fn invalid(fields: std::collections::BTreeMap<String, String>) -> ApiError {
     ApiError::Invalid {
         reason: "the survey definition is not valid".into(),
@@ -53,10 +59,12 @@ pub async fn list(
         .skip(usize::try_from(first).unwrap_or(usize::MAX))
         .take(SURVEYS_PER_PAGE as usize)
     {
-        surveys.extend(state.stores.surveys.get(&tenant.0.slug, slug).await?);
+        if let Some(survey) = state.stores.surveys.get(&tenant.0.slug, slug).await? {
+            surveys.push(document(&state, &survey).await?);
+        }
     }
     Ok(HttpResponse::Ok().json(json!({
-        "surveys": surveys.iter().map(|s| survey_document(s)).collect::<Vec<_>>(),
+        "surveys": surveys,
         "total": total,
         "page": page,
         "pages": total.div_ceil(SURVEYS_PER_PAGE).max(1),
@@ -92,7 +100,7 @@ pub async fn create(
         })?;
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
-        .json(survey_document(&survey)))
+        .json(document(&state, &survey).await?))
 }
 
 /// `GET /api/v1/surveys/{slug}`
@@ -102,7 +110,7 @@ pub async fn get(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    Ok(HttpResponse::Ok().json(survey_document(&survey)))
+    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
 /// `PUT /api/v1/surveys/{slug}`: replaces the definition; questions sent with their `id`
@@ -117,7 +125,7 @@ pub async fn update(
     let known = state.stores.surveys.known_questions(&current).await?;
     let definition = input.check(&known).map_err(invalid)?;
     let survey = state.stores.surveys.revise(&current, definition).await?;
-    Ok(HttpResponse::Ok().json(survey_document(&survey)))
+    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
 /// `DELETE /api/v1/surveys/{slug}`: the survey and all its answers.
@@ -144,9 +152,8 @@ pub async fn publish(
             fields: [("questions".to_string(), "add a question first".to_string())].into(),
         });
     }
-    Ok(HttpResponse::Ok().json(survey_document(
-        &state.stores.surveys.set_published(&survey, true).await?,
-    )))
+    let survey = state.stores.surveys.set_published(&survey, true).await?;
+    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
 /// `POST /api/v1/surveys/{slug}/unpublish`
@@ -156,9 +163,8 @@ pub async fn unpublish(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    Ok(HttpResponse::Ok().json(survey_document(
-        &state.stores.surveys.set_published(&survey, false).await?,
-    )))
+    let survey = state.stores.surveys.set_published(&survey, false).await?;
+    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
 /// `GET /api/v1/surveys/{slug}/summary`: the same object as `canvass summary`.
@@ -169,11 +175,10 @@ pub async fn summary(
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
     let read = state.stores.summaries.read(&survey.survey_ref()).await?;
-    Ok(HttpResponse::Ok().json(SummaryReport::new(
-        &survey,
-        &read.doc.summary,
-        read.doc.updated,
-    )))
+    let known = state.stores.surveys.known_questions(&survey).await?;
+    Ok(HttpResponse::Ok().json(
+        SummaryReport::new(&survey, &read.doc.summary, read.doc.updated).with_removed(&known),
+    ))
 }
 
 /// The page asked for.

@@ -2,9 +2,10 @@
 
 mod form;
 mod pages;
+mod share;
 
 pub(crate) use form::{parse as parse_form, read_body};
-pub(crate) use pages::{FormContext, Step, SurveyPage, step};
+pub(crate) use pages::{FormContext, Step, SurveyPage, step, tenant_named};
 
 use actix_web::web::{self, ServiceConfig};
 
@@ -15,6 +16,7 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/{tenant}", web::get().to(pages::tenant))
             .route("/{tenant}/{survey}", web::get().to(pages::form))
             .route("/{tenant}/{survey}", web::post().to(pages::submit))
+            .route("/{tenant}/{survey}/qr.svg", web::get().to(share::qr))
             .route(
                 "/{tenant}/{survey}/thanks/{reference}",
                 web::get().to(pages::thanks),

@@ -12,9 +12,9 @@ use time::OffsetDateTime;
 use super::form::{self, QuestionView};
 use crate::domain::{
     Answer, FieldErrors, QuestionId, RawAnswers, Reference, SubmissionToken, Survey, SurveySlug,
-    Target, Tenant, TenantSlug, thanks_signature, thanks_signed,
+    SurveyState, Target, Tenant, TenantSlug, thanks_signature, thanks_signed,
 };
-use crate::web::{AppState, WebError, render, render_with_status};
+use crate::web::{AppState, WebError, markdown, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "public/tenant.html")]
@@ -59,6 +59,8 @@ pub(crate) struct SurveyPage {
     pages: usize,
     page_title: Option<String>,
     page_description: Option<String>,
+    /// The survey's introduction (first page only), as safe HTML.
+    intro: Option<String>,
     questions: Vec<QuestionView>,
     /// Answers to questions of other pages, carried in hidden fields: `(field, value)`.
     carried: Vec<(String, String)>,
@@ -161,6 +163,11 @@ impl SurveyPage {
             pages: survey.pages().len(),
             page_title: layout.title,
             page_description: layout.description,
+            intro: survey
+                .description
+                .as_deref()
+                .filter(|_| page == 0)
+                .map(markdown::to_html),
             scripted: questions.iter().any(|q| q.show_if.is_some()),
             questions,
             carried,
@@ -239,9 +246,12 @@ struct ThanksPage {
     tenant: Arc<Tenant>,
     survey: Arc<Survey>,
     reference: Reference,
+    /// The owner's thank-you message, as safe HTML.
+    message: Option<String>,
 }
 
-async fn tenant_named(state: &AppState, tenant: &str) -> Result<Arc<Tenant>, WebError> {
+/// The tenant at this address, or 404.
+pub(crate) async fn tenant_named(state: &AppState, tenant: &str) -> Result<Arc<Tenant>, WebError> {
     let slug = TenantSlug::parse(tenant).map_err(|_| WebError::NotFound)?;
     state
         .stores
@@ -251,12 +261,12 @@ async fn tenant_named(state: &AppState, tenant: &str) -> Result<Arc<Tenant>, Web
         .ok_or(WebError::NotFound)
 }
 
-/// The tenant and one of its surveys; 404 unless both exist (and, if asked, it is published).
-async fn survey_named(
+/// The tenant and one of its surveys; 404 unless both exist and the survey was published
+/// at some time (a draft never published is not there for respondents).
+pub(super) async fn survey_named(
     state: &AppState,
     tenant: &str,
     survey: &str,
-    published_only: bool,
 ) -> Result<(Arc<Tenant>, Arc<Survey>), WebError> {
     let tenant = tenant_named(state, tenant).await?;
     let slug = SurveySlug::parse(survey).map_err(|_| WebError::NotFound)?;
@@ -265,9 +275,43 @@ async fn survey_named(
         .surveys
         .get(&tenant.slug, &slug)
         .await?
-        .filter(|survey| survey.published || !published_only)
+        .filter(|survey| survey.published || survey.was_published)
         .ok_or(WebError::NotFound)?;
     Ok((tenant, survey))
+}
+
+/// A survey respondents can answer now, or the page saying it is closed (410).
+enum Reached {
+    Open(Arc<Tenant>, Arc<Survey>),
+    Closed(HttpResponse),
+}
+
+/// The survey at this address as respondents reach it: 404 for a draft never published, the
+/// closing page for one closed (by its owner, its date or its response limit).
+async fn reach(state: &AppState, tenant: &str, survey: &str) -> Result<Reached, WebError> {
+    let (tenant, survey) = survey_named(state, tenant, survey).await?;
+    if state.stores.standing(&survey).await?.state == SurveyState::Open {
+        return Ok(Reached::Open(tenant, survey));
+    }
+    let message = survey.closed_message.as_deref().map_or_else(
+        || "<p>It no longer takes answers. Thank you for your interest.</p>".to_owned(),
+        markdown::to_html,
+    );
+    let page = ClosedPage {
+        tenant,
+        survey,
+        message,
+    };
+    render_with_status(StatusCode::GONE, &page).map(Reached::Closed)
+}
+
+#[derive(Template)]
+#[template(path = "public/closed.html")]
+struct ClosedPage {
+    tenant: Arc<Tenant>,
+    survey: Arc<Survey>,
+    /// The owner's closing message, as safe HTML.
+    message: String,
 }
 
 /// `GET /s/{tenant}?page=N`: the tenant's published surveys, 20 to a page.
@@ -277,7 +321,12 @@ pub async fn tenant(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, WebError> {
     let tenant = tenant_named(&state, &path).await?;
-    let published = state.stores.surveys.published(&tenant.slug).await?;
+    let mut published = Vec::new();
+    for survey in state.stores.surveys.published(&tenant.slug).await? {
+        if state.stores.standing(&survey).await?.state == SurveyState::Open {
+            published.push(survey);
+        }
+    }
     let pages = published.len().div_ceil(SURVEYS_PER_PAGE).max(1);
     let page = query.page.unwrap_or(1).clamp(1, pages);
     let surveys = published
@@ -298,7 +347,10 @@ pub async fn form(
     state: web::Data<AppState>,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey) = survey_named(&state, &path.0, &path.1, true).await?;
+    let (tenant, survey) = match reach(&state, &path.0, &path.1).await? {
+        Reached::Open(tenant, survey) => (tenant, survey),
+        Reached::Closed(page) => return Ok(page),
+    };
     let token = SubmissionToken {
         reference: state.stores.references.next().await?,
         survey: survey.survey_ref(),
@@ -320,7 +372,10 @@ pub async fn submit(
 ) -> Result<HttpResponse, WebError> {
     let body = form::read_body(payload, &state).await?;
     let posted = form::parse(&body)?;
-    let (tenant, survey) = survey_named(&state, &path.0, &path.1, true).await?;
+    let (tenant, survey) = match reach(&state, &path.0, &path.1).await? {
+        Reached::Open(tenant, survey) => (tenant, survey),
+        Reached::Closed(page) => return Ok(page),
+    };
     let token = SubmissionToken::verify(
         &state.stores.signing_key,
         &posted.token,
@@ -378,13 +433,13 @@ pub struct ThanksQuery {
 
 /// `GET /s/{tenant}/{survey}/thanks/{reference}?sig=..`: the thank-you page with the reference,
 /// only at the link the submission redirected to (a made-up reference is not confirmed) and
-/// only for a published survey.
+/// also once the survey has closed (its last respondents are thanked too).
 pub async fn thanks(
     state: web::Data<AppState>,
     path: web::Path<(String, String, String)>,
     query: web::Query<ThanksQuery>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey) = survey_named(&state, &path.0, &path.1, true).await?;
+    let (tenant, survey) = survey_named(&state, &path.0, &path.1).await?;
     let reference = path
         .2
         .parse()
@@ -400,6 +455,7 @@ pub async fn thanks(
         return Err(WebError::NotFound);
     }
     render(&ThanksPage {
+        message: survey.thank_you.as_deref().map(markdown::to_html),
         tenant,
         survey,
         reference,

@@ -130,6 +130,8 @@ pub async fn sign_up(
             subscription,
             created: OffsetDateTime::now_utc(),
             owner: Some(email.clone()),
+            time_zone: None,
+            branding: Default::default(),
         };
         match create_owner_and_tenant(&state, email, password, &tenant).await? {
             Created::Done(account) => return start_session(&request, &state, account).await,

@@ -2,11 +2,14 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
+use super::notice;
 use super::session::SignedIn;
-use crate::domain::{Survey, Tenant};
+use time::OffsetDateTime;
+
+use crate::domain::{Survey, SurveyState, Tenant};
 use crate::telemetry::error_chain;
 use crate::web::{AppState, WebError, render};
 
@@ -15,22 +18,34 @@ struct Row {
     /// `None` when the survey's summary cannot be read: the row says so, the rest of the
     /// dashboard works.
     responses: Option<u64>,
+    state: SurveyState,
+    /// Why it is closed, in words.
+    closed_because: Option<&'static str>,
+    /// When it closes (or closed), in the tenant's time zone.
+    closes: Option<String>,
+    /// Progress towards its response limit, in percent (at most 100).
+    percent: Option<u64>,
 }
 
 #[derive(Template)]
 #[template(path = "tenant/dashboard.html")]
 struct Dashboard {
     tenant: Arc<Tenant>,
+    /// The site's address as respondents reach it.
+    site: String,
     csrf: String,
     rows: Vec<Row>,
+    notice: Option<String>,
 }
 
 /// The dashboard.
 pub async fn show(
     state: web::Data<AppState>,
     signed_in: SignedIn,
+    request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
     let tenant = &signed_in.tenant.slug;
+    let zone = signed_in.tenant.zone();
     let mut rows = Vec::new();
     for slug in state.stores.surveys.slugs(tenant).await?.iter() {
         if let Some(survey) = state.stores.surveys.get(tenant, slug).await? {
@@ -41,12 +56,31 @@ pub async fn show(
                     None
                 }
             };
-            rows.push(Row { survey, responses });
+            let counted = responses.unwrap_or(0);
+            let now = OffsetDateTime::now_utc();
+            rows.push(Row {
+                state: survey.state(now, counted),
+                closed_because: survey.closure(now, counted).map(|c| c.describe()),
+                closes: survey.closes_at.map(|at| zone.describe(at)),
+                percent: survey
+                    .response_limit
+                    .map(|limit| (counted.saturating_mul(100) / limit.max(1)).min(100)),
+                survey,
+                responses,
+            });
         }
     }
-    render(&Dashboard {
+    let notice = notice::take(&request, &state);
+    let shown = notice.is_some();
+    let mut response = render(&Dashboard {
+        notice,
+        site: state.site_url(&request),
         tenant: signed_in.tenant.clone(),
         csrf: signed_in.session.csrf.clone(),
         rows,
-    })
+    })?;
+    if shown {
+        notice::clear(&mut response);
+    }
+    Ok(response)
 }

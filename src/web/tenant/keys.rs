@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use actix_web::http::header::LOCATION;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
+use super::notice;
 use super::session::SignedIn;
 use crate::domain::Tenant;
 use crate::stores::ApiKeyRecord;
@@ -19,6 +19,7 @@ struct KeysPage {
     tenant: Arc<Tenant>,
     keys: Vec<ApiKeyRecord>,
     new_key: Option<String>,
+    notice: Option<String>,
 }
 
 async fn page(
@@ -31,6 +32,7 @@ async fn page(
         tenant: signed_in.tenant.clone(),
         keys: state.stores.api_keys.list(&signed_in.tenant.slug).await?,
         new_key,
+        notice: None,
     })
 }
 
@@ -38,8 +40,15 @@ async fn page(
 pub async fn show(
     state: web::Data<AppState>,
     signed_in: SignedIn,
+    request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
-    render(&page(&state, &signed_in, None).await?)
+    let mut keys = page(&state, &signed_in, None).await?;
+    keys.notice = notice::take(&request, &state);
+    let mut response = render(&keys)?;
+    if keys.notice.is_some() {
+        notice::clear(&mut response);
+    }
+    Ok(response)
 }
 
 /// `POST /tenant/api-keys`: makes a key and shows it once.
@@ -64,6 +73,42 @@ pub async fn create(
     render(&page(&state, &signed_in, Some(key)).await?)
 }
 
+#[derive(Template)]
+#[template(path = "tenant/revoke.html")]
+struct RevokePage {
+    csrf: String,
+    key: ApiKeyRecord,
+}
+
+/// The tenant's key with this id, or 404.
+async fn own_key(
+    state: &AppState,
+    signed_in: &SignedIn,
+    id: &str,
+) -> Result<ApiKeyRecord, WebError> {
+    state
+        .stores
+        .api_keys
+        .list(&signed_in.tenant.slug)
+        .await?
+        .into_iter()
+        .find(|key| key.id == id)
+        .ok_or(WebError::NotFound)
+}
+
+/// `GET /tenant/api-keys/{id}/revoke`: asks first.
+pub async fn confirm_revoke(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let key = own_key(&state, &signed_in, &id).await?;
+    render(&RevokePage {
+        csrf: signed_in.session.csrf.clone(),
+        key,
+    })
+}
+
 /// `POST /tenant/api-keys/{id}/revoke`
 pub async fn revoke(
     state: web::Data<AppState>,
@@ -73,6 +118,7 @@ pub async fn revoke(
 ) -> Result<HttpResponse, WebError> {
     let form = read_form(payload, &state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
+    let key = own_key(&state, &signed_in, &id).await?;
     if !state
         .stores
         .api_keys
@@ -81,7 +127,12 @@ pub async fn revoke(
     {
         return Err(WebError::NotFound);
     }
-    Ok(HttpResponse::SeeOther()
-        .insert_header((LOCATION, "/tenant/api-keys"))
-        .finish())
+    Ok(notice::redirect(
+        &state,
+        "/tenant/api-keys",
+        &format!(
+            "Key \"{}\" revoked: programs using it can no longer reach the API.",
+            key.label
+        ),
+    ))
 }

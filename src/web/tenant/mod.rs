@@ -8,6 +8,7 @@ mod dashboard;
 mod designer;
 mod exports;
 mod keys;
+mod notice;
 mod preview;
 mod results;
 mod session;
@@ -28,8 +29,14 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/sign-out", web::post().to(auth::sign_out))
             .route("/settings", web::get().to(settings::show))
             .route("/settings", web::post().to(settings::save))
+            .route("/settings/zone", web::post().to(settings::save_zone))
+            .route(
+                "/settings/branding",
+                web::post().to(settings::save_branding),
+            )
             .route("/api-keys", web::get().to(keys::show))
             .route("/api-keys", web::post().to(keys::create))
+            .route("/api-keys/{id}/revoke", web::get().to(keys::confirm_revoke))
             .route("/api-keys/{id}/revoke", web::post().to(keys::revoke))
             .route("/surveys/new", web::get().to(designer::new))
             .route("/surveys", web::post().to(designer::create))
@@ -41,6 +48,10 @@ pub fn routes(config: &mut ServiceConfig) {
             .route(
                 "/surveys/{slug}/unpublish",
                 web::post().to(designer::unpublish),
+            )
+            .route(
+                "/surveys/{slug}/delete",
+                web::get().to(designer::confirm_delete),
             )
             .route("/surveys/{slug}/delete", web::post().to(designer::delete))
             .route("/surveys/{slug}/summary", web::get().to(results::summary))

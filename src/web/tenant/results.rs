@@ -34,6 +34,8 @@ struct SummaryPage {
     waiting: u64,
     questions: Vec<QuestionView>,
     row: u32,
+    /// Whether exports to PostgreSQL are set up (the server's database or the tenant's own).
+    exports: bool,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -67,7 +69,9 @@ pub async fn summary(
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let read = state.stores.summaries.read(&survey.survey_ref()).await?;
-    let report = SummaryReport::new(&survey, &read.doc.summary, read.doc.updated);
+    let known = state.stores.surveys.known_questions(&survey).await?;
+    let report =
+        SummaryReport::new(&survey, &read.doc.summary, read.doc.updated).with_removed(&known);
     let waiting = state
         .stores
         .answer_queues
@@ -91,7 +95,16 @@ pub async fn summary(
             report: question.clone(),
         })
         .collect();
+    let exports = state.server_exports
+        || state
+            .stores
+            .tenant_settings
+            .get(&signed_in.tenant.slug)
+            .await?
+            .export_database_url
+            .is_some();
     render(&SummaryPage {
+        exports,
         csrf: signed_in.session.csrf.clone(),
         updated: report
             .updated
@@ -230,6 +243,7 @@ pub async fn response(
 ) -> Result<HttpResponse, WebError> {
     let (slug, n) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
+    let known = state.stores.surveys.known_questions(&survey).await?;
     let (answer, total) = state
         .stores
         .response_at(&survey.survey_ref(), n)
@@ -254,7 +268,13 @@ pub async fn response(
             .values
             .iter()
             .filter(|(id, _)| survey.question(id).is_none())
-            .map(|(id, value)| (format!("Removed question {id}"), shown(value))),
+            .map(|(id, value)| {
+                let text = known
+                    .iter()
+                    .find(|q| &q.id == id)
+                    .map_or_else(|| id.to_string(), |q| q.text.clone());
+                (format!("{text} (removed question)"), shown(value))
+            }),
     );
     render(&ResponsePage {
         csrf: signed_in.session.csrf.clone(),

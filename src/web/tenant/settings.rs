@@ -1,4 +1,5 @@
-//! The tenant's settings page: its own PostgreSQL database for exports, where the operator
+//! The tenant's settings page: its time zone, the look of its public pages (accent colour and
+//! logo, checked before they are kept), and its own PostgreSQL database for exports, where the operator
 //! allows one (`export::AllowedHosts`), checked by connecting before it is saved, and only ever
 //! shown back with its password masked. A failed connection says only that it failed: the
 //! network's answer would tell a tenant what the server can reach.
@@ -8,12 +9,16 @@ use std::time::Duration;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::LOCATION;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use sqlx::{Connection, PgConnection};
 
 use super::session::SignedIn;
-use crate::domain::Tenant;
+use actix_multipart::Multipart;
+use futures_util::StreamExt;
+
+use crate::domain::branding::{self, BrandingError, MAX_LOGO_BYTES, logo_type};
+use crate::domain::{Tenant, Zone};
 use crate::stores::tenant_settings::{TenantSettings, masked};
 use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
@@ -30,6 +35,12 @@ struct SettingsPage {
     server_exports: bool,
     /// Whether tenants may set their own, and where.
     own_allowed: Option<String>,
+    /// Every time zone's name, for the picker.
+    zones: Vec<String>,
+    /// What is wrong with the time zone, the colour or the logo sent.
+    zone_error: Option<String>,
+    accent_error: Option<String>,
+    logo_error: Option<String>,
 }
 
 async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, WebError> {
@@ -49,7 +60,117 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, We
             .export_hosts
             .any()
             .then(|| state.export_hosts.to_string()),
+        zones: Zone::names(),
+        zone_error: None,
+        accent_error: None,
+        logo_error: None,
     })
+}
+
+fn saved() -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((LOCATION, "/tenant/settings?saved=1"))
+        .finish()
+}
+
+/// `POST /tenant/settings/zone`: the time zone close dates are entered and shown in.
+pub async fn save_zone(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_form(payload, &state).await?;
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let Some(zone) = Zone::named(field(&form, "time_zone").unwrap_or("")) else {
+        let mut settings = page(&state, &signed_in).await?;
+        settings.zone_error = Some("Pick a time zone from the list.".into());
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
+    };
+    let mut tenant = (*signed_in.tenant).clone();
+    tenant.time_zone = Some(zone.to_string());
+    state.stores.tenants.update(&tenant).await?;
+    Ok(saved())
+}
+
+/// Most bytes of a branding form's fields other than the logo.
+const SMALL_FIELD: usize = 4096;
+/// Most fields of a branding form (it has four).
+const MAX_FIELDS: usize = 8;
+
+/// `POST /tenant/settings/branding` (multipart): the accent colour, and a new logo or none.
+pub async fn save_branding(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    request: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    // Built here rather than extracted, so a malformed upload gets the site's 400 page.
+    let mut form = Multipart::new(request.headers(), payload);
+    let (mut csrf, mut accent, mut remove, mut logo) = (None, String::new(), false, None);
+    let refused = || WebError::BadRequest("This form could not be read.".into());
+    let mut fields = 0;
+    while let Some(field) = form.next().await {
+        fields += 1;
+        if fields > MAX_FIELDS {
+            return Err(refused());
+        }
+        let mut field = field.map_err(|_| refused())?;
+        let name = field.name().unwrap_or_default().to_owned();
+        let limit = if name == "logo" {
+            MAX_LOGO_BYTES
+        } else {
+            SMALL_FIELD
+        };
+        let bytes = match field.bytes(limit).await {
+            Ok(read) => read.map_err(|_| refused())?,
+            Err(_) if name == "logo" => {
+                logo = Some(Err(BrandingError::TooLarge));
+                continue;
+            }
+            Err(_) => return Err(refused()),
+        };
+        let text = || String::from_utf8_lossy(&bytes).into_owned();
+        match name.as_str() {
+            "csrf" => csrf = Some(text()),
+            "accent" => accent = text(),
+            "remove_logo" => remove = true,
+            "logo" if !bytes.is_empty() => logo = Some(logo_type(&bytes).map(|_| bytes)),
+            _ => {}
+        }
+    }
+    signed_in.check_csrf(csrf.as_deref())?;
+    let mut settings = page(&state, &signed_in).await?;
+    let accent = match accent.trim() {
+        "" => None,
+        colour => match branding::accent(colour) {
+            Ok(colour) => Some(colour),
+            Err(error) => {
+                settings.accent_error = Some(format!("This colour cannot be used: {error}."));
+                None
+            }
+        },
+    };
+    if let Some(Err(error)) = &logo {
+        settings.logo_error = Some(format!("This file cannot be used: {error}."));
+    }
+    if settings.accent_error.is_some() || settings.logo_error.is_some() {
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
+    }
+    let mut tenant = (*signed_in.tenant).clone();
+    tenant.branding.accent = accent;
+    let store = &state.stores.tenant_settings;
+    match logo {
+        Some(Ok(bytes)) => {
+            tenant.branding.logo = Some(store.set_logo(&tenant.slug, bytes).await?);
+        }
+        _ if remove => {
+            store.remove_logo(&tenant.slug).await?;
+            tenant.branding.logo = None;
+        }
+        _ => {}
+    }
+    state.stores.tenants.update(&tenant).await?;
+    Ok(saved())
 }
 
 /// Whether the settings were just saved.
@@ -105,9 +226,7 @@ pub async fn save(
             },
         )
         .await?;
-    Ok(HttpResponse::SeeOther()
-        .insert_header((LOCATION, "/tenant/settings?saved=1"))
-        .finish())
+    Ok(saved())
 }
 
 /// Connects once, within 5 seconds; the reason of a failure goes to the log only.

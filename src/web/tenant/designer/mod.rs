@@ -7,19 +7,20 @@ use std::sync::Arc;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::LOCATION;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
+use time::format_description::well_known::Rfc3339;
 
 mod logic;
 
 use logic::{KEEP, LogicEdit, TESTS};
 
-use super::own_survey;
 use super::session::SignedIn;
+use super::{notice, own_survey};
 use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Question, QuestionKind, Survey};
+use crate::domain::{Question, QuestionKind, Survey, Zone};
 use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -93,18 +94,105 @@ impl QuestionEdit {
     }
 }
 
+/// The survey's own fields of the form (besides its questions), as typed.
+#[derive(Default)]
+struct SurveyFields {
+    title: String,
+    /// The introduction and the thank-you message (Markdown).
+    description: String,
+    thank_you: String,
+    /// The close time in the tenant's zone (`YYYY-MM-DDTHH:MM`), blank for none.
+    closes_at: String,
+    response_limit: String,
+    closed_message: String,
+}
+
+impl SurveyFields {
+    fn of(survey: &Survey, zone: &Zone) -> Self {
+        let text = |t: &Option<String>| t.clone().unwrap_or_default();
+        Self {
+            title: survey.title.clone(),
+            description: text(&survey.description),
+            thank_you: text(&survey.thank_you),
+            closes_at: survey
+                .closes_at
+                .map(|at| zone.local_input(at))
+                .unwrap_or_default(),
+            response_limit: survey
+                .response_limit
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+            closed_message: text(&survey.closed_message),
+        }
+    }
+
+    fn posted(form: &[(String, String)]) -> Self {
+        let get = |name: &str| field(form, name).unwrap_or("").to_owned();
+        Self {
+            title: get("title"),
+            description: get("description"),
+            thank_you: get("thank_you"),
+            closes_at: get("closes_at"),
+            response_limit: get("response_limit"),
+            closed_message: get("closed_message"),
+        }
+    }
+
+    /// The survey-level part of the input, or errors by field.
+    fn input(&self, zone: &Zone, errors: &mut BTreeMap<String, String>) -> SurveyInput {
+        let closes_at = match self.closes_at.trim() {
+            "" => None,
+            local => match zone.instant(local) {
+                Some(at) => at.format(&Rfc3339).ok(),
+                None => {
+                    errors.insert(
+                        "closes_at".into(),
+                        "Enter a date and a time, or leave both blank.".into(),
+                    );
+                    None
+                }
+            },
+        };
+        let response_limit = match self.response_limit.trim() {
+            "" => None,
+            text => {
+                let limit = text.parse::<u64>().ok();
+                if limit.is_none() {
+                    errors.insert(
+                        "response_limit".into(),
+                        "Enter a whole number of responses, or leave it blank.".into(),
+                    );
+                }
+                limit
+            }
+        };
+        SurveyInput {
+            title: self.title.clone(),
+            description: Some(self.description.clone()),
+            thank_you: Some(self.thank_you.clone()),
+            closed_message: Some(self.closed_message.clone()),
+            closes_at,
+            response_limit,
+            ..SurveyInput::default()
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "tenant/designer.html")]
 struct DesignerPage {
     csrf: String,
     survey: Option<Arc<Survey>>,
     action: String,
-    title: String,
-    description: String,
+    fields: SurveyFields,
+    /// The tenant's time zone, which close times are entered in.
+    zone: Zone,
     questions: Vec<QuestionEdit>,
     types: [(&'static str, &'static str); 12],
     errors: BTreeMap<String, String>,
     notice: Option<String>,
+    /// The survey's public address, once it was published (for sharing).
+    public_url: Option<String>,
 }
 
 impl DesignerPage {
@@ -212,13 +300,10 @@ fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
 }
 
 fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
-    let (title, description, questions) = match &survey {
-        Some(s) => (
-            s.title.clone(),
-            s.description.clone().unwrap_or_default(),
-            edits_of(s),
-        ),
-        None => (String::new(), String::new(), vec![QuestionEdit::blank(0)]),
+    let zone = signed_in.tenant.zone();
+    let (fields, questions) = match &survey {
+        Some(s) => (SurveyFields::of(s, &zone), edits_of(s)),
+        None => (SurveyFields::default(), vec![QuestionEdit::blank(0)]),
     };
     DesignerPage {
         csrf: signed_in.session.csrf.clone(),
@@ -226,12 +311,13 @@ fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
             format!("/tenant/surveys/{}", s.slug)
         }),
         survey,
-        title,
-        description,
+        fields,
+        zone,
         questions,
         types: TYPES,
         errors: BTreeMap::new(),
         notice: None,
+        public_url: None,
     }
 }
 
@@ -252,9 +338,18 @@ pub async fn edit(
     signed_in: SignedIn,
     slug: web::Path<String>,
     query: web::Query<EditQuery>,
+    request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let mut editor = page(&signed_in, Some(survey));
+    let mut editor = page(&signed_in, Some(survey.clone()));
+    if survey.published || survey.was_published {
+        editor.public_url = Some(format!(
+            "{}/s/{}/{}",
+            state.site_url(&request),
+            survey.tenant,
+            survey.slug
+        ));
+    }
     if query.saved.is_some() {
         editor.notice = Some("Saved.".into());
     }
@@ -262,7 +357,7 @@ pub async fn edit(
 }
 
 /// Reads the posted form into question blocks and the button pressed.
-fn posted(form: &[(String, String)]) -> (String, String, Vec<QuestionEdit>, String) {
+fn posted(form: &[(String, String)]) -> (SurveyFields, Vec<QuestionEdit>, String) {
     let get = |name: &str| field(form, name).unwrap_or("").to_owned();
     let count: usize = get("count")
         .parse()
@@ -292,7 +387,7 @@ fn posted(form: &[(String, String)]) -> (String, String, Vec<QuestionEdit>, Stri
             }
         })
         .collect();
-    (get("title"), get("description"), questions, get("action"))
+    (SurveyFields::posted(form), questions, get("action"))
 }
 
 /// Applies a structural button (add, remove, move); `None` for save.
@@ -327,11 +422,12 @@ fn restructure(questions: &mut Vec<QuestionEdit>, action: &str) -> Option<String
 
 /// The definition the blocks describe (blank blocks dropped), or errors by field.
 fn input_of(
-    title: &str,
-    description: &str,
+    fields: &SurveyFields,
+    zone: &Zone,
     questions: &[QuestionEdit],
 ) -> Result<SurveyInput, BTreeMap<String, String>> {
     let mut errors = BTreeMap::new();
+    let survey = fields.input(zone, &mut errors);
     // Each kept block: the page it starts (if any), whether it says anything about pages,
     // and its question.
     let mut inputs: Vec<(Option<PageInput>, bool, QuestionInput)> = Vec::new();
@@ -414,10 +510,8 @@ fn input_of(
     // page texts or jumps is sent as a list of questions, as before pages existed.
     if !inputs.iter().any(|(_, shapes, _)| *shapes) {
         return Ok(SurveyInput {
-            title: title.to_owned(),
-            description: Some(description.to_owned()),
             questions: inputs.into_iter().map(|(_, _, q)| q).collect(),
-            pages: None,
+            ..survey
         });
     }
     let mut pages: Vec<PageInput> = Vec::new();
@@ -428,10 +522,8 @@ fn input_of(
         }
     }
     Ok(SurveyInput {
-        title: title.to_owned(),
-        description: Some(description.to_owned()),
-        questions: Vec::new(),
         pages: Some(pages),
+        ..survey
     })
 }
 
@@ -486,11 +578,11 @@ async fn save_form(
 ) -> Result<HttpResponse, WebError> {
     let form = read_form(payload, state).await?;
     signed_in.check_csrf(field(&form, "csrf"))?;
-    let (title, description, mut questions, action) = posted(&form);
+    let (fields, mut questions, action) = posted(&form);
     let mut editor = page(signed_in, current.clone());
     if let Some(notice) = restructure(&mut questions, &action) {
         editor.notice = Some(notice);
-        (editor.title, editor.description, editor.questions) = (title, description, questions);
+        (editor.fields, editor.questions) = (fields, questions);
         return render(&editor);
     }
     let kept: Vec<usize> = questions
@@ -502,7 +594,7 @@ async fn save_form(
         Some(survey) => state.stores.surveys.known_questions(survey).await?,
         None => Vec::new(),
     };
-    let checked = input_of(&title, &description, &questions).and_then(|mut input| {
+    let checked = input_of(&fields, &editor.zone, &questions).and_then(|mut input| {
         renew_retyped(&mut input, &existing);
         input.check(&existing).map_err(|errors| {
             errors
@@ -515,7 +607,7 @@ async fn save_form(
         Ok(definition) => definition,
         Err(errors) => {
             editor.errors = errors;
-            (editor.title, editor.description, editor.questions) = (title, description, questions);
+            (editor.fields, editor.questions) = (fields, questions);
             return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
         }
     };
@@ -535,8 +627,7 @@ async fn save_form(
                          delete one you no longer need first."
                     ),
                 );
-                (editor.title, editor.description, editor.questions) =
-                    (title, description, questions);
+                (editor.fields, editor.questions) = (fields, questions);
                 return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
             };
             created
@@ -630,16 +721,67 @@ pub async fn unpublish(
     ))
 }
 
-/// `POST /tenant/surveys/{slug}/delete`: the survey and all its answers.
+#[derive(Template)]
+#[template(path = "tenant/delete.html")]
+struct DeletePage {
+    csrf: String,
+    survey: Arc<Survey>,
+    /// Its counted answers (`None` when its summary cannot be read).
+    answers: Option<u64>,
+    error: Option<String>,
+}
+
+async fn delete_page(
+    state: &AppState,
+    signed_in: &SignedIn,
+    survey: Arc<Survey>,
+    error: Option<String>,
+) -> Result<DeletePage, WebError> {
+    let answers = state
+        .stores
+        .summaries
+        .read(&survey.survey_ref())
+        .await
+        .ok()
+        .map(|read| read.doc.summary.total);
+    Ok(DeletePage {
+        csrf: signed_in.session.csrf.clone(),
+        survey,
+        answers,
+        error,
+    })
+}
+
+/// `GET /tenant/surveys/{slug}/delete`: asks first, naming what will be lost.
+pub async fn confirm_delete(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    render(&delete_page(&state, &signed_in, survey, None).await?)
+}
+
+/// `POST /tenant/surveys/{slug}/delete`: the survey and all its answers, once its title is
+/// typed to confirm.
 pub async fn delete(
     state: web::Data<AppState>,
     signed_in: SignedIn,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    let form = read_form(payload, &state).await?;
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    if field(&form, "confirm").map(str::trim) != Some(survey.title.trim()) {
+        let error = Some("Type the survey's title exactly as it is shown to delete it.".into());
+        let page = delete_page(&state, &signed_in, survey, error).await?;
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
+    }
     state.stores.surveys.delete(&survey).await?;
-    Ok(HttpResponse::SeeOther()
-        .insert_header((LOCATION, "/tenant"))
-        .finish())
+    Ok(notice::redirect(
+        &state,
+        "/tenant",
+        &format!("Survey \"{}\" deleted, with all its answers.", survey.title),
+    ))
 }

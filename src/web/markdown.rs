@@ -1,0 +1,86 @@
+//! Owners' texts (a survey's introduction, thank-you and closing messages) in a small Markdown
+//! subset: paragraphs, emphasis, links and lists. The HTML pulldown-cmark makes is sanitised by
+//! ammonia down to those elements, so no owner can put a script, a style, an image or a form on
+//! a respondent's page, whatever they write.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use pulldown_cmark::{Options, Parser, html};
+
+/// The elements the subset makes; everything else is dropped (its text kept).
+const TAGS: [&str; 9] = ["p", "em", "strong", "a", "ul", "ol", "li", "br", "code"];
+
+static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
+    let mut cleaner = ammonia::Builder::empty();
+    cleaner
+        .tags(HashSet::from(TAGS))
+        .tag_attributes([("a", HashSet::from(["href"]))].into())
+        .url_schemes(HashSet::from(["http", "https", "mailto"]))
+        .link_rel(Some("noopener noreferrer nofollow ugc"));
+    cleaner
+});
+
+/// The safe HTML of `text`.
+pub fn to_html(text: &str) -> String {
+    // Raw HTML in the source is shown as text, not interpreted: the subset has none.
+    let events = Parser::new_ext(text, Options::empty()).map(|event| match event {
+        pulldown_cmark::Event::Html(raw) | pulldown_cmark::Event::InlineHtml(raw) => {
+            pulldown_cmark::Event::Text(raw)
+        }
+        other => other,
+    });
+    let mut unsafe_html = String::with_capacity(text.len() * 3 / 2);
+    html::push_html(&mut unsafe_html, events);
+    CLEANER.clean(&unsafe_html).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_subset_renders() {
+        let html =
+            to_html("Hello *you*, **thanks**.\n\n- one\n- two\n\n[Site](https://example.com)");
+        assert!(html.contains("<em>you</em>"), "{html}");
+        assert!(html.contains("<strong>thanks</strong>"), "{html}");
+        assert!(html.contains("<ul>\n<li>one</li>"), "{html}");
+        assert!(
+            html.contains(
+                r#"<a href="https://example.com" rel="noopener noreferrer nofollow ugc">Site</a>"#
+            ),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn scripts_images_styles_and_script_links_never_survive() {
+        for hostile in [
+            "<script>alert(1)</script>",
+            "<img src=x onerror=alert(1)>",
+            "[x](javascript:alert(1))",
+            "![x](https://example.com/a.png)",
+            "<a href=\"https://e.com\" onclick=\"alert(1)\">x</a>",
+            "<style>body{}</style>",
+            "# Heading\n\n<iframe src=https://e.com></iframe>",
+        ] {
+            let html = to_html(hostile);
+            // Every tag left is one of the subset, with no attribute but a safe link's.
+            for tag in html.split('<').skip(1).filter_map(|t| t.split('>').next()) {
+                let name = tag.trim_start_matches('/').split(' ').next().unwrap_or("");
+                assert!(TAGS.contains(&name), "{hostile} gave {html}");
+                assert!(
+                    !tag.contains("javascript") && !tag.contains(" on"),
+                    "{hostile} gave {html}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn html_written_in_the_text_is_shown_as_text() {
+        let html = to_html("Use <b>bold</b>");
+        assert!(html.contains("&lt;b&gt;bold&lt;/b&gt;"), "{html}");
+    }
+}
