@@ -3,9 +3,9 @@
 
 use time::OffsetDateTime;
 
+use crate::domain::definition::Definition;
 use crate::domain::{
-    Question, QuestionId, QuestionKind, Subscription, Survey, SurveyId, SurveySlug, Tenant,
-    TenantSlug,
+    Question, QuestionId, QuestionKind, Subscription, Survey, SurveySlug, Tenant, TenantSlug,
 };
 use crate::stores::{StoreError, Stores};
 
@@ -44,79 +44,74 @@ pub fn tenant(now: OffsetDateTime) -> Tenant {
 /// The demo survey, published, with one question of each of the six original types.
 pub fn survey(now: OffsetDateTime) -> Survey {
     let options = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect();
-    Survey {
-        tenant: slug(TenantSlug::parse, TENANT),
-        slug: slug(SurveySlug::parse, SURVEY),
-        id: SurveyId::generate(),
-        title: "How was your visit?".into(),
-        description: Some(
-            "Tell us about your last visit to one of our coffee bars. It takes two minutes.".into(),
-        ),
-        published: true,
-        was_published: true,
-        version: 1,
-        created: now,
-        updated: now,
-        questions: vec![
-            question(
-                "overall",
-                "How would you rate your visit overall?",
-                true,
-                QuestionKind::FiveStars,
+    Survey::draft(
+        slug(TenantSlug::parse, TENANT),
+        slug(SurveySlug::parse, SURVEY),
+        Definition {
+            title: "How was your visit?".into(),
+            description: Some(
+                "Tell us about your last visit to one of our coffee bars. It takes two minutes."
+                    .into(),
             ),
-            question(
-                "drink",
-                "What did you order?",
-                true,
-                QuestionKind::SingleChoice {
-                    options: options(&[
-                        "Espresso",
-                        "Flat white",
-                        "Filter coffee",
-                        "Tea",
-                        "Something else",
-                    ]),
-                    other: false,
-                },
-            ),
-            question(
-                "liked",
-                "What did you like? (tick all that apply)",
-                false,
-                QuestionKind::MultipleChoice {
-                    options: options(&["Taste", "Service", "Price", "Atmosphere", "Speed"]),
-                    other: false,
-                },
-            ),
-            question(
-                "wait",
-                "How many minutes did you wait?",
-                false,
-                QuestionKind::Numeric {
-                    min: Some(0.0),
-                    max: Some(120.0),
-                    integer: true,
-                },
-            ),
-            question(
-                "location",
-                "Which coffee bar did you visit?",
-                false,
-                QuestionKind::ShortText,
-            ),
-            question(
-                "comments",
-                "Anything else you would like to tell us?",
-                false,
-                QuestionKind::LongText,
-            ),
-        ],
-        layout: Vec::new(),
-        closes_at: None,
-        response_limit: None,
-        closed_message: None,
-        thank_you: None,
-    }
+            questions: vec![
+                question(
+                    "overall",
+                    "How would you rate your visit overall?",
+                    true,
+                    QuestionKind::FiveStars,
+                ),
+                question(
+                    "drink",
+                    "What did you order?",
+                    true,
+                    QuestionKind::SingleChoice {
+                        options: options(&[
+                            "Espresso",
+                            "Flat white",
+                            "Filter coffee",
+                            "Tea",
+                            "Something else",
+                        ]),
+                        other: false,
+                    },
+                ),
+                question(
+                    "liked",
+                    "What did you like? (tick all that apply)",
+                    false,
+                    QuestionKind::MultipleChoice {
+                        options: options(&["Taste", "Service", "Price", "Atmosphere", "Speed"]),
+                        other: false,
+                    },
+                ),
+                question(
+                    "wait",
+                    "How many minutes did you wait?",
+                    false,
+                    QuestionKind::Numeric {
+                        min: Some(0.0),
+                        max: Some(120.0),
+                        integer: true,
+                    },
+                ),
+                question(
+                    "location",
+                    "Which coffee bar did you visit?",
+                    false,
+                    QuestionKind::ShortText,
+                ),
+                question(
+                    "comments",
+                    "Anything else you would like to tell us?",
+                    false,
+                    QuestionKind::LongText,
+                ),
+            ],
+            ..Definition::default()
+        },
+        now,
+    )
+    .published()
 }
 
 /// Creates the demo tenant and survey unless the demo tenant exists; true if it created them.

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use time::OffsetDateTime;
 
+use crate::domain::definition::Definition;
 use crate::domain::{
     Answer, AnswerValue, QuestionId, Reference, SurveyId, SurveyRef, SurveySlug, TenantSlug,
 };
@@ -88,40 +89,42 @@ pub(super) async fn seed(
             stores
                 .surveys
                 .save(&Survey {
-                    tenant: tenant(premium),
-                    slug: survey(i),
+                    // A fixed identity: the drain benchmark files answers under it.
                     id: survey_id(),
-                    title: format!("Benchmark {i}"),
-                    description: None,
-                    published: true,
-                    was_published: true,
-                    version: 1,
-                    created: now,
-                    updated: now,
-                    questions: vec![
-                        question("rating", QuestionKind::FiveStars),
-                        question(
-                            "drink",
-                            QuestionKind::SingleChoice {
-                                options: vec!["Tea".into(), "Coffee".into(), "Water".into()],
-                                other: false,
-                            },
-                        ),
-                        question(
-                            "minutes",
-                            QuestionKind::Numeric {
-                                min: None,
-                                max: None,
-                                integer: true,
-                            },
-                        ),
-                        question("comments", QuestionKind::LongText),
-                    ],
-                    layout: Vec::new(),
-                    closes_at: None,
-                    response_limit: None,
-                    closed_message: None,
-                    thank_you: None,
+                    ..Survey::draft(
+                        tenant(premium),
+                        survey(i),
+                        Definition {
+                            title: format!("Benchmark {i}"),
+                            description: None,
+                            questions: vec![
+                                question("rating", QuestionKind::FiveStars),
+                                question(
+                                    "drink",
+                                    QuestionKind::SingleChoice {
+                                        options: vec![
+                                            "Tea".into(),
+                                            "Coffee".into(),
+                                            "Water".into(),
+                                        ],
+                                        other: false,
+                                    },
+                                ),
+                                question(
+                                    "minutes",
+                                    QuestionKind::Numeric {
+                                        min: None,
+                                        max: None,
+                                        integer: true,
+                                    },
+                                ),
+                                question("comments", QuestionKind::LongText),
+                            ],
+                            ..Definition::default()
+                        },
+                        now,
+                    )
+                    .published()
                 })
                 .await?;
         }

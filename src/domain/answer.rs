@@ -494,6 +494,7 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
 mod tests {
     use super::*;
     use crate::domain::Question;
+    use crate::domain::definition::Definition;
 
     fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
         Question {
@@ -507,62 +508,56 @@ mod tests {
 
     fn survey() -> Survey {
         let options = vec!["Red".to_string(), "Green".into(), "Blue".into()];
-        Survey {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            slug: SurveySlug::parse("colours").expect("a slug"),
-            id: SurveyId::generate(),
-            title: "Colours".into(),
-            description: None,
-            published: true,
-            was_published: true,
-            version: 1,
-            created: OffsetDateTime::UNIX_EPOCH,
-            updated: OffsetDateTime::UNIX_EPOCH,
-            questions: vec![
-                question("short", true, QuestionKind::ShortText),
-                question("long", false, QuestionKind::LongText),
-                question(
-                    "one",
-                    false,
-                    QuestionKind::SingleChoice {
-                        options: options.clone(),
-                        other: false,
-                    },
-                ),
-                question(
-                    "many",
-                    false,
-                    QuestionKind::MultipleChoice {
-                        options,
-                        other: false,
-                    },
-                ),
-                question("stars", false, QuestionKind::FiveStars),
-                question(
-                    "age",
-                    false,
-                    QuestionKind::Numeric {
-                        min: Some(0.0),
-                        max: Some(130.0),
-                        integer: true,
-                    },
-                ),
-                question(
-                    "ratio",
-                    false,
-                    QuestionKind::Numeric {
-                        min: None,
-                        max: Some(1.0),
-                        integer: false,
-                    },
-                ),
-            ],
-            layout: Vec::new(),
-            closes_at: None,
-            response_limit: None,
-            closed_message: None,
-            thank_you: None,
-        }
+        Survey::draft(
+            TenantSlug::parse("acme").expect("a slug"),
+            SurveySlug::parse("colours").expect("a slug"),
+            Definition {
+                title: "Colours".into(),
+                description: None,
+                questions: vec![
+                    question("short", true, QuestionKind::ShortText),
+                    question("long", false, QuestionKind::LongText),
+                    question(
+                        "one",
+                        false,
+                        QuestionKind::SingleChoice {
+                            options: options.clone(),
+                            other: false,
+                        },
+                    ),
+                    question(
+                        "many",
+                        false,
+                        QuestionKind::MultipleChoice {
+                            options,
+                            other: false,
+                        },
+                    ),
+                    question("stars", false, QuestionKind::FiveStars),
+                    question(
+                        "age",
+                        false,
+                        QuestionKind::Numeric {
+                            min: Some(0.0),
+                            max: Some(130.0),
+                            integer: true,
+                        },
+                    ),
+                    question(
+                        "ratio",
+                        false,
+                        QuestionKind::Numeric {
+                            min: None,
+                            max: Some(1.0),
+                            integer: false,
+                        },
+                    ),
+                ],
+                ..Definition::default()
+            },
+            OffsetDateTime::UNIX_EPOCH,
+        )
+        .published()
     }
 
     fn raw(pairs: &[(&str, &str)]) -> RawAnswers {

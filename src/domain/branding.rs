@@ -153,6 +153,29 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any six hex digits are a colour, in either case: kept exactly when white text on it
+        /// reaches 4.5:1, refused with its contrast otherwise; darker is never refused where
+        /// lighter is kept.
+        #[test]
+        fn every_colour_is_judged_by_its_contrast_alone(red: u8, green: u8, blue: u8) {
+            let hex = format!("#{red:02x}{green:02x}{blue:02x}");
+            let kept = accent(&hex);
+            proptest::prop_assert_eq!(&accent(&hex.to_uppercase()), &kept);
+            match &kept {
+                Ok(colour) => proptest::prop_assert_eq!(colour, &hex),
+                Err(BrandingError::LowContrast { contrast, .. }) => {
+                    proptest::prop_assert!(*contrast < MIN_CONTRAST)
+                }
+                Err(other) => proptest::prop_assert!(false, "{hex}: {other:?}"),
+            }
+            if kept.is_ok() {
+                let darker = format!("#{:02x}{:02x}{:02x}", red / 2, green / 2, blue / 2);
+                proptest::prop_assert!(accent(&darker).is_ok(), "{darker}");
+            }
+        }
+    }
+
     #[test]
     fn logos_are_judged_by_their_bytes_type_and_size() {
         assert_eq!(logo_type(&png_header(400, 120)), Ok("image/png"));

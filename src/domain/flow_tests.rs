@@ -8,32 +8,19 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::definition::SurveyInput;
-use super::{
-    AnswerValue, QuestionId, RawAnswers, Survey, SurveyId, SurveySlug, Target, TenantSlug,
-};
+use super::{AnswerValue, QuestionId, RawAnswers, Survey, SurveySlug, Target, TenantSlug};
 
 /// The survey a definition describes, if it is valid.
 fn survey_of(definition: Value) -> Result<Survey, super::definition::DefinitionErrors> {
     let input: SurveyInput = serde_json::from_value(definition).expect("the input shape");
     let checked = input.check(&[])?;
-    Ok(Survey {
-        tenant: TenantSlug::parse("acme").expect("a slug"),
-        slug: SurveySlug::parse("flow").expect("a slug"),
-        id: SurveyId::generate(),
-        title: checked.title,
-        description: None,
-        published: true,
-        was_published: true,
-        version: 1,
-        created: OffsetDateTime::UNIX_EPOCH,
-        updated: OffsetDateTime::UNIX_EPOCH,
-        questions: checked.questions,
-        layout: checked.layout,
-        closes_at: None,
-        response_limit: None,
-        closed_message: None,
-        thank_you: None,
-    })
+    Ok(Survey::draft(
+        TenantSlug::parse("acme").expect("a slug"),
+        SurveySlug::parse("flow").expect("a slug"),
+        checked,
+        OffsetDateTime::UNIX_EPOCH,
+    )
+    .published())
 }
 
 fn raw(pairs: &[(&str, &str)]) -> RawAnswers {

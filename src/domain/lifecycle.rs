@@ -95,28 +95,20 @@ mod tests {
     use time::Duration;
 
     use super::*;
-    use crate::domain::{SurveyId, SurveySlug, TenantSlug};
+    use crate::domain::definition::Definition;
+    use crate::domain::{SurveySlug, TenantSlug};
 
     fn survey() -> Survey {
-        let now = OffsetDateTime::UNIX_EPOCH;
-        Survey {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            slug: SurveySlug::parse("team").expect("a slug"),
-            id: SurveyId::generate(),
+        let definition = Definition {
             title: "Team".into(),
-            description: None,
-            published: false,
-            was_published: false,
-            version: 1,
-            created: now,
-            updated: now,
-            questions: Vec::new(),
-            layout: Vec::new(),
-            closes_at: None,
-            response_limit: None,
-            closed_message: None,
-            thank_you: None,
-        }
+            ..Definition::default()
+        };
+        Survey::draft(
+            TenantSlug::parse("acme").expect("a slug"),
+            SurveySlug::parse("team").expect("a slug"),
+            definition,
+            OffsetDateTime::UNIX_EPOCH,
+        )
     }
 
     #[test]
@@ -153,6 +145,48 @@ mod tests {
             Some(Closure::Date)
         );
         assert_eq!(survey.state(now - Duration::days(1), 1), SurveyState::Open);
+    }
+
+    proptest::proptest! {
+        /// Whatever the dates, limit and count: a survey never published is a draft; an open
+        /// one is before its date and under its limit; and once closed by its date or its
+        /// limit, it stays closed later and with more answers (closing never undoes itself).
+        #[test]
+        fn closing_is_consistent_and_never_undoes_itself(
+            published: bool,
+            was_published: bool,
+            closes in proptest::option::of(-1_000_000i64..1_000_000),
+            limit in proptest::option::of(proptest::prop_oneof![
+                1u64..1000,
+                proptest::strategy::Just(MAX_RESPONSE_LIMIT)
+            ]),
+            // The moment and the count are drawn around the date and the limit, so they
+            // often meet them exactly.
+            time_offset in -3i64..3,
+            count_offset in -3i64..3,
+            later in 0i64..100,
+            more in 0u64..60,
+        ) {
+            let now = closes.unwrap_or(0) + time_offset;
+            let counted = limit.unwrap_or(10).saturating_add_signed(count_offset);
+            let at = |seconds: i64| OffsetDateTime::UNIX_EPOCH + Duration::seconds(seconds);
+            let mut survey = survey();
+            survey.published = published;
+            survey.was_published = was_published || published;
+            survey.closes_at = closes.map(at);
+            survey.response_limit = limit;
+            let state = survey.state(at(now), counted);
+            proptest::prop_assert_eq!(state == SurveyState::Draft, !survey.was_published);
+            if state == SurveyState::Open {
+                proptest::prop_assert!(survey.closes_at.is_none_or(|c| at(now) < c));
+                proptest::prop_assert!(limit.is_none_or(|l| counted < l));
+                proptest::prop_assert_eq!(survey.over_limit(counted), 0);
+            }
+            if let Some(why @ (Closure::Date | Closure::Limit)) = survey.closure(at(now), counted) {
+                let after = survey.closure(at(now + later), counted + more);
+                proptest::prop_assert!(after.is_some(), "{why:?} undone");
+            }
+        }
     }
 
     #[test]

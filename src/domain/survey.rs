@@ -129,6 +129,40 @@ pub struct Survey {
 }
 
 impl Survey {
+    /// A new draft of a checked definition, made `now`, with a fresh identity.
+    pub fn draft(
+        tenant: TenantSlug,
+        slug: SurveySlug,
+        definition: Definition,
+        now: OffsetDateTime,
+    ) -> Self {
+        Self {
+            tenant,
+            slug,
+            id: SurveyId::generate(),
+            title: definition.title,
+            description: definition.description,
+            published: false,
+            was_published: false,
+            version: 1,
+            created: now,
+            updated: now,
+            questions: definition.questions,
+            layout: definition.layout,
+            closes_at: definition.closes_at,
+            response_limit: definition.response_limit,
+            closed_message: definition.closed_message,
+            thank_you: definition.thank_you,
+        }
+    }
+
+    /// The survey as publishing leaves it.
+    pub fn published(mut self) -> Self {
+        self.published = true;
+        self.was_published = true;
+        self
+    }
+
     /// Where this survey's data is filed.
     pub fn survey_ref(&self) -> SurveyRef {
         SurveyRef {
@@ -231,31 +265,20 @@ mod tests {
     use crate::domain::QuestionKind;
 
     fn survey(published: bool) -> Survey {
-        let now = OffsetDateTime::UNIX_EPOCH;
-        Survey {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            slug: SurveySlug::parse("team").expect("a slug"),
-            id: SurveyId::generate(),
-            title: "Team".into(),
-            description: None,
-            published,
-            was_published: published,
-            version: 1,
-            created: now,
-            updated: now,
-            questions: vec![Question {
-                id: QuestionId::parse("q1").expect("an id"),
-                text: "Name?".into(),
-                required: false,
-                kind: QuestionKind::ShortText,
-                show_if: None,
-            }],
-            layout: Vec::new(),
-            closes_at: None,
-            response_limit: None,
-            closed_message: None,
-            thank_you: None,
-        }
+        let question = Question {
+            id: QuestionId::parse("q1").expect("an id"),
+            text: "Name?".into(),
+            required: false,
+            kind: QuestionKind::ShortText,
+            show_if: None,
+        };
+        let draft = Survey::draft(
+            TenantSlug::parse("acme").expect("a slug"),
+            SurveySlug::parse("team").expect("a slug"),
+            definition("Team", vec![question]),
+            OffsetDateTime::UNIX_EPOCH,
+        );
+        if published { draft.published() } else { draft }
     }
 
     fn definition(title: &str, questions: Vec<Question>) -> Definition {

@@ -2,6 +2,7 @@
 //! chose (an IANA name such as `Europe/Paris`; the database is bundled with the program).
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use jiff::civil::DateTime;
 use jiff::tz::{self, TimeZone};
@@ -45,11 +46,14 @@ impl Zone {
         name.and_then(Self::named).unwrap_or_default()
     }
 
-    /// Every zone's name, sorted, for a picker.
-    pub fn names() -> Vec<String> {
-        let mut names: Vec<String> = tz::db().available().map(|n| n.to_string()).collect();
-        names.sort();
-        names
+    /// Every zone's name, sorted, for a picker (listed once per process).
+    pub fn names() -> &'static [String] {
+        static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+            let mut names: Vec<String> = tz::db().available().map(|n| n.to_string()).collect();
+            names.sort();
+            names
+        });
+        &NAMES
     }
 
     /// The instant a local date and time (`YYYY-MM-DDTHH:MM` as a browser's
@@ -103,6 +107,23 @@ mod tests {
             paris.instant("2026-07-01T17:00"),
             Some(datetime!(2026-07-01 15:00 UTC))
         );
+    }
+
+    proptest::proptest! {
+        /// Any minute from year 1 to 9999 entered in UTC, and any instant shown in a zone with
+        /// clock changes, comes back as it was.
+        #[test]
+        fn times_entered_come_back_as_entered(minutes in 0i64..5_000_000_000 / 60) {
+            let instant = OffsetDateTime::UNIX_EPOCH + time::Duration::minutes(minutes - 30_000_000);
+            let utc = Zone::default();
+            proptest::prop_assert_eq!(utc.instant(&utc.local_input(instant)), Some(instant));
+            let paris = Zone::named("Europe/Paris").expect("known");
+            let shown = paris.local_input(instant);
+            let back = paris.instant(&shown).expect("a time");
+            // A time in the hour a clock change repeats is read as its first occurrence.
+            proptest::prop_assert!((back - instant).whole_hours().abs() <= 1, "{shown}");
+            proptest::prop_assert_eq!(paris.local_input(back), shown);
+        }
     }
 
     #[test]

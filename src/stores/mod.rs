@@ -33,7 +33,7 @@ pub use counted::CountedIndex;
 pub use error::{Context, StoreError};
 pub use references::ReferenceAllocator;
 pub use sessions::{SESSION_LIFETIME, Session, SessionStore};
-pub use summaries::{Standing, SummaryDoc, SummaryStore, Versioned};
+pub use summaries::{SummaryDoc, SummaryStore, Versioned};
 pub use surveys::SurveyStore;
 pub use tenants::TenantStore;
 

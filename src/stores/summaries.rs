@@ -13,34 +13,18 @@ use time::OffsetDateTime;
 
 use super::error::{decode, encode};
 use super::{Context, StoreError, Stores, keys};
-use crate::domain::{Closure, Reference, Survey, SurveyRef, SurveyState, SurveySummary};
+use crate::domain::{Reference, Survey, SurveyRef, SurveyState, SurveySummary};
 use crate::storage::{BlobStore, ETag, Error, PutMode};
 
-/// Where a survey is in its life now, from its dates and, if it has a response limit, its
-/// counted total (read at most once a second).
-#[derive(Clone, Copy, Debug)]
-pub struct Standing {
-    /// Draft, open or closed.
-    pub state: SurveyState,
-    /// Why it is closed, if it is.
-    pub closure: Option<Closure>,
-    /// Its counted answers when it has a response limit (else not read: 0).
-    pub counted: u64,
-}
-
 impl Stores {
-    /// The survey's standing now.
-    pub async fn standing(&self, survey: &Survey) -> Result<Standing, StoreError> {
+    /// The survey's state now: from its dates and, if it has a response limit, its counted
+    /// total (read at most once a second; no read at all without a limit).
+    pub async fn survey_state(&self, survey: &Survey) -> Result<SurveyState, StoreError> {
         let counted = match survey.response_limit {
             Some(_) if survey.published => self.summaries.counted(&survey.survey_ref()).await?,
             _ => 0,
         };
-        let now = OffsetDateTime::now_utc();
-        Ok(Standing {
-            state: survey.state(now, counted),
-            closure: survey.closure(now, counted),
-            counted,
-        })
+        Ok(survey.state(OffsetDateTime::now_utc(), counted))
     }
 }
 

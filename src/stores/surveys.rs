@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 
 use crate::domain::definition::Definition;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Question, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug};
+use crate::domain::{Question, Survey, SurveyRef, SurveySlug, TenantSlug};
 use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 
 /// Reads and writes survey definitions; reads are served from the cache while fresh.
@@ -122,24 +122,7 @@ impl SurveyStore {
             let slug =
                 SurveySlug::for_title(&definition.title, |s| taken.iter().any(|t| t.as_str() == s));
             let now = OffsetDateTime::now_utc();
-            let survey = Survey {
-                tenant: tenant.clone(),
-                slug,
-                id: SurveyId::generate(),
-                title: definition.title.clone(),
-                description: definition.description.clone(),
-                published: false,
-                version: 1,
-                created: now,
-                updated: now,
-                questions: definition.questions.clone(),
-                layout: definition.layout.clone(),
-                closes_at: definition.closes_at,
-                response_limit: definition.response_limit,
-                closed_message: definition.closed_message.clone(),
-                thank_you: definition.thank_you.clone(),
-                was_published: false,
-            };
+            let survey = Survey::draft(tenant.clone(), slug, definition.clone(), now);
             let key = keys::survey(tenant, &survey.slug);
             let created = self
                 .blobs

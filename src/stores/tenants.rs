@@ -55,18 +55,38 @@ impl TenantStore {
         Ok(created)
     }
 
-    /// Replaces an existing tenant's record (its settings changed). Other processes see it
-    /// once their cached copy expires.
-    pub async fn update(&self, tenant: &Tenant) -> Result<(), StoreError> {
-        let key = keys::tenant(&tenant.slug);
-        let body = encode(&key, tenant)?;
-        self.blobs
-            .put(&key, body.into(), PutMode::Overwrite)
-            .await
-            .context(|| format!("saving tenant {}", tenant.slug))?;
-        self.cache
-            .insert(tenant.slug.clone(), Some(Arc::new(tenant.clone())))
-            .await;
-        Ok(())
+    /// Changes an existing tenant's record with `change`, read fresh from storage and written
+    /// back only if no other process wrote it meanwhile (else read again and retried), so two
+    /// settings saved at once never undo each other. `None` if the tenant does not exist.
+    pub async fn change(
+        &self,
+        slug: &TenantSlug,
+        change: impl Fn(&mut Tenant),
+    ) -> Result<Option<Tenant>, StoreError> {
+        let key = keys::tenant(slug);
+        loop {
+            let blob = match self.blobs.get(&key).await {
+                Ok(blob) => blob,
+                Err(Error::NotFound { .. }) => return Ok(None),
+                Err(error) => return Err(error).context(|| format!("reading tenant {slug}")),
+            };
+            let mut tenant: Tenant = decode(&key, &blob.body)?;
+            change(&mut tenant);
+            let body = encode(&key, &tenant)?;
+            match self
+                .blobs
+                .put(&key, body.into(), PutMode::Update(blob.meta.etag))
+                .await
+            {
+                Ok(_) => {
+                    self.cache
+                        .insert(slug.clone(), Some(Arc::new(tenant.clone())))
+                        .await;
+                    return Ok(Some(tenant));
+                }
+                Err(Error::Precondition { .. }) => continue,
+                Err(error) => return Err(error).context(|| format!("saving tenant {slug}")),
+            }
+        }
     }
 }

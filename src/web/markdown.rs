@@ -78,6 +78,30 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Whatever an owner writes (markup characters, HTML, links of any scheme), the HTML
+        /// holds only the subset's tags and no attribute but a link's safe address.
+        #[test]
+        fn any_text_gives_only_the_subsets_tags(
+            text in r#"([a-z <>/"'=:*_\[\]()#!\n-]|javascript:|<script>|<img src=x onerror=y>|https://e\.com){0,40}"#
+        ) {
+            let html = to_html(&text);
+            for tag in html.split('<').skip(1).filter_map(|t| t.split('>').next()) {
+                let name = tag.trim_start_matches('/').split([' ', '\n']).next().unwrap_or("");
+                proptest::prop_assert!(TAGS.contains(&name), "{text:?} gave {html}");
+                let attributes = tag.split_once(' ').map_or("", |(_, rest)| rest);
+                proptest::prop_assert!(
+                    attributes.is_empty()
+                        || (name == "a"
+                            && attributes.starts_with("href=\"")
+                            && !attributes.contains("javascript")
+                            && !attributes.contains(" on")),
+                    "{text:?} gave {html}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn html_written_in_the_text_is_shown_as_text() {
         let html = to_html("Use <b>bold</b>");

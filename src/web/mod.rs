@@ -101,6 +101,16 @@ impl AppState {
             .unwrap_or("localhost");
         format!("{}://{host}", request.connection_info().scheme())
     }
+
+    /// A survey's public address, as owners share it.
+    pub fn survey_url(
+        &self,
+        request: &actix_web::HttpRequest,
+        tenant: &crate::domain::TenantSlug,
+        survey: &crate::domain::SurveySlug,
+    ) -> String {
+        format!("{}/s/{tenant}/{survey}", self.site_url(request))
+    }
 }
 
 /// Mounts every route of the application.

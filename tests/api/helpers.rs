@@ -1,9 +1,10 @@
 //! Starting the application for a test and talking to it over HTTP.
 
 use canvass::config::{ServeSettings, StorageSettings};
+use canvass::domain::definition::Definition;
 use canvass::domain::{
     Answer, AnswerValue, Question, QuestionId, QuestionKind, Reference, Subscription, Survey,
-    SurveyId, SurveyRef, SurveySlug, Tenant, TenantSlug,
+    SurveyRef, SurveySlug, Tenant, TenantSlug,
 };
 use canvass::startup::Application;
 use canvass::storage::{self, Storage};
@@ -109,25 +110,18 @@ pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
 
 /// A published survey of the tenant with the given questions.
 pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -> Survey {
-    let now = OffsetDateTime::now_utc();
-    Survey {
-        tenant: TenantSlug::parse(tenant).expect("a slug"),
-        slug: SurveySlug::parse(slug).expect("a slug"),
-        id: SurveyId::generate(),
+    let definition = Definition {
         title: title.into(),
-        description: None,
-        published: true,
-        was_published: true,
-        version: 1,
-        created: now,
-        updated: now,
         questions,
-        layout: Vec::new(),
-        closes_at: None,
-        response_limit: None,
-        closed_message: None,
-        thank_you: None,
-    }
+        ..Definition::default()
+    };
+    Survey::draft(
+        TenantSlug::parse(tenant).expect("a slug"),
+        SurveySlug::parse(slug).expect("a slug"),
+        definition,
+        OffsetDateTime::now_utc(),
+    )
+    .published()
 }
 
 /// An export job as it stands now.

@@ -175,11 +175,18 @@ async fn a_survey_closes_at_its_limit_of_counted_answers_and_keeps_those_in_flig
     for _ in 0..3 {
         tokens.push(token_in(&app.form("cafe", "lunch").await));
     }
+    let mut thanks = Vec::new();
     for (n, token) in tokens.iter().enumerate() {
         let sent = app
             .submit("cafe", "lunch", token, &[("dish", &format!("Dish {n}"))])
             .await;
         assert_eq!(sent.status(), 303, "answer {n} is accepted and thanked for");
+        thanks.push(
+            sent.headers()["location"]
+                .to_str()
+                .expect("ascii")
+                .to_owned(),
+        );
     }
     drain(&app.stores().await).await;
     // The counted total is read at most once a second: wait for it to be read again.
@@ -199,6 +206,13 @@ async fn a_survey_closes_at_its_limit_of_counted_answers_and_keeps_those_in_flig
     );
     let shown = api(&app, &key, Method::GET, "/api/v1/surveys/lunch", None).await;
     assert_eq!(shown["state"], "closed");
+    for link in &thanks {
+        assert_eq!(
+            app.get(link).await.status(),
+            200,
+            "the last respondents' thanks still show"
+        );
+    }
 
     // The owner sees the limit and by how many it was passed.
     let owner = Owner::signed_up(&app, "Bistro", "bistro", "chef@bistro.example").await;
@@ -299,6 +313,15 @@ async fn owners_set_closing_in_their_time_zone_and_texts_in_markdown_in_the_desi
         form.contains("Tell us about <strong>dinner</strong>."),
         "{form}"
     );
+    let where_to = survey["questions"][2]["id"].as_str().expect("an id");
+    let sent = app.answer("bistro", &slug, &[(where_to, "Beach")]).await;
+    assert_eq!(sent.status(), 303);
+    let link = sent.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let thanks = app.get(&link).await.text().await.expect("a body");
+    assert!(thanks.contains("See you <em>soon</em>."), "{thanks}");
     let dashboard = owner.page("/tenant").await;
     assert!(
         dashboard.contains("closes 1 December 2999 at 17:00 (Europe/Paris)"),

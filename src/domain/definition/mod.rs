@@ -13,6 +13,7 @@ use time::format_description::well_known::Rfc3339;
 use validator::Validate;
 
 use super::answer::has_control_characters;
+use super::lifecycle::MAX_RESPONSE_LIMIT;
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS, OTHER};
 
 /// The message for a text with control characters in it.
@@ -148,7 +149,7 @@ pub struct SurveyInput {
     #[serde(default)]
     #[validate(range(
         min = 1,
-        max = 100_000_000,
+        max = MAX_RESPONSE_LIMIT,
         message = "a response limit is a whole number from 1 to 100,000,000"
     ))]
     pub response_limit: Option<u64>,

@@ -28,8 +28,10 @@ async fn find(state: &AppState, tenant: &ApiTenant, slug: &str) -> Result<Arc<Su
 
 /// The survey's JSON with its state now.
 async fn document(state: &AppState, survey: &Survey) -> Result<serde_json::Value, ApiError> {
-    let standing = state.stores.standing(survey).await?;
-    Ok(survey_document(survey, standing.state))
+    Ok(survey_document(
+        survey,
+        state.stores.survey_state(survey).await?,
+    ))
 }
 
 fn invalid(fields: std::collections::BTreeMap<String, String>) -> ApiError {

@@ -290,7 +290,7 @@ enum Reached {
 /// closing page for one closed (by its owner, its date or its response limit).
 async fn reach(state: &AppState, tenant: &str, survey: &str) -> Result<Reached, WebError> {
     let (tenant, survey) = survey_named(state, tenant, survey).await?;
-    if state.stores.standing(&survey).await?.state == SurveyState::Open {
+    if state.stores.survey_state(&survey).await? == SurveyState::Open {
         return Ok(Reached::Open(tenant, survey));
     }
     let message = survey.closed_message.as_deref().map_or_else(
@@ -323,7 +323,7 @@ pub async fn tenant(
     let tenant = tenant_named(&state, &path).await?;
     let mut published = Vec::new();
     for survey in state.stores.surveys.published(&tenant.slug).await? {
-        if state.stores.standing(&survey).await?.state == SurveyState::Open {
+        if state.stores.survey_state(&survey).await? == SurveyState::Open {
             published.push(survey);
         }
     }

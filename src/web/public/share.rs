@@ -16,12 +16,7 @@ pub async fn qr(
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
     let (tenant, survey) = survey_named(&state, &path.0, &path.1).await?;
-    let url = format!(
-        "{}/s/{}/{}",
-        state.site_url(&request),
-        tenant.slug,
-        survey.slug
-    );
+    let url = state.survey_url(&request, &tenant.slug, &survey.slug);
     let code = QrCode::new(url.as_bytes())
         .map_err(|error| WebError::Internal(format!("a QR code of {url}: {error}")))?;
     let image = code

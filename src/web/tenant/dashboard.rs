@@ -25,6 +25,8 @@ struct Row {
     closes: Option<String>,
     /// Progress towards its response limit, in percent (at most 100).
     percent: Option<u64>,
+    /// Its public address.
+    url: String,
 }
 
 #[derive(Template)]
@@ -46,6 +48,7 @@ pub async fn show(
 ) -> Result<HttpResponse, WebError> {
     let tenant = &signed_in.tenant.slug;
     let zone = signed_in.tenant.zone();
+    let now = OffsetDateTime::now_utc();
     let mut rows = Vec::new();
     for slug in state.stores.surveys.slugs(tenant).await?.iter() {
         if let Some(survey) = state.stores.surveys.get(tenant, slug).await? {
@@ -57,8 +60,8 @@ pub async fn show(
                 }
             };
             let counted = responses.unwrap_or(0);
-            let now = OffsetDateTime::now_utc();
             rows.push(Row {
+                url: state.survey_url(&request, tenant, &survey.slug),
                 state: survey.state(now, counted),
                 closed_because: survey.closure(now, counted).map(|c| c.describe()),
                 closes: survey.closes_at.map(|at| zone.describe(at)),

@@ -35,8 +35,9 @@ struct SettingsPage {
     server_exports: bool,
     /// Whether tenants may set their own, and where.
     own_allowed: Option<String>,
-    /// Every time zone's name, for the picker.
-    zones: Vec<String>,
+    /// Every time zone's name, for the picker, and the tenant's.
+    zones: &'static [String],
+    zone: String,
     /// What is wrong with the time zone, the colour or the logo sent.
     zone_error: Option<String>,
     accent_error: Option<String>,
@@ -61,6 +62,7 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, We
             .any()
             .then(|| state.export_hosts.to_string()),
         zones: Zone::names(),
+        zone: signed_in.tenant.zone().to_string(),
         zone_error: None,
         accent_error: None,
         logo_error: None,
@@ -86,9 +88,14 @@ pub async fn save_zone(
         settings.zone_error = Some("Pick a time zone from the list.".into());
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
     };
-    let mut tenant = (*signed_in.tenant).clone();
-    tenant.time_zone = Some(zone.to_string());
-    state.stores.tenants.update(&tenant).await?;
+    let zone = zone.to_string();
+    state
+        .stores
+        .tenants
+        .change(&signed_in.tenant.slug, |tenant| {
+            tenant.time_zone = Some(zone.clone());
+        })
+        .await?;
     Ok(saved())
 }
 
@@ -156,20 +163,27 @@ pub async fn save_branding(
     if settings.accent_error.is_some() || settings.logo_error.is_some() {
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
     }
-    let mut tenant = (*signed_in.tenant).clone();
-    tenant.branding.accent = accent;
+    let slug = &signed_in.tenant.slug;
     let store = &state.stores.tenant_settings;
-    match logo {
-        Some(Ok(bytes)) => {
-            tenant.branding.logo = Some(store.set_logo(&tenant.slug, bytes).await?);
-        }
-        _ if remove => {
-            store.remove_logo(&tenant.slug).await?;
-            tenant.branding.logo = None;
-        }
-        _ => {}
+    // The logo is stored first: a record naming it is written only once it is there.
+    let logo = match logo {
+        Some(Ok(bytes)) => Some(Some(store.set_logo(slug, bytes).await?)),
+        _ if remove => Some(None),
+        _ => None,
+    };
+    state
+        .stores
+        .tenants
+        .change(slug, |tenant| {
+            tenant.branding.accent = accent.clone();
+            if let Some(logo) = &logo {
+                tenant.branding.logo = logo.clone();
+            }
+        })
+        .await?;
+    if logo == Some(None) {
+        store.remove_logo(slug).await?;
     }
-    state.stores.tenants.update(&tenant).await?;
     Ok(saved())
 }
 

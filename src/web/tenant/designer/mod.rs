@@ -343,12 +343,7 @@ pub async fn edit(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut editor = page(&signed_in, Some(survey.clone()));
     if survey.published || survey.was_published {
-        editor.public_url = Some(format!(
-            "{}/s/{}/{}",
-            state.site_url(&request),
-            survey.tenant,
-            survey.slug
-        ));
+        editor.public_url = Some(state.survey_url(&request, &survey.tenant, &survey.slug));
     }
     if query.saved.is_some() {
         editor.notice = Some("Saved.".into());
