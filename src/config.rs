@@ -94,6 +94,12 @@ pub struct ServeSettings {
     #[arg(long, env = "CANVASS_DEMO", default_value_t = true, action = clap::ArgAction::Set)]
     pub demo: bool,
 
+    /// How many sample responses the demo survey gets when the demo is created (at most
+    /// 1,000; 0 for none).
+    #[arg(long, env = "CANVASS_DEMO_RESPONSES", default_value_t = DEFAULT_DEMO_RESPONSES,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::demo::MAX_SAMPLE_RESPONSES)))]
+    pub demo_responses: u32,
+
     /// Where state lives.
     #[command(flatten)]
     pub storage: StorageSettings,
@@ -175,6 +181,8 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 /// Default time a request body may take to arrive.
 pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+/// Sample responses the demo survey gets: enough for charts that show a shape.
+pub const DEFAULT_DEMO_RESPONSES: u32 = 36;
 
 /// Proxies whose X-Forwarded-For header is believed.
 #[derive(Clone, Debug, Default)]
@@ -210,6 +218,7 @@ impl ServeSettings {
             trusted_proxies: TrustedProxies::default(),
             public_url: None,
             demo: true,
+            demo_responses: DEFAULT_DEMO_RESPONSES,
             storage,
             stores: StoreArgs::default(),
             no_worker: false,

@@ -1,11 +1,15 @@
-//! The demo tenant and survey created on first start, so a fresh install has something to
-//! answer and look at. The survey uses the six original question types.
+//! The demo created on first start, so a fresh install shows the whole product: a tenant with
+//! an owner who can sign in, a survey using the six original question types, and a few dozen
+//! sample responses submitted through the answer path, so the first dashboard, charts and
+//! response pages are not empty.
 
 use time::OffsetDateTime;
 
+use crate::domain::account::{Account, Email, hash_password};
 use crate::domain::definition::Definition;
 use crate::domain::{
-    Question, QuestionId, QuestionKind, Subscription, Survey, SurveySlug, Tenant, TenantSlug,
+    Answer, Question, QuestionId, QuestionKind, RawAnswers, Subscription, Survey, SurveySlug,
+    Tenant, TenantSlug,
 };
 use crate::stores::{StoreError, Stores};
 
@@ -114,14 +118,191 @@ pub fn survey(now: OffsetDateTime) -> Survey {
     .published()
 }
 
-/// Creates the demo tenant and survey unless the demo tenant exists; true if it created them.
-pub async fn seed(stores: &Stores) -> Result<bool, StoreError> {
-    let now = OffsetDateTime::now_utc();
-    let tenant = tenant(now);
-    if stores.tenants.get(&tenant.slug).await?.is_some() {
-        return Ok(false);
+/// The demo owner's address; the password is made on the first start and printed once.
+pub const OWNER_EMAIL: &str = "owner@demo.example";
+
+/// Most sample responses a first start submits.
+pub const MAX_SAMPLE_RESPONSES: u32 = 1000;
+
+/// What a first start made, for the newcomer to be told.
+#[derive(Debug)]
+pub struct Welcome {
+    /// The owner's sign-in: address and generated password.
+    pub email: String,
+    pub password: String,
+    /// How many sample responses were queued (the worker counts them).
+    pub responses: u32,
+}
+
+/// Why the demo could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot hash the demo owner's password: {0}")]
+    Password(String),
+    #[error("sample response {0} does not fit the demo survey: {1}")]
+    Sample(u64, String),
+}
+
+/// A readable random password: five groups of four hex digits (80 bits).
+fn password() -> String {
+    let hex = uuid::Uuid::new_v4().simple().to_string();
+    hex.as_bytes()
+        .chunks(4)
+        .take(5)
+        .map(|group| String::from_utf8_lossy(group).into_owned())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Sample `n` (of any number) as a respondent's form would post it: varied, deterministic,
+/// and as answered by people (most rate 4 or 5, some leave optional questions blank).
+pub fn sample_form(n: u64) -> RawAnswers {
+    // A small integer hash of n, so neighbouring samples differ.
+    let mut state = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    let mut next = |modulo: u64| {
+        state ^= state >> 31;
+        state = state.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        state ^= state >> 29;
+        state % modulo
+    };
+    const STARS: [&str; 10] = ["5", "5", "4", "5", "4", "3", "4", "5", "2", "4"];
+    const DRINKS: [&str; 6] = [
+        "Flat white",
+        "Espresso",
+        "Flat white",
+        "Filter coffee",
+        "Tea",
+        "Something else",
+    ];
+    const LIKED: [&str; 5] = ["Taste", "Service", "Price", "Atmosphere", "Speed"];
+    const BARS: [&str; 4] = [
+        "Harbour Street",
+        "Station Square",
+        "Old Town",
+        "Harbour Street",
+    ];
+    const COMMENTS: [&str; 8] = [
+        "Lovely staff, and the flat white was perfect.",
+        "A bit crowded at lunchtime, but worth the wait.",
+        "Could you offer oat milk at the Old Town bar too?",
+        "Best espresso in town.",
+        "The music was too loud for a quiet coffee.",
+        "Friendly barista, quick service.",
+        "Please bring back the lemon cake!",
+        "Prices went up, quality stayed great.",
+    ];
+    let mut form = RawAnswers::default();
+    let mut put = |question: &str, value: &str| form.push(question, value.to_owned());
+    put("overall", STARS[next(10) as usize]);
+    put("drink", DRINKS[next(6) as usize]);
+    for liked in LIKED {
+        if next(5) < 2 {
+            put("liked", liked);
+        }
     }
-    // Survey first: if this stops half-way, the next start sees no tenant and tries again.
-    stores.surveys.save(&survey(now)).await?;
-    stores.tenants.create(&tenant).await
+    if next(3) > 0 {
+        put("wait", &(1 + next(12) + next(8)).to_string());
+    }
+    if next(2) == 0 {
+        put("location", BARS[next(4) as usize]);
+    }
+    if next(3) == 0 {
+        put("comments", COMMENTS[next(8) as usize]);
+    }
+    form
+}
+
+/// Creates the demo tenant, its owner and its survey unless the demo tenant exists, and
+/// submits `responses` sample responses through the answer path (validated as a form is,
+/// then queued for the worker), spread over the past two weeks. `None` if it existed.
+pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, DemoError> {
+    let now = OffsetDateTime::now_utc();
+    let mut tenant = tenant(now);
+    if stores.tenants.get(&tenant.slug).await?.is_some() {
+        return Ok(None);
+    }
+    let survey = survey(now);
+    // Survey, owner and answers first, the tenant last: if this stops half-way, the next
+    // start sees no tenant and makes everything again (a new survey identity, which the
+    // worker tells apart from answers queued for the first one).
+    stores.surveys.save(&survey).await?;
+    let email = Email::parse(OWNER_EMAIL).expect("the demo owner's address is valid");
+    let password = password();
+    let hash = {
+        let password = password.clone();
+        tokio::task::spawn_blocking(move || hash_password(&password))
+            .await
+            .map_err(|error| DemoError::Password(error.to_string()))?
+            .map_err(DemoError::Password)?
+    };
+    let account = Account {
+        email: email.clone(),
+        tenant: tenant.slug.clone(),
+        password_hash: hash,
+        created: now,
+    };
+    let earlier = stores
+        .accounts
+        .get_versioned(&email)
+        .await?
+        .map(|(_, etag)| etag);
+    stores.accounts.create(&account, earlier.as_ref()).await?;
+    let responses = responses.min(MAX_SAMPLE_RESPONSES);
+    for n in 0..u64::from(responses) {
+        let walk = survey.walk(&sample_form(n), None);
+        if !walk.errors.is_empty() {
+            return Err(DemoError::Sample(n, format!("{:?}", walk.errors)));
+        }
+        // Oldest first, about one every nine hours up to now.
+        let ago = time::Duration::hours(9 * (i64::from(responses) - n as i64));
+        let answer = Answer {
+            tenant: tenant.slug.clone(),
+            survey: survey.slug.clone(),
+            survey_id: survey.id.clone(),
+            survey_version: survey.version,
+            reference: stores.references.next().await?,
+            submitted_at: now - ago,
+            values: walk.values,
+            hidden: walk.hidden,
+        };
+        stores
+            .answer_queues
+            .submit(&answer, tenant.subscription)
+            .await?;
+    }
+    tenant.owner = Some(email);
+    stores.tenants.create(&tenant).await?;
+    Ok(Some(Welcome {
+        email: OWNER_EMAIL.into(),
+        password,
+        responses,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sample_is_a_valid_response_and_they_vary() {
+        let survey = survey(OffsetDateTime::UNIX_EPOCH);
+        let mut ratings = std::collections::BTreeSet::new();
+        for n in 0..u64::from(MAX_SAMPLE_RESPONSES) {
+            let values = survey.validate(&sample_form(n)).expect("a valid sample");
+            assert!(values.len() >= 2, "the required questions are answered");
+            let overall = QuestionId::parse("overall").expect("an id");
+            ratings.insert(format!("{:?}", values.get(&overall)));
+        }
+        assert!(ratings.len() >= 4, "ratings vary: {ratings:?}");
+    }
+
+    #[test]
+    fn the_password_is_long_and_readable() {
+        let made = password();
+        assert_eq!(made.len(), 24);
+        assert!(crate::domain::account::password_problem(&made, OWNER_EMAIL).is_none());
+        assert_ne!(made, password());
+    }
 }

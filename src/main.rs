@@ -293,13 +293,20 @@ async fn serve(settings: ServeSettings) -> Result<(), Failure> {
     let url = format!("http://{host}:{}", application.port());
     tracing::info!(%url, "Canvass is listening");
     outln!("Canvass is running at {url}/ (Ctrl-C to stop)");
-    if application.demo_created() {
-        outln!("Created the demo tenant and survey.");
-    }
     if demo {
         let (tenant, survey) = (canvass::demo::TENANT, canvass::demo::SURVEY);
-        outln!("Demo tenant's surveys: {url}/s/{tenant}");
+        if let Some(welcome) = application.demo_created() {
+            outln!(
+                "Created the demo: a tenant, its survey and {} sample responses.",
+                welcome.responses
+            );
+            outln!("Sign in as the demo owner at {url}/tenant/sign-in (shown only this once):");
+            outln!("  email:    {}", welcome.email);
+            outln!("  password: {}", welcome.password);
+        }
         outln!("Demo survey:           {url}/s/{tenant}/{survey}");
+        outln!("Demo tenant's surveys: {url}/s/{tenant}");
+        outln!("Its results:           {url}/tenant/surveys/{survey}/summary (signed in)");
     }
     application.run_until_stopped().await?;
     Ok(())

@@ -9,6 +9,7 @@ use actix_web::{App, HttpServer, web};
 use tracing_actix_web::TracingLogger;
 
 use crate::config::{BackendSettings, ServeSettings, StorageKind, StorageSettings};
+use crate::demo::{DemoError, Welcome};
 use crate::storage::local::Durability;
 use crate::storage::{self, Storage};
 use crate::stores::{StoreError, Stores};
@@ -22,9 +23,12 @@ pub enum StartupError {
     /// Storage could not be opened.
     #[error("cannot open storage")]
     Storage(#[from] storage::Error),
-    /// The stores could not be prepared (queues, signing key, demo data).
+    /// The stores could not be prepared (queues, signing key).
     #[error("cannot prepare the stores")]
     Stores(#[from] StoreError),
+    /// The demo could not be made.
+    #[error("cannot create the demo")]
+    Demo(#[from] DemoError),
     /// The listen address could not be bound.
     #[error("cannot listen on {address}")]
     Listen {
@@ -75,7 +79,7 @@ pub async fn open_worker_stores(settings: &BackendSettings) -> Result<Stores, St
 pub struct Application {
     port: u16,
     server: Server,
-    demo_created: bool,
+    demo: Option<Welcome>,
     worker: Option<Worker>,
 }
 
@@ -101,7 +105,10 @@ impl Application {
         let stores = Stores::open(storage, &settings.stores.settings()).await?;
         let worker =
             (!settings.no_worker).then(|| Worker::new(stores.clone(), settings.worker.settings()));
-        let demo_created = settings.demo && crate::demo::seed(&stores).await?;
+        let demo = match settings.demo {
+            true => crate::demo::seed(&stores, settings.demo_responses).await?,
+            false => None,
+        };
         let listen_error = |source| StartupError::Listen {
             address: settings.listen.clone(),
             source,
@@ -128,7 +135,7 @@ impl Application {
         Ok(Self {
             port,
             server,
-            demo_created,
+            demo,
             worker,
         })
     }
@@ -143,9 +150,9 @@ impl Application {
         self.server.handle()
     }
 
-    /// Whether this start created the demo tenant and survey.
-    pub fn demo_created(&self) -> bool {
-        self.demo_created
+    /// What this start made of the demo (`None` when it existed or is turned off).
+    pub fn demo_created(&self) -> Option<&Welcome> {
+        self.demo.as_ref()
     }
 
     /// Serves (and, unless disabled, works) until the process is told to stop (Ctrl-C /

@@ -14,3 +14,38 @@
     });
   });
 })();
+
+// Sign-up: the survey address is made from the organisation's name as it is typed (by the
+// server, so it is exactly what the sign-up would make) until the owner writes their own.
+(function () {
+  "use strict";
+  var name = document.getElementById("name");
+  var slug = document.getElementById("slug");
+  var shown = document.getElementById("slug-shown");
+  var suggest = document.getElementById("suggest");
+  if (!name || !slug || !shown || !window.fetch) return;
+  if (suggest) suggest.hidden = true;
+  var own = slug.value !== "";
+  var asked = 0;
+  var timer;
+  function show(text) { shown.textContent = text || "address"; }
+  slug.addEventListener("input", function () {
+    own = slug.value !== "";
+    show(slug.value);
+  });
+  name.addEventListener("input", function () {
+    if (own) return;
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      var mine = ++asked;
+      fetch("/tenant/sign-up/address?name=" + encodeURIComponent(name.value), { credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (made) {
+          if (!made || mine !== asked || own) return;
+          slug.value = made.slug;
+          show(made.slug + (made.taken ? " (taken: choose another)" : ""));
+        })
+        .catch(function () { /* the field stays as it is; the sign-up makes the address */ });
+    }, 200);
+  });
+})();

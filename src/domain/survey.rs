@@ -218,6 +218,27 @@ impl Survey {
         self.updated = now;
     }
 
+    /// The definition of a copy of it, titled "Copy of ...": the same questions (with their
+    /// ids, which only need to be unique within a survey), pages, logic and texts. A close
+    /// time already past at `now` is left out, so the copy can be published and answered.
+    pub fn copy(&self, now: OffsetDateTime) -> Definition {
+        // The longest title a survey may have.
+        const MOST: usize = 200;
+        Definition {
+            title: format!("Copy of {}", self.title)
+                .chars()
+                .take(MOST)
+                .collect(),
+            description: self.description.clone(),
+            questions: self.questions.clone(),
+            layout: self.layout.clone(),
+            closes_at: self.closes_at.filter(|at| *at > now),
+            response_limit: self.response_limit,
+            closed_message: self.closed_message.clone(),
+            thank_you: self.thank_you.clone(),
+        }
+    }
+
     /// Its pages: the stored layout, or one page of every question.
     pub fn pages(&self) -> &[PageLayout] {
         /// The page of a survey without a layout: every question, no texts, no logic.
@@ -279,6 +300,28 @@ mod tests {
             OffsetDateTime::UNIX_EPOCH,
         );
         if published { draft.published() } else { draft }
+    }
+
+    #[test]
+    fn a_copy_keeps_the_questions_and_drops_a_past_close_time() {
+        let mut original = survey(true);
+        original.title = "T".repeat(200);
+        original.response_limit = Some(10);
+        let later = OffsetDateTime::UNIX_EPOCH + time::Duration::days(2);
+        original.closes_at = Some(later);
+        let copy = original.copy(OffsetDateTime::UNIX_EPOCH);
+        assert!(copy.title.starts_with("Copy of TTT"));
+        assert_eq!(copy.title.chars().count(), 200);
+        assert_eq!(copy.questions, original.questions);
+        assert_eq!(
+            (copy.closes_at, copy.response_limit),
+            (Some(later), Some(10))
+        );
+        let after = original.copy(later + time::Duration::seconds(1));
+        assert_eq!(
+            after.closes_at, None,
+            "a close time already past is left out"
+        );
     }
 
     fn definition(title: &str, questions: Vec<Question>) -> Definition {

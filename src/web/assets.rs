@@ -1,4 +1,4 @@
-//! `GET /static/{file}`: the stylesheet, the survey page's script and the tenant pages' one, compiled into the binary
+//! `GET /static/{file}`: the stylesheet, the survey page's script, the tenant pages' one and the designer's, compiled into the binary
 //! so one file is the whole app.
 
 use actix_web::http::header::{self, CacheControl, CacheDirective};
@@ -9,6 +9,7 @@ use super::WebError;
 const STYLESHEET: &str = include_str!("../../static/canvass.css");
 const LOGIC_SCRIPT: &str = include_str!("../../static/logic.js");
 const TENANT_SCRIPT: &str = include_str!("../../static/tenant.js");
+const DESIGNER_SCRIPT: &str = include_str!("../../static/designer.js");
 
 /// Serves a known static file, or 404.
 pub async fn serve(file: web::Path<String>) -> Result<HttpResponse, WebError> {
@@ -16,6 +17,7 @@ pub async fn serve(file: web::Path<String>) -> Result<HttpResponse, WebError> {
         "canvass.css" => ("text/css; charset=utf-8", STYLESHEET),
         "logic.js" => ("text/javascript; charset=utf-8", LOGIC_SCRIPT),
         "tenant.js" => ("text/javascript; charset=utf-8", TENANT_SCRIPT),
+        "designer.js" => ("text/javascript; charset=utf-8", DESIGNER_SCRIPT),
         _ => return Err(WebError::NotFound),
     };
     Ok(HttpResponse::Ok()

@@ -266,3 +266,70 @@ async fn common_blank_and_short_passwords_are_refused_at_sign_up() {
         303
     );
 }
+
+#[tokio::test]
+async fn the_survey_address_is_shown_and_editable_before_the_account_is_made() {
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+    // As the name is typed, the page's script asks what address it makes.
+    let made: serde_json::Value = owner
+        .get("/tenant/sign-up/address?name=Caf%C3%A9%20Cr%C3%A8me")
+        .await
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(made["slug"], "cafe-creme");
+    assert_eq!(made["taken"], false);
+    assert!(
+        made["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/s/cafe-creme")),
+        "{made}"
+    );
+
+    // Without the script, "Make it from the name" fills the field and creates nothing.
+    let csrf = owner.csrf("/tenant/sign-up").await;
+    let response = owner
+        .post(
+            "/tenant/sign-up",
+            &[
+                ("csrf", &csrf),
+                ("name", "Café Crème"),
+                ("slug", "whatever"),
+                ("action", "suggest"),
+                ("email", ""),
+                ("password", ""),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let page = response.text().await.expect("a page");
+    assert_eq!(crate::owner::value_of(&page, "slug"), "cafe-creme");
+    assert!(
+        page.contains("/s/<span id=\"slug-shown\">cafe-creme</span>"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("field-error"),
+        "no complaints about fields not reached: {page}"
+    );
+    assert_eq!(
+        app.get("/s/cafe-creme").await.status(),
+        404,
+        "no tenant yet"
+    );
+
+    // The owner edits it, and that is the address made.
+    let response = owner
+        .sign_up("Café Crème", "creme", "owner@creme.example")
+        .await;
+    assert_eq!(response.status(), 303);
+    assert_eq!(app.get("/s/creme").await.status(), 200);
+    let taken: serde_json::Value = owner
+        .get("/tenant/sign-up/address?name=Creme")
+        .await
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(taken["taken"], true);
+}

@@ -1,7 +1,8 @@
 //! The whole product in a real browser: headless Chromium driven by playwright-core (both set
 //! up by `scripts/test`), against a `canvass serve` process: an owner and a respondent
 //! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
-//! without JavaScript (`tests/browser/logic.cjs`). Screenshots land in target/screenshots/.
+//! without JavaScript (`tests/browser/logic.cjs`). Every page visited passes axe-core's audit
+//! (`tests/browser/audit.cjs`). Screenshots land in target/screenshots/.
 //! Without Node, playwright-core or Chromium this test fails, loudly.
 
 use std::path::Path;
@@ -13,10 +14,12 @@ use crate::helpers::CanvassProcess;
 async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let modules = root.join("tools/node_modules");
-    assert!(
-        modules.join("playwright-core").exists(),
-        "playwright-core is not installed in tools/: run the README's test command (scripts/test), which installs it"
-    );
+    for tool in ["playwright-core", "axe-core"] {
+        assert!(
+            modules.join(tool).exists(),
+            "{tool} is not installed in tools/: run the README's test command (scripts/test), which installs it"
+        );
+    }
     let dir = tempfile::tempdir().expect("a temp dir");
     let server = CanvassProcess::serve(dir.path(), &[("CANVASS_DEMO", "false")]);
     let shots = root.join("target/screenshots");
@@ -69,6 +72,22 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "dashboard-phone",
         "closed",
         "delete-confirm",
+        "designer-errors",
+        "designer-no-js",
+        "preview",
+        "designer-phone",
+        "summary-phone",
+        "responses-phone",
+        "response-phone",
+        "settings-phone",
+        "api-keys-phone",
+        "api-keys",
+        "revoke-confirm",
+        "home",
+        "tenant-surveys",
+        "sign-in",
+        "not-found",
+        "deleted-notice",
     ] {
         assert!(
             shots.join(format!("{shot}.png")).exists(),

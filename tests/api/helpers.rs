@@ -40,6 +40,8 @@ pub fn test_settings() -> ServeSettings {
     settings.listen = "127.0.0.1:0".into();
     // Tests step workers themselves, so they can look at queues in between.
     settings.no_worker = true;
+    // Tests count answers exactly: the demo survey starts without sample responses.
+    settings.demo_responses = 0;
     settings
 }
 
@@ -402,6 +404,8 @@ pub struct CanvassProcess {
     child: std::process::Child,
     /// `http://127.0.0.1:PORT` for `serve`; empty for other commands.
     pub address: String,
+    /// What `serve` printed after its address, as it prints it.
+    printed: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl CanvassProcess {
@@ -422,6 +426,8 @@ impl CanvassProcess {
             .env("CANVASS_LISTEN", "127.0.0.1:0")
             .env("CANVASS_DATA_DIR", data_dir)
             .env("CANVASS_LOG", "warn")
+            // Tests count answers exactly: no sample responses unless a test asks for them.
+            .env("CANVASS_DEMO_RESPONSES", "0")
             .envs(env.iter().copied())
             .stdout(std::process::Stdio::piped())
             .stderr(log)
@@ -439,12 +445,35 @@ impl CanvassProcess {
             }
         };
         // Keep draining stdout so the process never blocks on a full pipe.
-        std::thread::spawn(move || lines.for_each(drop));
-        Self { child, address }
+        let printed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let keep = printed.clone();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                keep.lock().expect("not poisoned").push(line);
+            }
+        });
+        Self {
+            child,
+            address,
+            printed,
+        }
     }
 }
 
 impl CanvassProcess {
+    /// The lines `serve` printed after its address, once `until` holds for them (or after
+    /// 30 s, with whatever it printed).
+    pub async fn printed(&self, until: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let lines = self.printed.lock().expect("not poisoned").clone();
+            if until(&lines) || std::time::Instant::now() > deadline {
+                return lines;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
     /// Starts `canvass worker` over the data dir, with extra environment.
     pub fn worker(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Self {
         Self::worker_logging(data_dir, env, std::process::Stdio::inherit())
@@ -467,6 +496,7 @@ impl CanvassProcess {
             .expect("canvass worker starts");
         Self {
             child,
+            printed: Default::default(),
             address: String::new(),
         }
     }

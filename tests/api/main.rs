@@ -8,6 +8,7 @@ mod browser;
 mod claims;
 mod export;
 mod faults;
+mod first_run;
 mod guarantees;
 mod hardening;
 mod helpers;

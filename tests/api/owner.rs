@@ -5,7 +5,8 @@ use crate::helpers::TestApp;
 
 /// A browser-like client of the tenant site.
 pub struct Owner<'a> {
-    app: &'a TestApp,
+    /// The app's address (`http://127.0.0.1:PORT`).
+    address: &'a str,
     /// The client, with its cookie jar.
     pub client: reqwest::Client,
 }
@@ -31,11 +32,16 @@ pub fn value_of(html: &str, name: &str) -> String {
 impl<'a> Owner<'a> {
     /// The app's address (`http://127.0.0.1:PORT`).
     pub fn address(&self) -> &str {
-        &self.app.address
+        self.address
     }
 
     pub fn new(app: &'a TestApp) -> Self {
-        Self::with(app, reqwest::Client::builder())
+        Self::at(&app.address)
+    }
+
+    /// An owner of the site at `address` (a `canvass serve` process, say).
+    pub fn at(address: &'a str) -> Self {
+        Self::with(address, reqwest::Client::builder())
     }
 
     /// A new owner who has just signed up (and so is signed in).
@@ -59,10 +65,10 @@ impl<'a> Owner<'a> {
         let builder = reqwest::Client::builder()
             .local_address(source.parse::<std::net::IpAddr>().expect("an address"))
             .default_headers(headers);
-        Self::with(app, builder)
+        Self::with(&app.address, builder)
     }
 
-    fn with(app: &'a TestApp, builder: reqwest::ClientBuilder) -> Self {
+    fn with(address: &'a str, builder: reqwest::ClientBuilder) -> Self {
         let client = builder
             .cookie_store(true)
             .redirect(reqwest::redirect::Policy::none())
@@ -71,12 +77,12 @@ impl<'a> Owner<'a> {
             .pool_max_idle_per_host(0)
             .build()
             .expect("a client");
-        Self { app, client }
+        Self { address, client }
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client
-            .get(format!("{}{path}", self.app.address))
+            .get(format!("{}{path}", self.address))
             .send()
             .await
             .expect("answered")
@@ -84,7 +90,7 @@ impl<'a> Owner<'a> {
 
     pub async fn post(&self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
         self.client
-            .post(format!("{}{path}", self.app.address))
+            .post(format!("{}{path}", self.address))
             .form(form)
             .send()
             .await

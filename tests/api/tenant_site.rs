@@ -64,10 +64,14 @@ async fn an_owner_signs_up_designs_publishes_and_reads_results() {
         summary.contains(r#"<span class="big">3</span>"#),
         "{summary}"
     );
-    assert!(summary.contains("<svg class=\"chart\""));
+    // The chart is a table: each option's row names it and gives its count and share.
+    assert!(summary.contains(r#"<table class="chart">"#), "{summary}");
     assert!(
-        summary.contains("2 (66%)"),
-        "the Beach bar shows its count beside it"
+        summary.contains(r#"<th scope="row" class="label">Beach</th>"#)
+            && summary.contains(
+                r#"value="2" aria-hidden="true"></progress></td><td class="value">2 (66%)</td>"#
+            ),
+        "the Beach bar shows its count beside it: {summary}"
     );
     let responses = owner
         .page(&format!("/tenant/surveys/{slug}/responses"))
@@ -147,6 +151,39 @@ async fn the_designer_reorders_removes_and_adds_questions_before_saving_and_show
         .await
         .expect("a body");
     assert!(!removed.contains(r#"value="Second""#));
+    // A copy follows its question as a new one (no id), and each button posts to the control
+    // it lands on, so the page comes back there and focused without JavaScript.
+    let copied = owner
+        .post_owned(&path, &with("duplicate-0"))
+        .await
+        .text()
+        .await
+        .expect("a body");
+    assert!(copied.contains(r#"name="count" value="3""#));
+    assert_eq!(crate::owner::value_of(&copied, "q1.text"), "First");
+    assert_eq!(crate::owner::value_of(&copied, "q1.id"), "");
+    assert!(copied.contains("Question duplicated"));
+    assert!(
+        copied.contains(&format!(
+            r##"value="up-2" formaction="/tenant/surveys/{slug}#q1-up""##
+        )),
+        "{copied}"
+    );
+    assert!(copied.contains(&format!(
+        r##"value="remove-2" formaction="/tenant/surveys/{slug}#q1-text""##
+    )));
+    // Only the fields a question's type uses are shown.
+    let options_group = |html: &str, block: usize| {
+        let at = html
+            .find(&format!(r#"id="q{block}-options""#))
+            .expect("an options field");
+        let group = html[..at].rfind("<div data-types=").expect("its group");
+        html[group..at].contains(" hidden>")
+    };
+    assert!(
+        options_group(&copied, 0),
+        "a short text question hides its options"
+    );
 
     let mut bad = with("save");
     bad.retain(|(k, _)| k != "title");
@@ -160,6 +197,16 @@ async fn the_designer_reorders_removes_and_adds_questions_before_saving_and_show
     assert!(
         html.contains("a choice question needs 2 to 50 options"),
         "{html}"
+    );
+    // Each problem is listed, named by number and text and linked to its field.
+    assert!(html.contains(r##"<a href="#title">Title</a>"##), "{html}");
+    assert!(
+        html.contains("<a href=\"#q1-options\">Question 2, \u{201c}Second\u{201d}</a>: a choice question needs"),
+        "{html}"
+    );
+    assert!(
+        !options_group(&html, 1),
+        "a choice question shows its options"
     );
 
     let saved = owner.post_owned(&path, &with("save")).await;
@@ -502,4 +549,40 @@ async fn a_tenant_exports_to_its_own_database_set_in_settings_and_never_sees_its
             .await,
         1
     );
+}
+
+#[tokio::test]
+async fn a_survey_is_duplicated_as_a_draft_of_its_own() {
+    let app = spawn_app().await;
+    let owner = Owner::new(&app);
+    owner.sign_up("Acme", "acme", "a@acme.test").await;
+    let slug = owner.design("Team lunch").await;
+    let editor = owner.page(&format!("/tenant/surveys/{slug}")).await;
+    let response = owner
+        .post(
+            &format!("/tenant/surveys/{slug}/duplicate"),
+            &[("csrf", &value_of(&editor, "csrf"))],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let location = response.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert_ne!(location, format!("/tenant/surveys/{slug}"));
+    let copy = owner.page(&location).await;
+    assert!(copy.contains("Survey duplicated"), "a notice: {copy}");
+    assert_eq!(value_of(&copy, "title"), "Copy of Team lunch");
+    assert_eq!(value_of(&copy, "q2.text"), "Where?");
+    assert!(copy.contains("Draft"), "{copy}");
+    // The notice is shown once.
+    assert!(!owner.page(&location).await.contains("Survey duplicated"));
+    // Without the form's token nothing is copied.
+    let forged = owner
+        .post(
+            &format!("/tenant/surveys/{slug}/duplicate"),
+            &[("csrf", "x")],
+        )
+        .await;
+    assert_eq!(forged.status(), 403);
 }

@@ -1,11 +1,14 @@
 // End-to-end in headless Chromium, as people use Canvass: an owner signs up, designs a survey
-// with every question type, publishes it; a respondent answers it; the owner sees it counted,
-// its statistics, and every value of the response. A screenshot of every page visited goes to
-// the screenshot folder (the test checks each one is there).
+// (adding, reordering, duplicating and removing questions in place, and again without
+// JavaScript, landing on the question acted on), fixes a failed save, previews and publishes
+// it; a respondent answers it; the owner sees it counted, its statistics, and every value of
+// the response. A screenshot of every page visited goes to the screenshot folder (the test
+// checks each one is there), and each page passes the accessibility audit (audit.cjs).
 // Usage: node e2e.cjs <base-url> <screenshot-dir>. Exits non-zero with a reason on failure.
 const { chromium } = require("playwright-core");
 const fs = require("fs");
 const path = require("path");
+const { audit, check, scriptless } = require("./audit.cjs");
 
 const [base, shots] = process.argv.slice(2);
 const questions = [
@@ -19,6 +22,20 @@ const questions = [
 
 async function shoot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  await audit(page, name);
+}
+
+// The id (or, for a button, the value) of the focused element.
+async function focused(page) {
+  return page.evaluate(() => document.activeElement.id || document.activeElement.value || "");
+}
+
+// Whether the element is at least partly on the screen.
+async function onScreen(page, selector) {
+  return page.$eval(selector, (el) => {
+    const box = el.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight;
+  });
 }
 
 function expectEqual(actual, expected, what) {
@@ -77,30 +94,98 @@ async function main() {
   try {
     const owner = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
     await owner.goto(`${base}/tenant/sign-up`);
+    // The address is made from the name as it is typed, and shown before the account is made.
+    await owner.fill("#name", "Browser Bistró");
+    await owner.waitForFunction(() => document.querySelector("#slug").value === "browser-bistro");
+    expectEqual(await owner.textContent("#slug-shown"), "browser-bistro", "the address shown");
     await shoot(owner, "sign-up");
-    await owner.fill("#name", "Browser Bistro");
     await owner.fill("#email", "owner@bistro.test");
     await owner.fill("#password", "a long enough password");
-    await owner.click("button[type=submit]");
+    await owner.press("#password", "Enter");
     await owner.waitForURL(`${base}/tenant`);
     await shoot(owner, "dashboard");
 
     await owner.click("text=New survey");
     await owner.fill("#title", "Lunch feedback");
+    // In place (no reload), each new question takes focus.
+    await owner.evaluate(() => { window.stillHere = true; });
     for (let i = 0; i < questions.length; i++) {
       if (i > 0) {
-        await owner.click("button[value=add]");
+        await owner.click("#add");
+        await owner.waitForSelector(`#q${i}-text`);
+        expectEqual(await focused(owner), `q${i}-text`, "focus after adding a question");
       }
       const [text, type, options] = questions[i];
       await owner.fill(`#q${i}-text`, text);
       await owner.selectOption(`#q${i}-type`, type);
       if (options) await owner.fill(`#q${i}-options`, options);
     }
+    expectEqual(await owner.evaluate(() => window.stillHere === true), true,
+      "the questions were added without reloading the page");
+    // Each type shows only its own fields.
+    expectEqual([await owner.isVisible("#q0-options"), await owner.isVisible("#q1-options"),
+      await owner.isVisible("#q3-min"), await owner.isVisible("#q3-options"),
+      await owner.isVisible(".apply-type")], [false, true, true, false, false],
+      "fields shown for stars, choice and number questions");
     await owner.check("input[name='q1.required']");
+
+    // Reorder in place: the moved question keeps focus on the button pressed.
+    await owner.click("button[value=up-2]");
+    await owner.waitForFunction(() => document.querySelector("#q1-text").value === "What did you like?");
+    expectEqual(await focused(owner), "q1-up", "focus after moving a question up");
+    await owner.click("button[value=down-1]");
+    await owner.waitForFunction(() => document.querySelector("#q2-text").value === "What did you like?");
+    expectEqual(await focused(owner), "q2-down", "focus after moving it back down");
+    expectEqual(await owner.inputValue("#q1-options"), "Espresso\nTea", "options move with their question");
+    // Duplicate, then remove the copy.
+    await owner.click("button[value=duplicate-4]");
+    await owner.waitForSelector("#q6-text");
+    expectEqual([await owner.inputValue("#q5-text"), await focused(owner)], ["Your name", "q5-text"],
+      "the copy follows its question and takes focus");
+    await owner.click("button[value=remove-5]");
+    await owner.waitForFunction(() => !document.querySelector("#q6-text"));
+    expectEqual([await owner.inputValue("#q5-text"), await focused(owner)], ["Anything else?", "q5-text"],
+      "after removing, the next question takes focus");
+    expectEqual(await owner.evaluate(() => window.stillHere === true), true, "all of it without a reload");
+
+    // A failed save lists each wrong question by number and text, linked to its field.
+    await owner.fill("#q3-min", "lots");
+    await owner.click("#save");
+    await owner.waitForSelector(".alert a[href='#q3-min']");
+    const listed = await owner.textContent(".alert li");
+    if (!listed.includes("Question 4, \u201cHow many minutes did you wait?\u201d") || !listed.includes("Enter a number")) {
+      throw new Error(`the failed save does not name the question: ${listed}`);
+    }
+    expectEqual(await focused(owner), "problems", "the list of problems takes focus");
+    await shoot(owner, "designer-errors");
+    await owner.click(".alert a[href='#q3-min']");
+    expectEqual(await focused(owner), "q3-min", "the problem's link leads to its field");
     await owner.fill("#q3-min", "0");
     await owner.fill("#q3-max", "120");
-    await owner.click("button[value=save]");
+    await owner.click("#save");
     await owner.waitForURL(/saved=1/);
+    const designer = owner.url().replace(/\?.*$/, "");
+
+    // Without JavaScript, the same buttons reload the page at the question acted on.
+    const plain = scriptless(await (await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 700 } })).newPage());
+    await plain.context().addCookies(await owner.context().cookies());
+    await plain.goto(designer);
+    await plain.click("button[value=down-3]");
+    await plain.waitForURL(/#q4-down$/);
+    expectEqual([await plain.inputValue("#q4-text"), await focused(plain), await onScreen(plain, "#q4")],
+      ["How many minutes did you wait?", "q4-down", true], "without JavaScript, back at the moved question");
+    await plain.selectOption("#q4-type", "scale");
+    await plain.click("button[value=type-4]");
+    await plain.waitForSelector("#q4-points", { state: "visible" });
+    expectEqual(await plain.isVisible("#q4-min"), false, "a new type's fields replace the old ones");
+    await shoot(plain, "designer-no-js");
+    await plain.context().close();
+
+    // Preview the draft as a respondent would see it.
+    await owner.click("nav.tabs >> text=Preview");
+    await owner.waitForSelector(".notice.preview");
+    await shoot(owner, "preview");
+    await owner.goto(designer);
     await owner.click("form[action$='/publish'] button");
     await owner.waitForSelector(".badge.live");
     await shoot(owner, "designer");
@@ -165,7 +250,7 @@ async function main() {
     await owner.goto(`${base}/tenant/surveys/${slug}`);
     await owner.fill("#response_limit", "1");
     await owner.fill("#closed_message", "Thanks to **everyone** who answered!");
-    await owner.click("button[value=save]");
+    await owner.click("#save");
     await owner.waitForURL(/saved=1/);
     await owner.waitForSelector(".share img[src$='qr.svg']");
     await shoot(owner, "designer-share");
@@ -184,12 +269,52 @@ async function main() {
     if (accent !== "rgb(26, 95, 180)") throw new Error(`the accent colour is not applied: ${accent}`);
     await shoot(respondent, "closed");
 
+    // Every tenant page on a phone: stacked tables, readable charts, no sideways scrolling.
+    for (const [page, name] of [[`/tenant/surveys/${slug}`, "designer-phone"],
+      [`/tenant/surveys/${slug}/summary`, "summary-phone"], [`/tenant/surveys/${slug}/responses`, "responses-phone"],
+      [`/tenant/surveys/${slug}/responses/1`, "response-phone"], ["/tenant/settings", "settings-phone"],
+      ["/tenant/api-keys", "api-keys-phone"]]) {
+      await phoneOwner.goto(`${base}${page}`);
+      await shoot(phoneOwner, name);
+    }
+    await phoneOwner.goto(`${base}/tenant/surveys/${slug}/summary`);
+    const smallest = await phoneOwner.$$eval(".chart th, .chart td.value", (cells) =>
+      Math.min(...cells.map((cell) => parseFloat(getComputedStyle(cell).fontSize))));
+    if (!(smallest >= 12)) throw new Error(`chart labels shrink to ${smallest} px on a phone`);
+
+    // An API key: made, then revoked after a confirmation.
+    await owner.goto(`${base}/tenant/api-keys`);
+    await owner.fill("#label", "Reporting");
+    await owner.click("text=Create key");
+    await owner.waitForSelector("code.secret");
+    await shoot(owner, "api-keys");
+    await owner.click("text=Revoke");
+    await shoot(owner, "revoke-confirm");
+
+    // The public site's other pages, and the sign-in page.
+    const visitor = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    for (const [page, name] of [["/", "home"], ["/s/browser-bistro", "tenant-surveys"],
+      ["/tenant/sign-in", "sign-in"], ["/no/such/page", "not-found"]]) {
+      await visitor.goto(`${base}${page}`);
+      await shoot(visitor, name);
+    }
+
+    // A whole survey duplicated: a new draft of its own, opened in the designer.
+    await owner.goto(`${base}/tenant/surveys/${slug}`);
+    await owner.click("text=Duplicate survey");
+    await owner.waitForSelector("#designer-status.notice");
+    const copied = await owner.textContent("#designer-status");
+    if (!copied.includes("Copy of Lunch feedback")) throw new Error(`no notice of the copy: ${copied}`);
+    expectEqual(await owner.inputValue("#q3-text"), "How many minutes did you wait?", "the copy's questions");
+
     // Deleting asks first, naming what will be lost.
     await phoneOwner.goto(`${base}/tenant/surveys/${slug}/delete`);
     await shoot(phoneOwner, "delete-confirm");
     await phoneOwner.fill("#confirm", "Lunch feedback");
     await phoneOwner.click("text=Delete for ever");
     await phoneOwner.waitForSelector(".notice");
+    await shoot(phoneOwner, "deleted-notice");
+    check();
     console.log("browser end-to-end: ok");
   } finally {
     await browser.close();

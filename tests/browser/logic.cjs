@@ -6,6 +6,7 @@
 // Usage: node logic.cjs <base-url> <api-key> <screenshot-dir>. Exits non-zero on failure.
 const { chromium } = require("playwright-core");
 const path = require("path");
+const { audit, check, scriptless } = require("./audit.cjs");
 
 const [base, key, shots] = process.argv.slice(2);
 const survey = {
@@ -56,6 +57,7 @@ async function progress(page) {
 
 async function shoot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  await audit(page, name);
 }
 
 async function main() {
@@ -106,7 +108,7 @@ async function main() {
     // returns to page 1 with the answers kept.
     // On a desktop-sized window, this time.
     const desktop = { viewport: { width: 1280, height: 900 } };
-    const plain = await (await browser.newContext({ ...desktop, javaScriptEnabled: false })).newPage();
+    const plain = scriptless(await (await browser.newContext({ ...desktop, javaScriptEnabled: false })).newPage());
     await plain.goto(url);
     expect(await plain.isVisible("#q-why"), "without the script the question is shown");
     expect(await plain.isVisible("text=Answer this if your answer to \"Did you like it?\" is \"No\"."),
@@ -146,6 +148,7 @@ async function main() {
     ].sort();
     expect(JSON.stringify(values) === JSON.stringify(expected),
       `responses: ${JSON.stringify(values)} instead of ${JSON.stringify(expected)}`);
+    check();
     console.log("browser logic walk: ok");
   } finally {
     await browser.close();

@@ -120,6 +120,23 @@ pub struct MatrixRowView {
 }
 
 impl QuestionView {
+    /// What a number question accepts, in words (`A whole number from 0 to 120.`); `None`
+    /// when it accepts any number.
+    pub fn range_hint(&self) -> Option<String> {
+        let what = if self.step == "1" {
+            "A whole number"
+        } else {
+            "A number"
+        };
+        match (&self.min, &self.max) {
+            (Some(min), Some(max)) => Some(format!("{what} from {min} to {max}.")),
+            (Some(min), None) => Some(format!("{what} of at least {min}.")),
+            (None, Some(max)) => Some(format!("{what} of at most {max}.")),
+            (None, None) if self.step == "1" => Some(format!("{what}.")),
+            (None, None) => None,
+        }
+    }
+
     /// The view of `question` at `number`, showing `posted` input and `errors` when re-rendered.
     pub fn new(
         number: usize,

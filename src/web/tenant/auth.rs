@@ -24,6 +24,8 @@ use crate::web::{AppState, WebError, render_with_status};
 #[template(path = "tenant/sign-up.html")]
 struct SignUpPage {
     csrf: String,
+    /// The site's address, before `/s/{slug}` in survey links.
+    site: String,
     name: String,
     slug: String,
     premium: bool,
@@ -53,10 +55,14 @@ fn page_with_token(
 }
 
 /// `GET /tenant/sign-up`
-pub async fn sign_up_form(request: HttpRequest) -> Result<HttpResponse, WebError> {
+pub async fn sign_up_form(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, WebError> {
     let csrf = new_form_token();
     let page = SignUpPage {
         csrf: csrf.clone(),
+        site: state.site_url(&request),
         name: String::new(),
         slug: String::new(),
         premium: false,
@@ -80,8 +86,9 @@ pub async fn sign_up(
         get("email"),
         field(&form, "password").unwrap_or("").to_owned(),
     );
+    let suggest = field(&form, "action") == Some("suggest");
     let slug_text = match get("slug") {
-        slug if slug.is_empty() => slugify(&name).unwrap_or_default(),
+        slug if slug.is_empty() || suggest => slugify(&name).unwrap_or_default(),
         slug => slug,
     };
     let mut errors = BTreeMap::new();
@@ -118,7 +125,14 @@ pub async fn sign_up(
         errors.insert("password", problem);
     }
     let premium = field(&form, "plan") == Some("premium");
-    if let (true, Ok(slug), Some(email)) = (errors.is_empty(), &slug, &email) {
+    if suggest {
+        // "Make it from the name" (without JavaScript): the form again with the address
+        // filled in, and no complaints about the fields not reached yet.
+        errors.retain(|field, _| *field == "name" || (*field == "slug" && !name.is_empty()));
+        if slug.is_ok() && taken(&state, &slug_text).await? {
+            errors.insert("slug", TAKEN.to_owned());
+        }
+    } else if let (true, Ok(slug), Some(email)) = (errors.is_empty(), &slug, &email) {
         let subscription = if premium {
             Subscription::Premium
         } else {
@@ -142,20 +156,60 @@ pub async fn sign_up(
                 );
             }
             Created::SlugTaken => {
-                errors.insert("slug", "This name is taken: choose another.".to_owned());
+                errors.insert("slug", TAKEN.to_owned());
             }
         }
     }
     let csrf = new_form_token();
     let page = SignUpPage {
         csrf: csrf.clone(),
+        site: state.site_url(&request),
         name,
         slug: slug_text,
         premium,
         email: email_text,
         errors,
     };
-    page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page)
+    let status = match suggest && page.errors.is_empty() {
+        true => StatusCode::OK,
+        false => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    page_with_token(&request, status, &csrf, &page)
+}
+
+const TAKEN: &str = "This address is taken: choose another.";
+
+/// Whether a tenant has this address already.
+async fn taken(state: &AppState, slug: &str) -> Result<bool, WebError> {
+    Ok(match TenantSlug::parse(slug) {
+        Ok(slug) => state.stores.tenants.get(&slug).await?.is_some(),
+        Err(_) => false,
+    })
+}
+
+/// The organisation name typed so far.
+#[derive(serde::Deserialize)]
+pub struct AddressQuery {
+    name: String,
+}
+
+/// `GET /tenant/sign-up/address?name=Café`: the survey address the sign-up would make from
+/// the name, as JSON (`{"slug": "cafe", "url": ".../s/cafe", "taken": false}`), for the sign-up
+/// page's script to show as the owner types. (Which addresses exist is public anyway: each
+/// tenant's survey list is.)
+pub async fn address(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<AddressQuery>,
+) -> Result<HttpResponse, WebError> {
+    let name: String = query.name.chars().take(100).collect();
+    let slug = slugify(&name).unwrap_or_default();
+    let taken = taken(&state, &slug).await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "slug": slug,
+        "url": format!("{}/s/{slug}", state.site_url(&request)),
+        "taken": taken,
+    })))
 }
 
 /// How a sign-up ended.

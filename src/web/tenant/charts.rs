@@ -1,14 +1,10 @@
-//! Geometry of the summary page's bar charts, computed here and drawn as SVG by the templates
-//! (no JavaScript, and the numbers stay beside the bars).
+//! The summary page's bar charts: each bar's label, count and share, drawn by the template
+//! as a table (so screen readers read the numbers, and text keeps its size on a phone) whose
+//! bars are `progress` elements scaled to the largest count (no JavaScript, no inline style).
 
 use crate::domain::summary::{DayCount, QuestionReport, Stats};
 
-/// Width in SVG units of the longest bar.
-const BAR_SPACE: f64 = 300.0;
-/// Height of one bar row.
-pub const ROW: u32 = 28;
-
-/// One bar: a label, a count, its share and its drawn width.
+/// One bar: a label, a count and its share.
 pub struct Bar {
     /// What the bar stands for.
     pub label: String,
@@ -16,18 +12,14 @@ pub struct Bar {
     pub count: u64,
     /// Share of all counted, in percent, rounded.
     pub percent: u64,
-    /// Drawn width in SVG units.
-    pub width: u32,
-    /// Top of the bar row in SVG units.
-    pub y: u32,
 }
 
 /// A horizontal bar chart.
 pub struct BarChart {
     /// The bars, top to bottom.
     pub bars: Vec<Bar>,
-    /// Total height in SVG units.
-    pub height: u32,
+    /// The largest count (at least 1): the full length of a bar.
+    pub largest: u64,
 }
 
 impl BarChart {
@@ -41,17 +33,13 @@ impl BarChart {
             .max(1);
         let bars: Vec<Bar> = items
             .into_iter()
-            .enumerate()
-            .map(|(i, (label, count))| Bar {
+            .map(|(label, count)| Bar {
                 label,
                 count,
                 percent: (count * 100).checked_div(of).unwrap_or(0),
-                width: ((count as f64 / largest as f64) * BAR_SPACE).round() as u32,
-                y: i as u32 * ROW,
             })
             .collect();
-        let height = bars.len() as u32 * ROW;
-        Self { bars, height }
+        Self { bars, largest }
     }
 }
 
@@ -145,12 +133,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_longest_bar_fills_the_space_and_shares_are_of_the_respondents() {
+    fn the_longest_bar_is_the_full_length_and_shares_are_of_the_respondents() {
         let chart = BarChart::new(vec![("Tea".into(), 3), ("Coffee".into(), 1)], 4);
-        assert_eq!(chart.bars[0].width, 300);
-        assert_eq!(chart.bars[1].width, 100);
+        assert_eq!(chart.largest, 3);
         assert_eq!((chart.bars[0].percent, chart.bars[1].percent), (75, 25));
-        assert_eq!(chart.height, 2 * ROW);
+        assert_eq!(BarChart::new(vec![("None".into(), 0)], 0).largest, 1);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("", web::get().to(dashboard::show))
             .route("/sign-up", web::get().to(auth::sign_up_form))
             .route("/sign-up", web::post().to(auth::sign_up))
+            .route("/sign-up/address", web::get().to(auth::address))
             .route("/sign-in", web::get().to(auth::sign_in_form))
             .route("/sign-in", web::post().to(auth::sign_in))
             .route("/sign-out", web::post().to(auth::sign_out))
@@ -45,6 +46,10 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/surveys/{slug}/preview", web::get().to(preview::show))
             .route("/surveys/{slug}/preview", web::post().to(preview::answer))
             .route("/surveys/{slug}/publish", web::post().to(designer::publish))
+            .route(
+                "/surveys/{slug}/duplicate",
+                web::post().to(designer::duplicate),
+            )
             .route(
                 "/surveys/{slug}/unpublish",
                 web::post().to(designer::unpublish),

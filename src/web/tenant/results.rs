@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::charts::{BarChart, ROW, chart, number};
+use super::charts::{BarChart, chart, number};
 use super::own_survey;
 use super::session::SignedIn;
 use crate::domain::summary::{QuestionReport, Stats, SummaryReport};
@@ -33,7 +33,6 @@ struct SummaryPage {
     updated: String,
     waiting: u64,
     questions: Vec<QuestionView>,
-    row: u32,
     /// Whether exports to PostgreSQL are set up (the server's database or the tenant's own).
     exports: bool,
 }
@@ -122,7 +121,6 @@ pub async fn summary(
         survey,
         waiting,
         questions,
-        row: ROW,
     })
 }
 

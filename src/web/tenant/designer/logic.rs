@@ -169,6 +169,16 @@ impl LogicEdit {
         edit
     }
 
+    /// The fields of a copy of the question placed right after it: the same rule, on the
+    /// same page (a copy starts no page of its own).
+    pub(super) fn for_copy(&self) -> Self {
+        Self {
+            show: self.show.clone(),
+            show_if: self.show_if.clone(),
+            ..Self::default()
+        }
+    }
+
     /// The fields as posted for block `q`.
     pub(super) fn posted(q: impl Fn(&str) -> String) -> Self {
         let rule = |prefix: &str| RuleEdit {

@@ -10,17 +10,24 @@ use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
+use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+mod block;
+mod edit;
 mod logic;
+mod problems;
 
-use logic::{KEEP, LogicEdit, TESTS};
+use block::QuestionEdit;
+use edit::Edit;
+use logic::{KEEP, TESTS};
+use problems::Problem;
 
 use super::session::SignedIn;
 use super::{notice, own_survey};
 use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Question, QuestionKind, Survey, Zone};
+use crate::domain::{Question, Survey, Zone};
 use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -39,60 +46,6 @@ const TYPES: [(&str, &str); 12] = [
     ("numeric", "Number"),
     ("date", "Date"),
 ];
-
-/// One question block of the form.
-struct QuestionEdit {
-    index: usize,
-    id: String,
-    text: String,
-    kind: String,
-    required: bool,
-    options: String,
-    min: String,
-    max: String,
-    integer: bool,
-    /// Whether a choice question offers "Other, please specify".
-    other: bool,
-    /// The rows of a matrix, one per line (its columns are the options).
-    rows: String,
-    /// Points of a scale, and the meanings of its ends.
-    points: String,
-    min_label: String,
-    max_label: String,
-    /// Bounds of a date question.
-    earliest: String,
-    latest: String,
-    /// Whether it starts a page, that page's texts and jump, and the rule that shows it.
-    logic: LogicEdit,
-}
-
-impl QuestionEdit {
-    fn blank(index: usize) -> Self {
-        Self {
-            index,
-            id: String::new(),
-            text: String::new(),
-            kind: "short_text".into(),
-            required: false,
-            options: String::new(),
-            min: String::new(),
-            max: String::new(),
-            integer: false,
-            other: false,
-            rows: String::new(),
-            points: String::new(),
-            min_label: String::new(),
-            max_label: String::new(),
-            earliest: String::new(),
-            latest: String::new(),
-            logic: LogicEdit::default(),
-        }
-    }
-
-    fn is_blank(&self) -> bool {
-        self.id.is_empty() && self.text.trim().is_empty() && self.options.trim().is_empty()
-    }
-}
 
 /// The survey's own fields of the form (besides its questions), as typed.
 #[derive(Default)]
@@ -204,6 +157,41 @@ impl DesignerPage {
         self.errors.get(&format!("questions[{index}].{field}"))
     }
 
+    /// Whether block `index` has a wrong field.
+    fn has_error(&self, index: &usize) -> bool {
+        self.errors
+            .keys()
+            .any(|key| problems::question_field(key).is_some_and(|(i, _)| i == *index))
+    }
+
+    /// The errors of a failed save, each linked to its field.
+    fn problems(&self) -> Vec<Problem> {
+        problems::problems(&self.errors, &self.questions)
+    }
+
+    /// Where the add button posts (see `landing`).
+    fn add_landing(&self) -> String {
+        self.landing("add", &0)
+    }
+
+    /// Where a structural button posts: the form's address and the control it will land on,
+    /// so the page comes back scrolled there and focused without any script.
+    /// `button` is `add` or the button's name before its block (`up` for `up-3`).
+    fn landing(&self, button: &str, index: &usize) -> String {
+        let count = self.questions.len();
+        let value = match button {
+            "add" => button.to_owned(),
+            _ => format!("{button}-{index}"),
+        };
+        let anchor = Edit::parse(&value, count).map(|edit| edit.anchor(count));
+        format!("{}{}", self.action, anchor.unwrap_or_default())
+    }
+
+    /// The question types using a group of fields, for the page's script.
+    fn types_using(&self, group: &str) -> String {
+        block::types_using(group)
+    }
+
     /// The questions a rule may name (saved ones, which have ids): `(id, "3. text")`.
     fn references(&self) -> Vec<(String, String)> {
         self.questions
@@ -237,72 +225,10 @@ impl DesignerPage {
     }
 }
 
-fn edits_of(survey: &Survey) -> Vec<QuestionEdit> {
-    survey
-        .questions
-        .iter()
-        .enumerate()
-        .map(|(index, q)| {
-            let (min, max, integer) = match &q.kind {
-                QuestionKind::Numeric { min, max, integer } => (
-                    min.map(|n| n.to_string()).unwrap_or_default(),
-                    max.map(|n| n.to_string()).unwrap_or_default(),
-                    *integer,
-                ),
-                _ => (String::new(), String::new(), false),
-            };
-            let (points, min_label, max_label) = match &q.kind {
-                QuestionKind::Scale {
-                    points,
-                    min_label,
-                    max_label,
-                } => (
-                    points.to_string(),
-                    min_label.clone().unwrap_or_default(),
-                    max_label.clone().unwrap_or_default(),
-                ),
-                _ => Default::default(),
-            };
-            let (earliest, latest) = match &q.kind {
-                QuestionKind::Date { earliest, latest } => (
-                    earliest.clone().unwrap_or_default(),
-                    latest.clone().unwrap_or_default(),
-                ),
-                _ => Default::default(),
-            };
-            QuestionEdit {
-                index,
-                id: q.id.to_string(),
-                text: q.text.clone(),
-                kind: q.kind.name().into(),
-                required: q.required,
-                options: match &q.kind {
-                    QuestionKind::Matrix { columns, .. } => columns.join("\n"),
-                    kind => kind.options().join("\n"),
-                },
-                min,
-                max,
-                integer,
-                other: q.kind.has_other(),
-                rows: match &q.kind {
-                    QuestionKind::Matrix { rows, .. } => rows.join("\n"),
-                    _ => String::new(),
-                },
-                points,
-                min_label,
-                max_label,
-                earliest,
-                latest,
-                logic: LogicEdit::of(survey, index),
-            }
-        })
-        .collect()
-}
-
 fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
     let zone = signed_in.tenant.zone();
     let (fields, questions) = match &survey {
-        Some(s) => (SurveyFields::of(s, &zone), edits_of(s)),
+        Some(s) => (SurveyFields::of(s, &zone), QuestionEdit::all_of(s)),
         None => (SurveyFields::default(), vec![QuestionEdit::blank(0)]),
     };
     DesignerPage {
@@ -345,10 +271,13 @@ pub async fn edit(
     if survey.published || survey.was_published {
         editor.public_url = Some(state.survey_url(&request, &survey.tenant, &survey.slug));
     }
+    editor.notice = notice::take(&request, &state);
     if query.saved.is_some() {
         editor.notice = Some("Saved.".into());
     }
-    render(&editor)
+    let mut response = render(&editor)?;
+    notice::clear(&mut response);
+    Ok(response)
 }
 
 /// Reads the posted form into question blocks and the button pressed.
@@ -358,61 +287,8 @@ fn posted(form: &[(String, String)]) -> (SurveyFields, Vec<QuestionEdit>, String
         .parse()
         .unwrap_or(0)
         .min(crate::domain::definition::MAX_QUESTIONS + 1);
-    let questions = (0..count)
-        .map(|i| {
-            let q = |name: &str| get(&format!("q{i}.{name}"));
-            QuestionEdit {
-                index: i,
-                id: q("id"),
-                text: q("text"),
-                kind: q("type"),
-                required: !q("required").is_empty(),
-                options: q("options"),
-                min: q("min"),
-                max: q("max"),
-                integer: !q("integer").is_empty(),
-                other: !q("other").is_empty(),
-                rows: q("rows"),
-                points: q("points"),
-                min_label: q("min_label"),
-                max_label: q("max_label"),
-                earliest: q("earliest"),
-                latest: q("latest"),
-                logic: LogicEdit::posted(q),
-            }
-        })
-        .collect();
+    let questions = (0..count).map(|i| QuestionEdit::posted(i, get)).collect();
     (SurveyFields::posted(form), questions, get("action"))
-}
-
-/// Applies a structural button (add, remove, move); `None` for save.
-fn restructure(questions: &mut Vec<QuestionEdit>, action: &str) -> Option<String> {
-    let index = |prefix: &str| {
-        action
-            .strip_prefix(prefix)
-            .and_then(|i| i.parse::<usize>().ok())
-    };
-    let notice = if action == "add" {
-        questions.push(QuestionEdit::blank(questions.len()));
-        "Question added"
-    } else if let Some(i) = index("remove-").filter(|i| *i < questions.len()) {
-        questions.remove(i);
-        "Question removed"
-    } else if let Some(i) = index("up-").filter(|i| *i > 0 && *i < questions.len()) {
-        questions.swap(i, i - 1);
-        "Question moved up"
-    } else if let Some(i) = index("down-").filter(|i| i + 1 < questions.len()) {
-        questions.swap(i, i + 1);
-        "Question moved down"
-    } else {
-        return None;
-    };
-    for (i, question) in questions.iter_mut().enumerate() {
-        question.index = i;
-    }
-    Some(format!(
-        "{notice}. Not saved yet: press Save to keep your changes."
-    ))
 }
 
 /// The definition the blocks describe (blank blocks dropped), or errors by field.
@@ -427,76 +303,8 @@ fn input_of(
     // and its question.
     let mut inputs: Vec<(Option<PageInput>, bool, QuestionInput)> = Vec::new();
     for question in questions.iter().filter(|q| !q.is_blank()) {
-        let mut bound = |text: &str, name: &str| -> Option<f64> {
-            let text = text.trim();
-            if text.is_empty() {
-                return None;
-            }
-            let parsed = text.parse::<f64>().ok().filter(|n| n.is_finite());
-            if parsed.is_none() {
-                errors.insert(
-                    format!("questions[{}].{name}", question.index),
-                    "Enter a number.".into(),
-                );
-            }
-            parsed
-        };
-        let (min, max) = (bound(&question.min, "min"), bound(&question.max, "max"));
-        let points = match question.points.trim() {
-            "" => None,
-            text => {
-                let parsed = text.parse::<u8>().ok();
-                if parsed.is_none() {
-                    errors.insert(
-                        format!("questions[{}].points", question.index),
-                        "Enter a whole number from 3 to 10.".into(),
-                    );
-                }
-                parsed
-            }
-        };
-        let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
-        let at = |field: &str| format!("questions[{}].{field}", question.index);
-        let show_if = question.logic.condition().unwrap_or_else(|message| {
-            errors.insert(at("show_if"), message);
-            None
-        });
-        // The first kept block always starts the first page.
-        let starts = question
-            .logic
-            .page(inputs.is_empty())
-            .unwrap_or_else(|message| {
-                errors.insert(at("pages"), message);
-                None
-            });
-        inputs.push((
-            starts,
-            question.logic.shapes_pages(),
-            QuestionInput {
-                id: (!question.id.is_empty()).then(|| question.id.clone()),
-                text: question.text.clone(),
-                kind: question.kind.clone(),
-                required: question.required,
-                options: question.options.lines().map(str::to_owned).collect(),
-                min,
-                max,
-                integer: question.integer,
-                other: question.other,
-                rows: question.rows.lines().map(str::to_owned).collect(),
-                // A matrix's columns are written where a choice question's options are.
-                columns: if question.kind == "matrix" {
-                    question.options.lines().map(str::to_owned).collect()
-                } else {
-                    Vec::new()
-                },
-                points,
-                min_label: given(&question.min_label),
-                max_label: given(&question.max_label),
-                earliest: given(&question.earliest),
-                latest: given(&question.latest),
-                show_if,
-            },
-        ));
+        let (starts, input) = question.input(inputs.is_empty(), &mut errors);
+        inputs.push((starts, question.logic.shapes_pages(), input));
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -575,8 +383,11 @@ async fn save_form(
     signed_in.check_csrf(field(&form, "csrf"))?;
     let (fields, mut questions, action) = posted(&form);
     let mut editor = page(signed_in, current.clone());
-    if let Some(notice) = restructure(&mut questions, &action) {
-        editor.notice = Some(notice);
+    if let Some(edit) = Edit::parse(&action, questions.len()) {
+        let done = edit.apply(&mut questions);
+        editor.notice = Some(format!(
+            "{done}. Not saved yet: press Save to keep your changes."
+        ));
         (editor.fields, editor.questions) = (fields, questions);
         return render(&editor);
     }
@@ -779,4 +590,34 @@ pub async fn delete(
         "/tenant",
         &format!("Survey \"{}\" deleted, with all its answers.", survey.title),
     ))
+}
+
+/// `POST /tenant/surveys/{slug}/duplicate`: a new draft with the same questions, pages, logic
+/// and texts, titled "Copy of ...", opened in the designer.
+pub async fn duplicate(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    let copy = survey.copy(OffsetDateTime::now_utc());
+    match state.stores.surveys.create(&survey.tenant, copy).await? {
+        Some(copy) => Ok(notice::redirect(
+            &state,
+            &format!("/tenant/surveys/{}", copy.slug),
+            &format!(
+                "Survey duplicated: this is \"{}\", a draft of its own with no answers.",
+                copy.title
+            ),
+        )),
+        None => Ok(notice::redirect(
+            &state,
+            &format!("/tenant/surveys/{}", survey.slug),
+            &format!(
+                "Not duplicated: you have {MAX_SURVEYS_PER_TENANT} surveys, the most a tenant \
+                 may have. Delete one you no longer need first."
+            ),
+        )),
+    }
 }

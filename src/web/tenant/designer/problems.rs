@@ -1,0 +1,160 @@
+//! A failed save's messages as a list the owner can act on: each names the question by its
+//! number and text and links to the field that is wrong, in the order of the form.
+
+use std::collections::BTreeMap;
+
+use super::block::QuestionEdit;
+
+/// One wrong field.
+pub(super) struct Problem {
+    /// The field's element (`#q2-options`).
+    pub(super) href: String,
+    /// What it is, for people: `Question 3, "How many?"` or `Title`.
+    pub(super) label: String,
+    pub(super) message: String,
+}
+
+/// The survey's own fields, with their element ids and names, in the form's order; those
+/// before the questions come first.
+const SURVEY_FIELDS: [(&str, &str, &str); 7] = [
+    ("title", "title", "Title"),
+    ("description", "description", "Introduction"),
+    ("questions", "add", "Questions"),
+    ("thank_you", "thank_you", "Thank-you message"),
+    ("closes_at", "closes_at", "Close on"),
+    ("response_limit", "response_limit", "Response limit"),
+    ("closed_message", "closed_message", "Message once closed"),
+];
+
+/// The element of a question's field, by the name the checks use.
+fn element(field: &str) -> &'static str {
+    match field {
+        "type" => "type",
+        "options" | "columns" => "options",
+        "rows" => "rows",
+        "other" => "other",
+        "min" => "min",
+        "max" => "max",
+        "points" => "points",
+        "min_label" => "min-label",
+        "max_label" => "max-label",
+        "earliest" => "earliest",
+        "latest" => "latest",
+        "show_if" => "if-question",
+        "pages" => "jump-question",
+        _ => "text",
+    }
+}
+
+/// `questions[3].options` → (3, `options`).
+pub(super) fn question_field(key: &str) -> Option<(usize, &str)> {
+    let (index, rest) = key.strip_prefix("questions[")?.split_once(']')?;
+    Some((index.parse().ok()?, rest.strip_prefix('.').unwrap_or("")))
+}
+
+/// The errors of a failed save, in the order of the form.
+pub(super) fn problems(
+    errors: &BTreeMap<String, String>,
+    questions: &[QuestionEdit],
+) -> Vec<Problem> {
+    // (place in the form, problem): survey fields by their rank, questions between.
+    let mut found: Vec<((usize, usize), Problem)> = errors
+        .iter()
+        .map(|(key, message)| {
+            let message = message.clone();
+            if let Some((index, field)) = question_field(key) {
+                let text: String = questions
+                    .get(index)
+                    .map(|q| q.text.trim().chars().take(60).collect())
+                    .unwrap_or_default();
+                let label = if text.is_empty() {
+                    format!("Question {}", index + 1)
+                } else {
+                    format!("Question {}, \u{201c}{text}\u{201d}", index + 1)
+                };
+                let href = format!("#q{index}-{}", element(field));
+                return (
+                    (2, index),
+                    Problem {
+                        href,
+                        label,
+                        message,
+                    },
+                );
+            }
+            let rank = SURVEY_FIELDS.iter().position(|(name, ..)| *name == key);
+            let (_, id, name) = rank.map_or(("", "title", "Survey"), |r| SURVEY_FIELDS[r]);
+            // The questions sit between the introduction and the thank-you message.
+            let place = match rank {
+                Some(r) if r < 2 => (r, 0),
+                Some(r) => (3, r),
+                None => (4, 0),
+            };
+            let href = format!("#{id}");
+            let label = name.to_owned();
+            (
+                place,
+                Problem {
+                    href,
+                    label,
+                    message,
+                },
+            )
+        })
+        .collect();
+    found.sort_by_key(|(place, _)| *place);
+    found.into_iter().map(|(_, problem)| problem).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_problem_names_its_question_and_links_to_its_field() {
+        let mut questions: Vec<QuestionEdit> = (0..12).map(QuestionEdit::blank).collect();
+        questions[2].text = "What did you order?".into();
+        let errors: BTreeMap<String, String> = [
+            ("questions[10].max", "Enter a number."),
+            (
+                "questions[2].options",
+                "a choice question needs 2 to 50 options",
+            ),
+            ("response_limit", "Enter a whole number."),
+            ("title", "a survey needs a title"),
+            ("questions[2].show_if", "Enter a number."),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let listed: Vec<(String, String)> = problems(&errors, &questions)
+            .into_iter()
+            .map(|p| (p.href, p.label))
+            .collect();
+        let expected = [
+            ("#title", "Title"),
+            (
+                "#q2-options",
+                "Question 3, \u{201c}What did you order?\u{201d}",
+            ),
+            (
+                "#q2-if-question",
+                "Question 3, \u{201c}What did you order?\u{201d}",
+            ),
+            ("#q10-max", "Question 11"),
+            ("#response_limit", "Response limit"),
+        ];
+        assert_eq!(
+            listed,
+            expected.map(|(h, l)| (h.to_owned(), l.to_owned())).to_vec()
+        );
+    }
+
+    #[test]
+    fn question_keys_are_read_back() {
+        assert_eq!(question_field("questions[3].options"), Some((3, "options")));
+        assert_eq!(question_field("questions[3]"), Some((3, "")));
+        assert_eq!(question_field("title"), None);
+        assert_eq!(question_field("questions[x].text"), None);
+    }
+}

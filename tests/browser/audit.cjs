@@ -1,0 +1,71 @@
+// What every page visited by the browser tests must pass: axe-core's rules, run inside the
+// page (every rule axe runs by default: WCAG 2.x A and AA and its best practices), with no
+// serious or critical violation; and, at phone width, no sideways scrolling. Findings are
+// collected so that one run names all of them; `check()` fails with the list.
+const fs = require("fs");
+
+const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const problems = [];
+
+// Pages of contexts made with JavaScript off, where axe cannot run: each is audited as a twin,
+// the same document served at the same address in a page where only axe runs.
+const withoutScripts = new WeakSet();
+function scriptless(page) {
+  withoutScripts.add(page);
+  return page;
+}
+
+async function axeResult(page) {
+  // Evaluated through the browser's debugging protocol, so the page's CSP does not block it.
+  // (Evaluation has no time limit of its own: a page that never answers fails after 60 s.)
+  const run = page.evaluate(axeSource).then(() => page.evaluate(() => window.axe.run(document)));
+  let timer;
+  const late = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`axe did not finish on ${page.url()} within 60 s`)), 60000);
+  });
+  try {
+    return await Promise.race([run, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function twinResult(page) {
+  const address = page.url().split("#")[0];
+  const html = await page.content();
+  const twin = await page.context().browser().newPage({ viewport: page.viewportSize() });
+  try {
+    await twin.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url === address) return route.fulfill({ status: 200, contentType: "text/html", body: html });
+      if (url.endsWith(".js")) return route.abort();
+      return route.continue();
+    });
+    await twin.goto(address);
+    return await axeResult(twin);
+  } finally {
+    await twin.close();
+  }
+}
+
+async function audit(page, name) {
+  const result = withoutScripts.has(page) ? await twinResult(page) : await axeResult(page);
+  for (const violation of result.violations) {
+    if (violation.impact !== "serious" && violation.impact !== "critical") continue;
+    const where = violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join("; ");
+    problems.push(`${name}: ${violation.impact} ${violation.id} (${violation.help}) at ${where}`);
+  }
+  const width = page.viewportSize().width;
+  if (width < 500) {
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (wide > width) problems.push(`${name}: ${wide} px wide at a ${width} px phone: it scrolls sideways`);
+  }
+}
+
+function check() {
+  if (problems.length > 0) {
+    throw new Error(`accessibility or layout problems:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+module.exports = { audit, check, scriptless };
