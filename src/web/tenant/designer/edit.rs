@@ -205,6 +205,12 @@ mod tests {
                 let (landed, _) = edit.lands_at(count);
                 prop_assert_eq!(landed.is_some(), !questions.is_empty());
                 prop_assert!(landed.is_none_or(|l| l < questions.len()));
+                // A move, a copy or a new type lands on the question acted on.
+                if let (Edit::Up(i) | Edit::Down(i) | Edit::Duplicate(i) | Edit::Retype(i), Some(at)) =
+                    (edit, landed)
+                {
+                    prop_assert_eq!(&questions[at].text, &before[i]);
+                }
                 match edit {
                     Edit::Up(i) => prop_assert_eq!(&questions[i - 1].text, &before[i]),
                     Edit::Down(i) => prop_assert_eq!(&questions[i + 1].text, &before[i]),
