@@ -127,8 +127,7 @@ pub const MAX_SAMPLE_RESPONSES: u32 = 1000;
 /// What a first start made, for the newcomer to be told.
 #[derive(Debug)]
 pub struct Welcome {
-    /// The owner's sign-in: address and generated password.
-    pub email: String,
+    /// The owner's generated password (the address is `OWNER_EMAIL`).
     pub password: String,
     /// How many sample responses were queued (the worker counts them).
     pub responses: u32,
@@ -275,7 +274,6 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
     tenant.owner = Some(email);
     stores.tenants.create(&tenant).await?;
     Ok(Some(Welcome {
-        email: OWNER_EMAIL.into(),
         password,
         responses,
     }))

@@ -301,7 +301,7 @@ async fn serve(settings: ServeSettings) -> Result<(), Failure> {
                 welcome.responses
             );
             outln!("Sign in as the demo owner at {url}/tenant/sign-in (shown only this once):");
-            outln!("  email:    {}", welcome.email);
+            outln!("  email:    {}", canvass::demo::OWNER_EMAIL);
             outln!("  password: {}", welcome.password);
         }
         outln!("Demo survey:           {url}/s/{tenant}/{survey}");

@@ -287,6 +287,35 @@ mod tests {
     }
 
     #[test]
+    fn a_number_question_states_the_range_it_accepts() {
+        let hint = |min: Option<f64>, max: Option<f64>, integer: bool| {
+            let question = crate::domain::Question {
+                id: crate::domain::QuestionId::parse("n").expect("an id"),
+                text: "How many?".into(),
+                required: false,
+                kind: QuestionKind::Numeric { min, max, integer },
+                show_if: None,
+            };
+            QuestionView::new(1, &question, &RawAnswers::default(), &Default::default())
+                .range_hint()
+        };
+        assert_eq!(
+            hint(Some(0.0), Some(120.0), true).as_deref(),
+            Some("A whole number from 0 to 120.")
+        );
+        assert_eq!(
+            hint(Some(-2.5), None, false).as_deref(),
+            Some("A number of at least -2.5.")
+        );
+        assert_eq!(
+            hint(None, Some(1e15), false).as_deref(),
+            Some("A number of at most 1000000000000000.")
+        );
+        assert_eq!(hint(None, None, true).as_deref(), Some("A whole number."));
+        assert_eq!(hint(None, None, false), None, "any number: nothing to say");
+    }
+
+    #[test]
     fn empty_pairs_and_valueless_names_are_tolerated() {
         let form = parse(b"&&token&q-a=1&").expect("parses");
         assert_eq!(form.token, "");

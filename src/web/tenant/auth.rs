@@ -106,29 +106,34 @@ pub async fn sign_up(
         );
     }
     let email = Email::parse(&email_text);
-    match &email {
-        None => {
-            errors.insert(
-                "email",
-                "Enter an email address like name@example.com.".to_owned(),
-            );
+    // "Make it from the name" only fills the address: the fields below it are not checked yet.
+    if !suggest {
+        match &email {
+            None => {
+                errors.insert(
+                    "email",
+                    "Enter an email address like name@example.com.".to_owned(),
+                );
+            }
+            Some(email) if state.stores.accounts.get(email).await?.is_some() => {
+                errors.insert(
+                    "email",
+                    "This address already has an account: sign in instead.".to_owned(),
+                );
+            }
+            Some(_) => {}
         }
-        Some(email) if state.stores.accounts.get(email).await?.is_some() => {
-            errors.insert(
-                "email",
-                "This address already has an account: sign in instead.".to_owned(),
-            );
+        if let Some(problem) = password_problem(&password, &email_text) {
+            errors.insert("password", problem);
         }
-        Some(_) => {}
-    }
-    if let Some(problem) = password_problem(&password, &email_text) {
-        errors.insert("password", problem);
     }
     let premium = field(&form, "plan") == Some("premium");
     if suggest {
-        // "Make it from the name" (without JavaScript): the form again with the address
-        // filled in, and no complaints about the fields not reached yet.
-        errors.retain(|field, _| *field == "name" || (*field == "slug" && !name.is_empty()));
+        // (without JavaScript): the form again with the address filled in; without a name
+        // there is no address to complain about.
+        if name.is_empty() {
+            errors.remove("slug");
+        }
         if slug.is_ok() && taken(&state, &slug_text).await? {
             errors.insert("slug", TAKEN.to_owned());
         }
@@ -380,8 +385,7 @@ pub async fn sign_out(
     signed_in: SignedIn,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    signed_in.checked_form(payload, &state).await?;
     if let Some(id) = session_id(&request, &state) {
         state.stores.sessions.end(&id).await?;
     }

@@ -10,7 +10,6 @@ use super::own_survey;
 use super::session::SignedIn;
 use crate::stores::exports::{ExportJob, ExportStatus};
 use crate::telemetry::error_chain;
-use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError, render};
 
 #[derive(Template)]
@@ -30,8 +29,7 @@ pub async fn request(
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    signed_in.checked_form(payload, &state).await?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let job = state.stores.exports.request(&survey.survey_ref()).await?;
     Ok(HttpResponse::SeeOther()

@@ -9,7 +9,7 @@ use super::notice;
 use super::session::SignedIn;
 use crate::domain::Tenant;
 use crate::stores::ApiKeyRecord;
-use crate::web::forms::{field, read_form};
+use crate::web::forms::field;
 use crate::web::{AppState, WebError, render};
 
 #[derive(Template)]
@@ -57,8 +57,7 @@ pub async fn create(
     signed_in: SignedIn,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    let form = signed_in.checked_form(payload, &state).await?;
     let label = field(&form, "label").unwrap_or("").trim();
     let label = if label.is_empty() {
         "unnamed key"
@@ -116,8 +115,7 @@ pub async fn revoke(
     id: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    signed_in.checked_form(payload, &state).await?;
     let key = own_key(&state, &signed_in, &id).await?;
     if !state
         .stores

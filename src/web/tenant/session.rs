@@ -13,6 +13,7 @@ use subtle::ConstantTimeEq;
 
 use crate::domain::Tenant;
 use crate::stores::{SESSION_LIFETIME, Session};
+use crate::web::forms::{field, read_form};
 use crate::web::{AppState, WebError};
 
 /// The session cookie's name.
@@ -29,6 +30,18 @@ pub struct SignedIn {
 }
 
 impl SignedIn {
+    /// Reads a posted form (within the body limits), refusing it unless it carries this
+    /// session's CSRF token: how every state-changing tenant form is read.
+    pub async fn checked_form(
+        &self,
+        payload: web::Payload,
+        state: &AppState,
+    ) -> Result<Vec<(String, String)>, WebError> {
+        let form = read_form(payload, state).await?;
+        self.check_csrf(field(&form, "csrf"))?;
+        Ok(form)
+    }
+
     /// Refuses a state-changing form whose CSRF token is not this session's.
     pub fn check_csrf(&self, posted: Option<&str>) -> Result<(), WebError> {
         match posted {

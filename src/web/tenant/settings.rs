@@ -20,7 +20,7 @@ use futures_util::StreamExt;
 use crate::domain::branding::{self, BrandingError, MAX_LOGO_BYTES, logo_type};
 use crate::domain::{Tenant, Zone};
 use crate::stores::tenant_settings::{TenantSettings, masked};
-use crate::web::forms::{field, read_form};
+use crate::web::forms::field;
 use crate::web::{AppState, WebError, render, render_with_status};
 
 #[derive(Template)]
@@ -81,8 +81,7 @@ pub async fn save_zone(
     signed_in: SignedIn,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    let form = signed_in.checked_form(payload, &state).await?;
     let Some(zone) = Zone::named(field(&form, "time_zone").unwrap_or("")) else {
         let mut settings = page(&state, &signed_in).await?;
         settings.zone_error = Some("Pick a time zone from the list.".into());
@@ -210,8 +209,7 @@ pub async fn save(
     signed_in: SignedIn,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    let form = signed_in.checked_form(payload, &state).await?;
     let url = field(&form, "export_database_url")
         .unwrap_or("")
         .trim()

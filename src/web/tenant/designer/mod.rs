@@ -28,7 +28,7 @@ use super::{notice, own_survey};
 use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, Survey, Zone};
-use crate::web::forms::{field, read_form};
+use crate::web::forms::field;
 use crate::web::{AppState, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
@@ -379,8 +379,7 @@ async fn save_form(
     current: Option<Arc<Survey>>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    let form = signed_in.checked_form(payload, state).await?;
     let (fields, mut questions, action) = posted(&form);
     let mut editor = page(signed_in, current.clone());
     if let Some(edit) = Edit::parse(&action, questions.len()) {
@@ -482,8 +481,7 @@ async fn checked_survey(
     slug: &str,
     payload: web::Payload,
 ) -> Result<Arc<Survey>, WebError> {
-    let form = read_form(payload, state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    signed_in.checked_form(payload, state).await?;
     own_survey(state, signed_in, slug).await
 }
 
@@ -576,8 +574,7 @@ pub async fn delete(
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    signed_in.check_csrf(field(&form, "csrf"))?;
+    let form = signed_in.checked_form(payload, &state).await?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
     if field(&form, "confirm").map(str::trim) != Some(survey.title.trim()) {
         let error = Some("Type the survey's title exactly as it is shown to delete it.".into());
