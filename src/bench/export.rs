@@ -120,7 +120,7 @@ async fn measure(count: u64, url: &str) -> Result<(), BenchError> {
         copy_elapsed.as_secs_f64()
     );
     println!("  export / raw copy: {:.0}%", 100.0 * ours / raw);
-    match peak_memory() {
+    match super::peak_memory() {
         Some(kib) => println!(
             "  peak memory of this process (preparing and exporting): {:.1} MB",
             kib as f64 * 1024.0 / 1e6
@@ -128,16 +128,4 @@ async fn measure(count: u64, url: &str) -> Result<(), BenchError> {
         None => println!("  peak memory: not known on this system (no /proc/self/status)"),
     }
     Ok(())
-}
-
-/// This process's peak resident memory in KiB (`VmHWM`).
-fn peak_memory() -> Option<u64> {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()?
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
 }

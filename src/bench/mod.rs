@@ -5,11 +5,14 @@
 //! - `drain`: answers/s to drain a backlog of N answers with 1, 2 and 4 worker processes
 //!   (`drain`);
 //! - `freshness`: time from thank-you to being counted, p50/p99, for premium and standard
-//!   answers under a steady load that keeps a backlog.
+//!   answers under a steady load that keeps a backlog;
+//! - `export`: rows/s of the PostgreSQL export against a raw `\copy`;
+//! - `sheets`: rows/s and peak memory of the XLSX and CSV downloads at several sizes.
 
 mod answers;
 mod drain;
 mod export;
+mod sheets;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -71,6 +74,22 @@ pub enum Bench {
             default_value = "postgres://postgres@127.0.0.1:5432/test"
         )]
         database_url: String,
+    },
+    /// XLSX and CSV downloads: rows/s and peak memory, at each size.
+    Sheets {
+        /// Survey sizes (answers) to measure, e.g. 100000,200000.
+        #[arg(long, value_delimiter = ',', default_value = "100000,200000")]
+        answers: Vec<u64>,
+    },
+    /// One download of a prepared benchmark survey (run by `sheets` as a process of its own).
+    #[command(hide = true)]
+    SheetDownload {
+        /// The prepared data directory.
+        #[arg(long)]
+        data_dir: PathBuf,
+        /// The download's type.
+        #[arg(long, value_enum)]
+        format: sheets::SheetFormat,
     },
     /// Summary freshness of premium and standard answers under load with a backlog.
     Freshness {
@@ -134,6 +153,8 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
             answers,
             database_url,
         } => export::run(answers, &database_url).await,
+        Bench::Sheets { answers } => sheets::run(&answers).await,
+        Bench::SheetDownload { data_dir, format } => sheets::download(&data_dir, format).await,
     }
 }
 
@@ -345,4 +366,16 @@ async fn freshness(seconds: u64, rate: u64) -> Result<(), BenchError> {
         );
     }
     Ok(())
+}
+
+/// This process's peak resident memory in KiB (`VmHWM`).
+pub(super) fn peak_memory() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }

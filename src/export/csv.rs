@@ -1,18 +1,25 @@
-//! The CSV download: one row per response (oldest first), one column per question, a stable
-//! header; streamed a list chunk at a time, so memory stays flat whatever the survey's size.
+//! The CSV download: the response sheet (see `sheet`) as CSV, streamed a batch of responses at
+//! a time, so memory stays flat whatever the survey's size.
 //!
-//! Every text a respondent or owner wrote is made formula-safe (OWASP's CSV-injection rule): a
-//! cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a
-//! spreadsheet shows it as text instead of running it. Numbers Canvass writes itself are left
-//! as they are.
+//! It starts with a UTF-8 byte order mark unless asked not to: without it Excel reads the file
+//! in the machine's legacy code page and garbles every accent. Every text a respondent or owner
+//! wrote is made formula-safe (OWASP's CSV-injection rule): a cell starting with `=`, `+`,
+//! `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet shows it as text
+//! instead of running it. Numbers and dates Canvass writes itself are left as they are.
 
 use std::sync::Arc;
 
 use bytes::Bytes;
-use futures_util::Stream;
+use futures_util::{Stream, StreamExt, TryStreamExt};
+use time::format_description::well_known::Rfc3339;
 
-use crate::domain::{AnswerValue, Survey};
-use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
+use super::responses::response_batches;
+use super::sheet::{Cell, Layout, SheetOptions};
+use crate::domain::Survey;
+use crate::stores::{StoreError, Stores};
+
+/// The UTF-8 byte order mark.
+const BOM: &str = "\u{feff}";
 
 /// A text cell a spreadsheet will not take for a formula.
 pub fn formula_safe(text: &str) -> String {
@@ -22,109 +29,70 @@ pub fn formula_safe(text: &str) -> String {
     }
 }
 
-fn cell(value: Option<&AnswerValue>) -> String {
-    match value {
-        None => String::new(),
-        Some(AnswerValue::Text(text)) => formula_safe(text),
-        Some(AnswerValue::Choice(option)) => formula_safe(option),
-        Some(AnswerValue::Choices(options)) => formula_safe(&options.join("; ")),
-        Some(AnswerValue::Stars(stars)) => stars.to_string(),
-        Some(AnswerValue::Number(number)) => number.to_string(),
-        Some(AnswerValue::Point(point)) => point.to_string(),
-        Some(AnswerValue::Date(date)) => date.clone(),
-        Some(AnswerValue::Ranking(order)) => formula_safe(&order.join(" > ")),
-        Some(AnswerValue::Matrix(picked)) => formula_safe(
-            &picked
-                .iter()
-                .map(|(row, column)| format!("{row}: {column}"))
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
-        Some(AnswerValue::Other { picked, text }) => {
-            let mut parts = picked.clone();
-            parts.push(format!("Other: {text}"));
-            formula_safe(&parts.join("; "))
-        }
+fn text(cell: &Cell) -> String {
+    match cell {
+        Cell::Empty => String::new(),
+        Cell::Text(text) => formula_safe(text),
+        Cell::Number(number) => number.to_string(),
+        Cell::Date(date) => date.to_string(),
+        Cell::Moment(moment) => moment.format(&Rfc3339).unwrap_or_default(),
     }
 }
 
-fn encode(records: &[Vec<String>]) -> Result<Bytes, StoreError> {
-    let mut writer = ::csv::Writer::from_writer(Vec::new());
-    for record in records {
-        writer
-            .write_record(record)
-            .map_err(|error| StoreError::Storage {
-                doing: "writing CSV".into(),
-                source: crate::storage::Error::backend(error.to_string()),
-            })?;
-    }
-    let bytes = writer.into_inner().map_err(|error| StoreError::Storage {
+fn encode(records: impl IntoIterator<Item = Vec<String>>) -> Result<Bytes, StoreError> {
+    let failed = |error: &dyn std::fmt::Display| StoreError::Storage {
         doing: "writing CSV".into(),
         source: crate::storage::Error::backend(error.to_string()),
-    })?;
+    };
+    let mut writer = ::csv::Writer::from_writer(Vec::new());
+    for record in records {
+        writer.write_record(&record).map_err(|e| failed(&e))?;
+    }
+    let bytes = writer.into_inner().map_err(|e| failed(&e))?;
     Ok(Bytes::from(bytes))
 }
 
-/// The survey's responses as a stream of CSV bytes.
+/// The header: a BOM if asked for, the questions' texts, and their ids if asked for.
+fn header(layout: &Layout, options: SheetOptions) -> Result<Bytes, StoreError> {
+    let mut rows = vec![
+        layout
+            .columns
+            .iter()
+            .map(|c| formula_safe(&c.header))
+            .collect::<Vec<_>>(),
+    ];
+    if options.ids {
+        rows.push(layout.columns.iter().map(|c| c.id.clone()).collect());
+    }
+    let body = encode(rows)?;
+    Ok(match options.bom {
+        true => [BOM.as_bytes(), &body].concat().into(),
+        false => body,
+    })
+}
+
+/// The survey's responses as a stream of CSV bytes, oldest first.
 pub fn csv_stream(
     stores: Stores,
     survey: Arc<Survey>,
+    options: SheetOptions,
 ) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    // The summary is read once: its list length bounds the export and its `recent` map fills
-    // any list entry not written yet.
-    futures_util::stream::try_unfold(None::<(u64, Arc<SummaryDoc>)>, move |state| {
-        let (stores, survey) = (stores.clone(), survey.clone());
+    let layout = Arc::new(Layout::of(&survey));
+    let first = futures_util::stream::once({
+        let layout = layout.clone();
+        async move { header(&layout, options) }
+    });
+    let rows = response_batches(stores, survey).and_then(move |answers| {
+        let layout = layout.clone();
         async move {
-            let (position, doc) = match state {
-                None => {
-                    let doc = Arc::new(stores.summaries.read(&survey.survey_ref()).await?.doc);
-                    let mut header = vec![
-                        "reference".to_owned(),
-                        "submitted_at".into(),
-                        "survey_version".into(),
-                    ];
-                    header.extend(
-                        survey
-                            .questions
-                            .iter()
-                            .map(|q| formula_safe(&format!("{} [{}]", q.text, q.id))),
-                    );
-                    return Ok(Some((encode(&[header])?, Some((0, doc)))));
-                }
-                Some(state) => state,
-            };
-            if position >= doc.list_len {
-                return Ok(None);
-            }
-            let end = (position + LIST_CHUNK).min(doc.list_len);
-            let references = stores
-                .answer_list
-                .references(&survey.survey_ref(), &doc, position..end)
-                .await?;
-            let mut rows = Vec::with_capacity(references.len());
-            for chunk in references.chunks(64) {
-                let answers = stores.answers.get_many(&survey.survey_ref(), chunk).await?;
-                for answer in answers.into_iter().flatten() {
-                    let mut row = vec![
-                        answer.reference.to_string(),
-                        answer
-                            .submitted_at
-                            .format(&time::format_description::well_known::Rfc3339)
-                            .unwrap_or_default(),
-                        answer.survey_version.to_string(),
-                    ];
-                    row.extend(
-                        survey
-                            .questions
-                            .iter()
-                            .map(|q| cell(answer.values.get(&q.id))),
-                    );
-                    rows.push(row);
-                }
-            }
-            Ok(Some((encode(&rows)?, Some((end, doc)))))
+            encode(
+                answers
+                    .iter()
+                    .map(|answer| layout.row(answer).iter().map(text).collect::<Vec<_>>()),
+            )
         }
-    })
+    });
+    first.chain(rows)
 }
 
 #[cfg(test)]
@@ -133,7 +101,7 @@ mod tests {
 
     #[test]
     fn cells_that_a_spreadsheet_would_run_are_made_text() {
-        for (text, expected) in [
+        for (input, expected) in [
             ("=1+1", "'=1+1"),
             ("+44 20", "'+44 20"),
             ("-5", "'-5"),
@@ -144,12 +112,13 @@ mod tests {
             ("a=b", "a=b"),
             ("", ""),
         ] {
-            assert_eq!(formula_safe(text), expected, "case {text:?}");
+            assert_eq!(formula_safe(input), expected, "case {input:?}");
         }
-        assert_eq!(cell(Some(&AnswerValue::Number(-5.0))), "-5");
+        assert_eq!(text(&Cell::Number(-5.0)), "-5");
+        assert_eq!(text(&Cell::Text("=A; B".into())), "'=A; B");
         assert_eq!(
-            cell(Some(&AnswerValue::Choices(vec!["=A".into(), "B".into()]))),
-            "'=A; B"
+            text(&Cell::Date(time::macros::date!(2026 - 03 - 01))),
+            "2026-03-01"
         );
     }
 }

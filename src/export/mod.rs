@@ -12,11 +12,16 @@
 mod copy_text;
 mod csv;
 mod postgres;
+mod responses;
+mod sheet;
 mod target;
+mod xlsx;
 
 pub use csv::{csv_stream, formula_safe};
 pub use postgres::MIGRATOR;
+pub use sheet::{Cell, Column, Layout, SheetOptions};
 pub use target::{AllowedHosts, TargetProblem};
+pub use xlsx::xlsx_stream;
 
 use std::time::Duration;
 

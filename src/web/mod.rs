@@ -4,6 +4,7 @@ mod api;
 mod assets;
 mod branding;
 pub mod client;
+mod download;
 mod error;
 mod forms;
 pub mod headers;

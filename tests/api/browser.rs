@@ -67,6 +67,7 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "summary",
         "responses",
         "response",
+        "response-by-reference",
         "settings",
         "designer-share",
         "dashboard-phone",

@@ -427,7 +427,7 @@ async fn an_unreachable_database_fails_the_job_with_a_readable_reason() {
 }
 
 #[tokio::test]
-async fn the_csv_download_has_a_stable_header_and_one_row_per_response() {
+async fn the_csv_download_has_a_header_of_texts_an_optional_row_of_ids_and_one_row_per_response() {
     let app = spawn_app().await;
     submit(&app, 0, 3, None).await;
     let stores = app.stores().await;
@@ -442,24 +442,42 @@ async fn the_csv_download_has_a_stable_header_and_one_row_per_response() {
         .await
         .expect("read")
         .expect("found");
+    let csv = |options| {
+        let (stores, survey) = (stores.clone(), survey.clone());
+        async move {
+            let chunks: Vec<bytes::Bytes> = futures_util::TryStreamExt::try_collect(
+                canvass::export::csv_stream(stores, survey, options),
+            )
+            .await
+            .expect("streamed");
+            String::from_utf8(chunks.concat()).expect("utf-8")
+        }
+    };
 
-    let chunks: Vec<bytes::Bytes> = futures_util::TryStreamExt::try_collect(
-        canvass::export::csv_stream(stores.clone(), survey),
-    )
-    .await
-    .expect("streamed");
-
-    let text = String::from_utf8(chunks.concat()).expect("utf-8");
+    let text = csv(canvass::export::SheetOptions {
+        bom: false,
+        ids: true,
+    })
+    .await;
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines.len(), 5, "{text}");
     assert!(
         lines[0].starts_with(
-            "reference,submitted_at,survey_version,How would you rate your visit overall? [overall]"
+            "Reference,Submitted (UTC),Survey version,How would you rate your visit overall?,"
         ),
         "{}",
         lines[0]
     );
-    assert!(lines[1].starts_with("100000,"));
+    assert!(
+        lines[1].starts_with("reference,submitted_at,survey_version,overall,"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("100000,"));
+
+    let marked = csv(canvass::export::SheetOptions::default()).await;
+    assert!(marked.starts_with("\u{feff}Reference,"), "{marked}");
+    assert_eq!(marked.lines().count(), 4);
 }
 
 #[tokio::test]

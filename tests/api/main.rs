@@ -22,6 +22,7 @@ mod power_cut;
 mod public;
 mod question_types;
 mod references;
+mod responses;
 mod site;
 pub mod storage;
 mod stores;

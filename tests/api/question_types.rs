@@ -394,8 +394,10 @@ async fn other_please_specify_is_counted_as_other_with_its_words_and_exported_wi
     let page = owner.page("/tenant/surveys/others/summary").await;
     assert!(page.contains("in their words: bicycle (1)"), "{page}");
     let csv = owner.page("/tenant/surveys/others/responses.csv").await;
-    assert!(csv.contains("Other: Bicycle,,3 km"), "{csv}");
-    assert!(csv.contains("Train,Lockers; Other: Bicycle rack,"), "{csv}");
+    // Each option of a multiple choice, and each "Other" text, has its own column.
+    assert!(csv.contains(",How did you come?,How did you come?: Other,What else did you use?: Parking,What else did you use?: Lockers,What else did you use?: Other,How far?"), "{csv}");
+    assert!(csv.contains(",Other,Bicycle,,,,3 km"), "{csv}");
+    assert!(csv.contains(",Train,,0,1,Bicycle rack,"), "{csv}");
 
     let (status, requested) = app
         .api(Method::POST, "/api/v1/surveys/others/exports", &key, None)
@@ -533,7 +535,14 @@ async fn a_ranking_puts_every_option_in_order_and_its_summary_gives_mean_places(
     let page = owner.page("/tenant/surveys/ranks/summary").await;
     assert!(page.contains("Taste (mean place 1.33)"), "{page}");
     let csv = owner.page("/tenant/surveys/ranks/responses.csv").await;
-    assert!(csv.contains("Taste > Price > Speed,Flavour"), "{csv}");
+    // A column per option, holding its place.
+    assert!(
+        csv.contains(
+            "Put these in order: Price,Put these in order: Taste,Put these in order: Speed,"
+        ),
+        "{csv}"
+    );
+    assert!(csv.contains(",2,1,3,Flavour"), "{csv}");
 
     let (status, _) = app
         .api(Method::POST, "/api/v1/surveys/ranks/exports", &key, None)
@@ -616,7 +625,9 @@ async fn a_matrix_picks_a_column_per_row_and_its_summary_counts_each_cell() {
     );
     assert_eq!(summary["questions"][1]["shown"], 2);
     let csv = owner.page("/tenant/surveys/grid/responses.csv").await;
-    assert!(csv.contains("Cake: Fair; Coffee: Good,Lovely"), "{csv}");
+    // A column per row, holding the column picked.
+    assert!(csv.contains(",Rate each: Coffee,Rate each: Cake,"), "{csv}");
+    assert!(csv.contains(",Good,Fair,Lovely"), "{csv}");
     let page = owner.page("/tenant/surveys/grid/summary").await;
     assert!(page.contains("Coffee: Good"), "{page}");
 

@@ -221,6 +221,21 @@ async function main() {
       [...first.querySelectorAll(".chart .value")].map((v) => v.textContent.trim()));
     expectEqual(starBars, ["0 (0%)", "0 (0%)", "0 (0%)", "1 (100%)", "0 (0%)"],
       "the star rating's chart: one 4-star answer");
+    // What respondents wrote is read in the summary, and leads to their response.
+    const latest = await owner.$$eval("ol.latest blockquote", (quotes) => quotes.map((q) => q.textContent.trim()));
+    expectEqual(latest, ["Ada", "Lovely soup, friendly staff."], "the latest text answers");
+    // The spreadsheet downloads.
+    for (const [button, extension] of [["Download Excel (XLSX)", ".xlsx"], ["Download CSV", ".csv"]]) {
+      const [download] = await Promise.all([owner.waitForEvent("download"), owner.click(`text=${button}`)]);
+      if (!download.suggestedFilename().endsWith(extension)) {
+        throw new Error(`${button} gave ${download.suggestedFilename()}`);
+      }
+      if (await download.failure()) throw new Error(`${button} failed: ${await download.failure()}`);
+    }
+    await owner.click("ol.latest >> text=Response");
+    await owner.waitForURL(/responses\/ref\/\d+$/);
+    await owner.waitForSelector("text=Lovely soup, friendly staff.");
+    await shoot(owner, "response-by-reference");
 
     await owner.goto(`${base}/tenant/surveys/${slug}/responses`);
     await shoot(owner, "responses");

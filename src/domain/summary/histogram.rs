@@ -79,6 +79,18 @@ impl Histogram {
         }
     }
 
+    /// Takes out the counts of a subset of the values.
+    pub fn remove(&mut self, part: &Histogram) {
+        for (bin, count) in &part.0 {
+            if let Some(mine) = self.0.get_mut(bin) {
+                *mine = mine.saturating_sub(*count);
+                if *mine == 0 {
+                    self.0.remove(bin);
+                }
+            }
+        }
+    }
+
     /// The non-empty bins in increasing order.
     pub fn bins(&self) -> Vec<Bin> {
         self.0

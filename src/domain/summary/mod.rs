@@ -8,12 +8,14 @@
 
 mod histogram;
 mod moments;
+mod recent;
 mod report;
 mod values;
 mod words;
 
 pub use histogram::{Bin, Histogram};
 pub use moments::Moments;
+pub use recent::{RECENT_TEXT_CHARS, RECENT_TEXTS, RecentText, RecentTexts};
 pub use report::{
     DayCount, MatrixRow, OptionCount, QuestionReport, RankCount, Stats, SummaryReport, WordCount,
 };
@@ -30,12 +32,15 @@ use super::{Answer, AnswerValue, QuestionId};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QuestionSummary {
-    /// Text answers: their most frequent words.
+    /// Text answers: their most frequent words and the latest answers.
     Text {
         /// How many answered.
         answered: u64,
         /// Frequent words.
         words: WordSketch,
+        /// The newest answers (absent from summaries made before they were kept).
+        #[serde(default, skip_serializing_if = "RecentTexts::is_empty")]
+        recent: RecentTexts,
     },
     /// Single or multiple choice: how often each option was picked.
     Choice {
@@ -97,13 +102,17 @@ pub enum QuestionSummary {
 }
 
 impl QuestionSummary {
-    /// The summary of one answer.
-    pub fn of(value: &AnswerValue) -> Self {
+    /// The summary of one value of `answer`.
+    pub fn of(value: &AnswerValue, answer: &Answer) -> Self {
         match value {
             AnswerValue::Text(text) => {
                 let mut words = WordSketch::default();
                 words.add_text(text);
-                QuestionSummary::Text { answered: 1, words }
+                QuestionSummary::Text {
+                    answered: 1,
+                    words,
+                    recent: RecentTexts::of(answer.reference, answer.submitted_at, text),
+                }
             }
             AnswerValue::Choice(option) => QuestionSummary::Choice {
                 answered: 1,
@@ -211,14 +220,20 @@ impl QuestionSummary {
         use QuestionSummary as Q;
         match (self, other) {
             (
-                Q::Text { answered, words },
+                Q::Text {
+                    answered,
+                    words,
+                    recent,
+                },
                 Q::Text {
                     answered: a,
                     words: w,
+                    recent: r,
                 },
             ) => {
                 *answered += a;
                 words.merge(w);
+                recent.merge(r);
             }
             (
                 Q::Choice {
@@ -324,6 +339,138 @@ impl QuestionSummary {
     }
 }
 
+impl QuestionSummary {
+    /// Takes out the summary of some of the answers it counts (deleted responses). Counts,
+    /// histograms, means and deviations come out exactly (up to rounding); what a summary
+    /// cannot give back (min and max, the frequent-words sketches) stays until the summary is
+    /// recounted from the remaining answers, and latest answers lose the ones taken out.
+    pub fn remove(&mut self, part: &QuestionSummary) {
+        use QuestionSummary as Q;
+        match (self, part) {
+            (
+                Q::Text {
+                    answered, recent, ..
+                },
+                Q::Text {
+                    answered: a,
+                    recent: r,
+                    ..
+                },
+            ) => {
+                *answered = answered.saturating_sub(*a);
+                recent.remove(r);
+            }
+            (
+                Q::Choice {
+                    answered, options, ..
+                },
+                Q::Choice {
+                    answered: a,
+                    options: o,
+                    ..
+                },
+            ) => {
+                *answered = answered.saturating_sub(*a);
+                take(options, o);
+            }
+            (
+                Q::Stars { moments, counts },
+                Q::Stars {
+                    moments: m,
+                    counts: c,
+                },
+            ) => {
+                moments.remove(m);
+                for (mine, theirs) in counts.iter_mut().zip(c) {
+                    *mine = mine.saturating_sub(*theirs);
+                }
+            }
+            (
+                Q::Points { moments, counts },
+                Q::Points {
+                    moments: m,
+                    counts: c,
+                },
+            ) => {
+                moments.remove(m);
+                for (mine, theirs) in counts.iter_mut().zip(c) {
+                    *mine = mine.saturating_sub(*theirs);
+                }
+            }
+            (
+                Q::Matrix { answered, cells },
+                Q::Matrix {
+                    answered: a,
+                    cells: c,
+                },
+            ) => {
+                *answered = answered.saturating_sub(*a);
+                for (row, columns) in c {
+                    if let Some(mine) = cells.get_mut(row) {
+                        take(mine, columns);
+                    }
+                }
+                cells.retain(|_, columns| !columns.is_empty());
+            }
+            (
+                Q::Ranking { answered, places },
+                Q::Ranking {
+                    answered: a,
+                    places: p,
+                },
+            ) => {
+                *answered = answered.saturating_sub(*a);
+                for (option, [sum, firsts]) in p {
+                    if let Some(mine) = places.get_mut(option) {
+                        mine[0] = mine[0].saturating_sub(*sum);
+                        mine[1] = mine[1].saturating_sub(*firsts);
+                    }
+                }
+                places.retain(|_, [sum, _]| *sum > 0);
+            }
+            (
+                Q::Dates { answered, days },
+                Q::Dates {
+                    answered: a,
+                    days: d,
+                },
+            ) => {
+                *answered = answered.saturating_sub(*a);
+                take(days, d);
+            }
+            (
+                Q::Number {
+                    moments,
+                    histogram,
+                    values,
+                },
+                Q::Number {
+                    moments: m,
+                    histogram: h,
+                    values: v,
+                },
+            ) => {
+                moments.remove(m);
+                histogram.remove(h);
+                values.remove(v);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Takes counts out of a map of counts, dropping those that reach zero.
+fn take(counts: &mut BTreeMap<String, u64>, part: &BTreeMap<String, u64>) {
+    for (key, count) in part {
+        if let Some(mine) = counts.get_mut(key) {
+            *mine = mine.saturating_sub(*count);
+            if *mine == 0 {
+                counts.remove(key);
+            }
+        }
+    }
+}
+
 /// A numeric answer as statistics take it: within the accepted range. Answers are checked
 /// against that range when given; ones stored before it existed are counted at its edge, so
 /// no stored answer can make a statistic infinite.
@@ -359,9 +506,33 @@ impl SurveySummary {
         };
         for (question, value) in &answer.values {
             one.questions
-                .insert(question.clone(), QuestionSummary::of(value));
+                .insert(question.clone(), QuestionSummary::of(value, answer));
         }
         self.merge(&one);
+    }
+
+    /// Takes out one counted answer (a deleted response); see `QuestionSummary::remove` for
+    /// what comes out exactly.
+    pub fn subtract(&mut self, answer: &Answer) {
+        let mut one = SurveySummary::default();
+        one.add(answer);
+        self.total = self.total.saturating_sub(one.total);
+        for (question, count) in &one.hidden {
+            if let Some(mine) = self.hidden.get_mut(question) {
+                *mine = mine.saturating_sub(*count);
+                if *mine == 0 {
+                    self.hidden.remove(question);
+                }
+            }
+        }
+        for (question, part) in &one.questions {
+            if let Some(mine) = self.questions.get_mut(question) {
+                mine.remove(part);
+                if mine.answered() == 0 {
+                    self.questions.remove(question);
+                }
+            }
+        }
     }
 
     /// How many counted answers were given with the question shown.

@@ -57,6 +57,28 @@ impl Moments {
         self.max = self.max.max(other.max);
     }
 
+    /// Takes out the moments of a subset of the numbers (the inverse of `merge`). The count,
+    /// mean and deviation stay exact up to rounding; min and max cannot be taken back and are
+    /// left as they were until recomputed from the remaining numbers.
+    pub fn remove(&mut self, part: &Moments) {
+        if part.count == 0 {
+            return;
+        }
+        if part.count >= self.count {
+            *self = Moments::default();
+            return;
+        }
+        let rest = self.count - part.count;
+        let (n, n_b, n_a) = (self.count as f64, part.count as f64, rest as f64);
+        let mean = self.mean + (self.mean - part.mean) * (n_b / n_a);
+        let delta = part.mean - mean;
+        let m2 = self.m2 - part.m2 - delta * delta * n_a * (n_b / n);
+        self.count = rest;
+        self.mean = mean;
+        // Rounding may leave a hair below zero where the rest are all equal.
+        self.m2 = m2.max(0.0);
+    }
+
     /// Whether every field is a finite number (JSON has no room for others).
     pub fn is_finite(&self) -> bool {
         self.mean.is_finite() && self.m2.is_finite() && self.min.is_finite() && self.max.is_finite()

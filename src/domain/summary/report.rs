@@ -5,7 +5,7 @@
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Bin, QuestionSummary, SurveySummary};
+use super::{Bin, QuestionSummary, RecentText, SurveySummary};
 use crate::domain::question::OTHER;
 use crate::domain::{Question, QuestionId, QuestionKind, Survey};
 
@@ -98,10 +98,12 @@ pub enum Stats {
         /// Days and counts.
         days: Vec<DayCount>,
     },
-    /// Text questions: the most frequent words.
+    /// Text questions: the most frequent words and the latest answers.
     Words {
         /// Words and counts, most frequent first.
         top_words: Vec<WordCount>,
+        /// The newest answers, newest first.
+        latest: Vec<RecentText>,
     },
 }
 
@@ -335,12 +337,13 @@ fn question_report(
                 })
                 .collect(),
         },
-        Some(QuestionSummary::Text { words, .. }) => Stats::Words {
+        Some(QuestionSummary::Text { words, recent, .. }) => Stats::Words {
             top_words: words
                 .top(TOP_WORDS)
                 .into_iter()
                 .map(|(word, count)| WordCount { word, count })
                 .collect(),
+            latest: recent.iter().cloned().collect(),
         },
         None => empty(question, options),
     };
@@ -516,6 +519,7 @@ fn empty(question: Option<&Question>, options: &[String]) -> Stats {
         },
         _ => Stats::Words {
             top_words: Vec::new(),
+            latest: Vec::new(),
         },
     }
 }

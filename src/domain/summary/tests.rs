@@ -1,7 +1,7 @@
 //! Unit and property tests of summaries: merging partial summaries in any grouping and order
 //! equals summarising all answers at once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use time::OffsetDateTime;
@@ -119,20 +119,24 @@ fn answers() -> impl Strategy<Value = Vec<Answer>> {
         prop::sample::select(vec!["pick", "many", "stars", "hidden1", "hidden2"]),
         0..3,
     );
-    proptest::collection::vec((proptest::collection::vec(value(), 0..5), hidden), 1..60).prop_map(
-        |all| {
-            all.into_iter()
-                .map(|(values, hidden)| {
-                    let values: BTreeMap<QuestionId, AnswerValue> =
-                        values.into_iter().map(|(q, v)| (id(&q), v)).collect();
-                    let mut one = answer(vec![]);
-                    one.hidden = hidden.into_iter().map(id).collect();
-                    one.values = values;
-                    one
-                })
-                .collect()
-        },
-    )
+    // Distinct references; submission times from a few seconds, so the newest text answers
+    // are often tied on time.
+    let one = (proptest::collection::vec(value(), 0..5), hidden, 0..5i64);
+    proptest::collection::vec(one, 1..60).prop_map(|all| {
+        all.into_iter()
+            .enumerate()
+            .map(|(n, (values, hidden, second))| {
+                let values: BTreeMap<QuestionId, AnswerValue> =
+                    values.into_iter().map(|(q, v)| (id(&q), v)).collect();
+                let mut one = answer(vec![]);
+                one.reference = Reference(1000 + n as u64);
+                one.submitted_at = OffsetDateTime::UNIX_EPOCH + time::Duration::seconds(second);
+                one.hidden = hidden.into_iter().map(id).collect();
+                one.values = values;
+                one
+            })
+            .collect()
+    })
 }
 
 fn summarise(answers: &[Answer]) -> SurveySummary {
@@ -145,6 +149,16 @@ fn summarise(answers: &[Answer]) -> SurveySummary {
 
 /// Equal up to floating-point rounding in means and deviations.
 fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError> {
+    assert_same_within(a, b, 0.0)
+}
+
+/// As `assert_same`, rounding judged against numbers of size `scale` as well (subtraction
+/// leaves errors the size of the numbers taken out, not of what remains).
+fn assert_same_within(
+    a: &SurveySummary,
+    b: &SurveySummary,
+    scale: f64,
+) -> Result<(), TestCaseError> {
     prop_assert_eq!(a.total, b.total);
     prop_assert_eq!(&a.hidden, &b.hidden);
     prop_assert_eq!(a.questions.len(), b.questions.len());
@@ -165,7 +179,7 @@ fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError
             ) => {
                 prop_assert_eq!(h1, h2);
                 prop_assert_eq!(v1, v2);
-                close(m1, m2)?;
+                close(m1, m2, scale)?;
             }
             (
                 QuestionSummary::Points {
@@ -178,7 +192,7 @@ fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError
                 },
             ) => {
                 prop_assert_eq!(c1, c2);
-                close(m1, m2)?;
+                close(m1, m2, scale)?;
             }
             (
                 QuestionSummary::Stars {
@@ -191,7 +205,7 @@ fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError
                 },
             ) => {
                 prop_assert_eq!(c1, c2);
-                close(m1, m2)?;
+                close(m1, m2, scale)?;
             }
             _ => prop_assert_eq!(left, right),
         }
@@ -199,10 +213,10 @@ fn assert_same(a: &SurveySummary, b: &SurveySummary) -> Result<(), TestCaseError
     Ok(())
 }
 
-fn close(a: &Moments, b: &Moments) -> Result<(), TestCaseError> {
+fn close(a: &Moments, b: &Moments, scale: f64) -> Result<(), TestCaseError> {
     prop_assert_eq!(a.count, b.count);
     prop_assert_eq!((a.min, a.max), (b.min, b.max));
-    let near = |x: f64, y: f64| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs()));
+    let near = |x: f64, y: f64| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs()).max(scale));
     prop_assert!(near(a.mean, b.mean), "means {} vs {}", a.mean, b.mean);
     prop_assert!(
         near(a.std_dev(), b.std_dev()),
@@ -271,4 +285,57 @@ fn numbers_stored_before_the_limit_are_counted_at_its_edge() {
     assert_eq!(moments.max, crate::domain::question::MAX_NUMBER);
     assert_eq!(moments.min, -crate::domain::question::MAX_NUMBER);
     assert!(moments.std_dev().is_finite());
+}
+
+/// A summary without what subtraction cannot give back (min and max, word sketches, latest
+/// answers): the part that must come out exact.
+fn subtractable(summary: &SurveySummary) -> SurveySummary {
+    let mut summary = summary.clone();
+    for question in summary.questions.values_mut() {
+        match question {
+            QuestionSummary::Text { words, recent, .. } => {
+                *words = Default::default();
+                *recent = Default::default();
+            }
+            QuestionSummary::Choice { other, .. } => *other = Default::default(),
+            QuestionSummary::Stars { moments, .. }
+            | QuestionSummary::Points { moments, .. }
+            | QuestionSummary::Number { moments, .. } => {
+                (moments.min, moments.max) = (0.0, 0.0);
+            }
+            _ => {}
+        }
+    }
+    summary
+}
+
+proptest! {
+    #[test]
+    fn subtracting_answers_leaves_the_summary_of_the_rest(
+        answers in answers(),
+        gone in proptest::collection::vec(any::<prop::sample::Index>(), 0..20),
+    ) {
+        let gone: BTreeSet<usize> = gone.iter().map(|i| i.index(answers.len())).collect();
+        let mut whole = summarise(&answers);
+        for &i in &gone {
+            whole.subtract(&answers[i]);
+        }
+        let rest: Vec<Answer> = answers
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !gone.contains(i))
+            .map(|(_, a)| a.clone())
+            .collect();
+        // Numbers in the answers are below 1e6 in size.
+        assert_same_within(&subtractable(&whole), &subtractable(&summarise(&rest)), 1e6)?;
+        // Latest answers lose exactly the subtracted ones.
+        for (question, summary) in &whole.questions {
+            if let QuestionSummary::Text { recent, .. } = summary {
+                for kept in recent.iter() {
+                    prop_assert!(rest.iter().any(|a| a.reference == kept.reference
+                        && a.values.contains_key(question)));
+                }
+            }
+        }
+    }
 }

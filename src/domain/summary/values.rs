@@ -55,6 +55,21 @@ impl ValueCounts {
         }
     }
 
+    /// Takes out the counts of a subset of the answers (counts given up stay given up).
+    pub fn remove(&mut self, part: &ValueCounts) {
+        let (Some(mine), Some(theirs)) = (&mut self.0, &part.0) else {
+            return;
+        };
+        for (value, count) in theirs {
+            if let Some(left) = mine.get_mut(value) {
+                *left = left.saturating_sub(*count);
+                if *left == 0 {
+                    mine.remove(value);
+                }
+            }
+        }
+    }
+
     /// Every value from `low` to `high` with its count (zero for values nobody gave), if the
     /// counts are kept, cover every answer, and the range has at most `MAX_VALUES` values.
     pub fn exact(&self, low: f64, high: f64) -> Option<Vec<(i64, u64)>> {

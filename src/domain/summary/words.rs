@@ -143,11 +143,25 @@ const STOP_WORDS: &[&str] = &[
     "yourselves",
 ];
 
-/// The words of a text worth counting: lowercase, letters and digits, no stop words.
+/// The words of a text worth counting: lowercase, letters and digits, no stop words, and
+/// nothing taken from email addresses or links (their pieces, "com" or "www", are not words
+/// anyone wrote).
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+    text.split_whitespace()
+        .filter(|token| !is_address(token))
+        .flat_map(|token| token.split(|c: char| !c.is_alphanumeric() && c != '\''))
         .map(|word| word.trim_matches('\'').to_lowercase())
         .filter(|word| word.chars().count() > 1 && !STOP_WORDS.contains(&word.as_str()))
+}
+
+/// Whether a whitespace-separated token is an email address or a link.
+fn is_address(token: &str) -> bool {
+    let token = token.trim_matches(|c: char| !c.is_alphanumeric());
+    let lower = token.to_lowercase();
+    let email = token
+        .split_once('@')
+        .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'));
+    email || lower.contains("://") || lower.starts_with("www.") || lower.starts_with("mailto:")
 }
 
 /// A bounded, mergeable count of frequent words.
@@ -210,6 +224,21 @@ mod tests {
         let found: Vec<String> =
             words("The coffee was GREAT, and the staff's smile: great!").collect();
         assert_eq!(found, vec!["coffee", "great", "staff's", "smile", "great"]);
+    }
+
+    #[test]
+    fn email_addresses_and_links_are_not_words() {
+        let found: Vec<String> = words(
+            "Write to guest12@example.com, (see https://example.org/menu) or www.cafe.example! Thanks",
+        )
+        .collect();
+        assert_eq!(found, vec!["write", "see", "thanks"]);
+        assert_eq!(words("<Ana@Example.COM>").count(), 0);
+        // An @ alone is not an address.
+        assert_eq!(
+            words("meet @ noon").collect::<Vec<_>>(),
+            vec!["meet", "noon"]
+        );
     }
 
     #[test]

@@ -40,6 +40,11 @@ pub fn routes(config: &mut ServiceConfig) {
                 "/surveys/{slug}/responses",
                 web::get().to(surveys::responses),
             )
+            .route("/surveys/{slug}/responses.csv", web::get().to(surveys::csv))
+            .route(
+                "/surveys/{slug}/responses.xlsx",
+                web::get().to(surveys::xlsx),
+            )
             .route(
                 "/surveys/{slug}/exports",
                 web::post().to(surveys::request_export),

@@ -15,6 +15,7 @@ use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Survey, SurveySlug};
 use crate::stores::responses::PER_PAGE;
 use crate::web::AppState;
+use crate::web::download::{DownloadQuery, Sheet, download};
 
 async fn find(state: &AppState, tenant: &ApiTenant, slug: &str) -> Result<Arc<Survey>, ApiError> {
     let slug = SurveySlug::parse(slug).map_err(|_| ApiError::NotFound)?;
@@ -243,4 +244,27 @@ pub async fn export_status(
         .await?
         .ok_or(ApiError::NotFound)?;
     Ok(HttpResponse::Ok().json(job))
+}
+
+/// `GET /api/v1/surveys/{slug}/responses.csv`: as the site's download (`?bom=false`,
+/// `?ids=true`).
+pub async fn csv(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+    query: web::Query<DownloadQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    Ok(download(state.stores.clone(), survey, Sheet::Csv, &query))
+}
+
+/// `GET /api/v1/surveys/{slug}/responses.xlsx`: as the site's download (`?ids=true`).
+pub async fn xlsx(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    slug: web::Path<String>,
+    query: web::Query<DownloadQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &tenant, &slug).await?;
+    Ok(download(state.stores.clone(), survey, Sheet::Xlsx, &query))
 }

@@ -118,7 +118,7 @@ pub fn chart(question: &QuestionReport) -> BarChart {
                 .collect(),
             question.answered,
         ),
-        Stats::Words { top_words } => BarChart::new(
+        Stats::Words { top_words, .. } => BarChart::new(
             top_words
                 .iter()
                 .map(|w| (w.word.clone(), w.count))

@@ -1,15 +1,14 @@
 //! Exports from the tenant site: request one to PostgreSQL and follow its progress, or
-//! download the responses as CSV.
+//! download the responses as CSV or XLSX.
 
-use actix_web::http::header::{CONTENT_DISPOSITION, LOCATION};
+use actix_web::http::header::LOCATION;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use futures_util::TryStreamExt;
 
 use super::own_survey;
 use super::session::SignedIn;
 use crate::stores::exports::{ExportJob, ExportStatus};
-use crate::telemetry::error_chain;
+use crate::web::download::{DownloadQuery, Sheet, download};
 use crate::web::{AppState, WebError, render};
 
 #[derive(Template)]
@@ -69,18 +68,19 @@ pub async fn csv(
     state: web::Data<AppState>,
     signed_in: SignedIn,
     slug: web::Path<String>,
+    query: web::Query<DownloadQuery>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let filename = format!("{}-{}.csv", survey.tenant, survey.slug);
-    let stream = crate::export::csv_stream(state.stores.clone(), survey).map_err(|error| {
-        tracing::error!(error = %error_chain(&error), "streaming a CSV export failed");
-        actix_web::error::ErrorInternalServerError("the export stopped")
-    });
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{filename}\""),
-        ))
-        .streaming(stream))
+    Ok(download(state.stores.clone(), survey, Sheet::Csv, &query))
+}
+
+/// `GET /tenant/surveys/{slug}/responses.xlsx`: every response as a workbook, streamed.
+pub async fn xlsx(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    query: web::Query<DownloadQuery>,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    Ok(download(state.stores.clone(), survey, Sheet::Xlsx, &query))
 }

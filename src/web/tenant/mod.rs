@@ -65,11 +65,19 @@ pub fn routes(config: &mut ServiceConfig) {
                 web::get().to(results::responses),
             )
             .route("/surveys/{slug}/responses.csv", web::get().to(exports::csv))
+            .route(
+                "/surveys/{slug}/responses.xlsx",
+                web::get().to(exports::xlsx),
+            )
             .route("/surveys/{slug}/exports", web::post().to(exports::request))
             .route("/exports/{id}", web::get().to(exports::status))
             .route(
                 "/surveys/{slug}/responses/{n}",
                 web::get().to(results::response),
+            )
+            .route(
+                "/surveys/{slug}/responses/ref/{reference}",
+                web::get().to(results::response_by_reference),
             ),
     );
 }

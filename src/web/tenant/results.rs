@@ -6,12 +6,13 @@ use std::sync::Arc;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
+use time::OffsetDateTime;
 
 use super::charts::{BarChart, chart, number};
 use super::own_survey;
 use super::session::SignedIn;
 use crate::domain::summary::{QuestionReport, Stats, SummaryReport};
-use crate::domain::{Answer, AnswerValue, Survey};
+use crate::domain::{Answer, AnswerValue, Reference, Survey};
 use crate::stores::responses::PER_PAGE;
 use crate::web::{AppState, WebError, render};
 
@@ -22,6 +23,31 @@ struct QuestionView {
     facts: Vec<(&'static str, String)>,
     /// The frequent words of what "Other" was said to mean, as "word (count)".
     other_words: Vec<String>,
+    /// A text question's newest answers, newest first.
+    latest: Vec<LatestText>,
+}
+
+/// One of a text question's newest answers, as the summary page lists it.
+struct LatestText {
+    text: String,
+    cut: bool,
+    reference: String,
+    submitted: String,
+}
+
+fn latest(report: &QuestionReport) -> Vec<LatestText> {
+    match &report.stats {
+        Stats::Words { latest, .. } => latest
+            .iter()
+            .map(|recent| LatestText {
+                text: recent.text.clone(),
+                cut: recent.cut,
+                reference: recent.reference.to_string(),
+                submitted: minute(recent.submitted_at),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 #[derive(Template)]
@@ -84,6 +110,7 @@ pub async fn summary(
             number: i + 1,
             chart: chart(question),
             facts: facts(question),
+            latest: latest(question),
             other_words: match &question.stats {
                 Stats::Options { other_words, .. } => other_words
                     .iter()
@@ -166,9 +193,13 @@ struct ResponsesPage {
     rows: Vec<ResponseRow>,
 }
 
-fn when(answer: &Answer) -> String {
-    let t = answer.submitted_at;
+/// A time to the minute, in UTC.
+fn minute(t: OffsetDateTime) -> String {
     format!("{} {:02}:{:02} UTC", t.date(), t.hour(), t.minute())
+}
+
+fn when(answer: &Answer) -> String {
+    minute(answer.submitted_at)
 }
 
 /// The page asked for.
@@ -225,12 +256,62 @@ pub async fn responses(
 struct ResponsePage {
     csrf: String,
     survey: Arc<Survey>,
-    n: u64,
-    total: u64,
+    /// Its place, newest first, and the count of responses (absent when found by reference).
+    place: Option<(u64, u64)>,
     reference: String,
     submitted: String,
     version: u32,
     answers: Vec<(String, String)>,
+}
+
+impl ResponsePage {
+    /// The page of one response: every question of the survey in order, then answers to
+    /// questions removed since.
+    async fn new(
+        state: &AppState,
+        signed_in: &SignedIn,
+        survey: Arc<Survey>,
+        answer: &Answer,
+        place: Option<(u64, u64)>,
+    ) -> Result<Self, WebError> {
+        let known = state.stores.surveys.known_questions(&survey).await?;
+        let mut answers: Vec<(String, String)> = survey
+            .questions
+            .iter()
+            .map(|q| {
+                (
+                    q.text.clone(),
+                    answer
+                        .values
+                        .get(&q.id)
+                        .map(shown)
+                        .unwrap_or_else(|| "(no answer)".into()),
+                )
+            })
+            .collect();
+        answers.extend(
+            answer
+                .values
+                .iter()
+                .filter(|(id, _)| survey.question(id).is_none())
+                .map(|(id, value)| {
+                    let text = known
+                        .iter()
+                        .find(|q| &q.id == id)
+                        .map_or_else(|| id.to_string(), |q| q.text.clone());
+                    (format!("{text} (removed question)"), shown(value))
+                }),
+        );
+        Ok(Self {
+            csrf: signed_in.session.csrf.clone(),
+            place,
+            reference: answer.reference.to_string(),
+            submitted: when(answer),
+            version: answer.survey_version,
+            survey,
+            answers,
+        })
+    }
 }
 
 /// `GET /tenant/surveys/{slug}/responses/{n}`: the `n`th newest response, with previous/next.
@@ -241,47 +322,28 @@ pub async fn response(
 ) -> Result<HttpResponse, WebError> {
     let (slug, n) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let known = state.stores.surveys.known_questions(&survey).await?;
     let (answer, total) = state
         .stores
         .response_at(&survey.survey_ref(), n)
         .await?
         .ok_or(WebError::NotFound)?;
-    let mut answers: Vec<(String, String)> = survey
-        .questions
-        .iter()
-        .map(|q| {
-            (
-                q.text.clone(),
-                answer
-                    .values
-                    .get(&q.id)
-                    .map(shown)
-                    .unwrap_or_else(|| "(no answer)".into()),
-            )
-        })
-        .collect();
-    answers.extend(
-        answer
-            .values
-            .iter()
-            .filter(|(id, _)| survey.question(id).is_none())
-            .map(|(id, value)| {
-                let text = known
-                    .iter()
-                    .find(|q| &q.id == id)
-                    .map_or_else(|| id.to_string(), |q| q.text.clone());
-                (format!("{text} (removed question)"), shown(value))
-            }),
-    );
-    render(&ResponsePage {
-        csrf: signed_in.session.csrf.clone(),
-        n,
-        total,
-        reference: answer.reference.to_string(),
-        submitted: when(&answer),
-        version: answer.survey_version,
-        survey,
-        answers,
-    })
+    render(&ResponsePage::new(&state, &signed_in, survey, &answer, Some((n, total))).await?)
+}
+
+/// `GET /tenant/surveys/{slug}/responses/ref/{reference}`: one response by its reference
+/// number (the summary's latest text answers link here): one read.
+pub async fn response_by_reference(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    path: web::Path<(String, u64)>,
+) -> Result<HttpResponse, WebError> {
+    let (slug, reference) = path.into_inner();
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let answer = state
+        .stores
+        .answers
+        .get(&survey.survey_ref(), Reference(reference))
+        .await?
+        .ok_or(WebError::NotFound)?;
+    render(&ResponsePage::new(&state, &signed_in, survey, &answer, None).await?)
 }

@@ -1,0 +1,98 @@
+//! `canvass bench sheets`: the XLSX and CSV downloads, rows/s and peak memory, for surveys of
+//! several sizes (memory must stay flat as the survey grows).
+//!
+//! Each size is prepared (submitted and drained) in this process; each download is then made
+//! by a child process of its own (`canvass bench sheet-download`), so its peak resident memory
+//! (`VmHWM`) is the download's alone, not the preparation's.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use futures_util::StreamExt;
+
+use super::{BenchError, Scratch, answers, open, submit};
+use crate::export::{SheetOptions, csv_stream, xlsx_stream};
+use crate::storage::local;
+use crate::stores::Stores;
+use crate::worker::{StepOutcome, Worker, WorkerSettings};
+
+/// A download's file type, as the child process is told it.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SheetFormat {
+    /// An Excel workbook.
+    Xlsx,
+    /// Comma-separated values.
+    Csv,
+}
+
+/// Prepares each size and measures both downloads of it.
+pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
+    let exe = std::env::current_exe().map_err(BenchError::Spawn)?;
+    println!("response downloads (local backend, one survey, 4-5 answered questions each):");
+    for &count in sizes {
+        let dir = Scratch::new();
+        let stores = open(&dir, 1).await?;
+        eprintln!("preparing a survey with {count} answers");
+        submit(&stores, count, false, 1).await?;
+        let mut worker = Worker::new(stores.clone(), WorkerSettings::default());
+        while let StepOutcome::BatchDone { .. } = worker.step().await? {}
+        drop(worker);
+        drop(stores);
+        for format in ["xlsx", "csv"] {
+            eprintln!("downloading {count} answers as {format} in a process of its own");
+            let output = Command::new(&exe)
+                .args(["bench", "sheet-download", "--format", format, "--data-dir"])
+                .arg(&dir.0)
+                .output()
+                .map_err(BenchError::Spawn)?;
+            if !output.status.success() {
+                return Err(BenchError::Setup(format!(
+                    "the {format} download failed: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                )));
+            }
+            print!("{}", String::from_utf8_lossy(&output.stdout));
+        }
+    }
+    Ok(())
+}
+
+/// Makes one download of the benchmark survey in `dir`, discarding the bytes, and prints its
+/// rows/s and this process's peak memory.
+pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), BenchError> {
+    let stores = Stores::open(local::storage(dir).await?, &Default::default()).await?;
+    let at = answers::survey_ref(0);
+    let survey = stores
+        .surveys
+        .get(&at.tenant, &at.slug)
+        .await?
+        .ok_or_else(|| BenchError::Setup(format!("no benchmark survey in {}", dir.display())))?;
+    let rows = stores.summaries.read(&at).await?.doc.list_len;
+    let options = SheetOptions::default();
+    let started = Instant::now();
+    let mut bytes = 0usize;
+    let mut stream = match format {
+        SheetFormat::Xlsx => xlsx_stream(stores.clone(), survey, options).boxed(),
+        SheetFormat::Csv => csv_stream(stores.clone(), survey, options).boxed(),
+    };
+    let mut shown = Instant::now();
+    while let Some(chunk) = stream.next().await {
+        bytes += chunk?.len();
+        if shown.elapsed().as_secs() >= 2 {
+            eprintln!("  {:.1} MB written", bytes as f64 / 1e6);
+            shown = Instant::now();
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "  {format:<4?} {rows:>8} rows  {elapsed:>6.2} s  {:>8.0} rows/s  {:>6.1} MB file  peak memory {}",
+        rows as f64 / elapsed,
+        bytes as f64 / 1e6,
+        super::peak_memory().map_or_else(
+            || "unknown".to_owned(),
+            |kib| format!("{:.1} MB", kib as f64 * 1024.0 / 1e6)
+        ),
+    );
+    Ok(())
+}

@@ -1,0 +1,309 @@
+//! The layout of a spreadsheet of responses, shared by the CSV and XLSX downloads: one row
+//! per response, one column per question, except that each option of a multiple-choice or
+//! ranking question and each row of a matrix gets its own column (so a spreadsheet can count,
+//! sort and filter them), with typed cells. Headers are the questions' texts; their ids, for
+//! scripts, are a second, optional header row.
+
+use time::{Date, OffsetDateTime};
+
+use crate::domain::question::OTHER;
+use crate::domain::{Answer, AnswerValue, QuestionId, QuestionKind, Survey};
+
+/// What a download holds besides the responses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SheetOptions {
+    /// A UTF-8 byte order mark first (CSV only: Excel needs it to read accents).
+    pub bom: bool,
+    /// A second header row of question ids, for scripts.
+    pub ids: bool,
+}
+
+impl Default for SheetOptions {
+    fn default() -> Self {
+        Self {
+            bom: true,
+            ids: false,
+        }
+    }
+}
+
+/// One cell of a response's row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    /// Not answered.
+    Empty,
+    /// Text written by a respondent or an owner.
+    Text(String),
+    /// A number.
+    Number(f64),
+    /// A calendar date.
+    Date(Date),
+    /// A moment (when a response was submitted), in UTC.
+    Moment(OffsetDateTime),
+}
+
+/// Where a column's cells come from.
+#[derive(Clone, Debug)]
+enum Source {
+    Reference,
+    Submitted,
+    Version,
+    /// The whole answer to a question.
+    Whole(QuestionId),
+    /// 1 when a multiple-choice option was ticked, 0 when the question was answered without it.
+    Ticked(QuestionId, String),
+    /// What "Other" was said to mean.
+    OtherText(QuestionId),
+    /// The column picked in one row of a matrix.
+    MatrixRow(QuestionId, String),
+    /// The place (1 = first) given to an option of a ranking.
+    Place(QuestionId, String),
+}
+
+/// One column: its header, its id and where its cells come from.
+#[derive(Clone, Debug)]
+pub struct Column {
+    /// The header people read: the question's text (with the option or row).
+    pub header: String,
+    /// The header scripts read: the question's id (with the option or row).
+    pub id: String,
+    source: Source,
+}
+
+/// The columns of a survey's response sheet.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// The columns, left to right.
+    pub columns: Vec<Column>,
+}
+
+fn column(header: String, id: String, source: Source) -> Column {
+    Column { header, id, source }
+}
+
+impl Layout {
+    /// The sheet of the survey's current questions.
+    pub fn of(survey: &Survey) -> Self {
+        let mut columns = vec![
+            column("Reference".into(), "reference".into(), Source::Reference),
+            column(
+                "Submitted (UTC)".into(),
+                "submitted_at".into(),
+                Source::Submitted,
+            ),
+            column(
+                "Survey version".into(),
+                "survey_version".into(),
+                Source::Version,
+            ),
+        ];
+        for question in &survey.questions {
+            let (id, text) = (&question.id, &question.text);
+            let part = |part: &str, source: Source| {
+                column(format!("{text}: {part}"), format!("{id}[{part}]"), source)
+            };
+            match &question.kind {
+                QuestionKind::MultipleChoice { options, other } => {
+                    columns.extend(
+                        options
+                            .iter()
+                            .map(|option| part(option, Source::Ticked(id.clone(), option.clone()))),
+                    );
+                    if *other {
+                        columns.push(part(OTHER, Source::OtherText(id.clone())));
+                    }
+                }
+                QuestionKind::SingleChoice { other: true, .. } => {
+                    columns.push(column(
+                        text.clone(),
+                        id.to_string(),
+                        Source::Whole(id.clone()),
+                    ));
+                    columns.push(part(OTHER, Source::OtherText(id.clone())));
+                }
+                QuestionKind::Matrix { rows, .. } => columns.extend(
+                    rows.iter()
+                        .map(|row| part(row, Source::MatrixRow(id.clone(), row.clone()))),
+                ),
+                QuestionKind::Ranking { options } => columns.extend(
+                    options
+                        .iter()
+                        .map(|option| part(option, Source::Place(id.clone(), option.clone()))),
+                ),
+                _ => columns.push(column(
+                    text.clone(),
+                    id.to_string(),
+                    Source::Whole(id.clone()),
+                )),
+            }
+        }
+        Self { columns }
+    }
+
+    /// The row of one response.
+    pub fn row(&self, answer: &Answer) -> Vec<Cell> {
+        self.columns
+            .iter()
+            .map(|column| cell(&column.source, answer))
+            .collect()
+    }
+}
+
+fn cell(source: &Source, answer: &Answer) -> Cell {
+    let value = |id: &QuestionId| answer.values.get(id);
+    match source {
+        Source::Reference => Cell::Number(answer.reference.0 as f64),
+        Source::Submitted => Cell::Moment(answer.submitted_at),
+        Source::Version => Cell::Number(f64::from(answer.survey_version)),
+        Source::Whole(id) => value(id).map_or(Cell::Empty, whole),
+        Source::Ticked(id, option) => match value(id) {
+            Some(AnswerValue::Choices(picked) | AnswerValue::Other { picked, .. }) => {
+                Cell::Number(if picked.contains(option) { 1.0 } else { 0.0 })
+            }
+            _ => Cell::Empty,
+        },
+        Source::OtherText(id) => match value(id) {
+            Some(AnswerValue::Other { text, .. }) => Cell::Text(text.clone()),
+            _ => Cell::Empty,
+        },
+        Source::MatrixRow(id, row) => match value(id) {
+            Some(AnswerValue::Matrix(picked)) => picked
+                .get(row)
+                .map_or(Cell::Empty, |c| Cell::Text(c.clone())),
+            _ => Cell::Empty,
+        },
+        Source::Place(id, option) => match value(id) {
+            Some(AnswerValue::Ranking(order)) => order
+                .iter()
+                .position(|o| o == option)
+                .map_or(Cell::Empty, |place| Cell::Number(place as f64 + 1.0)),
+            _ => Cell::Empty,
+        },
+    }
+}
+
+/// A whole answer in one cell.
+fn whole(value: &AnswerValue) -> Cell {
+    match value {
+        AnswerValue::Text(text) | AnswerValue::Choice(text) => Cell::Text(text.clone()),
+        AnswerValue::Choices(options) => Cell::Text(options.join("; ")),
+        AnswerValue::Stars(stars) => Cell::Number(f64::from(*stars)),
+        AnswerValue::Point(point) => Cell::Number(f64::from(*point)),
+        AnswerValue::Number(number) => Cell::Number(*number),
+        AnswerValue::Date(day) => {
+            crate::domain::answer::date(day).map_or_else(|| Cell::Text(day.clone()), Cell::Date)
+        }
+        AnswerValue::Ranking(order) => Cell::Text(order.join(" > ")),
+        AnswerValue::Matrix(picked) => Cell::Text(
+            picked
+                .iter()
+                .map(|(row, column)| format!("{row}: {column}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        // A single choice's "Other": the text has a column of its own.
+        AnswerValue::Other { picked, .. } if picked.is_empty() => Cell::Text(OTHER.into()),
+        AnswerValue::Other { picked, text } => {
+            Cell::Text(format!("{}; {OTHER}: {text}", picked.join("; ")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Reference;
+
+    fn survey() -> Survey {
+        serde_json::from_value(serde_json::json!({
+            "tenant": "acme", "slug": "s", "title": "T", "version": 1, "published": true,
+            "created": "2026-01-01T00:00:00Z", "updated": "2026-01-01T00:00:00Z",
+            "questions": [
+                {"id": "say", "text": "Say", "type": "short_text"},
+                {"id": "many", "text": "Toppings", "type": "multiple_choice",
+                 "options": ["Cheese", "Ham"], "other": true},
+                {"id": "grid", "text": "Rate", "type": "matrix",
+                 "rows": ["Food", "Service"], "columns": ["Bad", "Good"]},
+                {"id": "order", "text": "Order", "type": "ranking", "options": ["A", "B"]},
+                {"id": "when", "text": "When", "type": "date"},
+                {"id": "stars", "text": "Stars", "type": "five_stars"}
+            ]
+        }))
+        .expect("a survey")
+    }
+
+    #[test]
+    fn options_rows_and_places_get_their_own_typed_columns() {
+        let survey = survey();
+        let layout = Layout::of(&survey);
+        let headers: Vec<&str> = layout.columns.iter().map(|c| c.header.as_str()).collect();
+        assert_eq!(
+            headers,
+            [
+                "Reference",
+                "Submitted (UTC)",
+                "Survey version",
+                "Say",
+                "Toppings: Cheese",
+                "Toppings: Ham",
+                "Toppings: Other",
+                "Rate: Food",
+                "Rate: Service",
+                "Order: A",
+                "Order: B",
+                "When",
+                "Stars"
+            ]
+        );
+        assert_eq!(layout.columns[4].id, "many[Cheese]");
+        let id = |text: &str| QuestionId::parse(text).expect("an id");
+        let answer = Answer {
+            tenant: survey.tenant.clone(),
+            survey: survey.slug.clone(),
+            survey_id: Default::default(),
+            survey_version: 1,
+            reference: Reference(1234),
+            submitted_at: OffsetDateTime::UNIX_EPOCH,
+            values: [
+                (
+                    id("many"),
+                    AnswerValue::Other {
+                        picked: vec!["Ham".into()],
+                        text: "Olives".into(),
+                    },
+                ),
+                (
+                    id("grid"),
+                    AnswerValue::Matrix([("Service".into(), "Good".into())].into()),
+                ),
+                (
+                    id("order"),
+                    AnswerValue::Ranking(vec!["B".into(), "A".into()]),
+                ),
+                (id("when"), AnswerValue::Date("2026-03-01".into())),
+                (id("stars"), AnswerValue::Stars(4)),
+            ]
+            .into(),
+            hidden: Default::default(),
+        };
+        let row = layout.row(&answer);
+        assert_eq!(
+            row,
+            [
+                Cell::Number(1234.0),
+                Cell::Moment(OffsetDateTime::UNIX_EPOCH),
+                Cell::Number(1.0),
+                Cell::Empty,
+                Cell::Number(0.0),
+                Cell::Number(1.0),
+                Cell::Text("Olives".into()),
+                Cell::Empty,
+                Cell::Text("Good".into()),
+                Cell::Number(2.0),
+                Cell::Number(1.0),
+                Cell::Date(time::macros::date!(2026 - 03 - 01)),
+                Cell::Number(4.0),
+            ]
+        );
+    }
+}
