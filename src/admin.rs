@@ -38,11 +38,10 @@ pub async fn summary(
         .await?
         .ok_or_else(missing)?;
     let read = stores.summaries.read(&definition.survey_ref()).await?;
-    Ok(SummaryReport::new(
-        &definition,
-        &read.doc.summary,
-        read.doc.updated,
-    ))
+    Ok(
+        SummaryReport::new(&definition, &read.doc.summary, read.doc.updated)
+            .with_unrecounted(read.doc.unrecounted),
+    )
 }
 
 /// One queue and roughly how many messages it holds.
@@ -67,9 +66,14 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
         });
     }
     depths.push(QueueDepth {
-        name: stores.exports.queue().to_string(),
+        name: stores.exports.queue().name().to_string(),
         role: "export",
-        length: stores.exports.waiting().await?,
+        length: stores.exports.queue().waiting().await?,
+    });
+    depths.push(QueueDepth {
+        name: stores.deletions.queue().name().to_string(),
+        role: "deletion",
+        length: stores.deletions.queue().waiting().await?,
     });
     Ok(depths)
 }

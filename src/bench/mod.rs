@@ -7,11 +7,13 @@
 //! - `freshness`: time from thank-you to being counted, p50/p99, for premium and standard
 //!   answers under a steady load that keeps a backlog;
 //! - `export`: rows/s of the PostgreSQL export against a raw `\copy`;
-//! - `sheets`: rows/s and peak memory of the XLSX and CSV downloads at several sizes.
+//! - `sheets`: rows/s and peak memory of the XLSX and CSV downloads at several sizes;
+//! - `responses`: blob reads and time of a page of responses, filtered by date or not.
 
 mod answers;
 mod drain;
 mod export;
+mod responses;
 mod sheets;
 
 use std::path::PathBuf;
@@ -80,6 +82,15 @@ pub enum Bench {
         /// Survey sizes (answers) to measure, e.g. 100000,200000.
         #[arg(long, value_delimiter = ',', default_value = "100000,200000")]
         answers: Vec<u64>,
+    },
+    /// A page of responses in a large survey, unfiltered and filtered by date.
+    Responses {
+        /// Answers in the survey.
+        #[arg(long, default_value_t = 1_000_000)]
+        answers: u64,
+        /// Days the answers were submitted over.
+        #[arg(long, default_value_t = 100)]
+        days: u64,
     },
     /// One download of a prepared benchmark survey (run by `sheets` as a process of its own).
     #[command(hide = true)]
@@ -154,6 +165,7 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
             database_url,
         } => export::run(answers, &database_url).await,
         Bench::Sheets { answers } => sheets::run(&answers).await,
+        Bench::Responses { answers, days } => responses::run(answers, days).await,
         Bench::SheetDownload { data_dir, format } => sheets::download(&data_dir, format).await,
     }
 }

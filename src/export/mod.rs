@@ -135,6 +135,7 @@ async fn read_batch(
     Ok((first..)
         .zip(read)
         .filter_map(|(position, answer)| answer.map(|answer| (position, answer)))
+        .filter(|(_, answer)| !doc.deleted.contains(&answer.reference))
         .collect())
 }
 
@@ -205,6 +206,9 @@ async fn export(
         stores.exports.save(job).await?;
         stores.exports.keep(held).await?;
     }
+    // Responses deleted since an earlier export ran leave the target now.
+    let deleted: Vec<i64> = doc.deleted.iter().map(|r| r.0 as i64).collect();
+    postgres::forget_responses(pool, &job.tenant, &job.survey, &deleted).await?;
     job.exported = job.total;
     job.status = ExportStatus::Done;
     job.finished = Some(OffsetDateTime::now_utc());

@@ -154,6 +154,32 @@ async fn forget_other_survey(
     Ok(())
 }
 
+/// Removes the rows of deleted responses (and their answers), wherever the earlier exports
+/// put them.
+pub(super) async fn forget_responses(
+    pool: &sqlx::PgPool,
+    tenant: &TenantSlug,
+    survey: &SurveySlug,
+    deleted: &[i64],
+) -> Result<(), sqlx::Error> {
+    if deleted.is_empty() {
+        return Ok(());
+    }
+    let mut transaction = pool.begin().await?;
+    for statement in [
+        "delete from canvass.answer where tenant = $1 and survey = $2 and reference = any($3)",
+        "delete from canvass.response where tenant = $1 and survey = $2 and reference = any($3)",
+    ] {
+        sqlx::query(statement)
+            .bind(tenant.as_str())
+            .bind(survey.as_str())
+            .bind(deleted)
+            .execute(&mut *transaction)
+            .await?;
+    }
+    transaction.commit().await
+}
+
 /// Locks the survey's row for this batch and returns how far it was exported.
 pub(super) async fn lock_progress(
     transaction: &mut Transaction<'_, Postgres>,

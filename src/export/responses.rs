@@ -1,7 +1,7 @@
 //! A survey's counted responses in list order (oldest first), a batch at a time: what the
 //! downloads stream. The summary is read once: its list length bounds the download (answers
 //! counted after it started are left for the next one) and its `recent` map fills any list
-//! entry not written yet.
+//! entry not written yet. Deleted responses are left out.
 
 use std::sync::Arc;
 
@@ -32,10 +32,13 @@ pub fn response_batches(
                 return Ok(None);
             }
             let end = (position + LIST_CHUNK).min(doc.list_len);
-            let references = stores
+            let references: Vec<_> = stores
                 .answer_list
                 .references(&survey.survey_ref(), &doc, position..end)
-                .await?;
+                .await?
+                .into_iter()
+                .filter(|reference| !doc.deleted.contains(reference))
+                .collect();
             let mut answers = Vec::with_capacity(references.len());
             for chunk in references.chunks(READ) {
                 let found = stores.answers.get_many(&survey.survey_ref(), chunk).await?;

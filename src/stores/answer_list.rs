@@ -115,6 +115,21 @@ impl AnswerList {
         doc: &SummaryDoc,
         positions: Range<u64>,
     ) -> Result<Vec<Reference>, StoreError> {
+        Ok(self
+            .entries(survey, doc, positions)
+            .await?
+            .into_iter()
+            .map(|(_, reference)| reference)
+            .collect())
+    }
+
+    /// As `references`, each with its position.
+    pub async fn entries(
+        &self,
+        survey: &SurveyRef,
+        doc: &SummaryDoc,
+        positions: Range<u64>,
+    ) -> Result<Vec<(u64, Reference)>, StoreError> {
         let positions = positions.start..positions.end.min(doc.list_len);
         if positions.is_empty() {
             return Ok(Vec::new());
@@ -140,7 +155,7 @@ impl AnswerList {
                     .copied()
                     .flatten();
                 if let Some(reference) = entry.or_else(|| by_position.get(&position).copied()) {
-                    found.push(reference);
+                    found.push((position, reference));
                 }
             }
         }

@@ -86,6 +86,27 @@ impl CountedIndex {
         Ok(counted)
     }
 
+    /// Of `candidates`, in order, those a summary does not count: neither in its `recent`
+    /// map (counted, maybe not marked yet) nor marked in the index. The summary must be read
+    /// before this is called: an answer only moves from "not counted" to "in recent" to
+    /// "marked", so that order never takes a counted answer for an uncounted one.
+    pub async fn uncounted(
+        &self,
+        survey: &SurveyRef,
+        recent: &BTreeMap<Reference, u64>,
+        candidates: impl IntoIterator<Item = Reference>,
+    ) -> Result<Vec<Reference>, StoreError> {
+        let unknown: Vec<Reference> = candidates
+            .into_iter()
+            .filter(|reference| !recent.contains_key(reference))
+            .collect();
+        let counted = self.counted(survey, unknown.iter().copied()).await?;
+        Ok(unknown
+            .into_iter()
+            .filter(|reference| !counted.contains(reference))
+            .collect())
+    }
+
     /// Marks `references` as counted; marking twice is harmless.
     pub async fn mark(
         &self,

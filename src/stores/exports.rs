@@ -8,11 +8,10 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::error::{decode, encode};
+use super::work_queue::WorkQueue;
 use super::{Context, StoreError};
 use crate::domain::{SurveyId, SurveyRef, SurveySlug, TenantSlug};
-use crate::storage::{
-    BlobStore, Error, Message, MessageQueue, MessageUpdate, PutMode, QueueName, Storage,
-};
+use crate::storage::{BlobStore, Error, Message, PutMode, Storage};
 
 /// The queue of export requests.
 pub const EXPORT_QUEUE: &str = "exports";
@@ -100,37 +99,21 @@ pub struct HeldRequest {
 #[derive(Clone, Debug)]
 pub struct ExportStore {
     blobs: Arc<dyn BlobStore>,
-    queues: Arc<dyn MessageQueue>,
-    queue: QueueName,
+    queue: WorkQueue,
 }
 
 impl ExportStore {
     /// Creates the export queue if missing; called once at start-up.
     pub(super) async fn create(storage: &Storage) -> Result<Self, StoreError> {
-        let queue = QueueName::parse(EXPORT_QUEUE).expect("the export queue name is valid");
-        storage
-            .queues
-            .create_queue(&queue)
-            .await
-            .context(|| format!("creating queue {queue}"))?;
         Ok(Self {
             blobs: storage.blobs.clone(),
-            queues: storage.queues.clone(),
-            queue,
+            queue: WorkQueue::create(storage, EXPORT_QUEUE).await?,
         })
     }
 
     /// The export queue.
-    pub fn queue(&self) -> &QueueName {
+    pub fn queue(&self) -> &WorkQueue {
         &self.queue
-    }
-
-    /// How many export requests wait, roughly.
-    pub async fn waiting(&self) -> Result<u64, StoreError> {
-        self.queues
-            .approximate_length(&self.queue)
-            .await
-            .context(|| format!("reading the length of {}", self.queue))
     }
 
     /// Records a pending job and queues it.
@@ -158,10 +141,7 @@ impl ExportStore {
             tenant: tenant.clone(),
             id: job.id.clone(),
         };
-        self.queues
-            .add(&self.queue, encode(EXPORT_QUEUE, &request)?.into(), None)
-            .await
-            .context(|| "queueing an export".into())?;
+        self.queue.send(&request).await?;
         Ok(job)
     }
 
@@ -198,56 +178,34 @@ impl ExportStore {
         &self,
         visibility: Duration,
     ) -> Result<Option<(HeldRequest, Result<ExportRequest, String>)>, StoreError> {
-        let mut messages = self
-            .queues
-            .get(&self.queue, 1, visibility)
-            .await
-            .context(|| "receiving an export request".into())?;
-        Ok(messages.pop().map(|message| {
-            let request = serde_json::from_slice(&message.body).map_err(|e| e.to_string());
-            let held = HeldRequest {
-                message,
-                visibility,
-                since: std::time::Instant::now(),
-            };
-            (held, request)
-        }))
+        Ok(self
+            .queue
+            .receive(visibility)
+            .await?
+            .map(|(message, request)| {
+                let held = HeldRequest {
+                    message,
+                    visibility,
+                    since: std::time::Instant::now(),
+                };
+                (held, request)
+            }))
     }
 
     /// Hides a held request for another visibility period once half of the last one passed,
     /// so a long export is not handed to a second worker while the first still runs.
     pub async fn keep(&self, held: &mut HeldRequest) -> Result<(), StoreError> {
         if held.since.elapsed() > held.visibility / 2 {
-            self.extend(&mut held.message, held.visibility).await?;
+            self.queue
+                .extend(&mut held.message, held.visibility)
+                .await?;
             held.since = std::time::Instant::now();
         }
         Ok(())
     }
 
-    /// Keeps a held request hidden for another `visibility`.
-    async fn extend(&self, message: &mut Message, visibility: Duration) -> Result<(), StoreError> {
-        let update = MessageUpdate {
-            body: None,
-            visibility,
-        };
-        let receipt = self
-            .queues
-            .update(&self.queue, &message.id, &message.pop_receipt, update)
-            .await
-            .context(|| "extending an export request".into())?;
-        message.pop_receipt = receipt;
-        Ok(())
-    }
-
     /// Deletes a finished request.
     pub async fn finish(&self, message: &Message) -> Result<(), StoreError> {
-        match self
-            .queues
-            .delete(&self.queue, &message.id, &message.pop_receipt)
-            .await
-        {
-            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
-            Err(error) => Err(error).context(|| "deleting an export request".into()),
-        }
+        self.queue.finish(message).await
     }
 }

@@ -123,12 +123,18 @@ pub fn survey_version(survey: &SurveyRef, version: u32) -> String {
     format!("{}{version:06}.json", survey_versions(survey))
 }
 
-/// Every prefix of one survey's data besides its definition: versions, summary, answer list,
-/// counted index, answers and incoming answers.
-pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 6] {
+/// The record of a survey's deleted responses.
+pub fn deletions(survey: &SurveyRef) -> String {
+    format!("deletions/{survey}.json")
+}
+
+/// Every prefix of one survey's data besides its definition: versions, summary, deletion
+/// records, answer list, counted index, answers and incoming answers.
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 7] {
     [
         survey_versions(survey),
         summary(survey),
+        deletions(survey),
         format!("lists/{survey}/"),
         format!("counted/{survey}/"),
         answers_of(survey),

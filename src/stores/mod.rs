@@ -9,6 +9,7 @@ mod answers;
 mod api_keys;
 mod control;
 mod counted;
+pub mod deletions;
 mod error;
 pub mod exports;
 pub mod keys;
@@ -22,6 +23,7 @@ mod surveys;
 pub mod tenant_settings;
 mod tenants;
 pub mod throttle;
+pub mod work_queue;
 
 pub use accounts::AccountStore;
 pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK};
@@ -33,7 +35,7 @@ pub use counted::CountedIndex;
 pub use error::{Context, StoreError};
 pub use references::ReferenceAllocator;
 pub use sessions::{SESSION_LIFETIME, Session, SessionStore};
-pub use summaries::{SummaryDoc, SummaryStore, Versioned};
+pub use summaries::{DaySpan, SummaryDoc, SummaryStore, Versioned, day_of};
 pub use surveys::SurveyStore;
 pub use tenants::TenantStore;
 
@@ -124,6 +126,8 @@ pub struct Stores {
     pub api_keys: ApiKeyStore,
     /// Export jobs and their queue.
     pub exports: exports::ExportStore,
+    /// Deleted responses' records, and the queue of deletions and recounts.
+    pub deletions: deletions::DeletionStore,
     /// Tenants' settings.
     pub tenant_settings: tenant_settings::TenantSettingsStore,
     /// Sign-in attempts, counted across processes.
@@ -184,6 +188,7 @@ impl Stores {
     pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
         let answer_queues = AnswerQueues::create(&storage, settings.queue_shards).await?;
         let exports = exports::ExportStore::create(&storage).await?;
+        let deletions = deletions::DeletionStore::create(&storage).await?;
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
         let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
         Ok(Self {
@@ -203,6 +208,7 @@ impl Stores {
             sessions: SessionStore::new(storage.blobs.clone()),
             api_keys: ApiKeyStore::new(storage.blobs.clone()),
             exports,
+            deletions,
             tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,

@@ -2,7 +2,7 @@
 //! references counted but not yet written to the list and the counted index. It is the commit
 //! point of the worker's protocol, always written under If-Match.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,7 +28,8 @@ impl Stores {
     }
 }
 
-/// What the summary blob of a survey holds.
+/// What the summary blob of a survey holds (a new survey's has `days_from` 0: every answer
+/// is in `days`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryDoc {
     /// The statistics of every counted answer.
@@ -42,6 +43,84 @@ pub struct SummaryDoc {
     /// When answers were last merged in.
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub updated: Option<OffsetDateTime>,
+    /// Counted responses since deleted: taken out of `summary` (and so out of the total) by
+    /// the commit that added them here, which makes a deletion apply once. Lists, downloads
+    /// and exports leave them out.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub deleted: BTreeSet<Reference>,
+    /// Deletions whose traces remain in what subtraction cannot take back (min and max,
+    /// frequent words): a recount from the remaining answers clears it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unrecounted: u64,
+    /// Per submission day (UTC, `YYYY-MM-DD`): how many responses were submitted that day and
+    /// the span of list positions they occupy, for date filters.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub days: BTreeMap<String, DaySpan>,
+    /// The list position from which every answer is in `days`: 0, or for a summary written
+    /// before days were kept, the list length when they started (a recount makes it 0).
+    #[serde(default = "days_unknown")]
+    pub days_from: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// `days_from` of a summary written before days were kept: the next commit sets it.
+fn days_unknown() -> u64 {
+    u64::MAX
+}
+
+/// The responses of one submission day: how many, and the list positions of the first and
+/// last of them (others may lie between: answers are listed in the order they are counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DaySpan {
+    /// Responses submitted that day and not deleted.
+    pub count: u64,
+    /// The smallest list position of one of them.
+    pub first: u64,
+    /// The largest list position of one of them.
+    pub last: u64,
+}
+
+/// The submission day of an answer, as `days` keys it.
+pub fn day_of(answer: &crate::domain::Answer) -> String {
+    answer
+        .submitted_at
+        .to_offset(time::UtcOffset::UTC)
+        .date()
+        .to_string()
+}
+
+impl SummaryDoc {
+    /// Responses counted and not deleted: the length of the answer list without deletions.
+    pub fn responses(&self) -> u64 {
+        self.list_len.saturating_sub(self.deleted.len() as u64)
+    }
+
+    /// Counts `answer` at list position `position`: its statistics, and its day.
+    pub fn count(&mut self, answer: &crate::domain::Answer, position: u64) {
+        self.summary.add(answer);
+        if self.days_from == days_unknown() {
+            self.days_from = position;
+        }
+        let span = self.days.entry(day_of(answer)).or_insert(DaySpan {
+            count: 0,
+            first: position,
+            last: position,
+        });
+        span.count += 1;
+        span.first = span.first.min(position);
+        span.last = span.last.max(position);
+    }
+
+    /// Takes a deleted answer out of its statistics and its day's count.
+    pub fn uncount(&mut self, answer: &crate::domain::Answer) {
+        self.summary.subtract(answer);
+        if let Some(span) = self.days.get_mut(&day_of(answer)) {
+            span.count = span.count.saturating_sub(1);
+        }
+    }
 }
 
 /// A summary document as read, with the ETag to write it back under.

@@ -81,22 +81,20 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
     store_answers(stores, &mut batch).await?;
     let survey = &batch.survey;
     let mut merged = Merged::default();
+    let mut erased: Vec<Reference>;
     let recent = loop {
         let mut read = stores.summaries.read(survey).await?;
-        let unknown: Vec<Reference> = batch
+        // A repeated message of a response deleted since stored its answer again above.
+        erased = batch
             .answers
             .keys()
-            .filter(|reference| !read.doc.recent.contains_key(reference))
+            .filter(|reference| read.doc.deleted.contains(reference))
             .copied()
             .collect();
-        let counted = stores
+        let new = stores
             .counted
-            .counted(survey, unknown.iter().copied())
+            .uncounted(survey, &read.doc.recent, batch.answers.keys().copied())
             .await?;
-        let new: Vec<Reference> = unknown
-            .into_iter()
-            .filter(|reference| !counted.contains(reference))
-            .collect();
         if new.is_empty() {
             merged.duplicates = batch.answers.len();
             // Nothing to commit: the settled answers wait for the next commit.
@@ -104,8 +102,9 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
             break read.doc.recent;
         }
         for reference in &new {
-            read.doc.summary.add(&batch.answers[reference]);
-            read.doc.recent.insert(*reference, read.doc.list_len);
+            let position = read.doc.list_len;
+            read.doc.count(&batch.answers[reference], position);
+            read.doc.recent.insert(*reference, position);
             read.doc.list_len += 1;
         }
         read.doc
@@ -135,6 +134,11 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
         .collect();
     settle(stores, survey, &ours).await?;
     merged.settled.extend(ours.into_keys());
+    for reference in erased {
+        stores
+            .delete_blob(&crate::stores::keys::answer(survey, reference))
+            .await?;
+    }
     Ok(merged)
 }
 

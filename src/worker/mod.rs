@@ -9,10 +9,12 @@
 //! A queue that filled a step's batches is asked for all of them at once the next step.
 
 pub mod crash;
+mod deletions;
 mod merge;
 mod rebuild;
 pub mod reconcile;
 
+pub use deletions::{Deleted, Recounted, delete, recount};
 pub use merge::{Merged, SurveyBatch, complete, merge, tidy};
 pub use rebuild::{Rebuilt, rebuild};
 
@@ -27,6 +29,7 @@ use time::OffsetDateTime;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::export::Target;
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
+use crate::stores::deletions::DeletionMessage;
 use crate::stores::exports::ExportStatus;
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
 use crate::telemetry::error_chain;
@@ -85,6 +88,11 @@ pub enum StepOutcome {
         commits: usize,
         /// Summary commits that lost an ETag race to another worker and were made again.
         conflicts: usize,
+    },
+    /// A deletion or recount message was handled.
+    DeletionDone {
+        /// The survey it was about.
+        survey: SurveyRef,
     },
     /// An export job was run (to its end, or to a failure recorded on the job).
     ExportDone {
@@ -174,7 +182,66 @@ impl Worker {
             }
         }
         self.tidy().await?;
+        if let Some(done) = self.deletion().await? {
+            return Ok(done);
+        }
         self.export().await
+    }
+
+    /// Handles the next deletion or recount, if any: after answers, before exports (an
+    /// export should not carry responses already asked to be deleted).
+    async fn deletion(&self) -> Result<Option<StepOutcome>, StoreError> {
+        let deletions = &self.stores.deletions;
+        let queue = deletions.queue();
+        let Some((message, content)) = queue.receive(self.settings.visibility).await? else {
+            return Ok(None);
+        };
+        let request: DeletionMessage = match content {
+            Ok(request) => request,
+            Err(reason) => {
+                tracing::error!(id = %message.id, %reason, "dropping an unreadable deletion message");
+                queue.finish(&message).await?;
+                return Ok(Some(StepOutcome::QueuesEmpty));
+            }
+        };
+        let survey = request.survey();
+        match self
+            .stores
+            .surveys
+            .get(&survey.tenant, &survey.slug)
+            .await?
+        {
+            Some(current) if current.id == survey.id => {}
+            // Deleted with its survey: nothing left to delete.
+            _ => {
+                queue.finish(&message).await?;
+                return Ok(Some(StepOutcome::DeletionDone { survey }));
+            }
+        }
+        match request {
+            DeletionMessage::Delete { references, .. } => {
+                match delete(&self.stores, &survey, &references).await? {
+                    Deleted::Applied(applied) => {
+                        tracing::info!(%survey, applied, "deleted responses");
+                        // Also when this delivery applied nothing: the one that did may have
+                        // died before asking. A recount with nothing to do costs one read.
+                        deletions.recount(&survey).await?;
+                    }
+                    // Counting is monotonic: the message comes back after its visibility
+                    // timeout, by when they are counted.
+                    Deleted::NotCounted(waiting) => {
+                        tracing::info!(%survey, ?waiting, "a deletion waits for its responses to be counted");
+                        return Ok(Some(StepOutcome::DeletionDone { survey }));
+                    }
+                }
+            }
+            DeletionMessage::Recount { .. } => {
+                let recounted = recount(&self.stores, &survey).await?;
+                tracing::info!(%survey, answers = recounted.answers, "recounted a summary after deletions");
+            }
+        }
+        queue.finish(&message).await?;
+        Ok(Some(StepOutcome::DeletionDone { survey }))
     }
 
     /// Drops every answer this worker settled from its summary's `recent` map, for surveys
@@ -533,7 +600,9 @@ impl Worker {
                     totals.conflicts += conflicts as u64;
                     Duration::ZERO
                 }
-                Ok(StepOutcome::ExportDone { .. }) => Duration::ZERO,
+                Ok(StepOutcome::ExportDone { .. } | StepOutcome::DeletionDone { .. }) => {
+                    Duration::ZERO
+                }
                 Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => self.settings.idle_wait,
                 Err(error) => {
                     tracing::error!(error = %error_chain(&error), "a worker step failed");

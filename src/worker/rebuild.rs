@@ -6,7 +6,7 @@
 //!
 //! 1. keeps the answer list's order: the references already written to it, in order (answers
 //!    an export has passed keep their positions), then every stored answer not listed, in
-//!    reference order;
+//!    reference order; responses recorded as deleted are left out;
 //! 2. writes those list entries and counted-index bits, a page at a time, then makes them
 //!    durable;
 //! 3. replaces the damaged summary, under the ETag it had, with the statistics of exactly
@@ -42,7 +42,14 @@ pub struct Rebuilt {
 pub async fn rebuild(stores: &Stores, survey: &SurveyRef) -> Result<Option<Rebuilt>, StoreError> {
     let etag = stores.summaries.etag(survey).await?;
     let listed = stores.answer_list.written(survey).await?;
-    let mut seen: BTreeSet<Reference> = BTreeSet::new();
+    // Deleted responses stay deleted: their records outlive the damaged summary.
+    let mut seen: BTreeSet<Reference> = stores
+        .deletions
+        .records(survey)
+        .await?
+        .into_iter()
+        .map(|record| record.reference)
+        .collect();
     let mut doc = SummaryDoc::default();
     let mut rebuilt = Rebuilt::default();
     // Listed answers first, in list order.
@@ -114,7 +121,7 @@ async fn place(
 ) -> Result<(), StoreError> {
     let mut entries = BTreeMap::new();
     for answer in answers {
-        doc.summary.add(answer);
+        doc.count(answer, doc.list_len);
         entries.insert(doc.list_len, answer.reference);
         doc.list_len += 1;
     }

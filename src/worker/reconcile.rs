@@ -177,10 +177,15 @@ impl<'a> Pass<'a> {
             return Ok(());
         }
         match self.stores.summaries.read(survey).await {
-            Ok(read) if read.doc.recent.is_empty() => {}
             Ok(read) => {
-                complete(self.stores, survey, &read.doc.recent).await?;
-                self.report.completed_summaries += 1;
+                if !read.doc.recent.is_empty() {
+                    complete(self.stores, survey, &read.doc.recent).await?;
+                    self.report.completed_summaries += 1;
+                }
+                // A summary written before submission days were kept gets them by a recount.
+                if read.doc.days_from != 0 {
+                    self.stores.deletions.recount(survey).await?;
+                }
             }
             Err(StoreError::Corrupt { .. }) => {
                 if rebuild(self.stores, survey).await?.is_some() {
@@ -255,6 +260,11 @@ async fn repair(
         .await?;
     let mut answers: BTreeMap<Reference, Answer> = BTreeMap::new();
     for (key, reference) in found {
+        // The answer of a deleted response, stored again by a late repeat of its message.
+        if summary.doc.deleted.contains(reference) && !key.starts_with(keys::INCOMING) {
+            stores.delete_blob(key).await?;
+            continue;
+        }
         if counted.contains(reference) || summary.doc.recent.contains_key(reference) {
             continue;
         }

@@ -618,3 +618,38 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
         "rows below the killed worker's mark ({mark}) were written again: the export restarted"
     );
 }
+
+#[tokio::test]
+async fn deleted_responses_leave_the_export_at_its_next_run() {
+    let db = TestDatabase::create().await;
+    let app = spawn_app().await;
+    let key = app.api_key("demo").await;
+    submit(&app, 0, 10, None).await;
+    work(&app, &db.url).await;
+    export_demo(&app, &key, &db.url).await;
+    assert_eq!(db.count("select count(*) from canvass.response").await, 10);
+
+    // One exported already, one counted after the first export and deleted before the next.
+    submit(&app, 10, 3, None).await;
+    work(&app, &db.url).await;
+    for reference in [100_003, 100_011] {
+        let path = format!("/api/v1/surveys/customer-satisfaction/responses/{reference}");
+        let (status, body) = api(&app, reqwest::Method::DELETE, &path, &key).await;
+        assert_eq!(status, 202, "{body}");
+    }
+    work(&app, &db.url).await;
+    let job = export_demo(&app, &key, &db.url).await;
+    assert_eq!(job["status"], "done", "{job}");
+    assert_eq!(db.count("select count(*) from canvass.response").await, 11);
+    assert_eq!(
+        db.count("select count(*) from canvass.response where reference in (100003, 100011)")
+            .await,
+        0
+    );
+    assert_eq!(
+        db.count("select count(*) from canvass.answer where reference in (100003, 100011)")
+            .await,
+        0,
+        "their answers go with them"
+    );
+}

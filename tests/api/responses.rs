@@ -268,3 +268,381 @@ async fn the_xlsx_download_has_typed_cells_a_column_per_option_and_the_same_cont
         .await;
     assert_eq!(status, 404);
 }
+
+/// The survey `visit`'s summary through the API.
+async fn summary(app: &TestApp, key: &str) -> Value {
+    let (status, summary) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/visit/summary",
+            key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{summary}");
+    summary
+}
+
+/// Steps a worker until every queue, deletions and recounts included, is empty.
+async fn settle(stores: &Stores) {
+    let mut worker = worker(stores, Duration::from_secs(60));
+    loop {
+        match worker.step().await.expect("a step") {
+            StepOutcome::QueuesEmpty => return,
+            StepOutcome::Paused => panic!("paused"),
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn deleted_responses_leave_every_figure_list_and_download_exactly() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "a@acme.test").await;
+    let key = app.api_key("acme").await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Visit", "questions": [
+                {"text": "Stars", "type": "five_stars"},
+                {"text": "Drink", "type": "single_choice", "options": ["Tea", "Coffee"]},
+                {"text": "Minutes", "type": "numeric"},
+                {"text": "Say", "type": "short_text"}]}),
+        )
+        .await;
+    let q = ids(&survey);
+    let given = [
+        ("1", "Tea", "3", "spam spam"),
+        ("5", "Coffee", "10", "lovely"),
+        ("2", "Tea", "100", "test answer"),
+        ("4", "Coffee", "12", "good"),
+        ("3", "Tea", "7", "fine"),
+    ];
+    let mut references = Vec::new();
+    for (stars, drink, minutes, say) in given {
+        let pairs = [
+            (&q[0][..], stars),
+            (&q[1], drink),
+            (&q[2], minutes),
+            (&q[3], say),
+        ];
+        references.push(answer(&app, "visit", &pairs).await);
+    }
+    let stores = app.stores().await;
+    settle(&stores).await;
+
+    // One through the API (202), two through the site after a confirmation page.
+    let path = |r: u64| format!("/api/v1/surveys/visit/responses/{r}");
+    let (status, body) = app
+        .api(reqwest::Method::DELETE, &path(references[0]), &key, None)
+        .await;
+    assert_eq!(status, 202, "{body}");
+    let (status, _) = app
+        .api(reqwest::Method::DELETE, &path(999_999), &key, None)
+        .await;
+    assert_eq!(status, 404);
+    let other_key = app.api_tenant("other").await;
+    let (status, _) = app
+        .api(
+            reqwest::Method::DELETE,
+            &path(references[1]),
+            &other_key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 404, "another tenant's key finds nothing");
+
+    let list = "/tenant/surveys/visit/responses";
+    let csrf = owner.csrf(list).await;
+    let (two, three) = (references[2].to_string(), references[3].to_string());
+    let picked = [
+        ("csrf", csrf.as_str()),
+        ("reference", two.as_str()),
+        ("reference", three.as_str()),
+    ];
+    let refused = owner
+        .post("/tenant/surveys/visit/responses/delete", &picked[1..])
+        .await;
+    assert_eq!(refused.status(), 403, "no CSRF token, no deletion");
+    let confirm = owner
+        .post("/tenant/surveys/visit/responses/delete", &picked)
+        .await;
+    assert_eq!(confirm.status(), 200);
+    let confirm = confirm.text().await.expect("a page");
+    assert!(confirm.contains("Delete these 2 responses?"), "{confirm}");
+    assert!(confirm.contains("2 of 5 stars · Tea · 100"), "{confirm}");
+    let mut confirmed = picked.to_vec();
+    confirmed.push(("confirm", "yes"));
+    let done = owner
+        .post("/tenant/surveys/visit/responses/delete", &confirmed)
+        .await;
+    assert_eq!(done.status(), 303);
+    let page = owner.page(list).await;
+    assert!(page.contains("2 responses deleted."), "{page}");
+
+    // The first deletion applied: the total drops at once, min and max wait for the recount.
+    let mut worker = worker(&stores, Duration::from_secs(60));
+    let step = worker.step().await.expect("a step");
+    assert!(matches!(step, StepOutcome::DeletionDone { .. }), "{step:?}");
+    let first = summary(&app, &key).await;
+    assert_eq!(first["total"], 4, "{first}");
+    assert_eq!(first["recounting"], 1, "{first}");
+    let page = owner.page("/tenant/surveys/visit/summary").await;
+    assert!(
+        page.contains("still include one deleted response"),
+        "{page}"
+    );
+
+    settle(&stores).await;
+    let after = summary(&app, &key).await;
+    assert!(after.get("recounting").is_none(), "recounted: {after}");
+    // Exactly the summary of the two responses left (5 stars/Coffee/10, 3 stars/Tea/7).
+    assert_eq!(after["total"], 2, "{after}");
+    let stars = &after["questions"][0];
+    let counts: Vec<u64> = stars["histogram"]
+        .as_array()
+        .expect("a histogram")
+        .iter()
+        .map(|bin| bin["count"].as_u64().expect("a count"))
+        .collect();
+    assert_eq!(counts, [0, 0, 1, 0, 1], "{stars}");
+    assert_eq!(
+        (
+            stars["mean"].as_f64(),
+            stars["min"].as_f64(),
+            stars["max"].as_f64()
+        ),
+        (Some(4.0), Some(3.0), Some(5.0)),
+        "{stars}"
+    );
+    assert_eq!(
+        after["questions"][1]["options"],
+        json!([{"option": "Tea", "count": 1}, {"option": "Coffee", "count": 1}])
+    );
+    let minutes = &after["questions"][2];
+    assert_eq!(
+        (minutes["min"].as_f64(), minutes["max"].as_f64()),
+        (Some(7.0), Some(10.0)),
+        "{minutes}"
+    );
+    let words: Vec<&str> = after["questions"][3]["top_words"]
+        .as_array()
+        .expect("words")
+        .iter()
+        .map(|w| w["word"].as_str().expect("a word"))
+        .collect();
+    assert_eq!(
+        words,
+        ["fine", "lovely"],
+        "the deleted answers' words are gone"
+    );
+    let latest: Vec<u64> = after["questions"][3]["latest"]
+        .as_array()
+        .expect("latest")
+        .iter()
+        .map(|a| a["reference"].as_u64().expect("a reference"))
+        .collect();
+    assert_eq!(latest, [references[4], references[1]]);
+
+    // Lists, downloads and the response itself.
+    let (_, listed) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/visit/responses",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(listed["total"], 2, "{listed}");
+    let kept: Vec<u64> = listed["responses"]
+        .as_array()
+        .expect("responses")
+        .iter()
+        .map(|r| r["reference"].as_u64().expect("a reference"))
+        .collect();
+    assert_eq!(kept, [references[4], references[1]]);
+    let csv = owner.page("/tenant/surveys/visit/responses.csv").await;
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    for gone in &references[..4] {
+        if *gone != references[1] {
+            assert!(!csv.contains(&format!("\n{gone},")), "{csv}");
+        }
+    }
+    let status = owner
+        .get(&format!(
+            "/tenant/surveys/visit/responses/ref/{}",
+            references[2]
+        ))
+        .await
+        .status();
+    assert_eq!(status, 404, "a deleted response's answers are erased");
+    // Each deletion is recorded: who, when, which.
+    let page = owner.page(list).await;
+    // Each listed response links to its own page, deleted ones between them or not.
+    for reference in [references[4], references[1]] {
+        let row = page
+            .split("<tr>")
+            .find(|row| row.contains(&format!(">{reference}</a>")))
+            .expect("a row of the response");
+        let link = row
+            .split("href=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("a link");
+        let shown = owner.page(link).await;
+        assert!(shown.contains(&format!("Reference {reference}")), "{link}");
+    }
+    assert!(page.contains("3 in all"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "Response {}, deleted by a@acme.test",
+            references[3]
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!(
+            "Response {}, deleted by an API key",
+            references[0]
+        )),
+        "{page}"
+    );
+    // A deletion delivered again subtracts nothing.
+    let at = stores
+        .surveys
+        .get(
+            &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
+            &canvass::domain::SurveySlug::parse("visit").expect("a slug"),
+        )
+        .await
+        .expect("read")
+        .expect("the survey")
+        .survey_ref();
+    let first = canvass::domain::Reference(references[0]);
+    let again = canvass::worker::delete(&stores, &at, &[first])
+        .await
+        .expect("applied");
+    assert_eq!(again, canvass::worker::Deleted::Applied(0));
+    assert_eq!(summary(&app, &key).await["total"], 2);
+    // Deleting it again finds nothing.
+    let (status, _) = app
+        .api(reqwest::Method::DELETE, &path(references[0]), &key, None)
+        .await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn a_response_not_counted_yet_cannot_be_deleted_until_it_is() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Visit", "questions": [{"text": "Say", "type": "short_text"}]}),
+        )
+        .await;
+    let q = ids(&survey);
+    let reference = answer(&app, "visit", &[(&q[0], "hello")]).await;
+    let path = format!("/api/v1/surveys/visit/responses/{reference}");
+    let (status, body) = app.api(reqwest::Method::DELETE, &path, &key, None).await;
+    assert_eq!(status, 404, "{body}");
+    let reason = body["error"].as_str().expect("a reason");
+    assert!(reason.contains("try again"), "{reason}");
+    settle(&app.stores().await).await;
+    let (status, _) = app.api(reqwest::Method::DELETE, &path, &key, None).await;
+    assert_eq!(status, 202);
+}
+
+#[tokio::test]
+async fn responses_are_filtered_by_submission_day_exactly_with_each_page_read_from_its_window() {
+    let app = spawn_app().await;
+    let key = app.api_key("demo").await;
+    let stores = app.stores().await;
+    let demo = crate::helpers::demo_survey(&stores).await;
+    // 30 answers over three days, one day's answers counted out of order with the next's.
+    let day = |d: u8, n: u64| {
+        time::Date::from_calendar_date(2026, time::Month::March, d)
+            .expect("a day")
+            .with_hms(12, 0, (n % 60) as u8)
+            .expect("a time")
+            .assume_utc()
+    };
+    let mut by_day: std::collections::BTreeMap<u8, Vec<u64>> = Default::default();
+    for n in 0..30u64 {
+        let d = match n {
+            0..10 => 1,
+            // Mostly the 2nd, with some of the 3rd's answers counted in between.
+            10..22 if n % 4 == 0 => 3,
+            10..22 => 2,
+            _ => 3,
+        };
+        let mut answer = crate::helpers::demo_answer(&demo, 5_000 + n, n);
+        answer.submitted_at = day(d, n);
+        by_day.entry(d).or_default().push(answer.reference.0);
+        stores
+            .answer_queues
+            .submit(&answer, canvass::domain::Subscription::Standard)
+            .await
+            .expect("queued");
+        // One at a time, so list order is submission order.
+        settle(&stores).await;
+    }
+    let listed = |query: &'static str| {
+        let (app, key) = (&app, &key);
+        async move {
+            let path = format!("/api/v1/surveys/customer-satisfaction/responses{query}");
+            let (status, body) = app.api(reqwest::Method::GET, &path, key, None).await;
+            assert_eq!(status, 200, "{body}");
+            let references: Vec<u64> = body["responses"]
+                .as_array()
+                .expect("responses")
+                .iter()
+                .map(|r| r["reference"].as_u64().expect("a reference"))
+                .collect();
+            (body["total"].as_u64().expect("a total"), references)
+        }
+    };
+    let newest_first = |mut references: Vec<u64>| {
+        references.reverse();
+        references
+    };
+    let (total, second) = listed("?from=2026-03-02&to=2026-03-02").await;
+    assert_eq!(total, by_day[&2].len() as u64);
+    assert_eq!(
+        second,
+        newest_first(by_day[&2].clone()),
+        "exactly the 2nd's, newest first"
+    );
+    let (total, third) = listed("?from=2026-03-03").await;
+    assert_eq!(total, by_day[&3].len() as u64);
+    assert_eq!(third, newest_first(by_day[&3].clone()));
+    let (total, none) = listed("?from=2026-04-01&to=2026-04-30").await;
+    assert_eq!((total, none.len()), (0, 0));
+    let (total, all) = listed("").await;
+    assert_eq!((total, all.len()), (30, 25), "unfiltered: the newest 25");
+
+    for bad in ["?from=March", "?from=2026-03-03&to=2026-03-01"] {
+        let path = format!("/api/v1/surveys/customer-satisfaction/responses{bad}");
+        let (status, body) = app.api(reqwest::Method::GET, &path, &key, None).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+
+    let deleted = by_day[&2][0];
+    let (status, _) = app
+        .api(
+            reqwest::Method::DELETE,
+            &format!("/api/v1/surveys/customer-satisfaction/responses/{deleted}"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 202);
+    settle(&stores).await;
+    let (total, second) = listed("?from=2026-03-02&to=2026-03-02").await;
+    assert_eq!(
+        total,
+        by_day[&2].len() as u64 - 1,
+        "a deleted response leaves its day's count"
+    );
+    assert!(!second.contains(&deleted));
+}

@@ -4,7 +4,9 @@
 //! on purpose (`CANVASS_TEST_CRASH_AT`). Afterwards everything must be exactly right: every
 //! summary (counts, histograms, means, deviations), every answer list (as long as the total,
 //! no reference twice), the counted index, every stored answer equal to what was submitted,
-//! no incoming blob left, and nothing for the reconcile pass to repair.
+//! no incoming blob left, and nothing for the reconcile pass to repair. In the random-kill run,
+//! responses are deleted while answers still arrive: the summaries must then be exactly those of
+//! the answers not deleted, and every deletion subtracted once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -52,10 +54,10 @@ pub struct Backlog {
     /// The stores the backlog was made with (replaced by the tests that reopen the directory).
     pub stores: Stores,
     surveys: Vec<SurveyRef>,
-    /// What each survey's summary must be.
-    expected: Vec<SurveySummary>,
     /// Every answer submitted, by reference.
     submitted: BTreeMap<Reference, Answer>,
+    /// Responses asked to be deleted.
+    deleted: BTreeSet<Reference>,
 }
 
 impl Backlog {
@@ -78,13 +80,11 @@ impl Backlog {
             surveys.push(definition.survey_ref());
         }
         let mut random = Xorshift(seed);
-        let mut expected = vec![SurveySummary::default(), SurveySummary::default()];
         let mut submitted = BTreeMap::new();
         let (mut messages, mut repeats) = (Vec::new(), Vec::new());
         for n in 0..answers {
             let survey = (n % 2) as usize;
             let answer = answer_for(&surveys[survey], 1_000 + n, n);
-            expected[survey].add(&answer);
             submitted.insert(answer.reference, answer.clone());
             let subscription = [Subscription::Standard, Subscription::Premium][survey];
             messages.push((answer.clone(), subscription));
@@ -107,8 +107,34 @@ impl Backlog {
             dir,
             stores,
             surveys,
-            expected,
             submitted,
+            deleted: BTreeSet::new(),
+        }
+    }
+
+    /// Asks for the deletion of `count` submitted responses not deleted yet, picked at random
+    /// (counted already or not: a deletion of one not counted waits for it).
+    async fn delete_some(&mut self, random: &mut Xorshift, count: usize) {
+        let candidates: Vec<&Answer> = self
+            .submitted
+            .values()
+            .filter(|a| !self.deleted.contains(&a.reference))
+            .collect();
+        let mut picked: BTreeMap<SurveyRef, Vec<Reference>> = BTreeMap::new();
+        for _ in 0..count.min(candidates.len()) {
+            let answer = candidates[random.next(candidates.len() as u64) as usize];
+            picked
+                .entry(answer.survey_ref())
+                .or_default()
+                .push(answer.reference);
+        }
+        for (survey, references) in picked {
+            self.stores
+                .deletions
+                .request(&survey, &references, "the crash test")
+                .await
+                .expect("a deletion queued");
+            self.deleted.extend(references);
         }
     }
 
@@ -125,9 +151,9 @@ impl Backlog {
         CanvassProcess::worker_logging(self.path(), &env, log)
     }
 
-    /// Messages still in any queue, held or not.
+    /// Messages still in any queue, held or not (deletions and recounts included).
     pub async fn queued(&self) -> u64 {
-        let mut waiting = 0;
+        let mut waiting = (self.stores.deletions.queue().waiting().await).expect("length");
         for (_, queue) in self.stores.answer_queues.all() {
             waiting += self
                 .stores
@@ -142,17 +168,40 @@ impl Backlog {
     /// Checks everything the workers made, exactly; then that reconcile finds nothing to do.
     pub async fn assert_exact(&self) {
         let stores = &self.stores;
-        for (index, survey) in self.surveys.iter().enumerate() {
+        for survey in &self.surveys {
             let doc = stores.summaries.read(survey).await.expect("read").doc;
             let name = survey.to_string();
-            assert_same_summary(&doc.summary, &self.expected[index], &name);
+            // The summary of exactly the answers not deleted, min and max included (every
+            // recount has run).
+            let mut expected = SurveySummary::default();
+            let mut deleted = BTreeSet::new();
+            for answer in self
+                .submitted
+                .values()
+                .filter(|a| &a.survey_ref() == survey)
+            {
+                match self.deleted.contains(&answer.reference) {
+                    true => deleted.insert(answer.reference),
+                    false => {
+                        expected.add(answer);
+                        false
+                    }
+                };
+            }
+            assert_same_summary(&doc.summary, &expected, &name);
+            assert_eq!(doc.deleted, deleted, "{name}: deleted");
+            assert_eq!(doc.unrecounted, 0, "{name}: left to recount");
             let references: BTreeSet<Reference> = self
                 .submitted
                 .values()
                 .filter(|a| &a.survey_ref() == survey)
                 .map(|a| a.reference)
                 .collect();
-            assert_eq!(doc.list_len, doc.summary.total, "{name}: list length");
+            assert_eq!(
+                doc.list_len,
+                doc.summary.total + deleted.len() as u64,
+                "{name}: list length"
+            );
             assert_eq!(doc.list_len, references.len() as u64, "{name}: list length");
             // Every position from the list chunks themselves (a worker killed after settling
             // leaves answers in `recent` until a later commit or reconcile drops them).
@@ -196,11 +245,9 @@ impl Backlog {
                 .await,
             ) {
                 for (reference, stored) in chunk.iter().zip(stored.expect("read")) {
-                    assert_eq!(
-                        stored.as_ref(),
-                        self.submitted.get(reference),
-                        "{name}: stored answer {reference}"
-                    );
+                    let kept = self.submitted.get(reference);
+                    let wanted = kept.filter(|_| !self.deleted.contains(reference));
+                    assert_eq!(stored.as_ref(), wanted, "{name}: stored answer {reference}");
                 }
             }
         }
@@ -225,7 +272,7 @@ impl Backlog {
                 doc.recent.is_empty(),
                 "{survey}: recent left after reconcile"
             );
-            assert_eq!(doc.summary.total, doc.list_len);
+            assert_eq!(doc.summary.total + doc.deleted.len() as u64, doc.list_len);
         }
     }
 }
@@ -298,20 +345,22 @@ fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey:
 
 /// Redeliveries the workers logged, over every log in `logs`.
 fn redeliveries(logs: &Path) -> usize {
+    logged(logs, "received messages that were delivered before")
+}
+
+/// How often `line` was logged, over every log in `logs`.
+fn logged(logs: &Path, line: &str) -> usize {
     std::fs::read_dir(logs)
         .expect("the log folder")
         .map(|entry| std::fs::read_to_string(entry.expect("an entry").path()).expect("a log"))
-        .map(|log| {
-            log.matches("received messages that were delivered before")
-                .count()
-        })
+        .map(|log| log.matches(line).count())
         .sum()
 }
 
 #[tokio::test]
 async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer() {
     const WORKERS: usize = 3;
-    let backlog = Backlog::queue(4000, 0x9e37_79b9_7f4a_7c15).await;
+    let mut backlog = Backlog::queue(4000, 0x9e37_79b9_7f4a_7c15).await;
     let logs = tempfile::tempdir().expect("a log folder");
     let env = [
         ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
@@ -335,6 +384,10 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         kills += 1;
         workers.push(backlog.worker(logs.path(), started, &env));
         started += 1;
+        // Owners delete responses while answers are still arriving.
+        if kills % 3 == 0 && backlog.deleted.len() < 200 {
+            backlog.delete_some(&mut random, 10).await;
+        }
         if backlog.queued().await == 0 || Instant::now() > deadline {
             break;
         }
@@ -349,6 +402,19 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
     assert!(
         redeliveries(logs.path()) > 0,
         "no message was ever delivered twice: the kills never interrupted a step"
+    );
+    assert!(
+        backlog.deleted.len() >= 30,
+        "deletions ran alongside: {}",
+        backlog.deleted.len()
+    );
+    assert_eq!(
+        logged(
+            logs.path(),
+            "a recount disagrees with the subtracted counts"
+        ),
+        0,
+        "every deletion was subtracted exactly once"
     );
     backlog.assert_exact().await;
 }

@@ -322,6 +322,43 @@ async function main() {
     if (!copied.includes("Copy of Lunch feedback")) throw new Error(`no notice of the copy: ${copied}`);
     expectEqual(await owner.inputValue("#q3-text"), "How many minutes did you wait?", "the copy's questions");
 
+    // Filtered by submission day: today has the response, a day long past has none.
+    const today = new Date().toISOString().slice(0, 10);
+    await phoneOwner.goto(`${base}/tenant/surveys/${slug}/responses`);
+    await phoneOwner.fill("#from", today);
+    await phoneOwner.fill("#to", today);
+    await phoneOwner.click("form.filters button");
+    await phoneOwner.waitForSelector("#count");
+    const counted = await phoneOwner.textContent("#count");
+    if (!counted.startsWith("1 response submitted on those days")) throw new Error(`today's filter: ${counted}`);
+    await shoot(phoneOwner, "responses-filtered");
+    await phoneOwner.fill("#from", "2020-01-01");
+    await phoneOwner.fill("#to", "2020-01-31");
+    await phoneOwner.click("form.filters button");
+    await phoneOwner.waitForSelector("text=No responses were submitted on those days.");
+    await phoneOwner.click("text=Show all");
+    await phoneOwner.waitForSelector("#count");
+
+    // A response deleted: ticked in the list, confirmed on a page that shows it, then gone.
+    await phoneOwner.goto(`${base}/tenant/surveys/${slug}/responses`);
+    await phoneOwner.check("tbody input[type=checkbox]");
+    await phoneOwner.click("#delete-selected");
+    await phoneOwner.waitForSelector("#delete-title");
+    expectEqual((await phoneOwner.textContent("#delete-title")).trim(), "Delete this response?", "the confirmation names what goes");
+    await shoot(phoneOwner, "delete-responses-confirm");
+    await phoneOwner.click("#delete-responses");
+    await phoneOwner.waitForSelector(".notice");
+    const deletedNotice = await phoneOwner.textContent(".notice");
+    if (!deletedNotice.includes("deleted")) throw new Error(`no notice of the deletion: ${deletedNotice}`);
+    const gone = Date.now() + 30000;
+    for (;;) {
+      await phoneOwner.goto(`${base}/tenant/surveys/${slug}/responses`);
+      if (await phoneOwner.isVisible("text=No responses yet.")) break;
+      if (Date.now() > gone) throw new Error("the deleted response is still listed after 30 s");
+      await phoneOwner.waitForTimeout(300);
+    }
+    await shoot(phoneOwner, "responses-after-delete");
+
     // Deleting asks first, naming what will be lost.
     await phoneOwner.goto(`${base}/tenant/surveys/${slug}/delete`);
     await shoot(phoneOwner, "delete-confirm");

@@ -28,6 +28,10 @@ pub struct SummaryReport {
     pub updated: Option<OffsetDateTime>,
     /// Every question, in the survey's order (then any removed ones that have answers).
     pub questions: Vec<QuestionReport>,
+    /// Deleted responses whose traces remain in min and max and frequent words until the
+    /// summary is recounted from the remaining answers (absent when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recounting: Option<u64>,
 }
 
 /// One question's statistics.
@@ -183,7 +187,14 @@ impl SummaryReport {
             total: summary.total,
             updated,
             questions,
+            recounting: None,
         }
+    }
+
+    /// Says that `deleted` deleted responses still show in what subtraction cannot take back.
+    pub fn with_unrecounted(mut self, deleted: u64) -> Self {
+        self.recounting = (deleted > 0).then_some(deleted);
+        self
     }
 
     /// Names removed questions by their text in the versions they were answered in (`known`:

@@ -29,6 +29,12 @@ pub enum ApiError {
         /// What is wrong, by field.
         fields: BTreeMap<String, String>,
     },
+    /// The request conflicts with the resource's state now (retrying later may work).
+    #[error("{0}")]
+    Conflict(String),
+    /// Not found, with a reason worth reading.
+    #[error("{0}")]
+    Missing(String),
     /// The body is larger than the API takes.
     #[error("the request body is over {limit} bytes")]
     TooLarge {
@@ -48,6 +54,8 @@ impl ResponseError for ApiError {
         match self {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Missing(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,

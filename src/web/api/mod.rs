@@ -40,6 +40,10 @@ pub fn routes(config: &mut ServiceConfig) {
                 "/surveys/{slug}/responses",
                 web::get().to(surveys::responses),
             )
+            .route(
+                "/surveys/{slug}/responses/{reference}",
+                web::delete().to(surveys::delete_response),
+            )
             .route("/surveys/{slug}/responses.csv", web::get().to(surveys::csv))
             .route(
                 "/surveys/{slug}/responses.xlsx",

@@ -12,8 +12,8 @@ use super::{ApiError, ApiTenant, JsonBody};
 use crate::domain::definition::SurveyInput;
 use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Survey, SurveySlug};
-use crate::stores::responses::PER_PAGE;
+use crate::domain::{Reference, Survey, SurveySlug};
+use crate::stores::responses::{DateRange, PER_PAGE, Standing};
 use crate::web::AppState;
 use crate::web::download::{DownloadQuery, Sheet, download};
 
@@ -52,7 +52,7 @@ pub async fn list(
     tenant: ApiTenant,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = page_asked(&query)?;
+    let page = page_asked(query.page)?;
     let slugs = state.stores.surveys.slugs(&tenant.0.slug).await?;
     let total = slugs.len() as u64;
     let mut surveys = Vec::new();
@@ -76,8 +76,8 @@ pub async fn list(
 }
 
 /// The page a query asks for (from 1; 1 when absent).
-fn page_asked(query: &PageQuery) -> Result<u64, ApiError> {
-    match query.page.unwrap_or(1) {
+fn page_asked(page: Option<u64>) -> Result<u64, ApiError> {
+    match page.unwrap_or(1) {
         0 => Err(ApiError::BadRequest("pages are numbered from 1".into())),
         page => Ok(page),
     }
@@ -180,7 +180,9 @@ pub async fn summary(
     let read = state.stores.summaries.read(&survey.survey_ref()).await?;
     let known = state.stores.surveys.known_questions(&survey).await?;
     Ok(HttpResponse::Ok().json(
-        SummaryReport::new(&survey, &read.doc.summary, read.doc.updated).with_removed(&known),
+        SummaryReport::new(&survey, &read.doc.summary, read.doc.updated)
+            .with_removed(&known)
+            .with_unrecounted(read.doc.unrecounted),
     ))
 }
 
@@ -191,18 +193,33 @@ pub struct PageQuery {
     page: Option<u64>,
 }
 
-/// `GET /api/v1/surveys/{slug}/responses?page=N`: newest first, 25 per page.
+/// The page and filters of a list of responses.
+#[derive(Deserialize)]
+pub struct ResponsesQuery {
+    /// From 1; defaults to 1.
+    page: Option<u64>,
+    /// Responses submitted on or after this day (`YYYY-MM-DD`, UTC).
+    from: Option<String>,
+    /// Responses submitted on or before this day.
+    to: Option<String>,
+}
+
+/// `GET /api/v1/surveys/{slug}/responses?page=N&from=YYYY-MM-DD&to=YYYY-MM-DD`: newest first,
+/// 25 per page (shorter where deleted responses or, filtered by date, neighbouring days' answers
+/// were), each filter optional.
 pub async fn responses(
     state: web::Data<AppState>,
     tenant: ApiTenant,
     slug: web::Path<String>,
-    query: web::Query<PageQuery>,
+    query: web::Query<ResponsesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
-    let page = page_asked(&query)?;
+    let page = page_asked(query.page)?;
+    let range = DateRange::parse(query.from.as_deref(), query.to.as_deref())
+        .map_err(ApiError::BadRequest)?;
     let found = state
         .stores
-        .response_page(&survey.survey_ref(), page)
+        .response_page(&survey.survey_ref(), page, range.as_ref())
         .await?;
     let responses = if page > found.pages {
         Vec::new()
@@ -211,6 +228,7 @@ pub async fn responses(
     };
     Ok(HttpResponse::Ok().json(json!({
         "total": found.total,
+        "total_exact": found.exact,
         "page": page,
         "pages": found.pages,
         "per_page": PER_PAGE,
@@ -267,4 +285,40 @@ pub async fn xlsx(
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &tenant, &slug).await?;
     Ok(download(state.stores.clone(), survey, Sheet::Xlsx, &query))
+}
+
+/// `DELETE /api/v1/surveys/{slug}/responses/{reference}`: 202 once the deletion is recorded
+/// and queued (the summary's `total` drops when a worker applies it); 404 for one deleted
+/// already, unknown, or still queued (not counted yet: retry); 409 in the moment between a
+/// worker storing it and counting it.
+pub async fn delete_response(
+    state: web::Data<AppState>,
+    tenant: ApiTenant,
+    path: web::Path<(String, u64)>,
+) -> Result<HttpResponse, ApiError> {
+    let (slug, reference) = path.into_inner();
+    let survey = find(&state, &tenant, &slug).await?;
+    let reference = Reference(reference);
+    let at = survey.survey_ref();
+    match state.stores.standing(&at, &[reference]).await?[..] {
+        [Standing::Counted] => {}
+        [Standing::Waiting] => {
+            return Err(ApiError::Conflict(
+                "that response is not counted yet; try again in a moment".into(),
+            ));
+        }
+        _ => {
+            return Err(ApiError::Missing(
+                "no counted response of this survey has that reference (a response just \
+                 submitted is counted within seconds: try again then)"
+                    .into(),
+            ));
+        }
+    }
+    state
+        .stores
+        .deletions
+        .request(&at, &[reference], "an API key")
+        .await?;
+    Ok(HttpResponse::Accepted().json(json!({"reference": reference, "status": "deleting"})))
 }

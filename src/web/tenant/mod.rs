@@ -5,6 +5,7 @@
 mod auth;
 mod charts;
 mod dashboard;
+mod deletions;
 mod designer;
 mod exports;
 mod keys;
@@ -74,6 +75,10 @@ pub fn routes(config: &mut ServiceConfig) {
             .route(
                 "/surveys/{slug}/responses/{n}",
                 web::get().to(results::response),
+            )
+            .route(
+                "/surveys/{slug}/responses/delete",
+                web::post().to(deletions::delete),
             )
             .route(
                 "/surveys/{slug}/responses/ref/{reference}",

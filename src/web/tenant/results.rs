@@ -3,17 +3,17 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 use time::OffsetDateTime;
 
 use super::charts::{BarChart, chart, number};
-use super::own_survey;
 use super::session::SignedIn;
+use super::{notice, own_survey};
 use crate::domain::summary::{QuestionReport, Stats, SummaryReport};
 use crate::domain::{Answer, AnswerValue, Reference, Survey};
-use crate::stores::responses::PER_PAGE;
+use crate::stores::responses::DateRange;
 use crate::web::{AppState, WebError, render};
 
 struct QuestionView {
@@ -61,6 +61,8 @@ struct SummaryPage {
     questions: Vec<QuestionView>,
     /// Whether exports to PostgreSQL are set up (the server's database or the tenant's own).
     exports: bool,
+    /// Deleted responses still in min, max and frequent words until the recount.
+    recounting: Option<u64>,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -95,8 +97,9 @@ pub async fn summary(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let read = state.stores.summaries.read(&survey.survey_ref()).await?;
     let known = state.stores.surveys.known_questions(&survey).await?;
-    let report =
-        SummaryReport::new(&survey, &read.doc.summary, read.doc.updated).with_removed(&known);
+    let report = SummaryReport::new(&survey, &read.doc.summary, read.doc.updated)
+        .with_removed(&known)
+        .with_unrecounted(read.doc.unrecounted);
     let waiting = state
         .stores
         .answer_queues
@@ -131,6 +134,7 @@ pub async fn summary(
             .is_some();
     render(&SummaryPage {
         exports,
+        recounting: report.recounting,
         csrf: signed_in.session.csrf.clone(),
         updated: report
             .updated
@@ -175,22 +179,66 @@ fn shown(value: &AnswerValue) -> String {
     }
 }
 
-struct ResponseRow {
-    n: u64,
-    reference: String,
-    submitted: String,
-    preview: String,
+/// A response as a line of a list.
+pub(super) struct ResponseRow {
+    pub(super) reference: String,
+    pub(super) submitted: String,
+    /// Its first answers, cut at 120 characters.
+    pub(super) preview: String,
 }
+
+/// The line of a list showing `answer`.
+pub(super) fn response_row(survey: &Survey, answer: &Answer) -> ResponseRow {
+    ResponseRow {
+        reference: answer.reference.to_string(),
+        submitted: when(answer),
+        preview: survey
+            .questions
+            .iter()
+            .filter_map(|q| answer.values.get(&q.id).map(shown))
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" · ")
+            .chars()
+            .take(120)
+            .collect(),
+    }
+}
+
+/// A deletion as the responses page lists it.
+struct DeletionLine {
+    reference: String,
+    by: String,
+    at: String,
+}
+
+/// Deletions listed on the responses page, newest first.
+const DELETIONS_SHOWN: usize = 10;
 
 #[derive(Template)]
 #[template(path = "tenant/responses.html")]
 struct ResponsesPage {
     csrf: String,
     survey: Arc<Survey>,
+    notice: Option<String>,
     total: u64,
     page: u64,
     pages: u64,
-    rows: Vec<ResponseRow>,
+    /// Each response with its place, newest first.
+    rows: Vec<(u64, ResponseRow)>,
+    deletions: Vec<DeletionLine>,
+    deleted: usize,
+    /// Whether `total` counts every response (see `stores::responses::window`).
+    exact: bool,
+    /// The date filter as typed.
+    from: String,
+    to: String,
+    /// Whether a date filter applies.
+    filtered: bool,
+    /// The filter as it goes on page links (`&from=...&to=...`), empty without one.
+    filter: String,
+    /// Why the filter was not applied.
+    filter_error: Option<String>,
 }
 
 /// A time to the minute, in UTC.
@@ -202,52 +250,74 @@ fn when(answer: &Answer) -> String {
     minute(answer.submitted_at)
 }
 
-/// The page asked for.
+/// The page asked for, and the date filter.
 #[derive(Deserialize)]
 pub struct PageQuery {
     page: Option<u64>,
+    from: Option<String>,
+    to: Option<String>,
 }
 
-/// `GET /tenant/surveys/{slug}/responses?page=N`: 25 per page, newest first.
+/// `GET /tenant/surveys/{slug}/responses?page=N`: 25 per page, newest first, with the latest
+/// deletions.
 pub async fn responses(
+    request: HttpRequest,
     state: web::Data<AppState>,
     signed_in: SignedIn,
     slug: web::Path<String>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
+    let at = survey.survey_ref();
+    let (from, to) = (
+        query.from.as_deref().map(str::trim),
+        query.to.as_deref().map(str::trim),
+    );
+    let (range, filter_error) = match DateRange::parse(from, to) {
+        Ok(range) => (range, None),
+        Err(problem) => (None, Some(problem)),
+    };
     let found = state
         .stores
-        .response_page(&survey.survey_ref(), query.page.unwrap_or(1))
+        .response_page(&at, query.page.unwrap_or(1), range.as_ref())
         .await?;
-    let first = (found.page - 1) * PER_PAGE;
+    // Dates are digits and dashes once parsed: safe in a link as they are.
+    let filter = range.map_or_else(String::new, |_| {
+        format!("&from={}&to={}", from.unwrap_or(""), to.unwrap_or(""))
+    });
     let rows = found
-        .responses
+        .numbers
         .iter()
-        .enumerate()
-        .map(|(i, answer)| ResponseRow {
-            n: first + i as u64 + 1,
-            reference: answer.reference.to_string(),
-            submitted: when(answer),
-            preview: survey
-                .questions
-                .iter()
-                .filter_map(|q| answer.values.get(&q.id).map(shown))
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" · ")
-                .chars()
-                .take(120)
-                .collect(),
+        .zip(&found.responses)
+        .map(|(n, answer)| (*n, response_row(&survey, answer)))
+        .collect();
+    let records = state.stores.deletions.records(&at).await?;
+    let deletions = records
+        .iter()
+        .rev()
+        .take(DELETIONS_SHOWN)
+        .map(|record| DeletionLine {
+            reference: record.reference.to_string(),
+            by: record.by.clone(),
+            at: minute(record.at),
         })
         .collect();
     render(&ResponsesPage {
         csrf: signed_in.session.csrf.clone(),
+        notice: notice::take(&request, &state),
         survey,
         total: found.total,
+        exact: found.exact,
         page: found.page,
         pages: found.pages,
         rows,
+        deletions,
+        deleted: records.len(),
+        from: from.unwrap_or("").to_owned(),
+        to: to.unwrap_or("").to_owned(),
+        filtered: range.is_some(),
+        filter,
+        filter_error,
     })
 }
 

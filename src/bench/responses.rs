@@ -1,0 +1,113 @@
+//! `canvass bench responses`: what one page of responses costs in a large survey, unfiltered
+//! and filtered by submission date: storage reads and time per page, at any depth.
+
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use time::OffsetDateTime;
+
+use super::{BenchError, Scratch, answers, open, subscription};
+use crate::storage::Operation;
+use crate::stores::Stores;
+use crate::stores::responses::DateRange;
+use crate::worker::{StepOutcome, Worker, WorkerSettings};
+
+/// Times each page is read to take its mean time.
+const REPEATS: u32 = 50;
+
+/// Prepares a survey of `count` answers submitted over `days` days, then measures pages.
+pub(super) async fn run(count: u64, days: u64) -> Result<(), BenchError> {
+    let dir = Scratch::new();
+    let stores = open(&dir, 1).await?;
+    let days = days.max(1);
+    let end = OffsetDateTime::now_utc();
+    let start = end - Duration::from_secs(days * 86_400);
+    eprintln!("preparing a survey with {count} answers over {days} days");
+    let mut done = 0;
+    let mut worker = Worker::new(stores.clone(), WorkerSettings::default());
+    while done < count {
+        let chunk = (count - done).min(128);
+        let mut batch = Vec::with_capacity(chunk as usize);
+        for n in done..done + chunk {
+            let mut answer = answers::answer(stores.references.next().await?, n, false, 1);
+            answer.submitted_at = start + Duration::from_secs(n * days * 86_400 / count);
+            batch.push(answer);
+        }
+        for queued in join_all(
+            batch
+                .iter()
+                .map(|a| stores.answer_queues.submit(a, subscription(false))),
+        )
+        .await
+        {
+            queued?;
+        }
+        done += chunk;
+        // Drained as it goes, so the queue stays small.
+        if done % 4096 == 0 || done == count {
+            while let StepOutcome::BatchDone { .. } = worker.step().await? {}
+        }
+        if done % 100_000 == 0 {
+            eprintln!("  {done} / {count} submitted and counted");
+        }
+    }
+    let survey = answers::survey_ref(0);
+    let one_day = start.date() + time::Duration::days(days as i64 / 2);
+    let day = DateRange {
+        from: one_day,
+        to: one_day,
+    };
+    let week = DateRange {
+        from: one_day,
+        to: one_day + time::Duration::days(6),
+    };
+    let day_pages = (count / days).div_ceil(25);
+    let cases: Vec<(String, u64, Option<DateRange>)> = vec![
+        ("newest page, no filter".into(), 1, None),
+        (
+            format!("oldest page ({}), no filter", count.div_ceil(25)),
+            count.div_ceil(25),
+            None,
+        ),
+        (format!("one day ({one_day}), its first page"), 1, Some(day)),
+        (
+            format!("one day ({one_day}), its last page ({day_pages})"),
+            day_pages,
+            Some(day),
+        ),
+        ("a week, its 5th page".into(), 5, Some(week)),
+    ];
+    println!(
+        "a page of responses in a survey of {count} answers over {days} days (local backend):"
+    );
+    for (label, page, range) in cases {
+        let (reads, shown, total) = measure_once(&stores, &survey, page, range.as_ref()).await?;
+        let started = Instant::now();
+        for _ in 0..REPEATS {
+            stores.response_page(&survey, page, range.as_ref()).await?;
+        }
+        let mean = started.elapsed() / REPEATS;
+        println!(
+            "  {label:<42} {shown:>2} shown of {total:>7}  {reads:>3} blob reads  {:>7.2} ms",
+            mean.as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
+}
+
+/// One page's blob reads, responses shown and total.
+async fn measure_once(
+    stores: &Stores,
+    survey: &crate::domain::SurveyRef,
+    page: u64,
+    range: Option<&DateRange>,
+) -> Result<(u64, usize, u64), BenchError> {
+    let before = stores.storage.transactions();
+    let found = stores.response_page(survey, page, range).await?;
+    let reads = stores
+        .storage
+        .transactions()
+        .since(&before)
+        .of(Operation::Get);
+    Ok((reads, found.responses.len(), found.total))
+}

@@ -1,0 +1,108 @@
+//! A queue of background work (export requests, deletions) as the stores use it: JSON
+//! messages, received one at a time, deleted once the work is done, extended while it runs.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::error::encode;
+use super::{Context, StoreError};
+use crate::storage::{Error, Message, MessageQueue, MessageUpdate, QueueName, Storage};
+
+/// One work queue.
+#[derive(Clone, Debug)]
+pub struct WorkQueue {
+    queues: Arc<dyn MessageQueue>,
+    name: QueueName,
+}
+
+impl WorkQueue {
+    /// Creates the queue if missing; called once at start-up.
+    pub(super) async fn create(storage: &Storage, name: &'static str) -> Result<Self, StoreError> {
+        let name = QueueName::parse(name).expect("work queue names are valid");
+        storage
+            .queues
+            .create_queue(&name)
+            .await
+            .context(|| format!("creating queue {name}"))?;
+        Ok(Self {
+            queues: storage.queues.clone(),
+            name,
+        })
+    }
+
+    /// The queue's name.
+    pub fn name(&self) -> &QueueName {
+        &self.name
+    }
+
+    /// Adds a message.
+    pub async fn send(&self, message: &impl Serialize) -> Result<(), StoreError> {
+        self.queues
+            .add(
+                &self.name,
+                encode(self.name.as_str(), message)?.into(),
+                None,
+            )
+            .await
+            .context(|| format!("queueing on {}", self.name))?;
+        Ok(())
+    }
+
+    /// Takes the next message, hidden for `visibility`, with its content (or why it cannot be
+    /// read).
+    pub async fn receive<T: DeserializeOwned>(
+        &self,
+        visibility: Duration,
+    ) -> Result<Option<(Message, Result<T, String>)>, StoreError> {
+        let mut messages = self
+            .queues
+            .get(&self.name, 1, visibility)
+            .await
+            .context(|| format!("receiving from {}", self.name))?;
+        Ok(messages.pop().map(|message| {
+            let content = serde_json::from_slice(&message.body).map_err(|e| e.to_string());
+            (message, content)
+        }))
+    }
+
+    /// Keeps a held message hidden for another `visibility`.
+    pub async fn extend(
+        &self,
+        message: &mut Message,
+        visibility: Duration,
+    ) -> Result<(), StoreError> {
+        let update = MessageUpdate {
+            body: None,
+            visibility,
+        };
+        message.pop_receipt = self
+            .queues
+            .update(&self.name, &message.id, &message.pop_receipt, update)
+            .await
+            .context(|| format!("extending a message of {}", self.name))?;
+        Ok(())
+    }
+
+    /// Deletes a message whose work is done; already gone is fine.
+    pub async fn finish(&self, message: &Message) -> Result<(), StoreError> {
+        match self
+            .queues
+            .delete(&self.name, &message.id, &message.pop_receipt)
+            .await
+        {
+            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("deleting a message of {}", self.name)),
+        }
+    }
+
+    /// How many messages wait, roughly.
+    pub async fn waiting(&self) -> Result<u64, StoreError> {
+        self.queues
+            .approximate_length(&self.name)
+            .await
+            .context(|| format!("reading the length of {}", self.name))
+    }
+}

@@ -1,0 +1,122 @@
+//! Deleting responses from the tenant site: one from its page, or several ticked in the list,
+//! always after a confirmation page that shows what goes. The deletion is recorded (who, when,
+//! which reference) and queued; a worker takes the responses out of every figure, list and
+//! download (see `worker::deletions`).
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, web};
+use askama::Template;
+
+use super::results::{ResponseRow, response_row};
+use super::session::SignedIn;
+use super::{notice, own_survey};
+use crate::domain::{Reference, Survey};
+use crate::stores::deletions::MAX_DELETIONS_PER_REQUEST;
+use crate::stores::responses::Standing;
+use crate::web::forms::field;
+use crate::web::{AppState, WebError, render};
+
+#[derive(Template)]
+#[template(path = "tenant/delete-responses.html")]
+struct ConfirmPage {
+    csrf: String,
+    survey: Arc<Survey>,
+    rows: Vec<ResponseRow>,
+}
+
+/// The references a form names (`reference`, repeated), in order, without repeats.
+fn references(form: &[(String, String)]) -> Result<Vec<Reference>, WebError> {
+    let mut references: Vec<Reference> = Vec::new();
+    for (name, value) in form {
+        if name != "reference" {
+            continue;
+        }
+        let reference =
+            value.trim().parse().map(Reference).map_err(|_| {
+                WebError::BadRequest(format!("\"{value}\" is not a reference number"))
+            })?;
+        if !references.contains(&reference) {
+            references.push(reference);
+        }
+    }
+    if references.len() > MAX_DELETIONS_PER_REQUEST {
+        return Err(WebError::BadRequest(format!(
+            "At most {MAX_DELETIONS_PER_REQUEST} responses can be deleted at once."
+        )));
+    }
+    Ok(references)
+}
+
+/// `POST /tenant/surveys/{slug}/responses/delete`: without `confirm=yes`, the confirmation
+/// page for the responses named; with it, their deletion.
+pub async fn delete(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let list = format!("/tenant/surveys/{}/responses", survey.slug);
+    let asked = references(&form)?;
+    if asked.is_empty() {
+        return Ok(notice::redirect(
+            &state,
+            &list,
+            "Tick the responses to delete first.",
+        ));
+    }
+    let at = survey.survey_ref();
+    if field(&form, "confirm") != Some("yes") {
+        let answers = state.stores.answers.get_many(&at, &asked).await?;
+        let rows: Vec<ResponseRow> = answers
+            .iter()
+            .flatten()
+            .map(|answer| response_row(&survey, answer))
+            .collect();
+        if rows.is_empty() {
+            return Err(WebError::NotFound);
+        }
+        return render(&ConfirmPage {
+            csrf: signed_in.session.csrf.clone(),
+            survey,
+            rows,
+        });
+    }
+    let standings = state.stores.standing(&at, &asked).await?;
+    let pick = |wanted: Standing| -> Vec<Reference> {
+        asked
+            .iter()
+            .zip(&standings)
+            .filter(|(_, standing)| **standing == wanted)
+            .map(|(reference, _)| *reference)
+            .collect()
+    };
+    let (counted, waiting) = (pick(Standing::Counted), pick(Standing::Waiting));
+    if !counted.is_empty() {
+        let by = signed_in.session.email.as_str();
+        state.stores.deletions.request(&at, &counted, by).await?;
+    }
+    let mut text = match counted.len() {
+        0 => "Nothing was deleted.".to_owned(),
+        1 => format!(
+            "Response {} deleted. The summary and downloads leave it out in a moment.",
+            counted[0]
+        ),
+        n => {
+            format!("{n} responses deleted. The summary and downloads leave them out in a moment.")
+        }
+    };
+    if !waiting.is_empty() {
+        text.push_str(&format!(
+            " {} not counted yet: delete {} again in a moment.",
+            match waiting.len() {
+                1 => "One was".to_owned(),
+                n => format!("{n} were"),
+            },
+            if waiting.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    Ok(notice::redirect(&state, &list, &text))
+}

@@ -1,0 +1,173 @@
+//! Deleting counted responses, and recounting what deletion cannot subtract.
+//!
+//! **Delete.** A deletion is applied by the same kind of commit that counts answers: read the
+//! summary and its ETag, subtract the stored answers of the references not yet in `deleted`,
+//! add them to `deleted`, and write under If-Match (again from the read on a lost race). The
+//! commit is the moment a response is deleted; a redelivered message finds its references in
+//! `deleted` and subtracts nothing. Only after the commit is durable are the answers' blobs
+//! removed, so a crash in between leaves them for the redelivery to remove.
+//!
+//! **Recount.** Min and max and the frequent-words sketches cannot be un-merged, so a deletion
+//! leaves them counting the deleted answers (`unrecounted` says so) until a recount replaces
+//! the statistics with those of the remaining answers: it sums every listed, undeleted answer
+//! up to the list's length as read, then reads the summary again; answers counted meanwhile
+//! are added (only those), and the result is committed under the ETag of that last read. New
+//! deletions meanwhile start it over. Counts stay exact throughout: subtraction keeps them so,
+//! and the recount agrees with them.
+
+use std::collections::BTreeSet;
+
+use crate::domain::{Reference, SurveyRef, SurveySummary};
+use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
+
+/// Answers read per storage call.
+const READ: usize = 64;
+
+/// What applying a deletion did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Deleted {
+    /// These responses were taken out by this commit (none if all were already).
+    Applied(usize),
+    /// Some of the responses are not counted yet: the deletion waits for them.
+    NotCounted(Vec<Reference>),
+}
+
+/// Applies the deletion of `references` to the survey, exactly once.
+pub async fn delete(
+    stores: &Stores,
+    survey: &SurveyRef,
+    references: &[Reference],
+) -> Result<Deleted, StoreError> {
+    let asked: BTreeSet<Reference> = references.iter().copied().collect();
+    let applied = loop {
+        let mut read = stores.summaries.read(survey).await?;
+        let todo: Vec<Reference> = asked
+            .iter()
+            .filter(|r| !read.doc.deleted.contains(r))
+            .copied()
+            .collect();
+        if todo.is_empty() {
+            break 0;
+        }
+        let waiting = stores
+            .counted
+            .uncounted(survey, &read.doc.recent, todo.iter().copied())
+            .await?;
+        if !waiting.is_empty() {
+            return Ok(Deleted::NotCounted(waiting));
+        }
+        let answers = stores.answers.get_many(survey, &todo).await?;
+        for (reference, answer) in todo.iter().zip(&answers) {
+            match answer {
+                Some(answer) => read.doc.uncount(answer),
+                // Counted, yet its blob is gone (a damaged store): only a recount can take it
+                // out of the statistics.
+                None => {
+                    tracing::warn!(%survey, %reference, "a deleted response's answer is missing; the recount will settle its statistics")
+                }
+            }
+            read.doc.deleted.insert(*reference);
+        }
+        read.doc.unrecounted += todo.len() as u64;
+        if stores
+            .summaries
+            .write(survey, &read.doc, read.etag.as_ref())
+            .await?
+        {
+            break todo.len();
+        }
+    };
+    // The answers go only once the commit that deleted them is on disk.
+    stores.flush().await?;
+    for reference in &asked {
+        stores
+            .delete_blob(&crate::stores::keys::answer(survey, *reference))
+            .await?;
+    }
+    Ok(Deleted::Applied(applied))
+}
+
+/// What a recount did.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Recounted {
+    /// Answers the recounted statistics hold (0 when nothing needed recounting).
+    pub answers: u64,
+}
+
+/// Replaces the survey's statistics and days with those of its remaining answers, if
+/// deletions left traces in them or the days do not cover every answer (a summary written
+/// before days were kept).
+pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, StoreError> {
+    // What a recount makes: the statistics and the days, counted afresh.
+    let mut counted = SummaryDoc::default();
+    let mut through = 0;
+    let mut deleted = None;
+    loop {
+        let mut read = stores.summaries.read(survey).await?;
+        if read.doc.unrecounted == 0 && read.doc.days_from == 0 {
+            return Ok(Recounted { answers: 0 });
+        }
+        if deleted.as_ref() != Some(&read.doc.deleted) {
+            // First pass, or new deletions since: start over.
+            counted = SummaryDoc::default();
+            through = 0;
+            deleted = Some(read.doc.deleted.clone());
+        }
+        if through < read.doc.list_len {
+            while through < read.doc.list_len {
+                let end = (through + LIST_CHUNK).min(read.doc.list_len);
+                let references = stores
+                    .answer_list
+                    .references(survey, &read.doc, through..end)
+                    .await?;
+                // Positions as listed (a reference read with its position).
+                let placed: Vec<(u64, Reference)> = (through..)
+                    .zip(references)
+                    .filter(|(_, r)| !read.doc.deleted.contains(r))
+                    .collect();
+                for part in placed.chunks(READ) {
+                    let wanted: Vec<Reference> = part.iter().map(|(_, r)| *r).collect();
+                    let answers = stores.answers.get_many(survey, &wanted).await?;
+                    for ((position, _), answer) in part.iter().zip(answers) {
+                        if let Some(answer) = answer {
+                            counted.count(&answer, *position);
+                        }
+                    }
+                }
+                through = end;
+                if through % (LIST_CHUNK * 20) == 0 {
+                    tracing::info!(%survey, through, of = read.doc.list_len, "recounting a summary after deletions");
+                }
+            }
+            // Read again: answers counted meanwhile are added before committing.
+            continue;
+        }
+        // Subtraction kept the counts exact: a recount that disagrees means a deletion was
+        // applied twice or not at all, which must never happen (the recount's figures win).
+        let answered = |s: &SurveySummary| -> Vec<(String, u64)> {
+            s.questions
+                .iter()
+                .map(|(id, q)| (id.to_string(), q.answered()))
+                .collect()
+        };
+        let summary = &counted.summary;
+        if summary.total != read.doc.summary.total
+            || answered(summary) != answered(&read.doc.summary)
+        {
+            tracing::error!(%survey, recounted = summary.total, subtracted = read.doc.summary.total, "a recount disagrees with the subtracted counts");
+        }
+        read.doc.summary = summary.clone();
+        read.doc.days = counted.days.clone();
+        read.doc.days_from = 0;
+        read.doc.unrecounted = 0;
+        if stores
+            .summaries
+            .write(survey, &read.doc, read.etag.as_ref())
+            .await?
+        {
+            return Ok(Recounted {
+                answers: counted.summary.total,
+            });
+        }
+    }
+}
