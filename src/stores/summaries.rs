@@ -85,11 +85,13 @@ pub struct DaySpan {
 
 /// The submission day of an answer, as `days` keys it.
 pub fn day_of(answer: &crate::domain::Answer) -> String {
-    answer
-        .submitted_at
-        .to_offset(time::UtcOffset::UTC)
-        .date()
-        .to_string()
+    let day = answer.submitted_at.to_offset(time::UtcOffset::UTC).date();
+    format!(
+        "{:04}-{:02}-{:02}",
+        day.year(),
+        day.month() as u8,
+        day.day()
+    )
 }
 
 impl SummaryDoc {

@@ -38,11 +38,18 @@ pub struct RecentTexts(Vec<RecentText>);
 impl RecentTexts {
     /// The list holding one answer.
     pub fn of(reference: Reference, submitted_at: OffsetDateTime, text: &str) -> Self {
-        let cut = text.chars().count() > RECENT_TEXT_CHARS;
+        // No more bytes than the limit in characters: nothing to count or cut.
+        let (text, cut) = if text.len() <= RECENT_TEXT_CHARS {
+            (text.to_owned(), false)
+        } else {
+            let kept: String = text.chars().take(RECENT_TEXT_CHARS).collect();
+            let cut = kept.len() < text.len();
+            (kept, cut)
+        };
         Self(vec![RecentText {
             reference,
             submitted_at,
-            text: text.chars().take(RECENT_TEXT_CHARS).collect(),
+            text,
             cut,
         }])
     }
@@ -50,11 +57,24 @@ impl RecentTexts {
     /// Adds the answers of another list, keeping the newest (ties: the higher reference, the
     /// one issued later).
     pub fn merge(&mut self, other: &RecentTexts) {
-        self.0.extend(other.0.iter().cloned());
-        self.0
-            .sort_by_key(|recent| std::cmp::Reverse((recent.submitted_at, recent.reference)));
-        self.0.dedup_by_key(|recent| recent.reference);
-        self.0.truncate(RECENT_TEXTS);
+        for recent in &other.0 {
+            self.insert(recent);
+        }
+    }
+
+    /// Adds one answer in its place, if it is among the newest (no copy of it otherwise: the
+    /// worker merges every text answer through here).
+    fn insert(&mut self, recent: &RecentText) {
+        let key = |r: &RecentText| std::cmp::Reverse((r.submitted_at, r.reference));
+        match self.0.binary_search_by_key(&key(recent), key) {
+            // Already here (the same response).
+            Ok(_) => {}
+            Err(place) if place < RECENT_TEXTS => {
+                self.0.insert(place, recent.clone());
+                self.0.truncate(RECENT_TEXTS);
+            }
+            Err(_) => {}
+        }
     }
 
     /// Drops the answers of these responses (deleted ones).

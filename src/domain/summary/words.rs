@@ -154,14 +154,19 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|word| word.chars().count() > 1 && !STOP_WORDS.contains(&word.as_str()))
 }
 
-/// Whether a whitespace-separated token is an email address or a link.
+/// Whether a whitespace-separated token is an email address or a link (no allocation: this
+/// runs for every word of every text answer the worker counts).
 fn is_address(token: &str) -> bool {
     let token = token.trim_matches(|c: char| !c.is_alphanumeric());
-    let lower = token.to_lowercase();
+    let starts = |prefix: &str| {
+        token
+            .get(..prefix.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(prefix))
+    };
     let email = token
         .split_once('@')
         .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'));
-    email || lower.contains("://") || lower.starts_with("www.") || lower.starts_with("mailto:")
+    email || token.contains("://") || starts("www.") || starts("mailto:")
 }
 
 /// A bounded, mergeable count of frequent words.
