@@ -144,6 +144,11 @@ pub struct WorkerArgs {
     /// commas); by default none, so tenants cannot set their own.
     #[arg(long, env = "CANVASS_EXPORT_ALLOWED_HOSTS", default_value = "")]
     pub export_allowed_hosts: String,
+
+    /// Hosts webhooks may reach over plain http and on any address, internal ones included
+    /// (names or addresses, separated by commas); by default none: https to public addresses.
+    #[arg(long, env = "CANVASS_WEBHOOK_ALLOWED_HOSTS", default_value = "")]
+    pub webhook_allowed_hosts: String,
 }
 
 impl Default for WorkerArgs {
@@ -156,6 +161,7 @@ impl Default for WorkerArgs {
             reconcile_every_secs: defaults.reconcile_every.as_secs(),
             export_database_url: None,
             export_allowed_hosts: String::new(),
+            webhook_allowed_hosts: String::new(),
         }
     }
 }
@@ -170,6 +176,10 @@ impl WorkerArgs {
             reconcile_every: Duration::from_secs(self.reconcile_every_secs.max(1)),
             export_database_url: self.export_database_url.clone(),
             export_hosts: crate::export::AllowedHosts::parse(&self.export_allowed_hosts),
+            deliveries: crate::worker::deliveries::DeliverySettings {
+                allowed: crate::export::AllowedHosts::parse(&self.webhook_allowed_hosts),
+                ..Default::default()
+            },
             ..WorkerSettings::default()
         }
     }
@@ -200,6 +210,7 @@ impl ServeSettings {
             body_timeout: Duration::from_secs(self.body_timeout_secs.max(1)),
             trusted_proxies: self.trusted_proxies.0.clone(),
             export_hosts: crate::export::AllowedHosts::parse(&self.worker.export_allowed_hosts),
+            webhook_hosts: crate::export::AllowedHosts::parse(&self.worker.webhook_allowed_hosts),
             server_exports: self.worker.export_database_url.is_some(),
             public_url: self
                 .public_url

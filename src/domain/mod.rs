@@ -15,6 +15,7 @@ pub mod submission;
 pub mod summary;
 pub mod survey;
 pub mod tenant;
+pub mod webhook;
 pub mod zone;
 
 #[cfg(test)]

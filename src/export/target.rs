@@ -97,7 +97,8 @@ impl AllowedHosts {
         }
     }
 
-    fn allows(&self, host: &str) -> bool {
+    /// Whether the list names `host` (a name, or an address in any of its spellings).
+    pub fn allows(&self, host: &str) -> bool {
         let address = host.parse::<IpAddr>().ok();
         self.0
             .iter()

@@ -7,16 +7,16 @@
 //! summary: a summary rebuilt from stored answers leaves the recorded references out.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::error::{decode, encode};
+use super::error::decode;
+use super::json_blob;
 use super::work_queue::WorkQueue;
 use super::{Context, StoreError, keys};
 use crate::domain::{Reference, SurveyId, SurveyRef, SurveySlug, TenantSlug};
-use crate::storage::{BlobStore, Error, PutMode, Storage};
+use crate::storage::{BlobStore, Error, Storage};
 
 /// The queue of deletions and recounts.
 pub const DELETION_QUEUE: &str = "deletions";
@@ -126,32 +126,19 @@ impl DeletionStore {
     ) -> Result<(), StoreError> {
         let key = keys::deletions(survey);
         let at = OffsetDateTime::now_utc();
-        loop {
-            let (mut records, mode) = match self.blobs.get(&key).await {
-                Ok(blob) => (
-                    decode::<Vec<DeletionRecord>>(&key, &blob.body)?,
-                    PutMode::Update(blob.meta.etag),
-                ),
-                Err(Error::NotFound { .. }) => (Vec::new(), PutMode::Create),
-                Err(error) => return Err(error).context(|| format!("reading {key}")),
-            };
-            records.extend(references.iter().map(|&reference| DeletionRecord {
-                reference,
-                by: by.to_owned(),
-                at,
-            }));
-            match self
-                .blobs
-                .put(&key, encode(&key, &records)?.into(), mode)
-                .await
-            {
-                Ok(_) => break,
-                Err(Error::Precondition { .. } | Error::AlreadyExists { .. }) => {
-                    tokio::time::sleep(Duration::from_millis(1)).await;
-                }
-                Err(error) => return Err(error).context(|| format!("writing {key}")),
-            }
-        }
+        json_blob::update(
+            self.blobs.as_ref(),
+            &key,
+            |records: &mut Vec<DeletionRecord>| {
+                records.extend(references.iter().map(|&reference| DeletionRecord {
+                    reference,
+                    by: by.to_owned(),
+                    at,
+                }));
+                Some(())
+            },
+        )
+        .await?;
         self.queue
             .send(&DeletionMessage::Delete {
                 tenant: survey.tenant.clone(),

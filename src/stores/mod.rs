@@ -12,6 +12,7 @@ mod counted;
 pub mod deletions;
 mod error;
 pub mod exports;
+mod json_blob;
 pub mod keys;
 pub mod lease;
 mod references;
@@ -23,6 +24,7 @@ mod surveys;
 pub mod tenant_settings;
 mod tenants;
 pub mod throttle;
+pub mod webhooks;
 pub mod work_queue;
 
 pub use accounts::AccountStore;
@@ -128,6 +130,8 @@ pub struct Stores {
     pub exports: exports::ExportStore,
     /// Deleted responses' records, and the queue of deletions and recounts.
     pub deletions: deletions::DeletionStore,
+    /// Webhook endpoints, their delivery logs, and the delivery queue.
+    pub webhooks: webhooks::WebhookStore,
     /// Tenants' settings.
     pub tenant_settings: tenant_settings::TenantSettingsStore,
     /// Sign-in attempts, counted across processes.
@@ -189,6 +193,7 @@ impl Stores {
         let answer_queues = AnswerQueues::create(&storage, settings.queue_shards).await?;
         let exports = exports::ExportStore::create(&storage).await?;
         let deletions = deletions::DeletionStore::create(&storage).await?;
+        let webhooks = webhooks::WebhookStore::create(&storage).await?;
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
         let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
         Ok(Self {
@@ -209,6 +214,7 @@ impl Stores {
             api_keys: ApiKeyStore::new(storage.blobs.clone()),
             exports,
             deletions,
+            webhooks,
             tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,

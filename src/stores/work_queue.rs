@@ -68,6 +68,44 @@ impl WorkQueue {
         }))
     }
 
+    /// Takes up to `count` messages at once, as `receive` does.
+    pub async fn receive_many<T: DeserializeOwned>(
+        &self,
+        count: usize,
+        visibility: Duration,
+    ) -> Result<Vec<(Message, Result<T, String>)>, StoreError> {
+        let messages = self
+            .queues
+            .get(&self.name, count, visibility)
+            .await
+            .context(|| format!("receiving from {}", self.name))?;
+        Ok(messages
+            .into_iter()
+            .map(|message| {
+                let content = serde_json::from_slice(&message.body).map_err(|e| e.to_string());
+                (message, content)
+            })
+            .collect())
+    }
+
+    /// Replaces a held message's content and hides it for `visibility` (a retry later).
+    pub async fn replace(
+        &self,
+        message: &Message,
+        content: &impl Serialize,
+        visibility: Duration,
+    ) -> Result<(), StoreError> {
+        let update = MessageUpdate {
+            body: Some(encode(self.name.as_str(), content)?.into()),
+            visibility,
+        };
+        self.queues
+            .update(&self.name, &message.id, &message.pop_receipt, update)
+            .await
+            .context(|| format!("rescheduling a message of {}", self.name))?;
+        Ok(())
+    }
+
     /// Keeps a held message hidden for another `visibility`.
     pub async fn extend(
         &self,

@@ -15,6 +15,7 @@ mod public;
 mod render;
 pub mod request_log;
 mod tenant;
+mod webhooks;
 
 pub use error::WebError;
 pub use render::{render, render_with_status};
@@ -34,6 +35,8 @@ pub struct WebSettings {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Hosts a tenant's own export database may be on.
     pub export_hosts: crate::export::AllowedHosts,
+    /// Hosts webhooks may reach over plain http and on any address.
+    pub webhook_hosts: crate::export::AllowedHosts,
     /// Whether the operator set up a server-wide export database.
     pub server_exports: bool,
     /// The site's address as respondents reach it, if the operator set it.
@@ -47,6 +50,7 @@ impl Default for WebSettings {
             body_timeout: std::time::Duration::from_secs(crate::config::DEFAULT_BODY_TIMEOUT_SECS),
             trusted_proxies: Vec::new(),
             export_hosts: crate::export::AllowedHosts::default(),
+            webhook_hosts: crate::export::AllowedHosts::default(),
             server_exports: false,
             public_url: None,
         }
@@ -65,6 +69,8 @@ pub struct AppState {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Hosts a tenant's own export database may be on.
     pub export_hosts: crate::export::AllowedHosts,
+    /// Hosts webhooks may reach over plain http and on any address.
+    pub webhook_hosts: crate::export::AllowedHosts,
     /// Whether the operator set up a server-wide export database.
     pub server_exports: bool,
     /// The site's address as respondents reach it, if the operator set it.
@@ -80,6 +86,7 @@ impl AppState {
             body_timeout: settings.body_timeout,
             trusted_proxies: settings.trusted_proxies,
             export_hosts: settings.export_hosts,
+            webhook_hosts: settings.webhook_hosts,
             server_exports: settings.server_exports,
             public_url: settings.public_url,
         }

@@ -74,6 +74,9 @@ pub struct Merged {
     pub conflicts: usize,
     /// Settled answers still in `recent`: hand them to the survey's next batch, or `tidy` them.
     pub settled: BTreeSet<Reference>,
+    /// This batch's answers whose list entries this merge wrote: newly counted ones, and any
+    /// a dead worker counted but had not finished (so their webhooks are queued again).
+    pub listed: BTreeSet<Reference>,
 }
 
 /// Runs the protocol for one survey's batch.
@@ -133,6 +136,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
         .filter(|(reference, _)| batch.answers.contains_key(reference))
         .collect();
     settle(stores, survey, &ours).await?;
+    merged.listed = ours.keys().copied().collect();
     merged.settled.extend(ours.into_keys());
     for reference in erased {
         stores

@@ -10,6 +10,7 @@
 
 pub mod crash;
 mod deletions;
+pub mod deliveries;
 mod merge;
 mod rebuild;
 pub mod reconcile;
@@ -51,6 +52,8 @@ pub struct WorkerSettings {
     pub export_database_url: Option<String>,
     /// Hosts a tenant's own export database may be on.
     pub export_hosts: crate::export::AllowedHosts,
+    /// How webhooks are delivered (by a task of their own beside the worker loop).
+    pub deliveries: deliveries::DeliverySettings,
 }
 
 impl Default for WorkerSettings {
@@ -63,6 +66,7 @@ impl Default for WorkerSettings {
             reconcile_every: Duration::from_secs(600),
             export_database_url: None,
             export_hosts: crate::export::AllowedHosts::default(),
+            deliveries: deliveries::DeliverySettings::default(),
         }
     }
 }
@@ -186,6 +190,41 @@ impl Worker {
             return Ok(done);
         }
         self.export().await
+    }
+
+    /// Queues a webhook delivery of each newly listed answer to each enabled endpoint of its
+    /// tenant (the endpoint lists are cached for a few seconds: most tenants have none).
+    async fn queue_deliveries(&self, listed: &[Answer]) -> Result<(), StoreError> {
+        let webhooks = &self.stores.webhooks;
+        for answer in listed {
+            let endpoints = webhooks.cached(&answer.tenant).await?;
+            if endpoints.iter().all(|e| e.disabled.is_some()) {
+                continue;
+            }
+            let body = serde_json::json!({
+                "type": "response.counted",
+                "timestamp": OffsetDateTime::now_utc()
+                    .format(&time::format_description::well_known::Rfc3339)
+                    .unwrap_or_default(),
+                "data": answer,
+            })
+            .to_string();
+            for endpoint in endpoints.iter().filter(|e| e.disabled.is_none()) {
+                webhooks
+                    .queue()
+                    .send(&crate::stores::webhooks::DeliveryMessage {
+                        tenant: answer.tenant.clone(),
+                        endpoint: endpoint.id.clone(),
+                        webhook_id: format!("msg_{}_{}", answer.reference, endpoint.id),
+                        event: "response.counted".into(),
+                        body: body.clone(),
+                        first: OffsetDateTime::now_utc(),
+                        attempts: 0,
+                    })
+                    .await?;
+            }
+        }
+        Ok(())
     }
 
     /// Handles the next deletion or recount, if any: after answers, before exports (an
@@ -443,9 +482,16 @@ impl Worker {
         let (mut counted, mut duplicates, mut commits, mut conflicts) = (Vec::new(), 0, 0, 0);
         let mut finished = Vec::new();
         let mut settled = Vec::new();
+        let mut listed: Vec<Answer> = Vec::new();
         for (survey, items, repeated, merged) in join_all(merges).await {
             match merged {
                 Ok(merged) => {
+                    listed.extend(
+                        items
+                            .iter()
+                            .filter(|w| merged.listed.contains(&w.answer.reference))
+                            .map(|w| w.answer.clone()),
+                    );
                     counted.extend(merged.counted);
                     duplicates += merged.duplicates + repeated;
                     commits += merged.commits;
@@ -459,6 +505,9 @@ impl Worker {
                 }
             }
         }
+        // Before the messages go: a worker that dies first leaves them to be redelivered, and
+        // their answers, still in `recent`, are listed again and queued again (same ids).
+        self.queue_deliveries(&listed).await?;
         self.finish(&finished).await?;
         // Deleting the messages made everything before it durable: these answers may now
         // leave `recent` (had the deletes failed, they would stay there, and be settled again
@@ -583,6 +632,12 @@ impl Worker {
     /// progress is always finished, so no batch is abandoned half-way by a stop request.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) {
         tokio::pin!(shutdown);
+        let (stop_deliveries, stop) = tokio::sync::watch::channel(false);
+        let deliverer = tokio::spawn(deliveries::run(
+            self.stores.clone(),
+            self.settings.deliveries.clone(),
+            stop,
+        ));
         let mut last_reconcile = Instant::now();
         let mut totals = Totals::default();
         loop {
@@ -632,6 +687,9 @@ impl Worker {
         if let Err(error) = self.tidy().await {
             tracing::error!(error = %error_chain(&error), "tidying summaries on the way out failed");
         }
+        // Deliveries in flight finish (at most their timeout); the rest stay queued.
+        let _ = stop_deliveries.send(true);
+        let _ = deliverer.await;
         // What the worker did, for operators and for `canvass bench drain` (which reads it).
         tracing::info!(
             counted = totals.counted,

@@ -73,6 +73,7 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "dashboard-phone",
         "closed",
         "responses-filtered",
+        "webhooks",
         "delete-responses-confirm",
         "responses-after-delete",
         "delete-confirm",

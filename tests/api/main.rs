@@ -28,5 +28,6 @@ pub mod storage;
 mod stores;
 mod tenant_site;
 mod untrusted_input;
+mod webhooks;
 mod worker;
 mod worker_crash;

@@ -379,6 +379,11 @@ async fn deleted_responses_leave_every_figure_list_and_download_exactly() {
     assert_eq!(done.status(), 303);
     let page = owner.page(list).await;
     assert!(page.contains("2 responses deleted."), "{page}");
+    let again = owner.page(list).await;
+    assert!(
+        !again.contains("2 responses deleted."),
+        "a notice is shown once"
+    );
 
     // The first deletion applied: the total drops at once, min and max wait for the recount.
     let mut worker = worker(&stores, Duration::from_secs(60));

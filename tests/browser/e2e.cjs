@@ -314,6 +314,20 @@ async function main() {
       await shoot(visitor, name);
     }
 
+    // A webhook endpoint: refused over plain http, added over https with its secret shown
+    // once, then removed (before any response could be sent to it: tests reach no other host).
+    await owner.goto(`${base}/tenant/webhooks`);
+    await owner.fill("#url", "http://hooks.example.com/canvass");
+    await owner.click("text=Add endpoint");
+    await owner.waitForSelector("#url-error");
+    await owner.fill("#url", "https://hooks.example.com/canvass");
+    await owner.click("text=Add endpoint");
+    await owner.waitForSelector("#webhook-secret");
+    if (!(await owner.textContent("#webhook-secret")).startsWith("whsec_")) throw new Error("no webhook secret shown");
+    await shoot(owner, "webhooks");
+    await owner.click("button:has-text('Remove')");
+    await owner.waitForSelector("text=Webhook removed");
+
     // A whole survey duplicated: a new draft of its own, opened in the designer.
     await owner.goto(`${base}/tenant/surveys/${slug}`);
     await owner.click("text=Duplicate survey");

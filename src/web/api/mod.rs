@@ -7,6 +7,7 @@ mod body;
 mod document;
 mod error;
 mod surveys;
+mod webhooks;
 
 pub use auth::ApiTenant;
 pub use body::JsonBody;
@@ -54,6 +55,10 @@ pub fn routes(config: &mut ServiceConfig) {
                 web::post().to(surveys::request_export),
             )
             .route("/exports/{id}", web::get().to(surveys::export_status))
+            .route("/webhooks", web::post().to(webhooks::create))
+            .route("/webhooks", web::get().to(webhooks::list))
+            .route("/webhooks/{id}", web::delete().to(webhooks::delete))
+            .route("/webhooks/{id}/test", web::post().to(webhooks::test))
             .default_service(web::to(|| async {
                 Err::<actix_web::HttpResponse, _>(ApiError::NotFound)
             })),

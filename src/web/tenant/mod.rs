@@ -14,6 +14,7 @@ mod preview;
 mod results;
 mod session;
 mod settings;
+mod webhooks;
 
 use actix_web::web::{self, ServiceConfig};
 
@@ -36,6 +37,10 @@ pub fn routes(config: &mut ServiceConfig) {
                 "/settings/branding",
                 web::post().to(settings::save_branding),
             )
+            .route("/webhooks", web::get().to(webhooks::show))
+            .route("/webhooks", web::post().to(webhooks::create))
+            .route("/webhooks/{id}/test", web::post().to(webhooks::test))
+            .route("/webhooks/{id}/remove", web::post().to(webhooks::remove))
             .route("/api-keys", web::get().to(keys::show))
             .route("/api-keys", web::post().to(keys::create))
             .route("/api-keys/{id}/revoke", web::get().to(keys::confirm_revoke))

@@ -302,9 +302,11 @@ pub async fn responses(
             at: minute(record.at),
         })
         .collect();
-    render(&ResponsesPage {
+    let notice = notice::take(&request, &state);
+    let shown = notice.is_some();
+    let mut response = render(&ResponsesPage {
         csrf: signed_in.session.csrf.clone(),
-        notice: notice::take(&request, &state),
+        notice,
         survey,
         total: found.total,
         exact: found.exact,
@@ -318,7 +320,11 @@ pub async fn responses(
         filtered: range.is_some(),
         filter,
         filter_error,
-    })
+    })?;
+    if shown {
+        notice::clear(&mut response);
+    }
+    Ok(response)
 }
 
 #[derive(Template)]

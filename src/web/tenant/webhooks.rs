@@ -1,0 +1,155 @@
+//! The tenant's webhooks: add an endpoint (its secret shown once), see each one's state and
+//! latest deliveries, send a test event, remove one.
+
+use std::sync::Arc;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::notice;
+use super::session::SignedIn;
+use crate::domain::Tenant;
+use crate::stores::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
+use crate::web::forms::field;
+use crate::web::webhooks::{check, send_test};
+use crate::web::{AppState, WebError, render};
+
+/// An endpoint with its latest deliveries.
+struct EndpointView {
+    endpoint: Endpoint,
+    deliveries: Vec<DeliveryRecord>,
+}
+
+#[derive(Template)]
+#[template(path = "tenant/webhooks.html")]
+struct WebhooksPage {
+    csrf: String,
+    tenant: Arc<Tenant>,
+    endpoints: Vec<EndpointView>,
+    /// A new endpoint's URL and secret, shown once.
+    created: Option<(String, String)>,
+    notice: Option<String>,
+    /// The URL typed and why it was refused.
+    refused: Option<(String, String)>,
+}
+
+async fn page(state: &AppState, signed_in: &SignedIn) -> Result<WebhooksPage, WebError> {
+    let tenant = &signed_in.tenant.slug;
+    let mut endpoints = Vec::new();
+    for endpoint in state.stores.webhooks.list(tenant).await? {
+        let deliveries = state.stores.webhooks.log(tenant, &endpoint.id).await?;
+        endpoints.push(EndpointView {
+            endpoint,
+            deliveries,
+        });
+    }
+    Ok(WebhooksPage {
+        csrf: signed_in.session.csrf.clone(),
+        tenant: signed_in.tenant.clone(),
+        endpoints,
+        created: None,
+        notice: None,
+        refused: None,
+    })
+}
+
+/// `GET /tenant/webhooks`
+pub async fn show(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    request: HttpRequest,
+) -> Result<HttpResponse, WebError> {
+    let mut shown = page(&state, &signed_in).await?;
+    shown.notice = notice::take(&request, &state);
+    let mut response = render(&shown)?;
+    if shown.notice.is_some() {
+        notice::clear(&mut response);
+    }
+    Ok(response)
+}
+
+/// `POST /tenant/webhooks`: adds an endpoint and shows its secret once.
+pub async fn create(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let typed = field(&form, "url").unwrap_or("").trim().to_owned();
+    let mut shown = page(&state, &signed_in).await?;
+    let url = match check(&state, &typed) {
+        Ok(url) => url,
+        Err(problem) => {
+            shown.refused = Some((typed, problem));
+            return crate::web::render_with_status(
+                actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                &shown,
+            );
+        }
+    };
+    match state
+        .stores
+        .webhooks
+        .add(&signed_in.tenant.slug, &url)
+        .await?
+    {
+        Some((endpoint, secret)) => {
+            let mut shown = page(&state, &signed_in).await?;
+            shown.created = Some((endpoint.url, secret.as_str().to_owned()));
+            render(&shown)
+        }
+        None => {
+            shown.refused = Some((
+                typed,
+                format!(
+                    "You have {MAX_ENDPOINTS} webhooks, the most there can be: remove one first."
+                ),
+            ));
+            crate::web::render_with_status(
+                actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                &shown,
+            )
+        }
+    }
+}
+
+/// `POST /tenant/webhooks/{id}/test`: queues a test event.
+pub async fn test(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    signed_in.checked_form(payload, &state).await?;
+    send_test(&state, &signed_in.tenant.slug, &id)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    Ok(notice::redirect(
+        &state,
+        "/tenant/webhooks",
+        "Test event queued: it shows in the endpoint's deliveries in a moment.",
+    ))
+}
+
+/// `POST /tenant/webhooks/{id}/remove`
+pub async fn remove(
+    state: web::Data<AppState>,
+    signed_in: SignedIn,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    signed_in.checked_form(payload, &state).await?;
+    if !state
+        .stores
+        .webhooks
+        .remove(&signed_in.tenant.slug, &id)
+        .await?
+    {
+        return Err(WebError::NotFound);
+    }
+    Ok(notice::redirect(
+        &state,
+        "/tenant/webhooks",
+        "Webhook removed: nothing more is sent to it.",
+    ))
+}

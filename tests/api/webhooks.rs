@@ -1,0 +1,423 @@
+//! Webhooks against a real receiver on this machine (its host allowed, as the operator
+//! would): registration and its refusals, Standard Webhooks signatures that verify, retries
+//! with the same `webhook-id` until the receiver takes it, a delivery a dead worker held
+//! made again, test events, and removal.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use canvass::storage;
+use canvass::stores::Stores;
+use canvass::stores::webhooks::DeliveryMessage;
+use canvass::worker::StepOutcome;
+use canvass::worker::deliveries::{DeliverySettings, step};
+
+use crate::helpers::{TestApp, spawn_app_configured, test_settings, worker};
+
+/// What the receiver got: each request's `webhook-id`, timestamp, signature and body.
+type Received = Arc<Mutex<Vec<(String, String, String, String)>>>;
+
+/// A receiver on 127.0.0.1 answering each request with the next status of `script` (200
+/// once it runs out).
+async fn receiver(script: Vec<u16>) -> (String, Received) {
+    let received: Received = Arc::default();
+    let script = Arc::new(Mutex::new(VecDeque::from(script)));
+    let (got, statuses) = (received.clone(), script.clone());
+    let server = HttpServer::new(move || {
+        let (got, statuses) = (got.clone(), statuses.clone());
+        App::new().route(
+            "/hook",
+            web::post().to(move |request: HttpRequest, body: web::Bytes| {
+                let (got, statuses) = (got.clone(), statuses.clone());
+                async move {
+                    let header = |name: &str| {
+                        request
+                            .headers()
+                            .get(name)
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or("")
+                            .to_owned()
+                    };
+                    got.lock().expect("the log").push((
+                        header("webhook-id"),
+                        header("webhook-timestamp"),
+                        header("webhook-signature"),
+                        String::from_utf8_lossy(&body).into_owned(),
+                    ));
+                    let status = statuses
+                        .lock()
+                        .expect("the script")
+                        .pop_front()
+                        .unwrap_or(200);
+                    HttpResponse::build(
+                        actix_web::http::StatusCode::from_u16(status).expect("a status"),
+                    )
+                    .finish()
+                }
+            }),
+        )
+    })
+    .workers(1)
+    .bind("127.0.0.1:0")
+    .expect("a free port");
+    let port = server.addrs()[0].port();
+    tokio::spawn(server.run());
+    (format!("http://127.0.0.1:{port}/hook"), received)
+}
+
+async fn app_allowing_this_machine() -> TestApp {
+    let mut settings = test_settings();
+    settings.worker.webhook_allowed_hosts = "127.0.0.1".into();
+    spawn_app_configured(storage::memory::storage(), settings).await
+}
+
+/// Delivery settings for tests: retries after a few milliseconds.
+fn quick() -> DeliverySettings {
+    DeliverySettings {
+        allowed: canvass::export::AllowedHosts::parse("127.0.0.1"),
+        timeout: Duration::from_secs(2),
+        retry_scale: 0.001,
+        ..DeliverySettings::default()
+    }
+}
+
+/// Makes deliveries until the receiver has `count` requests (or 10 s pass).
+async fn deliver_until(stores: &Stores, received: &Received, count: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while received.lock().expect("the log").len() < count {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "deliveries did not arrive"
+        );
+        step(stores, &quick()).await.expect("a delivery step");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn verifies(secret: &str, id: &str, timestamp: &str, signature: &str, body: &str) -> bool {
+    let key = base64::engine::general_purpose::STANDARD
+        .decode(secret.trim_start_matches("whsec_"))
+        .expect("a base64 secret");
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).expect("a key");
+    mac.update(format!("{id}.{timestamp}.{body}").as_bytes());
+    let expected = base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes());
+    signature == format!("v1,{expected}")
+}
+
+#[tokio::test]
+async fn a_counted_response_is_delivered_signed_and_retried_with_the_same_id_until_taken() {
+    let app = app_allowing_this_machine().await;
+    let key = app.api_tenant("acme").await;
+    let (url, received) = receiver(vec![500, 500]).await;
+
+    // Refusals first: plain http to a host not allowed, internal addresses, not a URL.
+    for (bad, why) in [
+        ("http://example.com/hook", "use https"),
+        ("https://10.0.0.7/hook", "internal address"),
+        ("https://169.254.169.254/latest", "internal address"),
+        ("ftp://example.com/x", "not a URL"),
+    ] {
+        let (status, body) = app
+            .api(
+                reqwest::Method::POST,
+                "/api/v1/webhooks",
+                &key,
+                Some(json!({"url": bad})),
+            )
+            .await;
+        assert_eq!(status, 422, "{bad}: {body}");
+        assert!(
+            body["error"].as_str().expect("a reason").contains(why),
+            "{bad}: {body}"
+        );
+    }
+    let (status, made) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/webhooks",
+            &key,
+            Some(json!({"url": url})),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let secret = made["secret"]
+        .as_str()
+        .expect("the secret, once")
+        .to_owned();
+    let id = made["id"].as_str().expect("an id").to_owned();
+    let (_, listed) = app
+        .api(reqwest::Method::GET, "/api/v1/webhooks", &key, None)
+        .await;
+    assert_eq!(listed["webhooks"][0]["id"], id.as_str());
+    assert!(
+        listed["webhooks"][0].get("secret").is_none(),
+        "shown once only"
+    );
+
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Visit", "questions": [{"text": "Say", "type": "short_text"}]}),
+        )
+        .await;
+    let question = survey["questions"][0]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let response = app.answer("acme", "visit", &[(&question, "Lovely")]).await;
+    let reference =
+        crate::helpers::reference_in(response.headers()["location"].to_str().expect("ascii"));
+    let stores = app.stores().await;
+    let mut worker = worker(&stores, Duration::from_secs(60));
+    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
+
+    // 500, 500, then 200: three attempts, one webhook-id, each signed.
+    deliver_until(&stores, &received, 3).await;
+    let got = received.lock().expect("the log").clone();
+    assert_eq!(got.len(), 3);
+    for (webhook_id, timestamp, signature, body) in &got {
+        assert_eq!(webhook_id, &got[0].0, "the same webhook-id on every retry");
+        assert!(
+            verifies(&secret, webhook_id, timestamp, signature, body),
+            "{signature}"
+        );
+        let event: Value = serde_json::from_str(body).expect("JSON");
+        assert_eq!(event["type"], "response.counted");
+        assert_eq!(event["data"]["reference"], reference);
+        assert_eq!(
+            event["data"]["values"][&question]["text"], "Lovely",
+            "{event}"
+        );
+    }
+    // Nothing more is sent once it is taken.
+    step(&stores, &quick()).await.expect("a step");
+    assert_eq!(received.lock().expect("the log").len(), 3);
+    let log = stores
+        .webhooks
+        .log(
+            &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
+            &id,
+        )
+        .await
+        .expect("the log");
+    let outcomes: Vec<(&str, Option<u16>)> =
+        log.iter().map(|d| (d.outcome.as_str(), d.status)).collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("delivered", Some(200)),
+            ("will retry", Some(500)),
+            ("will retry", Some(500))
+        ]
+    );
+
+    // A test event, then the endpoint removed.
+    let path = format!("/api/v1/webhooks/{id}/test");
+    let (status, _) = app.api(reqwest::Method::POST, &path, &key, None).await;
+    assert_eq!(status, 202);
+    deliver_until(&stores, &received, 4).await;
+    let (_, _, _, body) = received.lock().expect("the log")[3].clone();
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).expect("JSON")["type"],
+        "test"
+    );
+    let path = format!("/api/v1/webhooks/{id}");
+    let (status, _) = app.api(reqwest::Method::DELETE, &path, &key, None).await;
+    assert_eq!(status, 204);
+    let (status, _) = app.api(reqwest::Method::DELETE, &path, &key, None).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn a_delivery_a_dead_worker_held_is_made_once_it_reappears() {
+    let app = app_allowing_this_machine().await;
+    let key = app.api_tenant("acme").await;
+    let (url, received) = receiver(vec![]).await;
+    let (status, made) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/webhooks",
+            &key,
+            Some(json!({"url": url})),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().expect("an id");
+    let (status, _) = app
+        .api(
+            reqwest::Method::POST,
+            &format!("/api/v1/webhooks/{id}/test"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 202);
+    let stores = app.stores().await;
+    // A worker takes the delivery and dies before making it: the message stays hidden...
+    let held = stores
+        .webhooks
+        .queue()
+        .receive_many::<DeliveryMessage>(8, Duration::from_millis(500))
+        .await
+        .expect("received");
+    assert_eq!(held.len(), 1);
+    drop(held);
+    assert_eq!(
+        step(&stores, &quick()).await.expect("a step"),
+        0,
+        "hidden meanwhile"
+    );
+    // ...and comes back to the next worker once its visibility timeout passes.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    deliver_until(&stores, &received, 1).await;
+}
+
+#[tokio::test]
+async fn without_the_operators_leave_internal_addresses_and_plain_http_are_refused() {
+    let app = crate::helpers::spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    for bad in [
+        "http://127.0.0.1:9/hook",
+        "https://127.0.0.1/hook",
+        "https://[::1]/hook",
+    ] {
+        let (status, body) = app
+            .api(
+                reqwest::Method::POST,
+                "/api/v1/webhooks",
+                &key,
+                Some(json!({"url": bad})),
+            )
+            .await;
+        assert_eq!(status, 422, "{bad}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn owners_add_see_and_remove_webhooks_on_the_site() {
+    let app = crate::helpers::spawn_app().await;
+    let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "a@acme.test").await;
+    let csrf = owner.csrf("/tenant/webhooks").await;
+    let refused = owner
+        .post(
+            "/tenant/webhooks",
+            &[("csrf", &csrf), ("url", "http://hooks.example.com/canvass")],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let page = refused.text().await.expect("a page");
+    assert!(page.contains("use https"), "{page}");
+    assert!(
+        page.contains("value=\"http://hooks.example.com/canvass\""),
+        "kept as typed"
+    );
+    let forged = owner
+        .post(
+            "/tenant/webhooks",
+            &[("url", "https://hooks.example.com/canvass")],
+        )
+        .await;
+    assert_eq!(forged.status(), 403);
+    let added = owner
+        .post(
+            "/tenant/webhooks",
+            &[
+                ("csrf", &csrf),
+                ("url", "https://hooks.example.com/canvass"),
+            ],
+        )
+        .await;
+    assert_eq!(added.status(), 200);
+    let page = added.text().await.expect("a page");
+    assert!(page.contains("whsec_"), "the secret, once: {page}");
+    let again = owner.page("/tenant/webhooks").await;
+    assert!(!again.contains("whsec_"), "never shown again");
+    assert!(again.contains("https://hooks.example.com/canvass"));
+    let id = again
+        .split("/tenant/webhooks/")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .expect("an endpoint id")
+        .to_owned();
+    let removed = owner
+        .post(&format!("/tenant/webhooks/{id}/remove"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(removed.status(), 303);
+    let page = owner.page("/tenant/webhooks").await;
+    assert!(page.contains("Webhook removed"), "{page}");
+    assert!(!page.contains("https://hooks.example.com/canvass"));
+}
+
+#[tokio::test]
+async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_with_the_reason() {
+    let app = app_allowing_this_machine().await;
+    let key = app.api_tenant("acme").await;
+    let (url, received) = receiver(vec![503]).await;
+    let (_, made) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/webhooks",
+            &key,
+            Some(json!({"url": url})),
+        )
+        .await;
+    let id = made["id"].as_str().expect("an id").to_owned();
+    let stores = app.stores().await;
+    let tenant = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    // As if it had been failing since yesterday, with a delivery first tried then.
+    let yesterday = time::OffsetDateTime::now_utc() - time::Duration::hours(25);
+    let mut endpoints = stores.webhooks.list(&tenant).await.expect("read");
+    endpoints[0].failing_since = Some(yesterday);
+    stores
+        .storage
+        .blobs
+        .put(
+            "webhooks/acme.json",
+            serde_json::to_vec(&endpoints).expect("JSON").into(),
+            canvass::storage::PutMode::Overwrite,
+        )
+        .await
+        .expect("written");
+    stores
+        .webhooks
+        .queue()
+        .send(&DeliveryMessage {
+            tenant: tenant.clone(),
+            endpoint: id.clone(),
+            webhook_id: "msg_old".into(),
+            event: "test".into(),
+            body: "{}".into(),
+            first: yesterday,
+            attempts: 12,
+        })
+        .await
+        .expect("queued");
+    deliver_until(&stores, &received, 1).await;
+    let log = stores.webhooks.log(&tenant, &id).await.expect("the log");
+    assert_eq!(
+        (log[0].outcome.as_str(), log[0].status),
+        ("given up", Some(503))
+    );
+    let (_, listed) = app
+        .api(reqwest::Method::GET, "/api/v1/webhooks", &key, None)
+        .await;
+    let why = listed["webhooks"][0]["disabled"]
+        .as_str()
+        .expect("disabled, with why");
+    assert!(
+        why.contains("failed for 24 hours") && why.contains("HTTP 503"),
+        "{why}"
+    );
+    assert_eq!(
+        stores.webhooks.queue().waiting().await.expect("length"),
+        0,
+        "not retried"
+    );
+}
