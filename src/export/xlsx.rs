@@ -143,8 +143,12 @@ fn put(
             sheet.write_number(row, col, *number)?;
         }
         Cell::Date(date) => {
-            let day = ExcelDateTime::from_ymd(date.year() as u16, date.month() as u8, date.day())?;
-            sheet.write_datetime_with_format(row, col, &day, &formats.date)?;
+            match ExcelDateTime::from_ymd(date.year() as u16, date.month() as u8, date.day()) {
+                Ok(day) => sheet.write_datetime_with_format(row, col, &day, &formats.date)?,
+                // Excel's dates start in 1900: an earlier one (a date question may take it)
+                // is written as text rather than failing the workbook.
+                Err(_) => sheet.write_string(row, col, date.to_string())?,
+            };
         }
         Cell::Moment(moment) => {
             let moment = moment.to_offset(time::UtcOffset::UTC);

@@ -159,7 +159,7 @@ async fn the_xlsx_download_has_typed_cells_a_column_per_option_and_the_same_cont
         ],
     )
     .await;
-    answer(&app, "sheet", &[(&q[0], "Plain")]).await;
+    answer(&app, "sheet", &[(&q[0], "Plain"), (&q[2], "1850-06-01")]).await;
     drain(&app.stores().await).await;
 
     let site = owner
@@ -228,8 +228,10 @@ async fn the_xlsx_download_has_typed_cells_a_column_per_option_and_the_same_cont
         assert_eq!(when.as_f64(), 46082.0, "2026-03-01 as Excel counts days");
         assert_eq!(row[7], Data::Float(2.5));
         assert_eq!(row[8], Data::String("Good".into()));
-        // The second response answered one question: the others are empty.
+        // The second response answered two questions: the others are empty, and a date
+        // before Excel's first day is text.
         assert_eq!(rows[3][4], Data::Empty);
+        assert_eq!(rows[3][6], Data::String("1850-06-01".into()));
     }
 
     // The CSV on the API matches the site's, and may leave out the byte order mark.
@@ -626,7 +628,11 @@ async fn responses_are_filtered_by_submission_day_exactly_with_each_page_read_fr
     let (total, all) = listed("").await;
     assert_eq!((total, all.len()), (30, 25), "unfiltered: the newest 25");
 
-    for bad in ["?from=March", "?from=2026-03-03&to=2026-03-01"] {
+    for bad in [
+        "?from=March",
+        "?from=2026-03-03&to=2026-03-01",
+        "?segment=drink:Tea",
+    ] {
         let path = format!("/api/v1/surveys/customer-satisfaction/responses{bad}");
         let (status, body) = app.api(reqwest::Method::GET, &path, &key, None).await;
         assert_eq!(status, 400, "{bad}: {body}");

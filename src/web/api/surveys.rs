@@ -175,7 +175,9 @@ pub async fn summary(
     state: web::Data<AppState>,
     tenant: ApiTenant,
     slug: web::Path<String>,
+    query: web::Query<SegmentQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    no_segments(query.segment.as_deref())?;
     let survey = find(&state, &tenant, &slug).await?;
     let read = state.stores.summaries.read(&survey.survey_ref()).await?;
     let known = state.stores.surveys.known_questions(&survey).await?;
@@ -193,9 +195,28 @@ pub struct PageQuery {
     page: Option<u64>,
 }
 
+/// A segment asked for (`QUESTION_ID:OPTION`).
+#[derive(Deserialize)]
+pub struct SegmentQuery {
+    segment: Option<String>,
+}
+
+/// Segments are not kept yet: a script that asks for one is told so, rather than given every
+/// response as if they were its segment's.
+fn no_segments(segment: Option<&str>) -> Result<(), ApiError> {
+    match segment {
+        Some(_) => Err(ApiError::BadRequest(
+            "segment filters are not available on this server yet".into(),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The page and filters of a list of responses.
 #[derive(Deserialize)]
 pub struct ResponsesQuery {
+    /// A segment (not kept yet: refused).
+    segment: Option<String>,
     /// From 1; defaults to 1.
     page: Option<u64>,
     /// Responses submitted on or after this day (`YYYY-MM-DD`, UTC).
@@ -213,6 +234,7 @@ pub async fn responses(
     slug: web::Path<String>,
     query: web::Query<ResponsesQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    no_segments(query.segment.as_deref())?;
     let survey = find(&state, &tenant, &slug).await?;
     let page = page_asked(query.page)?;
     let range = DateRange::parse(query.from.as_deref(), query.to.as_deref())
