@@ -16,19 +16,40 @@ static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     cleaner
         .tags(HashSet::from(TAGS))
         .tag_attributes([("a", HashSet::from(["href"]))].into())
-        .url_schemes(HashSet::from(["http", "https", "mailto"]))
+        .url_schemes(HashSet::from(SCHEMES))
         .link_rel(Some("noopener noreferrer nofollow ugc"));
     cleaner
 });
 
+/// The URL schemes a link may have (others, and the links that have them, are dropped).
+const SCHEMES: [&str; 3] = ["http", "https", "mailto"];
+
+/// Whether a link's destination is one the cleaner keeps, judged as it judges: a relative one,
+/// or an absolute one that parses with one of `SCHEMES`.
+fn safe_destination(destination: &str) -> bool {
+    match url::Url::parse(destination) {
+        Ok(url) => SCHEMES.contains(&url.scheme()),
+        Err(url::ParseError::RelativeUrlWithoutBase) => true,
+        Err(_) => false,
+    }
+}
+
 /// The safe HTML of `text`.
 pub fn to_html(text: &str) -> String {
+    use pulldown_cmark::{Event, Tag, TagEnd};
+    // Whether each open link is kept: a link to an unsafe address becomes its text alone
+    // (the cleaner would only strip its address and leave a link to nowhere).
+    let mut links: Vec<bool> = Vec::new();
     // Raw HTML in the source is shown as text, not interpreted: the subset has none.
-    let events = Parser::new_ext(text, Options::empty()).map(|event| match event {
-        pulldown_cmark::Event::Html(raw) | pulldown_cmark::Event::InlineHtml(raw) => {
-            pulldown_cmark::Event::Text(raw)
+    let events = Parser::new_ext(text, Options::empty()).filter_map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
+        Event::Start(Tag::Link { ref dest_url, .. }) => {
+            let kept = safe_destination(dest_url);
+            links.push(kept);
+            kept.then_some(event)
         }
-        other => other,
+        Event::End(TagEnd::Link) => links.pop().unwrap_or(true).then_some(event),
+        other => Some(other),
     });
     let mut unsafe_html = String::with_capacity(text.len() * 3 / 2);
     html::push_html(&mut unsafe_html, events);
@@ -90,16 +111,33 @@ mod tests {
                 let name = tag.trim_start_matches('/').split([' ', '\n']).next().unwrap_or("");
                 proptest::prop_assert!(TAGS.contains(&name), "{text:?} gave {html}");
                 let attributes = tag.split_once(' ').map_or("", |(_, rest)| rest);
+                // A link's address: up to the first colon, slash, `?` or `#` is its scheme,
+                // if a colon comes first; only the safe schemes may.
+                let href = attributes
+                    .strip_prefix("href=\"")
+                    .and_then(|rest| rest.split('"').next())
+                    .unwrap_or("");
+                let scheme = href
+                    .split_once(':')
+                    .filter(|(before, _)| !before.contains(['/', '?', '#']))
+                    .map(|(scheme, _)| scheme.to_ascii_lowercase());
                 proptest::prop_assert!(
                     attributes.is_empty()
                         || (name == "a"
                             && attributes.starts_with("href=\"")
-                            && !attributes.contains("javascript")
+                            && scheme.is_none_or(|s| ["http", "https", "mailto"].contains(&s.as_str()))
                             && !attributes.contains(" on")),
                     "{text:?} gave {html}"
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_link_to_an_unsafe_address_is_its_text_alone() {
+        assert_eq!(to_html("a<javascript:>"), "<p>ajavascript:</p>\n");
+        assert_eq!(to_html("[x](javascript:alert(1))"), "<p>x</p>\n");
+        assert!(to_html("[x](/relative)").contains(r#"href="/relative""#));
     }
 
     #[test]
