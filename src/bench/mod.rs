@@ -100,7 +100,7 @@ pub enum Bench {
         data_dir: PathBuf,
         /// The download's type.
         #[arg(long, value_enum)]
-        format: sheets::SheetFormat,
+        format: crate::export::SheetFormat,
     },
     /// Summary freshness of premium and standard answers under load with a backlog.
     Freshness {

@@ -12,19 +12,10 @@ use std::time::Instant;
 use futures_util::StreamExt;
 
 use super::{BenchError, Scratch, answers, open, submit};
-use crate::export::{SheetOptions, csv_stream, xlsx_stream};
+use crate::export::{SheetFormat, SheetOptions};
 use crate::storage::local;
 use crate::stores::Stores;
 use crate::worker::{StepOutcome, Worker, WorkerSettings};
-
-/// A download's file type, as the child process is told it.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum SheetFormat {
-    /// An Excel workbook.
-    Xlsx,
-    /// Comma-separated values.
-    Csv,
-}
 
 /// Prepares each size and measures both downloads of it.
 pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
@@ -72,10 +63,7 @@ pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), Benc
     let options = SheetOptions::default();
     let started = Instant::now();
     let mut bytes = 0usize;
-    let mut stream = match format {
-        SheetFormat::Xlsx => xlsx_stream(stores.clone(), survey, options).boxed(),
-        SheetFormat::Csv => csv_stream(stores.clone(), survey, options).boxed(),
-    };
+    let mut stream = format.stream(stores.clone(), survey, options);
     let mut shown = Instant::now();
     while let Some(chunk) = stream.next().await {
         bytes += chunk?.len();

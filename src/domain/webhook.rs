@@ -256,6 +256,8 @@ mod url_tests {
             ("https://user:pw@example.com/hook", false),
             ("ftp://example.com/hook", false),
             ("not a url", false),
+            ("", false),
+            ("https://", false),
         ] {
             assert_eq!(check_url(url, allowed).is_ok(), ok, "case {url}");
         }

@@ -256,6 +256,12 @@ mod tests {
             ]
         );
         assert_eq!(layout.columns[4].id, "many[Cheese]");
+        // A survey without questions still lists who answered when.
+        let bare = Survey {
+            questions: Vec::new(),
+            ..survey.clone()
+        };
+        assert_eq!(Layout::of(&bare).columns.len(), 3);
         let id = |text: &str| QuestionId::parse(text).expect("an id");
         let answer = Answer {
             tenant: survey.tenant.clone(),

@@ -37,7 +37,7 @@ pub use counted::CountedIndex;
 pub use error::{Context, StoreError};
 pub use references::ReferenceAllocator;
 pub use sessions::{SESSION_LIFETIME, Session, SessionStore};
-pub use summaries::{DaySpan, SummaryDoc, SummaryStore, Versioned, day_of};
+pub use summaries::{DaySpan, SummaryDoc, SummaryStore, Versioned};
 pub use surveys::SurveyStore;
 pub use tenants::TenantStore;
 

@@ -84,7 +84,7 @@ pub struct DaySpan {
 }
 
 /// The submission day of an answer, as `days` keys it.
-pub fn day_of(answer: &crate::domain::Answer) -> String {
+fn day_of(answer: &crate::domain::Answer) -> String {
     let day = answer.submitted_at.to_offset(time::UtcOffset::UTC).date();
     format!(
         "{:04}-{:02}-{:02}",
@@ -216,5 +216,63 @@ impl SummaryStore {
             Err(Error::Precondition { .. } | Error::AlreadyExists { .. }) => Ok(false),
             Err(error) => Err(error).context(|| format!("writing the summary {key}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+
+    fn submitted(reference: u64, at: &str) -> Answer {
+        Answer {
+            tenant: TenantSlug::parse("acme").expect("a slug"),
+            survey: SurveySlug::parse("s").expect("a slug"),
+            survey_id: Default::default(),
+            survey_version: 1,
+            reference: Reference(reference),
+            submitted_at: OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
+                .expect("a time"),
+            values: Default::default(),
+            hidden: Default::default(),
+        }
+    }
+
+    #[test]
+    fn days_count_answers_by_their_utc_day_and_span_their_positions() {
+        let mut doc = SummaryDoc::default();
+        // 23:30 at UTC-2 is the next day in UTC.
+        doc.count(&submitted(1, "2026-03-01T10:00:00Z"), 0);
+        doc.count(&submitted(2, "2026-03-01T23:30:00-02:00"), 1);
+        doc.count(&submitted(3, "2026-03-01T23:59:59Z"), 2);
+        assert_eq!(doc.days_from, 0, "a new survey has every answer in days");
+        assert_eq!(
+            doc.days["2026-03-01"],
+            DaySpan {
+                count: 2,
+                first: 0,
+                last: 2
+            }
+        );
+        assert_eq!(doc.days["2026-03-02"].count, 1);
+        doc.uncount(&submitted(3, "2026-03-01T23:59:59Z"));
+        assert_eq!(doc.days["2026-03-01"].count, 1);
+        assert_eq!(doc.summary.total, 2);
+    }
+
+    #[test]
+    fn a_summary_written_before_days_were_kept_starts_them_at_its_next_answer() {
+        let old: SummaryDoc =
+            serde_json::from_value(serde_json::json!({"summary": {"total": 5, "questions": {}},
+                "list_len": 5}))
+            .expect("an old summary reads");
+        assert_eq!(old.days_from, u64::MAX);
+        let mut doc = old;
+        doc.count(&submitted(9, "2026-03-01T10:00:00Z"), 5);
+        doc.count(&submitted(10, "2026-03-01T11:00:00Z"), 6);
+        assert_eq!(
+            doc.days_from, 5,
+            "answers before position 5 have unknown days"
+        );
     }
 }

@@ -88,6 +88,36 @@ pub struct DeliveryMessage {
     pub attempts: u32,
 }
 
+impl DeliveryMessage {
+    /// A first delivery of the event `event` with `data` to the endpoint: the body is
+    /// `{"type", "timestamp", "data"}`, as Standard Webhooks suggests.
+    pub fn event(
+        tenant: &TenantSlug,
+        endpoint: &str,
+        webhook_id: String,
+        event: &str,
+        data: &impl Serialize,
+    ) -> Self {
+        let now = OffsetDateTime::now_utc();
+        let body = serde_json::json!({
+            "type": event,
+            "timestamp": now
+                .format(&time::format_description::well_known::Rfc3339)
+                .unwrap_or_default(),
+            "data": data,
+        });
+        Self {
+            tenant: tenant.clone(),
+            endpoint: endpoint.to_owned(),
+            webhook_id,
+            event: event.to_owned(),
+            body: body.to_string(),
+            first: now,
+            attempts: 0,
+        }
+    }
+}
+
 fn endpoints_key(tenant: &TenantSlug) -> String {
     format!("webhooks/{tenant}.json")
 }

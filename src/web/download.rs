@@ -8,18 +8,9 @@ use serde::Deserialize;
 use std::sync::Arc;
 
 use crate::domain::Survey;
-use crate::export::SheetOptions;
+use crate::export::{SheetFormat, SheetOptions};
 use crate::stores::Stores;
 use crate::telemetry::error_chain;
-
-/// A download's file type.
-#[derive(Clone, Copy, Debug)]
-pub enum Sheet {
-    /// Comma-separated values.
-    Csv,
-    /// An Excel workbook.
-    Xlsx,
-}
 
 /// `?bom=false` leaves out the CSV's byte order mark; `?ids=true` adds a header row of
 /// question ids.
@@ -43,36 +34,22 @@ impl DownloadQuery {
 pub fn download(
     stores: Stores,
     survey: Arc<Survey>,
-    sheet: Sheet,
+    format: SheetFormat,
     query: &DownloadQuery,
 ) -> HttpResponse {
-    let options = query.options();
-    let (extension, content_type) = match sheet {
-        Sheet::Csv => ("csv", "text/csv; charset=utf-8"),
-        Sheet::Xlsx => (
-            "xlsx",
-            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        ),
-    };
-    let filename = format!("{}-{}.{extension}", survey.tenant, survey.slug);
-    let stopped = |error: crate::stores::StoreError| {
-        tracing::error!(error = %error_chain(&error), "streaming a download failed");
-        actix_web::error::ErrorInternalServerError("the download stopped")
-    };
-    let mut response = HttpResponse::Ok();
-    response
-        .content_type(content_type)
+    let filename = format!("{}-{}.{}", survey.tenant, survey.slug, format.extension());
+    let stream = format
+        .stream(stores, survey, query.options())
+        .map_err(|error| {
+            tracing::error!(error = %error_chain(&error), "streaming a download failed");
+            actix_web::error::ErrorInternalServerError("the download stopped")
+        });
+    HttpResponse::Ok()
+        .content_type(format.content_type())
         .insert_header((CACHE_CONTROL, "no-store"))
         .insert_header((
             CONTENT_DISPOSITION,
             format!("attachment; filename=\"{filename}\""),
-        ));
-    match sheet {
-        Sheet::Csv => {
-            response.streaming(crate::export::csv_stream(stores, survey, options).map_err(stopped))
-        }
-        Sheet::Xlsx => {
-            response.streaming(crate::export::xlsx_stream(stores, survey, options).map_err(stopped))
-        }
-    }
+        ))
+        .streaming(stream)
 }

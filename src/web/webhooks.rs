@@ -1,8 +1,6 @@
 //! What the API and the tenant site share about webhooks: checking an endpoint URL against
 //! the operator's rule, and queueing a test event.
 
-use time::OffsetDateTime;
-
 use crate::domain::TenantSlug;
 use crate::domain::webhook::check_url;
 use crate::stores::StoreError;
@@ -27,24 +25,10 @@ pub async fn send_test(
     if !webhooks.list(tenant).await?.iter().any(|e| e.id == id) {
         return Ok(None);
     }
-    let now = OffsetDateTime::now_utc();
     let webhook_id = format!("msg_test_{}", uuid::Uuid::new_v4().simple());
-    let body = serde_json::json!({
-        "type": "test",
-        "timestamp": now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
-        "data": {"message": "A test event from Canvass: this endpoint is set up."},
-    });
-    webhooks
-        .queue()
-        .send(&DeliveryMessage {
-            tenant: tenant.clone(),
-            endpoint: id.to_owned(),
-            webhook_id: webhook_id.clone(),
-            event: "test".into(),
-            body: body.to_string(),
-            first: now,
-            attempts: 0,
-        })
-        .await?;
+    let data =
+        serde_json::json!({"message": "A test event from Canvass: this endpoint is set up."});
+    let delivery = DeliveryMessage::event(tenant, id, webhook_id.clone(), "test", &data);
+    webhooks.queue().send(&delivery).await?;
     Ok(Some(webhook_id))
 }

@@ -201,27 +201,15 @@ impl Worker {
             if endpoints.iter().all(|e| e.disabled.is_some()) {
                 continue;
             }
-            let body = serde_json::json!({
-                "type": "response.counted",
-                "timestamp": OffsetDateTime::now_utc()
-                    .format(&time::format_description::well_known::Rfc3339)
-                    .unwrap_or_default(),
-                "data": answer,
-            })
-            .to_string();
             for endpoint in endpoints.iter().filter(|e| e.disabled.is_none()) {
-                webhooks
-                    .queue()
-                    .send(&crate::stores::webhooks::DeliveryMessage {
-                        tenant: answer.tenant.clone(),
-                        endpoint: endpoint.id.clone(),
-                        webhook_id: format!("msg_{}_{}", answer.reference, endpoint.id),
-                        event: "response.counted".into(),
-                        body: body.clone(),
-                        first: OffsetDateTime::now_utc(),
-                        attempts: 0,
-                    })
-                    .await?;
+                let delivery = crate::stores::webhooks::DeliveryMessage::event(
+                    &answer.tenant,
+                    &endpoint.id,
+                    format!("msg_{}_{}", answer.reference, endpoint.id),
+                    "response.counted",
+                    answer,
+                );
+                webhooks.queue().send(&delivery).await?;
             }
         }
         Ok(())

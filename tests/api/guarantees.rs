@@ -12,30 +12,15 @@ use std::time::{Duration, Instant};
 use canvass::domain::{Reference, Subscription};
 use canvass::storage::local;
 use canvass::stores::{StoreSettings, Stores, SummaryDoc, keys};
-use canvass::worker::{StepOutcome, reconcile};
-use serde_json::{Value, json};
+use canvass::worker::reconcile;
+use serde_json::json;
 
 use crate::helpers::{
-    CanvassProcess, TestApp, demo_answer, demo_survey, spawn_app, token_in, worker,
+    CanvassProcess, TestApp, demo_answer, demo_survey, drain, ids, spawn_app, token_in,
 };
 use crate::owner::{Owner, value_of};
 
 const LONG: Duration = Duration::from_secs(60);
-
-async fn drain(stores: &Stores) {
-    let mut worker = worker(stores, LONG);
-    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
-}
-
-/// The ids of a survey's questions as the API shows it, in order.
-fn ids(survey: &Value) -> Vec<String> {
-    survey["questions"]
-        .as_array()
-        .expect("questions")
-        .iter()
-        .map(|q| q["id"].as_str().expect("an id").to_owned())
-        .collect()
-}
 
 /// Answers a survey with the pairs given (question index, value).
 async fn answer(app: &TestApp, tenant: &str, slug: &str, ids: &[String], values: &[(usize, &str)]) {

@@ -13,17 +13,9 @@ use serde_json::{Value, json};
 
 use crate::faults::{FailingWrites, FullDisk};
 use crate::helpers::{
-    TestApp, question, reference_in, spawn_app, spawn_app_with, survey, token_in, worker,
+    TestApp, drain, question, reference_in, spawn_app, spawn_app_with, survey, token_in, worker,
 };
 use crate::owner::Owner;
-
-const LONG: Duration = Duration::from_secs(60);
-
-/// Steps a worker until every answer queue is empty.
-async fn drain(stores: &Stores) {
-    let mut worker = worker(stores, LONG);
-    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
-}
 
 async fn summary_of(app: &TestApp, key: &str, slug: &str) -> (u16, Value) {
     app.api(

@@ -166,6 +166,37 @@ pub fn worker(stores: &Stores, visibility: std::time::Duration) -> Worker {
     Worker::new(stores.clone(), settings)
 }
 
+/// Counts every queued answer with one worker (answers only: deletions and exports wait).
+pub async fn drain(stores: &Stores) {
+    let mut worker = worker(stores, std::time::Duration::from_secs(60));
+    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
+    {
+    }
+}
+
+/// Steps a worker until every queue, deletions and recounts included, is empty.
+pub async fn settle(stores: &Stores) {
+    use canvass::worker::StepOutcome;
+    let mut worker = worker(stores, std::time::Duration::from_secs(60));
+    loop {
+        match worker.step().await.expect("a step") {
+            StepOutcome::QueuesEmpty => return,
+            StepOutcome::Paused => panic!("paused"),
+            _ => {}
+        }
+    }
+}
+
+/// The ids of a survey's questions as the API shows it, in order.
+pub fn ids(survey: &serde_json::Value) -> Vec<String> {
+    survey["questions"]
+        .as_array()
+        .expect("questions")
+        .iter()
+        .map(|q| q["id"].as_str().expect("an id").to_owned())
+        .collect()
+}
+
 /// Where the demo survey of these stores is filed (its identity is made when it is seeded).
 pub async fn demo_survey(stores: &Stores) -> SurveyRef {
     let tenant = TenantSlug::parse("demo").expect("a slug");

@@ -3,18 +3,11 @@
 //! kept), its texts in Markdown, sharing (the public address, QR code, embed), and the
 //! confirmations before anything is deleted or revoked.
 
-use canvass::stores::Stores;
-use canvass::worker::StepOutcome;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app, token_in, worker};
+use crate::helpers::{TestApp, drain, spawn_app, token_in};
 use crate::owner::{Owner, form_fields, value_of};
-
-async fn drain(stores: &Stores) {
-    let mut worker = worker(stores, std::time::Duration::from_secs(60));
-    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
-}
 
 fn one_question(extra: Value) -> Value {
     let mut definition = json!({"title": "Lunch", "questions": [

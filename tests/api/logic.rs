@@ -3,12 +3,10 @@
 //! respondent's way through the pages without JavaScript (Next, Back, errors when leaving a
 //! page, a jump to the end), and what is stored: never an answer to a question not shown.
 
-use canvass::stores::Stores;
-use canvass::worker::StepOutcome;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app, token_in, worker};
+use crate::helpers::{TestApp, drain, spawn_app, token_in};
 use crate::owner::{Owner, form_fields};
 
 /// The definition of the README and the issue, with a number question on page 2.
@@ -26,11 +24,6 @@ fn definition() -> Value {
             {"id": "cheap", "text": "What would you pay?", "type": "numeric", "required": false,
              "show_if": {"any": [{"question": "why", "contains": "dear"}]}}]}
     ]})
-}
-
-async fn drain(stores: &Stores) {
-    let mut worker = worker(stores, std::time::Duration::from_secs(60));
-    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
 }
 
 /// POSTs a page of the form: the token, the page, the button and the fields.

@@ -6,26 +6,11 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use calamine::{Data, Reader, Xlsx};
-use canvass::stores::Stores;
 use canvass::worker::StepOutcome;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app, worker};
+use crate::helpers::{TestApp, drain, ids, settle, spawn_app, worker};
 use crate::owner::Owner;
-
-async fn drain(stores: &Stores) {
-    let mut worker = worker(stores, Duration::from_secs(60));
-    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
-}
-
-fn ids(survey: &Value) -> Vec<String> {
-    survey["questions"]
-        .as_array()
-        .expect("questions")
-        .iter()
-        .map(|q| q["id"].as_str().expect("an id").to_owned())
-        .collect()
-}
 
 async fn answer(app: &TestApp, slug: &str, pairs: &[(&str, &str)]) -> u64 {
     let response = app.answer("acme", slug, pairs).await;
@@ -256,6 +241,9 @@ async fn the_xlsx_download_has_typed_cells_a_column_per_option_and_the_same_cont
     assert!(bare.starts_with("Reference,"), "{bare}");
     assert!(bare.contains(",'=Zoë's,1,0,2026-03-01,2.5,Good"), "{bare}");
 
+    // Only the two formats there are.
+    let unknown = owner.get("/tenant/surveys/sheet/responses.pdf").await;
+    assert_eq!(unknown.status(), 404);
     // Without a key, or with another tenant's survey, nothing.
     let anonymous = app.get("/api/v1/surveys/sheet/responses.xlsx").await;
     assert_eq!(anonymous.status(), 401);
@@ -283,18 +271,6 @@ async fn summary(app: &TestApp, key: &str) -> Value {
         .await;
     assert_eq!(status, 200, "{summary}");
     summary
-}
-
-/// Steps a worker until every queue, deletions and recounts included, is empty.
-async fn settle(stores: &Stores) {
-    let mut worker = worker(stores, Duration::from_secs(60));
-    loop {
-        match worker.step().await.expect("a step") {
-            StepOutcome::QueuesEmpty => return,
-            StepOutcome::Paused => panic!("paused"),
-            _ => {}
-        }
-    }
 }
 
 #[tokio::test]

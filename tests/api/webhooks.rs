@@ -72,6 +72,17 @@ async fn receiver(script: Vec<u16>) -> (String, Received) {
     (format!("http://127.0.0.1:{port}/hook"), received)
 }
 
+/// `POST /api/v1/webhooks` with `url`: the status and the answer.
+async fn register(app: &TestApp, key: &str, url: &str) -> (u16, Value) {
+    app.api(
+        reqwest::Method::POST,
+        "/api/v1/webhooks",
+        key,
+        Some(json!({ "url": url })),
+    )
+    .await
+}
+
 async fn app_allowing_this_machine() -> TestApp {
     let mut settings = test_settings();
     settings.worker.webhook_allowed_hosts = "127.0.0.1".into();
@@ -124,28 +135,14 @@ async fn a_counted_response_is_delivered_signed_and_retried_with_the_same_id_unt
         ("https://169.254.169.254/latest", "internal address"),
         ("ftp://example.com/x", "not a URL"),
     ] {
-        let (status, body) = app
-            .api(
-                reqwest::Method::POST,
-                "/api/v1/webhooks",
-                &key,
-                Some(json!({"url": bad})),
-            )
-            .await;
+        let (status, body) = register(&app, &key, bad).await;
         assert_eq!(status, 422, "{bad}: {body}");
         assert!(
             body["error"].as_str().expect("a reason").contains(why),
             "{bad}: {body}"
         );
     }
-    let (status, made) = app
-        .api(
-            reqwest::Method::POST,
-            "/api/v1/webhooks",
-            &key,
-            Some(json!({"url": url})),
-        )
-        .await;
+    let (status, made) = register(&app, &key, &url).await;
     assert_eq!(status, 201, "{made}");
     let secret = made["secret"]
         .as_str()
@@ -240,14 +237,7 @@ async fn a_delivery_a_dead_worker_held_is_made_once_it_reappears() {
     let app = app_allowing_this_machine().await;
     let key = app.api_tenant("acme").await;
     let (url, received) = receiver(vec![]).await;
-    let (status, made) = app
-        .api(
-            reqwest::Method::POST,
-            "/api/v1/webhooks",
-            &key,
-            Some(json!({"url": url})),
-        )
-        .await;
+    let (status, made) = register(&app, &key, &url).await;
     assert_eq!(status, 201, "{made}");
     let id = made["id"].as_str().expect("an id");
     let (status, _) = app
@@ -288,14 +278,7 @@ async fn without_the_operators_leave_internal_addresses_and_plain_http_are_refus
         "https://127.0.0.1/hook",
         "https://[::1]/hook",
     ] {
-        let (status, body) = app
-            .api(
-                reqwest::Method::POST,
-                "/api/v1/webhooks",
-                &key,
-                Some(json!({"url": bad})),
-            )
-            .await;
+        let (status, body) = register(&app, &key, bad).await;
         assert_eq!(status, 422, "{bad}: {body}");
     }
 }
@@ -360,14 +343,7 @@ async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_w
     let app = app_allowing_this_machine().await;
     let key = app.api_tenant("acme").await;
     let (url, received) = receiver(vec![503]).await;
-    let (_, made) = app
-        .api(
-            reqwest::Method::POST,
-            "/api/v1/webhooks",
-            &key,
-            Some(json!({"url": url})),
-        )
-        .await;
+    let (_, made) = register(&app, &key, &url).await;
     let id = made["id"].as_str().expect("an id").to_owned();
     let stores = app.stores().await;
     let tenant = canvass::domain::TenantSlug::parse("acme").expect("a slug");

@@ -110,6 +110,40 @@ mod tests {
         assert_eq!((moments.min, moments.max), (2.0, 9.0));
     }
 
+    #[test]
+    fn removing_a_part_leaves_the_moments_of_the_rest() {
+        let mut whole = Moments::default();
+        let mut part = Moments::default();
+        for value in [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0] {
+            whole.add(value);
+        }
+        for value in [4.0, 9.0] {
+            part.add(value);
+        }
+        whole.remove(&part);
+        // The rest: 2, 4, 4, 5, 5, 7.
+        assert_eq!(whole.count, 6);
+        assert!((whole.mean - 4.5).abs() < 1e-12, "{}", whole.mean);
+        assert!((whole.m2 - 13.5).abs() < 1e-9, "{}", whole.m2);
+        // Removing nothing changes nothing; removing all (or more) leaves none.
+        let before = whole;
+        whole.remove(&Moments::default());
+        assert_eq!(whole, before);
+        let mut all = before;
+        all.remove(&before);
+        assert_eq!(all, Moments::default());
+        let mut one = Moments::of(3.0);
+        one.remove(&Moments::of(3.0));
+        assert_eq!(one.count, 0);
+        // Removing all but equal values never leaves a negative spread.
+        let mut same = Moments::default();
+        for _ in 0..3 {
+            same.add(0.1);
+        }
+        same.remove(&Moments::of(0.1));
+        assert!(same.m2 >= 0.0 && same.std_dev() < 1e-12);
+    }
+
     proptest::proptest! {
         #[test]
         fn extreme_values_merged_in_any_order_stay_finite_and_agree(

@@ -45,10 +45,9 @@ pub fn routes(config: &mut ServiceConfig) {
                 "/surveys/{slug}/responses/{reference}",
                 web::delete().to(surveys::delete_response),
             )
-            .route("/surveys/{slug}/responses.csv", web::get().to(surveys::csv))
             .route(
-                "/surveys/{slug}/responses.xlsx",
-                web::get().to(surveys::xlsx),
+                "/surveys/{slug}/responses.{format}",
+                web::get().to(surveys::download_responses),
             )
             .route(
                 "/surveys/{slug}/exports",

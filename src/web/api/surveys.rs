@@ -13,9 +13,10 @@ use crate::domain::definition::SurveyInput;
 use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Reference, Survey, SurveySlug};
+use crate::export::SheetFormat;
 use crate::stores::responses::{DateRange, PER_PAGE, Standing};
 use crate::web::AppState;
-use crate::web::download::{DownloadQuery, Sheet, download};
+use crate::web::download::{DownloadQuery, download};
 
 async fn find(state: &AppState, tenant: &ApiTenant, slug: &str) -> Result<Arc<Survey>, ApiError> {
     let slug = SurveySlug::parse(slug).map_err(|_| ApiError::NotFound)?;
@@ -286,27 +287,18 @@ pub async fn export_status(
     Ok(HttpResponse::Ok().json(job))
 }
 
-/// `GET /api/v1/surveys/{slug}/responses.csv`: as the site's download (`?bom=false`,
-/// `?ids=true`).
-pub async fn csv(
+/// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx}`: as the site's downloads
+/// (`?bom=false` for a CSV without the byte order mark, `?ids=true`).
+pub async fn download_responses(
     state: web::Data<AppState>,
     tenant: ApiTenant,
-    slug: web::Path<String>,
+    path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let (slug, extension) = path.into_inner();
+    let format = SheetFormat::from_extension(&extension).ok_or(ApiError::NotFound)?;
     let survey = find(&state, &tenant, &slug).await?;
-    Ok(download(state.stores.clone(), survey, Sheet::Csv, &query))
-}
-
-/// `GET /api/v1/surveys/{slug}/responses.xlsx`: as the site's download (`?ids=true`).
-pub async fn xlsx(
-    state: web::Data<AppState>,
-    tenant: ApiTenant,
-    slug: web::Path<String>,
-    query: web::Query<DownloadQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
-    Ok(download(state.stores.clone(), survey, Sheet::Xlsx, &query))
+    Ok(download(state.stores.clone(), survey, format, &query))
 }
 
 /// `DELETE /api/v1/surveys/{slug}/responses/{reference}`: 202 once the deletion is recorded

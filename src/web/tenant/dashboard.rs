@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 
 use crate::domain::{Survey, SurveyState, Tenant};
 use crate::telemetry::error_chain;
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, WebError};
 
 struct Row {
     survey: Arc<Survey>,
@@ -75,15 +75,14 @@ pub async fn show(
     }
     let notice = notice::take(&request, &state);
     let shown = notice.is_some();
-    let mut response = render(&Dashboard {
-        notice,
-        site: state.site_url(&request),
-        tenant: signed_in.tenant.clone(),
-        csrf: signed_in.session.csrf.clone(),
-        rows,
-    })?;
-    if shown {
-        notice::clear(&mut response);
-    }
-    Ok(response)
+    notice::render_once(
+        &Dashboard {
+            notice,
+            site: state.site_url(&request),
+            tenant: signed_in.tenant.clone(),
+            csrf: signed_in.session.csrf.clone(),
+            rows,
+        },
+        shown,
+    )
 }

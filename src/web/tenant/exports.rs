@@ -7,8 +7,9 @@ use askama::Template;
 
 use super::own_survey;
 use super::session::SignedIn;
+use crate::export::SheetFormat;
 use crate::stores::exports::{ExportJob, ExportStatus};
-use crate::web::download::{DownloadQuery, Sheet, download};
+use crate::web::download::{DownloadQuery, download};
 use crate::web::{AppState, WebError, render};
 
 #[derive(Template)]
@@ -63,24 +64,15 @@ pub async fn status(
     })
 }
 
-/// `GET /tenant/surveys/{slug}/responses.csv`: every response, streamed.
-pub async fn csv(
+/// `GET /tenant/surveys/{slug}/responses.{csv|xlsx}`: every response, streamed.
+pub async fn download_responses(
     state: web::Data<AppState>,
     signed_in: SignedIn,
-    slug: web::Path<String>,
+    path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,
 ) -> Result<HttpResponse, WebError> {
+    let (slug, extension) = path.into_inner();
+    let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    Ok(download(state.stores.clone(), survey, Sheet::Csv, &query))
-}
-
-/// `GET /tenant/surveys/{slug}/responses.xlsx`: every response as a workbook, streamed.
-pub async fn xlsx(
-    state: web::Data<AppState>,
-    signed_in: SignedIn,
-    slug: web::Path<String>,
-    query: web::Query<DownloadQuery>,
-) -> Result<HttpResponse, WebError> {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
-    Ok(download(state.stores.clone(), survey, Sheet::Xlsx, &query))
+    Ok(download(state.stores.clone(), survey, format, &query))
 }

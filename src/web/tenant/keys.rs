@@ -44,11 +44,7 @@ pub async fn show(
 ) -> Result<HttpResponse, WebError> {
     let mut keys = page(&state, &signed_in, None).await?;
     keys.notice = notice::take(&request, &state);
-    let mut response = render(&keys)?;
-    if keys.notice.is_some() {
-        notice::clear(&mut response);
-    }
-    Ok(response)
+    notice::render_once(&keys, keys.notice.is_some())
 }
 
 /// `POST /tenant/api-keys`: makes a key and shows it once.

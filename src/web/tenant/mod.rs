@@ -70,10 +70,9 @@ pub fn routes(config: &mut ServiceConfig) {
                 "/surveys/{slug}/responses",
                 web::get().to(results::responses),
             )
-            .route("/surveys/{slug}/responses.csv", web::get().to(exports::csv))
             .route(
-                "/surveys/{slug}/responses.xlsx",
-                web::get().to(exports::xlsx),
+                "/surveys/{slug}/responses.{format}",
+                web::get().to(exports::download_responses),
             )
             .route("/surveys/{slug}/exports", web::post().to(exports::request))
             .route("/exports/{id}", web::get().to(exports::status))

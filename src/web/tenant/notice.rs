@@ -7,7 +7,7 @@ use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse};
 
 use super::session::cookie_key;
-use crate::web::AppState;
+use crate::web::{AppState, WebError, render};
 
 const NOTICE_COOKIE: &str = "canvass_notice";
 
@@ -45,4 +45,13 @@ pub fn clear(response: &mut HttpResponse) {
     if let Err(error) = response.add_cookie(&cookie) {
         tracing::warn!(%error, "a shown notice could not be cleared");
     }
+}
+
+/// Renders a page that shows this request's notice (`shown`), clearing it so it shows once.
+pub fn render_once(page: &impl askama::Template, shown: bool) -> Result<HttpResponse, WebError> {
+    let mut response = render(page)?;
+    if shown {
+        clear(&mut response);
+    }
+    Ok(response)
 }

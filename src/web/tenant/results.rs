@@ -233,12 +233,17 @@ struct ResponsesPage {
     /// The date filter as typed.
     from: String,
     to: String,
-    /// Whether a date filter applies.
-    filtered: bool,
     /// The filter as it goes on page links (`&from=...&to=...`), empty without one.
     filter: String,
     /// Why the filter was not applied.
     filter_error: Option<String>,
+}
+
+impl ResponsesPage {
+    /// Whether a date filter applies.
+    fn filtered(&self) -> bool {
+        !self.filter.is_empty()
+    }
 }
 
 /// A time to the minute, in UTC.
@@ -304,27 +309,25 @@ pub async fn responses(
         .collect();
     let notice = notice::take(&request, &state);
     let shown = notice.is_some();
-    let mut response = render(&ResponsesPage {
-        csrf: signed_in.session.csrf.clone(),
-        notice,
-        survey,
-        total: found.total,
-        exact: found.exact,
-        page: found.page,
-        pages: found.pages,
-        rows,
-        deletions,
-        deleted: records.len(),
-        from: from.unwrap_or("").to_owned(),
-        to: to.unwrap_or("").to_owned(),
-        filtered: range.is_some(),
-        filter,
-        filter_error,
-    })?;
-    if shown {
-        notice::clear(&mut response);
-    }
-    Ok(response)
+    notice::render_once(
+        &ResponsesPage {
+            csrf: signed_in.session.csrf.clone(),
+            notice,
+            survey,
+            total: found.total,
+            exact: found.exact,
+            page: found.page,
+            pages: found.pages,
+            rows,
+            deletions,
+            deleted: records.len(),
+            from: from.unwrap_or("").to_owned(),
+            to: to.unwrap_or("").to_owned(),
+            filter,
+            filter_error,
+        },
+        shown,
+    )
 }
 
 #[derive(Template)]

@@ -61,11 +61,7 @@ pub async fn show(
 ) -> Result<HttpResponse, WebError> {
     let mut shown = page(&state, &signed_in).await?;
     shown.notice = notice::take(&request, &state);
-    let mut response = render(&shown)?;
-    if shown.notice.is_some() {
-        notice::clear(&mut response);
-    }
-    Ok(response)
+    notice::render_once(&shown, shown.notice.is_some())
 }
 
 /// `POST /tenant/webhooks`: adds an endpoint and shows its secret once.

@@ -275,9 +275,7 @@ pub async fn edit(
     if query.saved.is_some() {
         editor.notice = Some("Saved.".into());
     }
-    let mut response = render(&editor)?;
-    notice::clear(&mut response);
-    Ok(response)
+    notice::render_once(&editor, true)
 }
 
 /// Reads the posted form into question blocks and the button pressed.
