@@ -29,6 +29,7 @@ fn question(id: &str, text: &str, required: bool, kind: QuestionKind) -> Questio
         required,
         kind,
         show_if: None,
+        segment: false,
     }
 }
 

@@ -42,8 +42,8 @@ fn id(text: &str) -> QuestionId {
     QuestionId::parse(text).expect("the bench question ids are valid")
 }
 
-/// The `n`th answer, to one of `surveys` surveys: a rating, a choice, a number and, often, a
-/// short comment.
+/// The `n`th answer, to one of `surveys` surveys: a rating, a choice, a number, a
+/// recommendation (NPS) and, often, a short comment.
 pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) -> Answer {
     let mut values = BTreeMap::new();
     values.insert(id("rating"), AnswerValue::Stars((1 + n % 5) as u8));
@@ -52,6 +52,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         AnswerValue::Choice(["Tea", "Coffee", "Water"][(n % 3) as usize].into()),
     );
     values.insert(id("minutes"), AnswerValue::Number((n % 40) as f64));
+    values.insert(id("recommend"), AnswerValue::Point((n % 11) as u8));
     if n.is_multiple_of(2) {
         values.insert(
             id("comments"),
@@ -70,19 +71,27 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
     }
 }
 
-/// Stores the benchmark surveys' definitions (the worker drops answers to unknown surveys).
+/// The benchmark survey's choice-type questions, in the order `seed` makes them segment
+/// questions.
+const SEGMENT_QUESTIONS: [&str; 3] = ["drink", "rating", "recommend"];
+
+/// Stores the benchmark surveys' definitions (the worker drops answers to unknown surveys),
+/// with the first `segments` of `SEGMENT_QUESTIONS` segment questions.
 pub(super) async fn seed(
     stores: &crate::stores::Stores,
     surveys: u64,
+    segments: usize,
 ) -> Result<(), crate::stores::StoreError> {
     use crate::domain::{Question, QuestionKind, Survey};
     let now = OffsetDateTime::now_utc();
+    let marked = &SEGMENT_QUESTIONS[..segments.min(SEGMENT_QUESTIONS.len())];
     let question = |id_text: &str, kind: QuestionKind| Question {
         id: id(id_text),
         text: id_text.to_owned(),
         required: false,
         kind,
         show_if: None,
+        segment: marked.contains(&id_text),
     };
     for premium in [false, true] {
         for i in 0..surveys.max(1) {
@@ -118,6 +127,7 @@ pub(super) async fn seed(
                                         integer: true,
                                     },
                                 ),
+                                question("recommend", QuestionKind::Nps),
                                 question("comments", QuestionKind::LongText),
                             ],
                             ..Definition::default()

@@ -24,6 +24,8 @@ pub(super) struct DrainTarget {
     pub(super) azure: Option<String>,
     /// Queue shards per class.
     pub(super) shards: usize,
+    /// How many of the benchmark survey's choice-type questions are segment questions (0-3).
+    pub(super) segments: usize,
 }
 
 /// What to measure.
@@ -45,6 +47,7 @@ impl DrainTarget {
     pub(super) const LOCAL: Self = Self {
         azure: None,
         shards: 1,
+        segments: 0,
     };
 
     /// Opens the stores in `dir` (or on the Azure account) with the benchmark surveys.
@@ -58,7 +61,7 @@ impl DrainTarget {
             None => local::storage(&dir.0).await?,
         };
         let stores = Stores::open(storage, &settings).await?;
-        answers::seed(&stores, surveys).await?;
+        answers::seed(&stores, surveys, self.segments).await?;
         Ok(stores)
     }
 
@@ -106,8 +109,9 @@ pub(super) async fn run(target: &DrainTarget, plan: &Plan) -> Result<(), BenchEr
         (false, None) => "one shared data directory",
     };
     println!(
-        "median of {} run(s), {} answers, {} survey(s), {} shard(s), {layout}:",
-        plan.runs, plan.answers, plan.surveys, target.shards
+        "median of {} run(s), {} answers, {} survey(s), {} segment question(s), {} shard(s), \
+         {layout}:",
+        plan.runs, plan.answers, plan.surveys, target.segments, target.shards
     );
     let baseline = plan
         .processes

@@ -59,6 +59,10 @@ pub enum Bench {
         /// in all): nothing is shared, so this measures what the machine allows N processes.
         #[arg(long)]
         separate: bool,
+        /// Segment questions in the benchmark survey (0 to 3: drink, rating, recommend), whose
+        /// segments the workers keep as they count.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+        segments: u8,
         /// Drain on this Azure Storage account (a standard connection string; an empty
         /// emulator) instead of a fresh local data directory.
         #[arg(long, env = "CANVASS_AZURE_CONNECTION_STRING", hide_env_values = true)]
@@ -144,11 +148,13 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
             shards,
             runs,
             separate,
+            segments,
             azure,
         } => {
             let target = drain::DrainTarget {
                 azure,
                 shards: usize::from(shards),
+                segments: usize::from(segments),
             };
             let plan = drain::Plan {
                 answers,

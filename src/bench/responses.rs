@@ -1,15 +1,17 @@
-//! `canvass bench responses`: what one page of responses costs in a large survey, unfiltered
-//! and filtered by submission date: storage reads and time per page, at any depth.
+//! `canvass bench responses`: what one page of responses costs in a large survey, unfiltered,
+//! filtered by submission date, and of one segment: storage reads and time per page, at any
+//! depth.
 
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use time::OffsetDateTime;
 
-use super::{BenchError, Scratch, answers, open, subscription};
+use super::{BenchError, Scratch, answers, subscription};
+use crate::domain::SegmentId;
 use crate::storage::Operation;
 use crate::stores::Stores;
-use crate::stores::responses::DateRange;
+use crate::stores::responses::{DateRange, Filter};
 use crate::worker::{StepOutcome, Worker, WorkerSettings};
 
 /// Times each page is read to take its mean time.
@@ -18,7 +20,12 @@ const REPEATS: u32 = 50;
 /// Prepares a survey of `count` answers submitted over `days` days, then measures pages.
 pub(super) async fn run(count: u64, days: u64) -> Result<(), BenchError> {
     let dir = Scratch::new();
-    let stores = open(&dir, 1).await?;
+    // `drink` a segment question, so pages of one segment are measured too.
+    let target = super::drain::DrainTarget {
+        segments: 1,
+        ..super::drain::DrainTarget::LOCAL
+    };
+    let stores = target.open(&dir, 1).await?;
     let days = days.max(1);
     let end = OffsetDateTime::now_utc();
     let start = end - Duration::from_secs(days * 86_400);
@@ -62,29 +69,57 @@ pub(super) async fn run(count: u64, days: u64) -> Result<(), BenchError> {
         to: one_day + time::Duration::days(6),
     };
     let day_pages = (count / days).div_ceil(25);
-    let cases: Vec<(String, u64, Option<DateRange>)> = vec![
-        ("newest page, no filter".into(), 1, None),
+    let tea = SegmentId::parse("drink:Tea").expect("the bench segment is valid");
+    let tea_pages = (count / 3).div_ceil(25);
+    let cases: Vec<(String, u64, Option<DateRange>, Option<SegmentId>)> = vec![
+        ("newest page, no filter".into(), 1, None, None),
         (
             format!("oldest page ({}), no filter", count.div_ceil(25)),
             count.div_ceil(25),
             None,
+            None,
         ),
-        (format!("one day ({one_day}), its first page"), 1, Some(day)),
+        (
+            format!("one day ({one_day}), its first page"),
+            1,
+            Some(day),
+            None,
+        ),
         (
             format!("one day ({one_day}), its last page ({day_pages})"),
             day_pages,
             Some(day),
+            None,
         ),
-        ("a week, its 5th page".into(), 5, Some(week)),
+        ("a week, its 5th page".into(), 5, Some(week), None),
+        (
+            "segment drink:Tea, newest page".into(),
+            1,
+            None,
+            Some(tea.clone()),
+        ),
+        (
+            format!("segment drink:Tea, oldest page ({tea_pages})"),
+            tea_pages,
+            None,
+            Some(tea.clone()),
+        ),
+        (
+            "segment drink:Tea and one day, 2nd page".into(),
+            2,
+            Some(day),
+            Some(tea),
+        ),
     ];
     println!(
         "a page of responses in a survey of {count} answers over {days} days (local backend):"
     );
-    for (label, page, range) in cases {
-        let (reads, shown, total) = measure_once(&stores, &survey, page, range.as_ref()).await?;
+    for (label, page, range, segment) in cases {
+        let filter = Filter { range, segment };
+        let (reads, shown, total) = measure_once(&stores, &survey, page, &filter).await?;
         let started = Instant::now();
         for _ in 0..REPEATS {
-            stores.response_page(&survey, page, range.as_ref()).await?;
+            stores.response_page(&survey, page, &filter).await?;
         }
         let mean = started.elapsed() / REPEATS;
         println!(
@@ -100,10 +135,10 @@ async fn measure_once(
     stores: &Stores,
     survey: &crate::domain::SurveyRef,
     page: u64,
-    range: Option<&DateRange>,
+    filter: &Filter,
 ) -> Result<(u64, usize, u64), BenchError> {
     let before = stores.storage.transactions();
-    let found = stores.response_page(survey, page, range).await?;
+    let found = stores.response_page(survey, page, filter).await?;
     let reads = stores
         .storage
         .transactions()

@@ -503,6 +503,7 @@ mod tests {
             required,
             kind,
             show_if: None,
+            segment: false,
         }
     }
 

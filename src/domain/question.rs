@@ -190,6 +190,9 @@ pub struct Question {
     /// Shown only to respondents whose earlier answers meet this (always shown without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub show_if: Option<Condition>,
+    /// Whether its options segment the results (choice-type questions only; see `segment`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub segment: bool,
 }
 
 #[cfg(test)]
@@ -207,6 +210,7 @@ mod tests {
                 other: false,
             },
             show_if: None,
+            segment: false,
         };
 
         let json = serde_json::to_value(&question).expect("serialises");

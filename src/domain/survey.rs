@@ -292,6 +292,7 @@ mod tests {
             required: false,
             kind: QuestionKind::ShortText,
             show_if: None,
+            segment: false,
         };
         let draft = Survey::draft(
             TenantSlug::parse("acme").expect("a slug"),

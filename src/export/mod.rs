@@ -180,7 +180,7 @@ async fn read_batch(
     let first = range.start;
     let references = stores
         .answer_list
-        .references(&job.survey_ref(), &doc, range)
+        .references(&doc.list_view(&job.survey_ref()), range)
         .await?;
     let read = stores
         .answers

@@ -34,7 +34,7 @@ pub fn response_batches(
             let end = (position + LIST_CHUNK).min(doc.list_len);
             let references: Vec<_> = stores
                 .answer_list
-                .references(&survey.survey_ref(), &doc, position..end)
+                .references(&doc.list_view(&survey.survey_ref()), position..end)
                 .await?
                 .into_iter()
                 .filter(|reference| !doc.deleted.contains(reference))

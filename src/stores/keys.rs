@@ -50,9 +50,29 @@ pub fn summary(survey: &SurveyRef) -> String {
     format!("{SUMMARIES}{survey}.json")
 }
 
-/// One chunk of a survey's answer list (references in arrival order).
-pub fn list_chunk(survey: &SurveyRef, chunk: u64) -> String {
-    format!("lists/{survey}/{chunk:010}.json")
+/// Where a survey's answer list is kept (references in arrival order).
+pub fn answer_list(survey: &SurveyRef) -> String {
+    format!("lists/{survey}/")
+}
+
+/// Where the answer list of one segment is kept: under the survey's list, in a folder named
+/// for the time its question became a segment question (`lists`), by a hash of the option (an
+/// option may hold any character).
+pub fn segment_list(survey: &SurveyRef, lists: &str, option: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(option.as_bytes());
+    let hash: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("lists/{survey}/segments/{lists}/{hash}/")
+}
+
+/// One chunk of the answer list kept under `list`.
+pub fn list_chunk(list: &str, chunk: u64) -> String {
+    format!("{list}{chunk:010}.json")
+}
+
+/// The progress of building a survey's segments from its earlier answers.
+pub fn segment_builds(survey: &SurveyRef) -> String {
+    format!("segment-builds/{survey}.json")
 }
 
 /// One block of the index of references already counted in a survey's summary.
@@ -129,13 +149,14 @@ pub fn deletions(survey: &SurveyRef) -> String {
 }
 
 /// Every prefix of one survey's data besides its definition: versions, summary, deletion
-/// records, answer list, counted index, answers and incoming answers.
-pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 7] {
+/// records, segment build progress, answer lists, counted index, answers and incoming answers.
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 8] {
     [
         survey_versions(survey),
         summary(survey),
         deletions(survey),
-        format!("lists/{survey}/"),
+        segment_builds(survey),
+        answer_list(survey),
         format!("counted/{survey}/"),
         answers_of(survey),
         format!("{INCOMING}{survey}/"),

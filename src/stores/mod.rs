@@ -16,8 +16,10 @@ mod json_blob;
 pub mod keys;
 pub mod lease;
 mod references;
+pub mod reports;
 pub mod responses;
 mod secrets;
+pub mod segments;
 mod sessions;
 mod summaries;
 mod surveys;
@@ -28,7 +30,7 @@ pub mod webhooks;
 pub mod work_queue;
 
 pub use accounts::AccountStore;
-pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK};
+pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK, ListView};
 pub use answer_queue::{AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received};
 pub use answers::AnswerStore;
 pub use api_keys::{ApiKeyRecord, ApiKeyStore};
@@ -37,7 +39,7 @@ pub use counted::CountedIndex;
 pub use error::{Context, StoreError};
 pub use references::ReferenceAllocator;
 pub use sessions::{SESSION_LIFETIME, Session, SessionStore};
-pub use summaries::{DaySpan, SummaryDoc, SummaryStore, Versioned};
+pub use summaries::{DaySpan, SummaryDoc, SummaryStore, Versioned, day_of};
 pub use surveys::SurveyStore;
 pub use tenants::TenantStore;
 
@@ -132,6 +134,8 @@ pub struct Stores {
     pub deletions: deletions::DeletionStore,
     /// Webhook endpoints, their delivery logs, and the delivery queue.
     pub webhooks: webhooks::WebhookStore,
+    /// The segment build queue and the builds' progress.
+    pub segments: segments::SegmentStore,
     /// Tenants' settings.
     pub tenant_settings: tenant_settings::TenantSettingsStore,
     /// Sign-in attempts, counted across processes.
@@ -194,6 +198,7 @@ impl Stores {
         let exports = exports::ExportStore::create(&storage).await?;
         let deletions = deletions::DeletionStore::create(&storage).await?;
         let webhooks = webhooks::WebhookStore::create(&storage).await?;
+        let segments = segments::SegmentStore::create(&storage).await?;
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
         let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
         Ok(Self {
@@ -215,6 +220,7 @@ impl Stores {
             exports,
             deletions,
             webhooks,
+            segments,
             tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,

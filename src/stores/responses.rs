@@ -1,8 +1,10 @@
 //! Pages of a survey's responses, newest first: one summary read, one or two answer-list
 //! chunks and the page's answers, whatever the survey's size.
 
-use super::{StoreError, Stores, SummaryDoc};
-use crate::domain::{Answer, Reference, SurveyRef};
+use std::collections::BTreeMap;
+
+use super::{ListView, StoreError, Stores};
+use crate::domain::{Answer, Reference, SegmentId, SurveyRef};
 
 /// Responses per page.
 pub const PER_PAGE: u64 = 25;
@@ -47,17 +49,23 @@ impl DateRange {
     }
 }
 
-/// Where the responses submitted within `range` lie in the answer list, from the summary
-/// document alone: the positions from the first to the last of its days (answers of other
-/// days, counted a little earlier or later, may lie between near the ends), and how many
-/// there are. Positions before `days_from` (answers counted before days were kept, until a
-/// recount covers them) are always included, uncounted: `exact` says whether there are none.
-pub fn window(doc: &SummaryDoc, range: &DateRange) -> Window {
+/// Where the responses submitted within `range` lie in an answer list, from its days alone:
+/// the positions from the first to the last of its days (answers of other days, counted a
+/// little earlier or later, may lie between near the ends), and how many there are. Positions
+/// before `days_from` (answers counted before days were kept, until a recount covers them) are
+/// always included, uncounted: `exact` says whether there are none. Positions are those the
+/// days hold (where entries are written); `ListView::seen` turns them into readers' ones.
+pub fn window(
+    days: &std::collections::BTreeMap<String, crate::stores::DaySpan>,
+    days_from: u64,
+    list_len: u64,
+    range: &DateRange,
+) -> Window {
     let (from, to) = (range.from.to_string(), range.to.to_string());
     let mut count = 0;
     let mut span: Option<(u64, u64)> = None;
     // Day keys are `YYYY-MM-DD`, so their string order is their date order.
-    for day in doc.days.range(from..=to).map(|(_, day)| day) {
+    for day in days.range(from..=to).map(|(_, day)| day) {
         if day.count == 0 {
             continue;
         }
@@ -67,7 +75,7 @@ pub fn window(doc: &SummaryDoc, range: &DateRange) -> Window {
             Some((first, last)) => (first.min(day.first), last.max(day.last)),
         });
     }
-    let unknown = doc.days_from.min(doc.list_len);
+    let unknown = days_from.min(list_len);
     let positions = match span {
         Some((_, last)) if unknown > 0 => 0..last + 1,
         Some((first, last)) => first..last + 1,
@@ -104,8 +112,9 @@ pub struct ResponsePage {
     pub pages: u64,
     /// The responses, newest first.
     pub responses: Vec<Answer>,
-    /// Each response's number in the whole list, newest first (`response_at` takes it):
-    /// deleted responses keep their numbers, so the others keep theirs.
+    /// Each response's number in its list (the survey's or the segment's), newest first
+    /// (`response_at` takes a number in the survey's): deleted responses keep their numbers,
+    /// so the others keep theirs.
     pub numbers: Vec<u64>,
 }
 
@@ -116,24 +125,61 @@ pub fn page_positions(total: u64, page: u64, per_page: u64) -> std::ops::Range<u
     end.saturating_sub(per_page)..end
 }
 
+/// Which responses a page lists.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Only those submitted on these days.
+    pub range: Option<DateRange>,
+    /// Only those in this segment.
+    pub segment: Option<SegmentId>,
+}
+
 impl Stores {
-    /// Page `page` (from 1) of the survey's responses, newest first, optionally only those
-    /// submitted within `range`: one summary read, then one or two list chunks and the page's
-    /// answers, whatever the survey's size. Pages are ranges of list positions, so a page
-    /// holding deleted responses, or (filtered by date) answers of neighbouring days, is
-    /// shorter than the rest.
+    /// Page `page` (from 1) of the survey's responses, newest first, optionally only those of
+    /// one segment and submitted within a date range: one summary read, then one or two list
+    /// chunks and the page's answers, whatever the survey's size. Pages are ranges of list
+    /// positions, so a page holding deleted responses, or (filtered by date) answers of
+    /// neighbouring days, is shorter than the rest. A segment whose question is not a segment
+    /// question in the summary yet has no responses.
     pub async fn response_page(
         &self,
         survey: &SurveyRef,
         page: u64,
-        range: Option<&DateRange>,
+        filter: &Filter,
     ) -> Result<ResponsePage, StoreError> {
         let doc = self.summaries.read(survey).await?.doc;
-        let (positions, total, exact) = match range {
-            None => (0..doc.list_len, doc.responses(), true),
+        let empty = BTreeMap::new();
+        let (list, days, days_from, responses) = match &filter.segment {
+            None => (
+                doc.list_view(survey),
+                &doc.days,
+                doc.days_from,
+                doc.responses(),
+            ),
+            Some(segment) => match doc.segment(survey, segment) {
+                Some(view) => (view.list, &view.tally.days, 0, view.tally.summary.total),
+                None => (
+                    ListView {
+                        len: 0,
+                        ..doc.list_view(survey)
+                    },
+                    &empty,
+                    0,
+                    0,
+                ),
+            },
+        };
+        let (positions, total, exact) = match &filter.range {
+            None => (0..list.len, responses, true),
             Some(range) => {
-                let window = window(&doc, range);
-                (window.positions, window.count, window.exact)
+                let window = window(days, days_from, list.len, range);
+                let positions = &window.positions;
+                let seen = if positions.is_empty() {
+                    0..0
+                } else {
+                    list.seen(positions.start)..list.seen(positions.end - 1) + 1
+                };
+                (seen, window.count, window.exact)
             }
         };
         let length = positions.end - positions.start;
@@ -143,7 +189,7 @@ impl Stores {
         let on_page = positions.start + on_page.start..positions.start + on_page.end;
         let mut entries: Vec<(u64, Reference)> = self
             .answer_list
-            .entries(survey, &doc, on_page)
+            .entries(&list, on_page)
             .await?
             .into_iter()
             .filter(|(_, reference)| !doc.deleted.contains(reference))
@@ -151,12 +197,13 @@ impl Stores {
         entries.reverse();
         let references: Vec<Reference> = entries.iter().map(|(_, r)| *r).collect();
         let (mut numbers, mut responses) = (Vec::new(), Vec::new());
+        let range = filter.range.as_ref();
         for ((position, _), answer) in entries
             .iter()
             .zip(self.answers.get_many(survey, &references).await?)
         {
             if let Some(answer) = answer.filter(|a| range.is_none_or(|range| range.holds(a))) {
-                numbers.push(doc.list_len - position);
+                numbers.push(list.len - position);
                 responses.push(answer);
             }
         }
@@ -185,7 +232,7 @@ impl Stores {
         let position = total - n;
         let found = self
             .answer_list
-            .references(survey, &doc, position..position + 1)
+            .references(&doc.list_view(survey), position..position + 1)
             .await?;
         let Some(reference) = found.first().filter(|r| !doc.deleted.contains(r)) else {
             return Ok(None);
@@ -241,6 +288,7 @@ impl Stores {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stores::SummaryDoc;
 
     fn doc(days: &[(&str, u64, u64, u64)], list_len: u64, days_from: u64) -> SummaryDoc {
         SummaryDoc {
@@ -279,23 +327,48 @@ mod tests {
             10,
             0,
         );
-        let one = window(&doc, &range("2026-03-02", "2026-03-02"));
+        let one = window(
+            &doc.days,
+            doc.days_from,
+            doc.list_len,
+            &range("2026-03-02", "2026-03-02"),
+        );
         assert_eq!((one.positions, one.count, one.exact), (4..9, 3, true));
-        let two = window(&doc, &range("2026-03-01", "2026-03-02"));
+        let two = window(
+            &doc.days,
+            doc.days_from,
+            doc.list_len,
+            &range("2026-03-01", "2026-03-02"),
+        );
         assert_eq!((two.positions, two.count), (0..9, 7));
-        let none = window(&doc, &range("2026-04-01", "2026-04-30"));
+        let none = window(
+            &doc.days,
+            doc.days_from,
+            doc.list_len,
+            &range("2026-04-01", "2026-04-30"),
+        );
         assert_eq!((none.positions, none.count), (0..0, 0));
     }
 
     #[test]
     fn answers_counted_before_days_were_kept_are_looked_through_uncounted() {
         let doc = doc(&[("2026-03-02", 2, 6, 7)], 8, 6);
-        let found = window(&doc, &range("2026-03-02", "2026-03-02"));
+        let found = window(
+            &doc.days,
+            doc.days_from,
+            doc.list_len,
+            &range("2026-03-02", "2026-03-02"),
+        );
         assert_eq!(
             (found.positions, found.count, found.exact),
             (0..8, 2, false)
         );
-        let old = window(&doc, &range("2025-01-01", "2025-01-31"));
+        let old = window(
+            &doc.days,
+            doc.days_from,
+            doc.list_len,
+            &range("2025-01-01", "2025-01-31"),
+        );
         assert_eq!((old.positions, old.count, old.exact), (0..6, 0, false));
     }
 

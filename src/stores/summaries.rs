@@ -11,9 +11,11 @@ use moka::future::Cache;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
+use super::answer_list::ListView;
 use super::error::{decode, encode};
+use super::segments::SegmentQuestion;
 use super::{Context, StoreError, Stores, keys};
-use crate::domain::{Reference, Survey, SurveyRef, SurveyState, SurveySummary};
+use crate::domain::{QuestionId, Reference, Survey, SurveyRef, SurveyState, SurveySummary};
 use crate::storage::{BlobStore, ETag, Error, PutMode};
 
 impl Stores {
@@ -60,9 +62,12 @@ pub struct SummaryDoc {
     /// before days were kept, the list length when they started (a recount makes it 0).
     #[serde(default = "days_unknown")]
     pub days_from: u64,
+    /// The segments of each segment question: their statistics and answer lists.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub segments: BTreeMap<QuestionId, SegmentQuestion>,
 }
 
-fn is_zero(n: &u64) -> bool {
+pub(super) fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
@@ -83,8 +88,29 @@ pub struct DaySpan {
     pub last: u64,
 }
 
+impl DaySpan {
+    /// Counts one more response of a day at list position `position` in `days`.
+    pub fn place(days: &mut BTreeMap<String, DaySpan>, day: String, position: u64) {
+        let span = days.entry(day).or_insert(DaySpan {
+            count: 0,
+            first: position,
+            last: position,
+        });
+        span.count += 1;
+        span.first = span.first.min(position);
+        span.last = span.last.max(position);
+    }
+
+    /// Adds `other`'s responses of the same day.
+    pub fn merge(&mut self, other: &DaySpan) {
+        self.count += other.count;
+        self.first = self.first.min(other.first);
+        self.last = self.last.max(other.last);
+    }
+}
+
 /// The submission day of an answer, as `days` keys it.
-fn day_of(answer: &crate::domain::Answer) -> String {
+pub fn day_of(answer: &crate::domain::Answer) -> String {
     let day = answer.submitted_at.to_offset(time::UtcOffset::UTC).date();
     format!(
         "{:04}-{:02}-{:02}",
@@ -100,28 +126,45 @@ impl SummaryDoc {
         self.list_len.saturating_sub(self.deleted.len() as u64)
     }
 
-    /// Counts `answer` at list position `position`: its statistics, and its day.
+    /// Counts `answer` at list position `position`: its statistics, its day, and the same in
+    /// each segment it is in.
     pub fn count(&mut self, answer: &crate::domain::Answer, position: u64) {
         self.summary.add(answer);
         if self.days_from == days_unknown() {
             self.days_from = position;
         }
-        let span = self.days.entry(day_of(answer)).or_insert(DaySpan {
-            count: 0,
-            first: position,
-            last: position,
-        });
-        span.count += 1;
-        span.first = span.first.min(position);
-        span.last = span.last.max(position);
+        let day = day_of(answer);
+        self.count_in_segments(answer, &day);
+        DaySpan::place(&mut self.days, day, position);
     }
 
-    /// Takes a deleted answer out of its statistics and its day's count.
+    /// Takes a deleted answer out of its statistics and its day's count, here and in each
+    /// segment it is in.
     pub fn uncount(&mut self, answer: &crate::domain::Answer) {
         self.summary.subtract(answer);
-        if let Some(span) = self.days.get_mut(&day_of(answer)) {
+        let day = day_of(answer);
+        self.uncount_in_segments(answer, &day);
+        if let Some(span) = self.days.get_mut(&day) {
             span.count = span.count.saturating_sub(1);
         }
+    }
+
+    /// The survey's answer list.
+    pub fn list_view(&self, survey: &SurveyRef) -> ListView<'_> {
+        ListView {
+            list: keys::answer_list(survey),
+            len: self.list_len,
+            before_gap: self.list_len,
+            gap: 0,
+            recent: &self.recent,
+        }
+    }
+
+    /// Drops answers whose list entries are written from `recent`, here and in the segments.
+    pub fn drop_settled(&mut self, settled: &BTreeSet<Reference>) {
+        self.recent
+            .retain(|reference, _| !settled.contains(reference));
+        self.drop_settled_in_segments(settled);
     }
 }
 

@@ -38,6 +38,19 @@ impl SurveyStore {
         }
     }
 
+    /// As `get`, read from storage even when cached: for a decision that must not follow a
+    /// definition older than the one that asked for it.
+    pub async fn fresh(
+        &self,
+        tenant: &TenantSlug,
+        slug: &SurveySlug,
+    ) -> Result<Option<Arc<Survey>>, StoreError> {
+        self.surveys
+            .invalidate(&(tenant.clone(), slug.clone()))
+            .await;
+        self.get(tenant, slug).await
+    }
+
     /// The survey, if the tenant has one with this slug. Concurrent reads of one survey that
     /// is not cached wait for one storage read between them.
     pub async fn get(

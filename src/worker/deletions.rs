@@ -13,11 +13,13 @@
 //! up to the list's length as read, then reads the summary again; answers counted meanwhile
 //! are added (only those), and the result is committed under the ETag of that last read. New
 //! deletions meanwhile start it over. Counts stay exact throughout: subtraction keeps them so,
-//! and the recount agrees with them.
+//! and the recount agrees with them. Built segments are recounted alike (segments still being
+//! built have no deletions to recount: deletions wait for builds).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::domain::{Reference, SurveyRef, SurveySummary};
+use crate::domain::segment::options_of;
+use crate::domain::{QuestionId, Reference, SurveyRef, SurveySummary};
 use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
 
 /// Answers read per storage call.
@@ -30,6 +32,9 @@ pub enum Deleted {
     Applied(usize),
     /// Some of the responses are not counted yet: the deletion waits for them.
     NotCounted(Vec<Reference>),
+    /// A segment is being built from earlier answers: the deletion waits for it (it must not
+    /// subtract from a segment an answer the build may or may not count).
+    SegmentsBuilding,
 }
 
 /// Applies the deletion of `references` to the survey, exactly once.
@@ -48,6 +53,9 @@ pub async fn delete(
             .collect();
         if todo.is_empty() {
             break 0;
+        }
+        if read.doc.segments_building() {
+            return Ok(Deleted::SegmentsBuilding);
         }
         let waiting = stores
             .counted
@@ -87,6 +95,16 @@ pub async fn delete(
     Ok(Deleted::Applied(applied))
 }
 
+/// The built segment questions of a summary, with the lists of their segments: a recount
+/// that sees them change starts over.
+fn built_segments(doc: &SummaryDoc) -> Vec<(QuestionId, String)> {
+    doc.segments
+        .iter()
+        .filter(|(_, segments)| segments.built)
+        .map(|(question, segments)| (question.clone(), segments.lists.clone()))
+        .collect()
+}
+
 /// What a recount did.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Recounted {
@@ -100,25 +118,30 @@ pub struct Recounted {
 pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, StoreError> {
     // What a recount makes: the statistics and the days, counted afresh.
     let mut counted = SummaryDoc::default();
+    let mut segments: BTreeMap<(QuestionId, String), SurveySummary> = BTreeMap::new();
     let mut through = 0;
     let mut deleted = None;
+    let mut recounted_segments = Vec::new();
     loop {
         let mut read = stores.summaries.read(survey).await?;
         if read.doc.unrecounted == 0 && read.doc.days_from == 0 {
             return Ok(Recounted { answers: 0 });
         }
-        if deleted.as_ref() != Some(&read.doc.deleted) {
-            // First pass, or new deletions since: start over.
+        let built = built_segments(&read.doc);
+        if deleted.as_ref() != Some(&read.doc.deleted) || built != recounted_segments {
+            // First pass, or new deletions or segments since: start over.
             counted = SummaryDoc::default();
+            segments.clear();
             through = 0;
             deleted = Some(read.doc.deleted.clone());
+            recounted_segments = built;
         }
         if through < read.doc.list_len {
             while through < read.doc.list_len {
                 let end = (through + LIST_CHUNK).min(read.doc.list_len);
                 let references = stores
                     .answer_list
-                    .references(survey, &read.doc, through..end)
+                    .references(&read.doc.list_view(survey), through..end)
                     .await?;
                 // Positions as listed (a reference read with its position).
                 let placed: Vec<(u64, Reference)> = (through..)
@@ -130,6 +153,15 @@ pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, S
                     let answers = stores.answers.get_many(survey, &wanted).await?;
                     for ((position, _), answer) in part.iter().zip(answers) {
                         if let Some(answer) = answer {
+                            for (question, _) in &recounted_segments {
+                                let options = answer.values.get(question).map(options_of);
+                                for option in options.unwrap_or_default() {
+                                    segments
+                                        .entry((question.clone(), option))
+                                        .or_default()
+                                        .add(&answer);
+                                }
+                            }
                             counted.count(&answer, *position);
                         }
                     }
@@ -155,6 +187,23 @@ pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, S
             || answered(summary) != answered(&read.doc.summary)
         {
             tracing::error!(%survey, recounted = summary.total, subtracted = read.doc.summary.total, "a recount disagrees with the subtracted counts");
+        }
+        let empty = SurveySummary::default();
+        for (question, lists) in &recounted_segments {
+            let Some(kept) = read.doc.segments.get_mut(question) else {
+                continue;
+            };
+            for (option, tally) in kept.options.iter_mut().filter(|_| &kept.lists == lists) {
+                let recounted = segments
+                    .get(&(question.clone(), option.clone()))
+                    .unwrap_or(&empty);
+                if answered(recounted) != answered(&tally.summary)
+                    || recounted.total != tally.summary.total
+                {
+                    tracing::error!(%survey, %question, %option, recounted = recounted.total, subtracted = tally.summary.total, "a recount disagrees with the subtracted counts");
+                }
+                tally.summary = recounted.clone();
+            }
         }
         read.doc.summary = summary.clone();
         read.doc.days = counted.days.clone();

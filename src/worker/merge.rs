@@ -13,11 +13,12 @@
 //!    order never mistakes a counted answer for a new one; an answer counted after step 1 is
 //!    caught in step 3.)
 //! 3. **Commit**: write the summary with the new answers merged in, each given the next list
-//!    position and recorded in `recent`, under If-Match. If anyone else wrote the summary
+//!    position and recorded in `recent` (and the same in each segment it is in: see
+//!    `stores::segments`), under If-Match. If anyone else wrote the summary
 //!    since step 1, go back to step 1. This write is the moment an answer is counted. The same
 //!    write drops from `recent` the answers of earlier batches that step 4 settled.
-//! 4. **Settle**: write the list entries and the counted-index bits of this batch's answers
-//!    that are in `recent` (new ones and any left by a worker that died after step 3). They
+//! 4. **Settle**: write the list entries (the survey's and its segments') and the
+//!    counted-index bits of this batch's answers that are in `recent` (new ones and any left by a worker that died after step 3). They
 //!    leave `recent` with the survey's next commit, or, when no commit follows soon (the worker
 //!    has no backlog, is idle, paused or stopping), by a write of their own (`tidy`).
 //!
@@ -44,7 +45,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use time::OffsetDateTime;
 
-use crate::domain::{Answer, Reference, SurveyRef};
+use crate::domain::{Answer, QuestionId, Reference, SurveyRef};
+use crate::stores::segments::Unsettled;
 use crate::stores::{StoreError, Stores};
 
 use super::crash;
@@ -59,6 +61,8 @@ pub struct SurveyBatch {
     /// Answers of earlier batches whose list entries and bits are written: the commit drops
     /// them from `recent`.
     pub settled: BTreeSet<Reference>,
+    /// The survey's segment questions: the commit starts segments for any that have none.
+    pub segments: Vec<QuestionId>,
 }
 
 /// What a merge did.
@@ -77,6 +81,8 @@ pub struct Merged {
     /// This batch's answers whose list entries this merge wrote: newly counted ones, and any
     /// a dead worker counted but had not finished (so their webhooks are queued again).
     pub listed: BTreeSet<Reference>,
+    /// Whether this merge started segments that need a build (answers were counted before).
+    pub segments_to_build: bool,
 }
 
 /// Runs the protocol for one survey's batch.
@@ -85,7 +91,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
     let survey = &batch.survey;
     let mut merged = Merged::default();
     let mut erased: Vec<Reference>;
-    let recent = loop {
+    let committed = loop {
         let mut read = stores.summaries.read(survey).await?;
         // A repeated message of a response deleted since stored its answer again above.
         erased = batch
@@ -102,17 +108,16 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
             merged.duplicates = batch.answers.len();
             // Nothing to commit: the settled answers wait for the next commit.
             merged.settled.clone_from(&batch.settled);
-            break read.doc.recent;
+            break read.doc;
         }
+        let unbuilt = read.doc.add_segments(&batch.segments);
         for reference in &new {
             let position = read.doc.list_len;
             read.doc.count(&batch.answers[reference], position);
             read.doc.recent.insert(*reference, position);
             read.doc.list_len += 1;
         }
-        read.doc
-            .recent
-            .retain(|reference, _| !batch.settled.contains(reference));
+        read.doc.drop_settled(&batch.settled);
         read.doc.updated = Some(OffsetDateTime::now_utc());
         if stores
             .summaries
@@ -125,19 +130,17 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
                 .collect();
             merged.duplicates = batch.answers.len() - new.len();
             merged.commits = 1;
+            merged.segments_to_build = !unbuilt.is_empty();
             crash::reached(crash::Point::AfterCommit);
-            break read.doc.recent;
+            break read.doc;
         }
         merged.conflicts += 1;
         tracing::debug!(%survey, "the summary changed since it was read; merging again");
     };
-    let ours: BTreeMap<Reference, u64> = recent
-        .into_iter()
-        .filter(|(reference, _)| batch.answers.contains_key(reference))
-        .collect();
+    let ours = committed.unsettled(survey, |reference| batch.answers.contains_key(reference));
     settle(stores, survey, &ours).await?;
-    merged.listed = ours.keys().copied().collect();
-    merged.settled.extend(ours.into_keys());
+    merged.listed = ours.answers.keys().copied().collect();
+    merged.settled.extend(ours.answers.into_keys());
     for reference in erased {
         stores
             .delete_blob(&crate::stores::keys::answer(survey, reference))
@@ -168,7 +171,7 @@ async fn store_answers(stores: &Stores, batch: &mut SurveyBatch) -> Result<(), S
 async fn settle(
     stores: &Stores,
     survey: &SurveyRef,
-    entries: &BTreeMap<Reference, u64>,
+    entries: &Unsettled,
 ) -> Result<(), StoreError> {
     if entries.is_empty() {
         return Ok(());
@@ -177,13 +180,19 @@ async fn settle(
     // counted forever; so the commit (ours, or a dead worker's) reaches the disk first.
     stores.flush().await?;
     crash::reached(crash::Point::AfterFlush);
-    let by_position = entries.iter().map(|(&r, &p)| (p, r)).collect();
+    let by_position = entries.answers.iter().map(|(&r, &p)| (p, r)).collect();
+    let list = crate::stores::keys::answer_list(survey);
+    let segments = entries
+        .segments
+        .iter()
+        .map(|(list, entries)| stores.answer_list.set(list, entries));
     // Different blobs, no order between them: written side by side.
-    let (listed, marked) = tokio::join!(
-        stores.answer_list.set(survey, &by_position),
-        stores.counted.mark(survey, entries.keys().copied()),
+    let (listed, marked, segments) = tokio::join!(
+        stores.answer_list.set(&list, &by_position),
+        stores.counted.mark(survey, entries.answers.keys().copied()),
+        futures_util::future::try_join_all(segments),
     );
-    listed.and(marked)?;
+    listed.and(marked).and(segments.map(drop))?;
     crash::reached(crash::Point::AfterSettle);
     Ok(())
 }
@@ -199,15 +208,18 @@ pub async fn tidy(
     }
     loop {
         let mut read = stores.summaries.read(survey).await?;
-        let before = read.doc.recent.len();
-        read.doc
-            .recent
-            .retain(|reference, _| !settled.contains(reference));
-        if read.doc.recent.len() == before
-            || stores
-                .summaries
-                .write(survey, &read.doc, read.etag.as_ref())
-                .await?
+        if read
+            .doc
+            .unsettled(survey, |r| settled.contains(r))
+            .is_empty()
+        {
+            return Ok(());
+        }
+        read.doc.drop_settled(settled);
+        if stores
+            .summaries
+            .write(survey, &read.doc, read.etag.as_ref())
+            .await?
         {
             return Ok(());
         }
@@ -219,10 +231,21 @@ pub async fn tidy(
 pub async fn complete(
     stores: &Stores,
     survey: &SurveyRef,
-    entries: &BTreeMap<Reference, u64>,
+    entries: &Unsettled,
 ) -> Result<(), StoreError> {
     settle(stores, survey, entries).await?;
     // Dropped from `recent` only once their entries and bits are surely on disk.
     stores.flush().await?;
-    tidy(stores, survey, &entries.keys().copied().collect()).await
+    let settled = entries
+        .answers
+        .keys()
+        .copied()
+        .chain(
+            entries
+                .segments
+                .iter()
+                .flat_map(|(_, e)| e.values().copied()),
+        )
+        .collect();
+    tidy(stores, survey, &settled).await
 }

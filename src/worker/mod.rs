@@ -14,6 +14,7 @@ pub mod deliveries;
 mod merge;
 mod rebuild;
 pub mod reconcile;
+pub mod segments;
 
 pub use deletions::{Deleted, Recounted, delete, recount};
 pub use merge::{Merged, SurveyBatch, complete, merge, tidy};
@@ -27,6 +28,7 @@ use futures_util::FutureExt;
 use futures_util::future::join_all;
 use time::OffsetDateTime;
 
+use crate::domain::segment::segment_questions;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::export::Target;
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
@@ -70,6 +72,9 @@ impl Default for WorkerSettings {
         }
     }
 }
+
+/// How long a deletion waiting for a segment build stays hidden before it is tried again.
+const SEGMENT_BUILD_WAIT: Duration = Duration::from_secs(2);
 
 /// What one step did.
 #[derive(Debug)]
@@ -220,7 +225,7 @@ impl Worker {
     async fn deletion(&self) -> Result<Option<StepOutcome>, StoreError> {
         let deletions = &self.stores.deletions;
         let queue = deletions.queue();
-        let Some((message, content)) = queue.receive(self.settings.visibility).await? else {
+        let Some((mut message, content)) = queue.receive(self.settings.visibility).await? else {
             return Ok(None);
         };
         let request: DeletionMessage = match content {
@@ -258,6 +263,12 @@ impl Worker {
                     // timeout, by when they are counted.
                     Deleted::NotCounted(waiting) => {
                         tracing::info!(%survey, ?waiting, "a deletion waits for its responses to be counted");
+                        return Ok(Some(StepOutcome::DeletionDone { survey }));
+                    }
+                    // Builds take seconds to minutes: looked at again soon.
+                    Deleted::SegmentsBuilding => {
+                        tracing::info!(%survey, "a deletion waits for a segment build");
+                        queue.extend(&mut message, SEGMENT_BUILD_WAIT).await?;
                         return Ok(Some(StepOutcome::DeletionDone { survey }));
                     }
                 }
@@ -419,9 +430,12 @@ impl Worker {
         // since with the same slug has another identity): they are dropped, counted nowhere.
         let mut orphans = Vec::new();
         let mut failed = 0;
+        let mut segments: BTreeMap<SurveyRef, Vec<crate::domain::QuestionId>> = BTreeMap::new();
         for survey in groups.keys().cloned().collect::<Vec<_>>() {
             match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
-                Ok(Some(current)) if current.id == survey.id => {}
+                Ok(Some(current)) if current.id == survey.id => {
+                    segments.insert(survey, segment_questions(&current.questions));
+                }
                 Ok(_) => {
                     tracing::warn!(%survey, "dropping answers to a survey that no longer exists");
                     orphans.extend(groups.remove(&survey).unwrap_or_default());
@@ -452,6 +466,7 @@ impl Worker {
         let settled_before = &self.settled;
         let merges = groups.into_iter().map(|(survey, items)| {
             let settled = settled_before.get(&survey).cloned().unwrap_or_default();
+            let segments = segments.remove(&survey).unwrap_or_default();
             async move {
                 let batch = SurveyBatch {
                     survey: survey.clone(),
@@ -460,6 +475,7 @@ impl Worker {
                         .map(|w| (w.answer.reference, w.answer.clone()))
                         .collect(),
                     settled,
+                    segments,
                 };
                 // Two messages with one reference in this batch are one answer.
                 let repeated = items.len() - batch.answers.len();
@@ -471,6 +487,7 @@ impl Worker {
         let mut finished = Vec::new();
         let mut settled = Vec::new();
         let mut listed: Vec<Answer> = Vec::new();
+        let mut to_build = Vec::new();
         for (survey, items, repeated, merged) in join_all(merges).await {
             match merged {
                 Ok(merged) => {
@@ -480,6 +497,9 @@ impl Worker {
                             .filter(|w| merged.listed.contains(&w.answer.reference))
                             .map(|w| w.answer.clone()),
                     );
+                    if merged.segments_to_build {
+                        to_build.push(survey.clone());
+                    }
                     counted.extend(merged.counted);
                     duplicates += merged.duplicates + repeated;
                     commits += merged.commits;
@@ -496,6 +516,9 @@ impl Worker {
         // Before the messages go: a worker that dies first leaves them to be redelivered, and
         // their answers, still in `recent`, are listed again and queued again (same ids).
         self.queue_deliveries(&listed).await?;
+        for survey in &to_build {
+            self.stores.segments.request(survey).await?;
+        }
         self.finish(&finished).await?;
         // Deleting the messages made everything before it durable: these answers may now
         // leave `recent` (had the deletes failed, they would stay there, and be settled again
@@ -624,6 +647,11 @@ impl Worker {
         let deliverer = tokio::spawn(deliveries::run(
             self.stores.clone(),
             self.settings.deliveries.clone(),
+            stop.clone(),
+        ));
+        let builder = tokio::spawn(segments::run(
+            self.stores.clone(),
+            self.settings.visibility,
             stop,
         ));
         let mut last_reconcile = Instant::now();
@@ -675,9 +703,11 @@ impl Worker {
         if let Err(error) = self.tidy().await {
             tracing::error!(error = %error_chain(&error), "tidying summaries on the way out failed");
         }
-        // Deliveries in flight finish (at most their timeout); the rest stay queued.
+        // Deliveries in flight finish (at most their timeout); the rest stay queued. A segment
+        // build stops after its current chunk and resumes from its message later.
         let _ = stop_deliveries.send(true);
         let _ = deliverer.await;
+        let _ = builder.await;
         // What the worker did, for operators and for `canvass bench drain` (which reads it).
         tracing::info!(
             counted = totals.counted,

@@ -125,7 +125,10 @@ async fn place(
         entries.insert(doc.list_len, answer.reference);
         doc.list_len += 1;
     }
-    stores.answer_list.set(survey, &entries).await?;
+    stores
+        .answer_list
+        .set(&crate::stores::keys::answer_list(survey), &entries)
+        .await?;
     stores
         .counted
         .mark(survey, answers.iter().map(|answer| answer.reference))

@@ -178,13 +178,19 @@ impl<'a> Pass<'a> {
         }
         match self.stores.summaries.read(survey).await {
             Ok(read) => {
-                if !read.doc.recent.is_empty() {
-                    complete(self.stores, survey, &read.doc.recent).await?;
+                let unsettled = read.doc.unsettled(survey, |_| true);
+                if !unsettled.is_empty() {
+                    complete(self.stores, survey, &unsettled).await?;
                     self.report.completed_summaries += 1;
                 }
                 // A summary written before submission days were kept gets them by a recount.
                 if read.doc.days_from != 0 {
                     self.stores.deletions.recount(survey).await?;
+                }
+                // A build whose request was lost (a worker died between the commit that
+                // started the segments and asking for it).
+                if read.doc.segments_building() {
+                    self.stores.segments.request(survey).await?;
                 }
             }
             Err(StoreError::Corrupt { .. }) => {
@@ -279,6 +285,7 @@ async fn repair(
             survey: survey.clone(),
             answers,
             settled: BTreeSet::new(),
+            segments: Vec::new(),
         };
         let merged = merge(stores, batch).await?;
         tidy(stores, survey, &merged.settled).await?;

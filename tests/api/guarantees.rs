@@ -52,7 +52,7 @@ async fn deleting_a_survey_with_drained_answers_leaves_nothing_and_its_slug_star
         .survey_ref();
     // One response deleted, so the survey has a deletion record too.
     let counted = stores
-        .response_page(&filed, 1, None)
+        .response_page(&filed, 1, &Default::default())
         .await
         .expect("a page")
         .responses;
@@ -67,8 +67,10 @@ async fn deleting_a_survey_with_drained_answers_leaves_nothing_and_its_slug_star
     assert_eq!(status, 202);
     for prefix in keys::survey_data_prefixes(&filed) {
         let kept = stores.scan(&prefix, None).await.expect("listed");
-        let expected_empty =
-            prefix.starts_with(keys::INCOMING) || prefix.starts_with("survey-versions");
+        // No oversized answers, no edits after publishing, no segment questions.
+        let expected_empty = prefix.starts_with(keys::INCOMING)
+            || prefix.starts_with("survey-versions")
+            || prefix.starts_with("segment-builds");
         assert_eq!(
             kept.keys.is_empty(),
             expected_empty,
@@ -460,7 +462,7 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
     };
     let listed = stores
         .answer_list
-        .references(&demo, &chunks_only, 0..3)
+        .references(&chunks_only.list_view(&demo), 0..3)
         .await
         .expect("listed");
     let references: Vec<Reference> = counted.iter().map(|a| a.reference).collect();

@@ -285,7 +285,7 @@ async fn a_damaged_summary_is_marked_on_the_dashboard_and_rebuilt_exactly_by_rec
     assert_eq!(rebuilt.list_len, 4);
     let listed = stores
         .answer_list
-        .references(&damaged_survey, &rebuilt, 0..rebuilt.list_len)
+        .references(&rebuilt.list_view(&damaged_survey), 0..rebuilt.list_len)
         .await
         .expect("listed");
     let distinct: std::collections::BTreeSet<_> = listed.iter().collect();

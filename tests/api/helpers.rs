@@ -107,6 +107,7 @@ pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
         required,
         kind,
         show_if: None,
+        segment: false,
     }
 }
 
@@ -174,15 +175,25 @@ pub async fn drain(stores: &Stores) {
     }
 }
 
-/// Steps a worker until every queue, deletions and recounts included, is empty.
+/// Steps a worker until every queue, deletions, recounts and segment builds included, is
+/// empty.
 pub async fn settle(stores: &Stores) {
     use canvass::worker::StepOutcome;
     let mut worker = worker(stores, std::time::Duration::from_secs(60));
+    let (_running, stop) = tokio::sync::watch::channel(false);
     loop {
+        // Builds first, as a worker's build task would run them meanwhile.
+        while canvass::worker::segments::step(stores, std::time::Duration::from_secs(60), &stop)
+            .await
+            .expect("a build step")
+        {}
         match worker.step().await.expect("a step") {
-            StepOutcome::QueuesEmpty => return,
             StepOutcome::Paused => panic!("paused"),
-            _ => {}
+            StepOutcome::QueuesEmpty => {}
+            _ => continue,
+        }
+        if stores.segments.queue().waiting().await.expect("a count") == 0 {
+            return;
         }
     }
 }

@@ -23,6 +23,7 @@ mod public;
 mod question_types;
 mod references;
 mod responses;
+mod segments;
 mod site;
 pub mod storage;
 mod stores;

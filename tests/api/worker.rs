@@ -52,7 +52,7 @@ async fn listed(stores: &Stores) -> Vec<Reference> {
     let doc = summary(stores).await;
     stores
         .answer_list
-        .references(&survey, &doc, 0..doc.list_len)
+        .references(&doc.list_view(&survey), 0..doc.list_len)
         .await
         .expect("listed")
 }
@@ -582,7 +582,7 @@ async fn the_answer_list_pages_thousands_of_answers_in_arrival_order() {
 
     let page = stores
         .answer_list
-        .references(&survey, &doc, 1_000..1_025)
+        .references(&doc.list_view(&survey), 1_000..1_025)
         .await
         .expect("a page");
 

@@ -6,19 +6,22 @@
 //! no reference twice), the counted index, every stored answer equal to what was submitted,
 //! no incoming blob left, and nothing for the reconcile pass to repair. In the random-kill run,
 //! responses are deleted while answers still arrive: the summaries must then be exactly those of
-//! the answers not deleted, and every deletion subtracted once.
+//! the answers not deleted, and every deletion subtracted once. Segments are checked alike: one
+//! survey has a segment question from the start; in the random-kill run, more are marked while
+//! answers arrive, so their builds run (and are killed) alongside.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use canvass::domain::segment::options_of;
 use canvass::domain::{
-    Answer, AnswerValue, QuestionId, QuestionSummary, Reference, Subscription, SurveyRef,
-    SurveySummary,
+    Answer, AnswerValue, Question, QuestionId, QuestionKind, QuestionSummary, Reference, SegmentId,
+    Subscription, SurveyRef, SurveySummary,
 };
 use canvass::storage::local;
-use canvass::stores::{StoreSettings, Stores, SummaryDoc, keys};
+use canvass::stores::{ListView, StoreSettings, Stores, SummaryDoc, keys};
 use canvass::worker::reconcile;
 use futures_util::future::join_all;
 
@@ -48,6 +51,42 @@ fn answer_for(survey: &SurveyRef, reference: u64, n: u64) -> Answer {
     answer
 }
 
+/// The questions the answers answer (see `demo_answer`); `drink` a segment question if asked.
+fn questions(drink_segment: bool) -> Vec<Question> {
+    use crate::helpers::question;
+    let drinks = [
+        "Espresso",
+        "Flat white",
+        "Filter coffee",
+        "Tea",
+        "Something else",
+    ];
+    vec![
+        question("overall", false, QuestionKind::FiveStars),
+        Question {
+            segment: drink_segment,
+            ..question(
+                "drink",
+                false,
+                QuestionKind::SingleChoice {
+                    options: drinks.map(String::from).to_vec(),
+                    other: false,
+                },
+            )
+        },
+        question(
+            "wait",
+            false,
+            QuestionKind::Numeric {
+                min: None,
+                max: None,
+                integer: false,
+            },
+        ),
+        question("comments", false, QuestionKind::LongText),
+    ]
+}
+
 /// A data directory with two surveys (a standard and a premium tenant's) and a backlog.
 pub struct Backlog {
     dir: tempfile::TempDir,
@@ -75,7 +114,8 @@ impl Backlog {
             .expect("stores");
         let mut surveys = Vec::new();
         for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
-            let definition = crate::helpers::survey(tenant, slug, slug, Vec::new());
+            // The first survey's drink question is a segment question from the start.
+            let definition = crate::helpers::survey(tenant, slug, slug, questions(slug == "team"));
             stores.surveys.save(&definition).await.expect("saved");
             surveys.push(definition.survey_ref());
         }
@@ -138,6 +178,27 @@ impl Backlog {
         }
     }
 
+    /// Makes `overall` a segment question of every survey, and `drink` too, as an owner
+    /// editing them would, while answers are being counted: their segments are built from
+    /// the answers counted so far.
+    async fn mark_segments(&self) {
+        for survey in &self.surveys {
+            let mut current = (*self
+                .stores
+                .surveys
+                .get(&survey.tenant, &survey.slug)
+                .await
+                .expect("read")
+                .expect("the survey"))
+            .clone();
+            for question in &mut current.questions {
+                question.segment = true;
+            }
+            self.stores.surveys.save(&current).await.expect("saved");
+            self.stores.segments.request(survey).await.expect("queued");
+        }
+    }
+
     /// The data directory.
     pub fn path(&self) -> &Path {
         self.dir.path()
@@ -151,9 +212,16 @@ impl Backlog {
         CanvassProcess::worker_logging(self.path(), &env, log)
     }
 
-    /// Messages still in any queue, held or not (deletions and recounts included).
+    /// Messages still in any queue, held or not (deletions, recounts and builds included).
     pub async fn queued(&self) -> u64 {
-        let mut waiting = (self.stores.deletions.queue().waiting().await).expect("length");
+        let deletions = self.stores.deletions.queue().waiting().await;
+        let builds = self.stores.segments.queue().waiting().await;
+        self.answers_queued().await + deletions.expect("length") + builds.expect("length")
+    }
+
+    /// Answers still queued, held or not.
+    async fn answers_queued(&self) -> u64 {
+        let mut waiting = 0;
         for (_, queue) in self.stores.answer_queues.all() {
             waiting += self
                 .stores
@@ -163,6 +231,79 @@ impl Backlog {
                 .expect("length");
         }
         waiting
+    }
+
+    /// Checks every segment of the survey: built, its summary that of exactly the answers not
+    /// deleted that hold its option, its list every answer that holds it (deleted ones stay
+    /// listed; readers leave them out), each once.
+    async fn assert_segments_exact(&self, survey: &SurveyRef, doc: &SummaryDoc) {
+        let wanted = canvass::domain::segment::segment_questions(
+            &self
+                .stores
+                .surveys
+                .get(&survey.tenant, &survey.slug)
+                .await
+                .expect("read")
+                .expect("the survey")
+                .questions,
+        );
+        let kept: BTreeSet<&QuestionId> = doc.segments.keys().collect();
+        assert_eq!(
+            kept,
+            wanted.iter().collect::<BTreeSet<_>>(),
+            "{survey}: segment questions"
+        );
+        for (question, segments) in &doc.segments {
+            assert!(segments.built, "{survey}/{question}: not built");
+            let mut expected: BTreeMap<String, (SurveySummary, BTreeSet<Reference>)> =
+                BTreeMap::new();
+            for answer in self
+                .submitted
+                .values()
+                .filter(|a| &a.survey_ref() == survey)
+            {
+                let options = answer
+                    .values
+                    .get(question)
+                    .map(options_of)
+                    .unwrap_or_default();
+                for option in options {
+                    let (summary, listed) = expected.entry(option).or_default();
+                    listed.insert(answer.reference);
+                    if !self.deleted.contains(&answer.reference) {
+                        summary.add(answer);
+                    }
+                }
+            }
+            let options: Vec<&String> = segments.options.keys().collect();
+            assert_eq!(
+                options,
+                expected.keys().collect::<Vec<_>>(),
+                "{survey}/{question}"
+            );
+            for (option, (summary, listed)) in &expected {
+                let what = format!("{survey}/{question}:{option}");
+                let segment = SegmentId {
+                    question: question.clone(),
+                    option: option.clone(),
+                };
+                let view = doc.segment(survey, &segment).expect("a segment");
+                assert_same_summary(&view.tally.summary, summary, &what);
+                let list = ListView {
+                    recent: &BTreeMap::new(),
+                    ..view.list
+                };
+                let found = self
+                    .stores
+                    .answer_list
+                    .references(&list, 0..list.len)
+                    .await
+                    .expect("listed");
+                let distinct: BTreeSet<Reference> = found.iter().copied().collect();
+                assert_eq!(found.len(), distinct.len(), "{what}: listed twice");
+                assert_eq!(&distinct, listed, "{what}: list");
+            }
+        }
     }
 
     /// Checks everything the workers made, exactly; then that reconcile finds nothing to do.
@@ -189,6 +330,7 @@ impl Backlog {
                 };
             }
             assert_same_summary(&doc.summary, &expected, &name);
+            self.assert_segments_exact(survey, &doc).await;
             assert_eq!(doc.deleted, deleted, "{name}: deleted");
             assert_eq!(doc.unrecounted, 0, "{name}: left to recount");
             let references: BTreeSet<Reference> = self
@@ -211,7 +353,7 @@ impl Backlog {
             };
             let listed = stores
                 .answer_list
-                .references(survey, &chunks_only, 0..doc.list_len)
+                .references(&chunks_only.list_view(survey), 0..doc.list_len)
                 .await
                 .expect("listed");
             let distinct: BTreeSet<Reference> = listed.iter().copied().collect();
@@ -384,11 +526,17 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         kills += 1;
         workers.push(backlog.worker(logs.path(), started, &env));
         started += 1;
-        // Owners delete responses while answers are still arriving.
+        // Owners delete responses while answers are still arriving, and mark segment
+        // questions when some are counted: the builds run under the kills too.
         if kills % 3 == 0 && backlog.deleted.len() < 200 {
             backlog.delete_some(&mut random, 10).await;
         }
-        if backlog.queued().await == 0 || Instant::now() > deadline {
+        if kills == 8 {
+            backlog.mark_segments().await;
+        }
+        // Kills stop once every answer is counted: recounts (a full pass over a survey's
+        // answers, not resumed) and builds left then finish under running workers.
+        if backlog.answers_queued().await == 0 || Instant::now() > deadline {
             break;
         }
     }
@@ -396,8 +544,9 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
     drop(workers);
 
     assert!(
-        kills >= 5,
-        "the run should have killed workers mid-way, killed {kills}"
+        kills > 8,
+        "the run should have killed workers mid-way, after segments were marked too, killed \
+         {kills}"
     );
     assert!(
         redeliveries(logs.path()) > 0,

@@ -162,6 +162,10 @@ async function main() {
     expectEqual(await focused(owner), "q3-min", "the problem's link leads to its field");
     await owner.fill("#q3-min", "0");
     await owner.fill("#q3-max", "120");
+    // The drink ordered segments the results; a number cannot.
+    expectEqual([await owner.isVisible("#q1-segment"), await owner.isVisible("#q3-segment")], [true, false],
+      "only choice-type questions offer to segment");
+    await owner.check("#q1-segment");
     await owner.click("#save");
     await owner.waitForURL(/saved=1/);
     const designer = owner.url().replace(/\?.*$/, "");
@@ -237,6 +241,19 @@ async function main() {
     await owner.waitForSelector("text=Lovely soup, friendly staff.");
     await shoot(owner, "response-by-reference");
 
+    // One segment: everyone who ordered tea.
+    await owner.goto(`${base}/tenant/surveys/${slug}/summary`);
+    await owner.selectOption("#segment", { label: "Tea (1)" });
+    await owner.click("form.filters button");
+    await owner.waitForSelector("#segment-shown");
+    const segmentShown = await owner.textContent("#segment-shown");
+    if (!segmentShown.includes("\u201cTea\u201d") || !segmentShown.includes(": 1")) {
+      throw new Error(`the segment is not named: ${segmentShown}`);
+    }
+    expectEqual(await owner.textContent(".stats .big"), "1", "the segment's count");
+    await shoot(owner, "summary-segment");
+    const segmentQuery = new URL(owner.url()).search;
+
     await owner.goto(`${base}/tenant/surveys/${slug}/responses`);
     await shoot(owner, "responses");
     const row = await owner.textContent("tbody tr");
@@ -288,6 +305,8 @@ async function main() {
     for (const [page, name] of [[`/tenant/surveys/${slug}`, "designer-phone"],
       [`/tenant/surveys/${slug}/summary`, "summary-phone"], [`/tenant/surveys/${slug}/responses`, "responses-phone"],
       [`/tenant/surveys/${slug}/responses/1`, "response-phone"], ["/tenant/settings", "settings-phone"],
+      [`/tenant/surveys/${slug}/summary${segmentQuery}`, "summary-segment-phone"],
+      [`/tenant/surveys/${slug}/responses${segmentQuery}`, "responses-segment-phone"],
       ["/tenant/api-keys", "api-keys-phone"]]) {
       await phoneOwner.goto(`${base}${page}`);
       await shoot(phoneOwner, name);
@@ -344,12 +363,12 @@ async function main() {
     await phoneOwner.click("form.filters button");
     await phoneOwner.waitForSelector("#count");
     const counted = await phoneOwner.textContent("#count");
-    if (!counted.startsWith("1 response submitted on those days")) throw new Error(`today's filter: ${counted}`);
+    if (!counted.startsWith("1 response matching these filters")) throw new Error(`today's filter: ${counted}`);
     await shoot(phoneOwner, "responses-filtered");
     await phoneOwner.fill("#from", "2020-01-01");
     await phoneOwner.fill("#to", "2020-01-31");
     await phoneOwner.click("form.filters button");
-    await phoneOwner.waitForSelector("text=No responses were submitted on those days.");
+    await phoneOwner.waitForSelector("text=No responses match these filters.");
     await phoneOwner.click("text=Show all");
     await phoneOwner.waitForSelector("#count");
 

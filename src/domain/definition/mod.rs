@@ -15,6 +15,7 @@ use validator::Validate;
 use super::answer::has_control_characters;
 use super::lifecycle::MAX_RESPONSE_LIMIT;
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS, OTHER};
+use super::segment::MAX_SEGMENT_QUESTIONS;
 
 /// The message for a text with control characters in it.
 const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
@@ -90,6 +91,10 @@ pub struct QuestionInput {
     /// A condition on earlier answers (`{"all": [{"question": "likes", "equals": "No"}]}`).
     #[serde(default)]
     pub show_if: Option<serde_json::Value>,
+    /// Whether its options segment the results (a choice-type question; at most
+    /// `MAX_SEGMENT_QUESTIONS` per survey).
+    #[serde(default)]
+    pub segment: bool,
 }
 
 /// One page as submitted.
@@ -287,13 +292,29 @@ impl SurveyInput {
                     Some(id) => id,
                 },
             };
+            if item.input.segment && !kind.can_segment() {
+                errors.insert(
+                    format!("{}.segment", item.path),
+                    "only a single choice, multiple choice, dropdown, star, NPS or scale question \
+                     can be a segment"
+                        .into(),
+                );
+                continue;
+            }
             questions.push(Question {
                 id,
                 text: item.input.text.trim().to_owned(),
                 required: item.input.required,
                 kind,
                 show_if: None,
+                segment: item.input.segment,
             });
+        }
+        if questions.iter().filter(|q| q.segment).count() > MAX_SEGMENT_QUESTIONS {
+            errors.insert(
+                "questions".into(),
+                format!("a survey has at most {MAX_SEGMENT_QUESTIONS} segment questions"),
+            );
         }
         let characters = self.characters();
         if characters > MAX_DEFINITION_CHARS {
@@ -628,6 +649,38 @@ mod tests {
             options: vec!["A".into(), "B".into()],
             ..QuestionInput::default()
         }
+    }
+
+    #[test]
+    fn up_to_three_choice_type_questions_may_be_segments() {
+        let marked = |kind: &str| QuestionInput {
+            segment: true,
+            ..question(kind)
+        };
+        let three = SurveyInput {
+            title: "Trips".into(),
+            questions: vec![marked("single_choice"), marked("nps"), marked("dropdown")],
+            ..SurveyInput::default()
+        };
+        let definition = three.check(&[]).expect("three segment questions are fine");
+        assert!(definition.questions.iter().all(|q| q.segment));
+        let four = SurveyInput {
+            questions: vec![
+                marked("single_choice"),
+                marked("nps"),
+                marked("dropdown"),
+                marked("five_stars"),
+            ],
+            ..three.clone()
+        };
+        let errors = four.check(&[]).expect_err("four are too many");
+        assert!(errors["questions"].contains("at most 3 segment questions"));
+        let text = SurveyInput {
+            questions: vec![marked("short_text")],
+            ..three
+        };
+        let errors = text.check(&[]).expect_err("a text question cannot segment");
+        assert!(errors.contains_key("questions[0].segment"), "{errors:?}");
     }
 
     #[test]

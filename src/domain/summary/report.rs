@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::{Bin, QuestionSummary, RecentText, SurveySummary};
 use crate::domain::question::OTHER;
+use crate::domain::segment::SegmentReport;
 use crate::domain::{Question, QuestionId, QuestionKind, Survey};
 
 /// Most frequent words shown per text question.
@@ -32,6 +33,12 @@ pub struct SummaryReport {
     /// summary is recounted from the remaining answers (absent when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recounting: Option<u64>,
+    /// The segment this summary is of (absent when it is of every response).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment: Option<SegmentReport>,
+    /// Every segment of the survey with its count (absent without segment questions).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<SegmentReport>,
 }
 
 /// One question's statistics.
@@ -188,7 +195,20 @@ impl SummaryReport {
             updated,
             questions,
             recounting: None,
+            segment: None,
+            segments: Vec::new(),
         }
+    }
+
+    /// Names the segment it is of, and lists every segment.
+    pub fn with_segments(
+        mut self,
+        segment: Option<SegmentReport>,
+        segments: Vec<SegmentReport>,
+    ) -> Self {
+        self.segment = segment;
+        self.segments = segments;
+        self
     }
 
     /// Says that `deleted` deleted responses still show in what subtraction cannot take back.

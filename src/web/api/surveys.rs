@@ -10,11 +10,10 @@ use serde_json::json;
 use super::document::survey_document;
 use super::{ApiError, ApiTenant, JsonBody};
 use crate::domain::definition::SurveyInput;
-use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Reference, Survey, SurveySlug};
+use crate::domain::{Reference, SegmentId, Survey, SurveySlug};
 use crate::export::SheetFormat;
-use crate::stores::responses::{DateRange, PER_PAGE, Standing};
+use crate::stores::responses::{DateRange, Filter, PER_PAGE, Standing};
 use crate::web::AppState;
 use crate::web::download::{DownloadQuery, download};
 
@@ -128,7 +127,7 @@ pub async fn update(
     let current = find(&state, &tenant, &slug).await?;
     let known = state.stores.surveys.known_questions(&current).await?;
     let definition = input.check(&known).map_err(invalid)?;
-    let survey = state.stores.surveys.revise(&current, definition).await?;
+    let survey = state.stores.revise_survey(&current, definition).await?;
     Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
@@ -171,21 +170,21 @@ pub async fn unpublish(
     Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
-/// `GET /api/v1/surveys/{slug}/summary`: the same object as `canvass summary`.
+/// `GET /api/v1/surveys/{slug}/summary?segment=QUESTION_ID:OPTION`: the same object as
+/// `canvass summary`, of every response or of one segment's.
 pub async fn summary(
     state: web::Data<AppState>,
     tenant: ApiTenant,
     slug: web::Path<String>,
     query: web::Query<SegmentQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    no_segments(query.segment.as_deref())?;
     let survey = find(&state, &tenant, &slug).await?;
-    let read = state.stores.summaries.read(&survey.survey_ref()).await?;
-    let known = state.stores.surveys.known_questions(&survey).await?;
+    let segment = segment_asked(&survey, query.segment.as_deref())?;
     Ok(HttpResponse::Ok().json(
-        SummaryReport::new(&survey, &read.doc.summary, read.doc.updated)
-            .with_removed(&known)
-            .with_unrecounted(read.doc.unrecounted),
+        state
+            .stores
+            .summary_report(&survey, segment.as_ref())
+            .await?,
     ))
 }
 
@@ -202,21 +201,15 @@ pub struct SegmentQuery {
     segment: Option<String>,
 }
 
-/// Segments are not kept yet: a script that asks for one is told so, rather than given every
-/// response as if they were its segment's.
-fn no_segments(segment: Option<&str>) -> Result<(), ApiError> {
-    match segment {
-        Some(_) => Err(ApiError::BadRequest(
-            "segment filters are not available on this server yet".into(),
-        )),
-        None => Ok(()),
-    }
+/// The segment a query names (`QUESTION_ID:OPTION`), checked against the survey.
+fn segment_asked(survey: &Survey, segment: Option<&str>) -> Result<Option<SegmentId>, ApiError> {
+    SegmentId::asked(segment, &survey.questions).map_err(ApiError::BadRequest)
 }
 
 /// The page and filters of a list of responses.
 #[derive(Deserialize)]
 pub struct ResponsesQuery {
-    /// A segment (not kept yet: refused).
+    /// Only responses in this segment (`QUESTION_ID:OPTION`).
     segment: Option<String>,
     /// From 1; defaults to 1.
     page: Option<u64>,
@@ -226,7 +219,8 @@ pub struct ResponsesQuery {
     to: Option<String>,
 }
 
-/// `GET /api/v1/surveys/{slug}/responses?page=N&from=YYYY-MM-DD&to=YYYY-MM-DD`: newest first,
+/// `GET /api/v1/surveys/{slug}/responses?segment=Q:OPTION&page=N&from=YYYY-MM-DD&to=YYYY-MM-DD`:
+/// newest first,
 /// 25 per page (shorter where deleted responses or, filtered by date, neighbouring days' answers
 /// were), each filter optional.
 pub async fn responses(
@@ -235,14 +229,16 @@ pub async fn responses(
     slug: web::Path<String>,
     query: web::Query<ResponsesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    no_segments(query.segment.as_deref())?;
     let survey = find(&state, &tenant, &slug).await?;
     let page = page_asked(query.page)?;
-    let range = DateRange::parse(query.from.as_deref(), query.to.as_deref())
-        .map_err(ApiError::BadRequest)?;
+    let filter = Filter {
+        range: DateRange::parse(query.from.as_deref(), query.to.as_deref())
+            .map_err(ApiError::BadRequest)?,
+        segment: segment_asked(&survey, query.segment.as_deref())?,
+    };
     let found = state
         .stores
-        .response_page(&survey.survey_ref(), page, range.as_ref())
+        .response_page(&survey.survey_ref(), page, &filter)
         .await?;
     let responses = if page > found.pages {
         Vec::new()

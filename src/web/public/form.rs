@@ -295,6 +295,7 @@ mod tests {
                 required: false,
                 kind: QuestionKind::Numeric { min, max, integer },
                 show_if: None,
+                segment: false,
             };
             QuestionView::new(1, &question, &RawAnswers::default(), &Default::default())
                 .range_hint()

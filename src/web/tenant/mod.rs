@@ -12,6 +12,7 @@ mod keys;
 mod notice;
 mod preview;
 mod results;
+mod segments;
 mod session;
 mod settings;
 mod webhooks;

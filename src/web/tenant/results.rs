@@ -9,11 +9,12 @@ use serde::Deserialize;
 use time::OffsetDateTime;
 
 use super::charts::{BarChart, chart, number};
+use super::segments::SegmentPicker;
 use super::session::SignedIn;
 use super::{notice, own_survey};
-use crate::domain::summary::{QuestionReport, Stats, SummaryReport};
-use crate::domain::{Answer, AnswerValue, Reference, Survey};
-use crate::stores::responses::DateRange;
+use crate::domain::summary::{QuestionReport, Stats};
+use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
+use crate::stores::responses::{DateRange, Filter};
 use crate::web::{AppState, WebError, render};
 
 struct QuestionView {
@@ -63,6 +64,8 @@ struct SummaryPage {
     exports: bool,
     /// Deleted responses still in min, max and frequent words until the recount.
     recounting: Option<u64>,
+    /// The segments, and the one shown.
+    picker: SegmentPicker,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -88,18 +91,32 @@ fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
     facts
 }
 
-/// `GET /tenant/surveys/{slug}/summary`
+/// The segment a page shows.
+#[derive(Deserialize)]
+pub struct SegmentQuery {
+    segment: Option<String>,
+}
+
+/// `GET /tenant/surveys/{slug}/summary?segment=QUESTION_ID:OPTION`: of every response, or of
+/// one segment's.
 pub async fn summary(
     state: web::Data<AppState>,
     signed_in: SignedIn,
     slug: web::Path<String>,
+    query: web::Query<SegmentQuery>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let read = state.stores.summaries.read(&survey.survey_ref()).await?;
-    let known = state.stores.surveys.known_questions(&survey).await?;
-    let report = SummaryReport::new(&survey, &read.doc.summary, read.doc.updated)
-        .with_removed(&known)
-        .with_unrecounted(read.doc.unrecounted);
+    let (segment, segment_error) =
+        match SegmentId::asked(query.segment.as_deref(), &survey.questions) {
+            Ok(segment) => (segment, None),
+            Err(problem) => (None, Some(problem)),
+        };
+    let mut report = state
+        .stores
+        .summary_report(&survey, segment.as_ref())
+        .await?;
+    let mut picker = SegmentPicker::new(std::mem::take(&mut report.segments), segment.as_ref());
+    picker.error = segment_error;
     let waiting = state
         .stores
         .answer_queues
@@ -133,6 +150,7 @@ pub async fn summary(
             .export_database_url
             .is_some();
     render(&SummaryPage {
+        picker,
         exports,
         recounting: report.recounting,
         csrf: signed_in.session.csrf.clone(),
@@ -237,12 +255,19 @@ struct ResponsesPage {
     filter: String,
     /// Why the filter was not applied.
     filter_error: Option<String>,
+    /// The segments, and the one shown.
+    picker: SegmentPicker,
 }
 
 impl ResponsesPage {
-    /// Whether a date filter applies.
+    /// Whether a date filter or a segment applies.
     fn filtered(&self) -> bool {
-        !self.filter.is_empty()
+        !self.filter.is_empty() || !self.picker.selected.is_empty()
+    }
+
+    /// Both filters as they go on page links.
+    fn filters(&self) -> String {
+        format!("{}{}", self.filter, self.picker.query())
     }
 }
 
@@ -255,12 +280,13 @@ fn when(answer: &Answer) -> String {
     minute(answer.submitted_at)
 }
 
-/// The page asked for, and the date filter.
+/// The page asked for, and the filters.
 #[derive(Deserialize)]
 pub struct PageQuery {
     page: Option<u64>,
     from: Option<String>,
     to: Option<String>,
+    segment: Option<String>,
 }
 
 /// `GET /tenant/surveys/{slug}/responses?page=N`: 25 per page, newest first, with the latest
@@ -282,10 +308,24 @@ pub async fn responses(
         Ok(range) => (range, None),
         Err(problem) => (None, Some(problem)),
     };
+    let (segment, segment_error) =
+        match SegmentId::asked(query.segment.as_deref(), &survey.questions) {
+            Ok(segment) => (segment, None),
+            Err(problem) => (None, Some(problem)),
+        };
+    let filter = Filter {
+        range,
+        segment: segment.clone(),
+    };
     let found = state
         .stores
-        .response_page(&at, query.page.unwrap_or(1), range.as_ref())
+        .response_page(&at, query.page.unwrap_or(1), &filter)
         .await?;
+    let mut picker = SegmentPicker::new(
+        state.stores.segment_reports(&survey).await?,
+        segment.as_ref(),
+    );
+    picker.error = segment_error;
     // Dates are digits and dashes once parsed: safe in a link as they are.
     let filter = range.map_or_else(String::new, |_| {
         format!("&from={}&to={}", from.unwrap_or(""), to.unwrap_or(""))
@@ -325,6 +365,7 @@ pub async fn responses(
             to: to.unwrap_or("").to_owned(),
             filter,
             filter_error,
+            picker,
         },
         shown,
     )

@@ -10,7 +10,7 @@ use crate::domain::{QuestionKind, Survey};
 
 /// The groups of fields beyond a question's text, type and "required", with the types that
 /// use each.
-const FIELD_GROUPS: [(&str, &[&str]); 6] = [
+const FIELD_GROUPS: [(&str, &[&str]); 7] = [
     (
         "options",
         &[
@@ -26,6 +26,17 @@ const FIELD_GROUPS: [(&str, &[&str]); 6] = [
     ("range", &["numeric"]),
     ("scale", &["scale"]),
     ("dates", &["date"]),
+    (
+        "segment",
+        &[
+            "single_choice",
+            "multiple_choice",
+            "dropdown",
+            "five_stars",
+            "nps",
+            "scale",
+        ],
+    ),
 ];
 
 /// The types that use a group of fields, separated by spaces (for the page's script).
@@ -60,6 +71,8 @@ pub(super) struct QuestionEdit {
     /// Bounds of a date question.
     pub(super) earliest: String,
     pub(super) latest: String,
+    /// Whether its options segment the results.
+    pub(super) segment: bool,
     /// Whether it starts a page, that page's texts and jump, and the rule that shows it.
     pub(super) logic: LogicEdit,
 }
@@ -83,6 +96,7 @@ impl QuestionEdit {
             max_label: String::new(),
             earliest: String::new(),
             latest: String::new(),
+            segment: false,
             logic: LogicEdit::default(),
         }
     }
@@ -100,6 +114,7 @@ impl QuestionEdit {
                 block.kind = q.kind.name().into();
                 block.required = q.required;
                 block.other = q.kind.has_other();
+                block.segment = q.segment;
                 block.options = q.kind.options().join("\n");
                 match &q.kind {
                     QuestionKind::Numeric { min, max, integer } => {
@@ -153,6 +168,7 @@ impl QuestionEdit {
             max_label: q("max_label"),
             earliest: q("earliest"),
             latest: q("latest"),
+            segment: !q("segment").is_empty(),
             logic: LogicEdit::posted(q),
         }
     }
@@ -244,6 +260,7 @@ impl QuestionEdit {
             earliest: given(&self.earliest, dates),
             latest: given(&self.latest, dates),
             show_if,
+            segment: self.uses("segment") && self.segment,
         };
         (starts, question)
     }

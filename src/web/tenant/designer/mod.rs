@@ -415,7 +415,7 @@ async fn save_form(
         }
     };
     let survey = match &current {
-        Some(current) => state.stores.surveys.revise(current, definition).await?,
+        Some(current) => state.stores.revise_survey(current, definition).await?,
         None => {
             let created = state
                 .stores

@@ -33,6 +33,7 @@ fn element(field: &str) -> &'static str {
         "options" | "columns" => "options",
         "rows" => "rows",
         "other" => "other",
+        "segment" => "segment",
         "min" => "min",
         "max" => "max",
         "points" => "points",

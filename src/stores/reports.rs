@@ -1,0 +1,106 @@
+//! The summary report of a survey, or of one of its segments, as the site and the API show it:
+//! one summary read (and, while a segment is being built, one read of the build's progress).
+
+use crate::domain::segment::{BuildReport, SegmentReport};
+use crate::domain::summary::SummaryReport;
+use crate::domain::{SegmentId, Survey, SurveySummary};
+
+use super::{StoreError, Stores, SummaryDoc};
+
+impl Stores {
+    /// The report of every response of the survey, or of those in `segment` (checked against
+    /// the survey beforehand), with every segment listed.
+    pub async fn summary_report(
+        &self,
+        survey: &Survey,
+        segment: Option<&SegmentId>,
+    ) -> Result<SummaryReport, StoreError> {
+        let at = survey.survey_ref();
+        let doc = self.summaries.read(&at).await?.doc;
+        let known = self.surveys.known_questions(survey).await?;
+        let segments = self.reports_of_segments(survey, &doc).await?;
+        let empty = SurveySummary::default();
+        let summary = match segment {
+            None => &doc.summary,
+            Some(segment) => doc
+                .segment(&at, segment)
+                .map_or(&empty, |view| &view.tally.summary),
+        };
+        let shown = segment.and_then(|segment| {
+            let id = segment.to_string();
+            segments.iter().find(|report| report.id == id).cloned()
+        });
+        Ok(SummaryReport::new(survey, summary, doc.updated)
+            .with_removed(&known)
+            .with_unrecounted(doc.unrecounted)
+            .with_segments(shown, segments))
+    }
+}
+
+impl Stores {
+    /// Every segment of the survey with its count (none without segment questions): one
+    /// summary read, and one of the builds' progress while one runs.
+    pub async fn segment_reports(&self, survey: &Survey) -> Result<Vec<SegmentReport>, StoreError> {
+        if !survey.questions.iter().any(|q| q.segment) {
+            return Ok(Vec::new());
+        }
+        let doc = self.summaries.read(&survey.survey_ref()).await?.doc;
+        self.reports_of_segments(survey, &doc).await
+    }
+
+    async fn reports_of_segments(
+        &self,
+        survey: &Survey,
+        doc: &SummaryDoc,
+    ) -> Result<Vec<SegmentReport>, StoreError> {
+        let progress = if doc.segments_building() {
+            self.segments.progress(&survey.survey_ref()).await?
+        } else {
+            Default::default()
+        };
+        Ok(segment_reports(survey, doc, |question| {
+            progress.get(question).map(|p| BuildReport {
+                done: p.done,
+                of: p.of,
+            })
+        }))
+    }
+}
+
+/// Every segment of the survey's segment questions, in the survey's order, with its count
+/// from `doc` (a question the worker has not started segments for yet counts none and is not
+/// complete); `build` gives a running build's progress.
+pub fn segment_reports(
+    survey: &Survey,
+    doc: &SummaryDoc,
+    build: impl Fn(&crate::domain::QuestionId) -> Option<BuildReport>,
+) -> Vec<SegmentReport> {
+    let mut reports = Vec::new();
+    for question in survey
+        .questions
+        .iter()
+        .filter(|q| q.segment && q.kind.can_segment())
+    {
+        let kept = doc.segments.get(&question.id);
+        let complete = kept.is_some_and(|segments| segments.built);
+        for option in question.kind.segment_options() {
+            let total = kept
+                .and_then(|segments| segments.options.get(&option))
+                .map_or(0, |tally| tally.summary.total);
+            reports.push(SegmentReport {
+                id: SegmentId {
+                    question: question.id.clone(),
+                    option: option.clone(),
+                }
+                .to_string(),
+                question: question.id.to_string(),
+                question_text: question.text.clone(),
+                option,
+                total,
+                complete,
+                build: if complete { None } else { build(&question.id) },
+            });
+        }
+    }
+    reports
+}
