@@ -174,9 +174,10 @@ pub struct BuildReport {
 impl BuildReport {
     /// How far, in whole percent.
     pub fn percent(&self) -> u64 {
-        (self.done.min(self.of) * 100)
-            .checked_div(self.of)
-            .unwrap_or(0)
+        // In u128: a hundred times any count fits.
+        (u128::from(self.done.min(self.of)) * 100)
+            .checked_div(u128::from(self.of))
+            .map_or(0, |percent| percent as u64)
     }
 }
 
@@ -262,6 +263,17 @@ mod tests {
         let missing = SegmentId::parse("place:Hills").expect("parses");
         assert!(missing.check(&questions).is_err());
         assert_eq!(segment_questions(&questions), [questions[0].id.clone()]);
+    }
+
+    #[test]
+    fn build_progress_is_a_whole_percent_even_at_the_edges() {
+        let at = |done, of| BuildReport { done, of }.percent();
+        assert_eq!(
+            (at(0, 0), at(0, 800), at(400, 800), at(800, 800)),
+            (0, 0, 50, 100)
+        );
+        assert_eq!(at(900, 800), 100, "never past 100");
+        assert_eq!(at(u64::MAX / 50, u64::MAX / 50), 100, "no overflow");
     }
 
     proptest! {

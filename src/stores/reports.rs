@@ -18,7 +18,7 @@ impl Stores {
         let at = survey.survey_ref();
         let doc = self.summaries.read(&at).await?.doc;
         let known = self.surveys.known_questions(survey).await?;
-        let segments = self.reports_of_segments(survey, &doc).await?;
+        let segments = self.segment_reports_in(survey, &doc).await?;
         let empty = SurveySummary::default();
         let summary = match segment {
             None => &doc.summary,
@@ -38,17 +38,9 @@ impl Stores {
 }
 
 impl Stores {
-    /// Every segment of the survey with its count (none without segment questions): one
-    /// summary read, and one of the builds' progress while one runs.
-    pub async fn segment_reports(&self, survey: &Survey) -> Result<Vec<SegmentReport>, StoreError> {
-        if !survey.questions.iter().any(|q| q.segment) {
-            return Ok(Vec::new());
-        }
-        let doc = self.summaries.read(&survey.survey_ref()).await?.doc;
-        self.reports_of_segments(survey, &doc).await
-    }
-
-    async fn reports_of_segments(
+    /// Every segment of the survey with its count, from its summary document (and, while a
+    /// build runs, one read of the builds' progress).
+    pub async fn segment_reports_in(
         &self,
         survey: &Survey,
         doc: &SummaryDoc,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{ListView, StoreError, Stores};
+use super::{ListView, StoreError, Stores, SummaryDoc};
 use crate::domain::{Answer, Reference, SegmentId, SurveyRef};
 
 /// Responses per page.
@@ -148,6 +148,17 @@ impl Stores {
         filter: &Filter,
     ) -> Result<ResponsePage, StoreError> {
         let doc = self.summaries.read(survey).await?.doc;
+        self.response_page_in(survey, &doc, page, filter).await
+    }
+
+    /// As `response_page`, with the summary document already read.
+    pub async fn response_page_in(
+        &self,
+        survey: &SurveyRef,
+        doc: &SummaryDoc,
+        page: u64,
+        filter: &Filter,
+    ) -> Result<ResponsePage, StoreError> {
         let empty = BTreeMap::new();
         let (list, days, days_from, responses) = match &filter.segment {
             None => (

@@ -179,13 +179,9 @@ impl SummaryDoc {
         let before = self.segments.len();
         self.segments
             .retain(|question, _| wanted.contains(question));
-        let dropped = self.segments.len() != before;
-        let added = wanted
-            .iter()
-            .filter(|q| !self.segments.contains_key(*q))
-            .count();
+        let kept = self.segments.len();
         self.add_segments(wanted);
-        dropped || added > 0
+        kept != before || self.segments.len() != kept
     }
 
     /// Whether a segment question still waits for its build.

@@ -101,11 +101,17 @@ impl DaySpan {
         span.last = span.last.max(position);
     }
 
-    /// Adds `other`'s responses of the same day.
-    pub fn merge(&mut self, other: &DaySpan) {
-        self.count += other.count;
-        self.first = self.first.min(other.first);
-        self.last = self.last.max(other.last);
+    /// Adds the responses of `other`, day by day, to `days`.
+    pub fn merge_all(days: &mut BTreeMap<String, DaySpan>, other: &BTreeMap<String, DaySpan>) {
+        for (day, span) in other {
+            days.entry(day.clone())
+                .and_modify(|kept| {
+                    kept.count += span.count;
+                    kept.first = kept.first.min(span.first);
+                    kept.last = kept.last.max(span.last);
+                })
+                .or_insert(*span);
+        }
     }
 }
 
@@ -301,6 +307,27 @@ mod tests {
         doc.uncount(&submitted(3, "2026-03-01T23:59:59Z"));
         assert_eq!(doc.days["2026-03-01"].count, 1);
         assert_eq!(doc.summary.total, 2);
+    }
+
+    proptest::proptest! {
+        /// A build's day spans merged into the live ones equal the spans of all positions
+        /// placed in one go, whatever the order and the split.
+        #[test]
+        fn day_spans_merge_like_placing_everything_at_once(
+            placed in proptest::collection::vec((0u8..3, 0u64..10_000), 0..60),
+            split in 0usize..60,
+        ) {
+            let day = |d: u8| format!("2026-03-0{}", d + 1);
+            let mut all = BTreeMap::new();
+            let (mut first, mut second) = (BTreeMap::new(), BTreeMap::new());
+            for (i, (d, position)) in placed.iter().enumerate() {
+                DaySpan::place(&mut all, day(*d), *position);
+                let part = if i < split { &mut first } else { &mut second };
+                DaySpan::place(part, day(*d), *position);
+            }
+            DaySpan::merge_all(&mut second, &first);
+            proptest::prop_assert_eq!(second, all);
+        }
     }
 
     #[test]

@@ -264,14 +264,7 @@ async fn commit(
             let tally = segments.options.entry(option.clone()).or_default();
             tally.before = sums.count;
             tally.summary.merge(&sums.summary);
-            for (day, span) in &sums.days {
-                match tally.days.get_mut(day) {
-                    Some(kept) => kept.merge(span),
-                    None => {
-                        tally.days.insert(day.clone(), *span);
-                    }
-                }
-            }
+            DaySpan::merge_all(&mut tally.days, &sums.days);
         }
         segments.built = true;
         if stores

@@ -317,12 +317,14 @@ pub async fn responses(
         range,
         segment: segment.clone(),
     };
+    // One summary read for the page and the segment picker.
+    let doc = state.stores.summaries.read(&at).await?.doc;
     let found = state
         .stores
-        .response_page(&at, query.page.unwrap_or(1), &filter)
+        .response_page_in(&at, &doc, query.page.unwrap_or(1), &filter)
         .await?;
     let mut picker = SegmentPicker::new(
-        state.stores.segment_reports(&survey).await?,
+        state.stores.segment_reports_in(&survey, &doc).await?,
         segment.as_ref(),
     );
     picker.error = segment_error;
