@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::domain::account::Email;
+use crate::domain::audit::{AuditAction, AuditEntry};
 use crate::domain::summary::SummaryReport;
 use crate::domain::{Subscription, SurveySlug, TenantSlug};
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
@@ -196,7 +198,65 @@ pub async fn create_tenant(
     }
     let (key, _) = stores
         .api_keys
-        .create(&slug, "created by canvass tenant create")
+        .create(&slug, "created by canvass tenant create", None)
         .await?;
     Ok(key)
+}
+
+/// Invites `email` to the tenant as `role` (`canvass member invite`); returns the link's
+/// token, which the operator hands on.
+pub async fn invite(
+    stores: &Stores,
+    tenant: &str,
+    email: &str,
+    role: crate::domain::member::Role,
+) -> Result<String, AdminError> {
+    let slug = TenantSlug::parse(tenant)
+        .map_err(|_| AdminError::NotFound(format!("no tenant {tenant}")))?;
+    let tenant = stores
+        .tenants
+        .get(&slug)
+        .await?
+        .ok_or_else(|| AdminError::NotFound(format!("no tenant {slug}")))?;
+    let email = Email::parse(email)
+        .ok_or_else(|| AdminError::Invalid(format!("{email} is not an email address")))?;
+    let (token, _) = stores
+        .invite(&tenant, &email, role, OPERATOR)
+        .await?
+        .map_err(|reason| AdminError::Invalid(reason.to_string()))?;
+    record_by_operator(
+        stores,
+        &slug,
+        AuditAction::MemberInvited,
+        format!("{} as {role}", email.as_str()),
+    )
+    .await?;
+    Ok(token)
+}
+
+/// Makes a password-reset link for the account with this address (`canvass member
+/// reset-link`); returns its token.
+pub async fn reset_link(stores: &Stores, email: &str) -> Result<String, AdminError> {
+    let missing = || AdminError::NotFound(format!("no account has the address {email}"));
+    let email = Email::parse(email).ok_or_else(missing)?;
+    stores.accounts.get(&email).await?.ok_or_else(missing)?;
+    Ok(stores.accounts.reset_link(&email).await?)
+}
+
+/// Who the audit log says acted when an operator did, from the shell.
+const OPERATOR: &str = "operator";
+
+async fn record_by_operator(
+    stores: &Stores,
+    tenant: &TenantSlug,
+    action: AuditAction,
+    detail: String,
+) -> Result<(), AdminError> {
+    let entry = AuditEntry {
+        at: time::OffsetDateTime::now_utc(),
+        actor: OPERATOR.into(),
+        action,
+        detail,
+    };
+    Ok(stores.audit.record(tenant, &entry).await?)
 }

@@ -149,6 +149,47 @@ pub struct WorkerArgs {
     /// (names or addresses, separated by commas); by default none: https to public addresses.
     #[arg(long, env = "CANVASS_WEBHOOK_ALLOWED_HOSTS", default_value = "")]
     pub webhook_allowed_hosts: String,
+
+    /// The SMTP server email is sent through (`smtp://host:25`, `smtp://host:587?tls=required`,
+    /// `smtps://user:pass@host:465`); by default none, and nothing is emailed.
+    #[arg(long, env = "CANVASS_SMTP_URL", hide_env_values = true, value_parser = parse_smtp_url)]
+    pub smtp_url: Option<String>,
+
+    /// The sender of email (`Canvass <surveys@example.com>`).
+    #[arg(long, env = "CANVASS_MAIL_FROM", default_value = DEFAULT_MAIL_FROM, value_parser = parse_mail_from)]
+    pub mail_from: String,
+
+    /// The site's address as links in email should carry it (`CANVASS_PUBLIC_URL`, as for
+    /// `serve`); by default http://localhost:8080.
+    #[arg(long = "mail-links-url", env = "CANVASS_PUBLIC_URL", hide = true)]
+    pub links_url: Option<String>,
+}
+
+/// The sender of email when `CANVASS_MAIL_FROM` is not set.
+pub const DEFAULT_MAIL_FROM: &str = "Canvass <canvass@localhost>";
+
+fn parse_smtp_url(url: &str) -> Result<String, String> {
+    crate::mail::Sender::new(url, DEFAULT_MAIL_FROM)
+        .map(|_| url.to_owned())
+        .map_err(|error| error.to_string())
+}
+
+fn parse_mail_from(from: &str) -> Result<String, String> {
+    crate::mail::Sender::check_from(from).map(|()| from.to_owned())
+}
+
+/// The site's address for links made outside a request (email, the command line): the
+/// operator's `CANVASS_PUBLIC_URL`, or the default listen address.
+pub fn site_address(public_url: Option<&str>) -> String {
+    public_url
+        .map(|url| url.trim().trim_end_matches('/').to_owned())
+        .filter(|url| !url.is_empty())
+        .unwrap_or_else(|| {
+            format!(
+                "http://localhost:{}",
+                DEFAULT_LISTEN.rsplit(':').next().unwrap_or("8080")
+            )
+        })
 }
 
 impl Default for WorkerArgs {
@@ -162,6 +203,9 @@ impl Default for WorkerArgs {
             export_database_url: None,
             export_allowed_hosts: String::new(),
             webhook_allowed_hosts: String::new(),
+            smtp_url: None,
+            mail_from: DEFAULT_MAIL_FROM.into(),
+            links_url: None,
         }
     }
 }
@@ -178,6 +222,16 @@ impl WorkerArgs {
             export_hosts: crate::export::AllowedHosts::parse(&self.export_allowed_hosts),
             deliveries: crate::worker::deliveries::DeliverySettings {
                 allowed: crate::export::AllowedHosts::parse(&self.webhook_allowed_hosts),
+                ..Default::default()
+            },
+            mailer: crate::worker::mail::MailerSettings {
+                sender: self.smtp_url.as_deref().and_then(|url| {
+                    // Both were checked when parsed; a failure here is logged, not hidden.
+                    crate::mail::Sender::new(url, &self.mail_from)
+                        .inspect_err(|error| tracing::error!(%error, "email is off"))
+                        .ok()
+                }),
+                site: site_address(self.links_url.as_deref()),
                 ..Default::default()
             },
             ..WorkerSettings::default()
@@ -212,6 +266,7 @@ impl ServeSettings {
             export_hosts: crate::export::AllowedHosts::parse(&self.worker.export_allowed_hosts),
             webhook_hosts: crate::export::AllowedHosts::parse(&self.worker.webhook_allowed_hosts),
             server_exports: self.worker.export_database_url.is_some(),
+            mail: self.worker.smtp_url.is_some(),
             public_url: self
                 .public_url
                 .as_deref()

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use canvass::config::{BackendSettings, LogSettings, ServeSettings, WorkerArgs};
 use canvass::domain::Subscription;
+use canvass::domain::member::Role;
 use canvass::loadgen::LoadSettings;
 use canvass::startup::{Application, open_stores, open_worker_stores};
 use canvass::worker::{Worker, reconcile};
@@ -53,6 +54,16 @@ enum Command {
     Tenant {
         #[command(subcommand)]
         action: TenantAction,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
+    /// Invite members and make password-reset links (links print alone on the last line).
+    Member {
+        #[command(subcommand)]
+        action: MemberAction,
+        /// The site's address, which the links start with.
+        #[arg(long, env = "CANVASS_PUBLIC_URL", global = true)]
+        public_url: Option<String>,
         #[command(flatten)]
         backend: BackendSettings,
     },
@@ -128,6 +139,35 @@ enum TenantAction {
     },
 }
 
+#[derive(Subcommand)]
+enum MemberAction {
+    /// Invite someone to a tenant; prints the invitation link (single use, 7 days).
+    Invite {
+        /// The tenant's slug.
+        #[arg(long)]
+        tenant: String,
+        /// Who is invited.
+        #[arg(long)]
+        email: String,
+        /// The role they will have.
+        #[arg(long, value_enum)]
+        role: MemberRole,
+    },
+    /// Make a link that sets a new password for the account with this address (single use,
+    /// one hour).
+    ResetLink {
+        /// The account's email address.
+        email: String,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum MemberRole {
+    Owner,
+    Editor,
+    Viewer,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Plan {
     Standard,
@@ -195,6 +235,40 @@ async fn run(command: Command) -> Result<(), Failure> {
                 subscription.as_str()
             );
             outln!("{key}");
+            Ok(())
+        }
+        Command::Member {
+            action,
+            public_url,
+            backend,
+        } => {
+            let stores = open_stores(&backend).await?;
+            let site = canvass::config::site_address(public_url.as_deref());
+            match action {
+                MemberAction::Invite {
+                    tenant,
+                    email,
+                    role,
+                } => {
+                    let role = match role {
+                        MemberRole::Owner => Role::Owner,
+                        MemberRole::Editor => Role::Editor,
+                        MemberRole::Viewer => Role::Viewer,
+                    };
+                    let token = admin::invite(&stores, &tenant, &email, role).await?;
+                    outln!(
+                        "invited {email} to {tenant} as {role}; the link works once, for 7 days:"
+                    );
+                    outln!("{}", canvass::links::invitation(&site, &token));
+                }
+                MemberAction::ResetLink { email } => {
+                    let token = admin::reset_link(&stores, &email).await?;
+                    outln!(
+                        "a link that sets a new password for {email}; it works once, for an hour:"
+                    );
+                    outln!("{}", canvass::links::password_reset(&site, &token));
+                }
+            }
             Ok(())
         }
         Command::Summary {

@@ -3,11 +3,13 @@
 
 pub mod account;
 pub mod answer;
+pub mod audit;
 pub mod branding;
 pub mod definition;
 mod ids;
 pub mod lifecycle;
 pub mod logic;
+pub mod member;
 pub mod question;
 pub mod reference;
 pub mod segment;

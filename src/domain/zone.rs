@@ -80,6 +80,13 @@ impl Zone {
             .unwrap_or_default()
     }
 
+    /// `at` as a local `YYYY-MM-DD HH:MM:SS`, for logs and tables.
+    pub fn stamp(&self, at: OffsetDateTime) -> String {
+        self.zoned(at)
+            .map(|z| z.strftime("%Y-%m-%d %H:%M:%S").to_string())
+            .unwrap_or_default()
+    }
+
     fn zoned(&self, at: OffsetDateTime) -> Option<jiff::Zoned> {
         let instant = jiff::Timestamp::from_second(at.unix_timestamp()).ok()?;
         Some(instant.to_zoned(self.zone.clone()))

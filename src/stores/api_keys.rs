@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use super::error::{decode, encode};
-use super::{Context, StoreError, keys};
+use super::{Context, StoreError, keys, tokens};
 use crate::domain::TenantSlug;
+use crate::domain::account::Email;
 use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 
 /// What is stored about a key.
@@ -27,13 +27,11 @@ pub struct ApiKeyRecord {
     pub created: OffsetDateTime,
     /// The SHA-256 of the key, hex.
     pub hash: String,
-}
-
-fn hash(key: &str) -> String {
-    Sha256::digest(key.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    /// The member who made it: the key has their role and dies with them. `None` for keys an
+    /// operator made (`canvass tenant create`) or made before members existed: those act as
+    /// an owner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<Email>,
 }
 
 /// Makes, finds, lists and revokes API keys.
@@ -47,30 +45,23 @@ impl ApiKeyStore {
         Self { blobs }
     }
 
-    /// Makes a key for the tenant; returns the key itself (shown once) and its record.
+    /// Makes a key for the tenant, acting for `member`; returns the key itself (shown once)
+    /// and its record.
     pub async fn create(
         &self,
         tenant: &TenantSlug,
         label: &str,
+        member: Option<&Email>,
     ) -> Result<(String, ApiKeyRecord), StoreError> {
-        let mut secret = [0u8; 32];
-        getrandom::fill(&mut secret).map_err(|error| StoreError::Storage {
-            doing: "making an API key".into(),
-            source: Error::backend(error.to_string()),
-        })?;
-        let key = format!(
-            "cnv_{}",
-            secret
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        );
+        let (secret, _) = tokens::new_token("making an API key")?;
+        let key = format!("cnv_{secret}");
         let record = ApiKeyRecord {
             id: uuid::Uuid::new_v4().simple().to_string()[..8].to_owned(),
             tenant: tenant.clone(),
             label: label.trim().chars().take(100).collect(),
             created: OffsetDateTime::now_utc(),
-            hash: hash(&key),
+            hash: tokens::hash(&key),
+            member: member.cloned(),
         };
         let by_hash = keys::api_key(&record.hash);
         self.blobs
@@ -85,17 +76,31 @@ impl ApiKeyStore {
         Ok((key, record))
     }
 
-    /// The tenant a presented key acts for, if it is a live key.
-    pub async fn tenant_of(&self, key: &str) -> Result<Option<TenantSlug>, StoreError> {
+    /// The record of a presented key, if it is a live key.
+    pub async fn find(&self, key: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
         if !key.starts_with("cnv_") || key.len() != 68 {
             return Ok(None);
         }
-        let by_hash = keys::api_key(&hash(key));
+        let by_hash = keys::api_key(&tokens::hash(key));
         match self.blobs.get(&by_hash).await {
-            Ok(blob) => Ok(Some(decode::<ApiKeyRecord>(&by_hash, &blob.body)?.tenant)),
+            Ok(blob) => Ok(Some(decode::<ApiKeyRecord>(&by_hash, &blob.body)?)),
             Err(Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(error).context(|| "looking up an API key".into()),
         }
+    }
+
+    /// Revokes every key a member made (when they leave the tenant).
+    pub async fn revoke_all_of(
+        &self,
+        tenant: &TenantSlug,
+        member: &Email,
+    ) -> Result<(), StoreError> {
+        for key in self.list(tenant).await? {
+            if key.member.as_ref() == Some(member) {
+                self.revoke(tenant, &key.id).await?;
+            }
+        }
+        Ok(())
     }
 
     /// The tenant's keys, oldest first.

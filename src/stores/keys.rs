@@ -123,6 +123,32 @@ pub fn session(id: &str) -> String {
     format!("sessions/{id}.json")
 }
 
+/// The prefix of the markers of one member's sessions (by a hash of their address), so all of
+/// them can be ended at once.
+pub fn sessions_of(email_hash: &str) -> String {
+    format!("member-sessions/{email_hash}/")
+}
+
+/// A tenant's members and waiting invitations.
+pub fn members(tenant: &TenantSlug) -> String {
+    format!("members/{tenant}.json")
+}
+
+/// An invitation link, by the SHA-256 of its token.
+pub fn invitation(hash: &str) -> String {
+    format!("invitations/{hash}.json")
+}
+
+/// A password-reset link, by the SHA-256 of its token.
+pub fn password_reset(hash: &str) -> String {
+    format!("password-resets/{hash}.json")
+}
+
+/// The prefix of a tenant's audit log (newest first in key order).
+pub fn audit_of(tenant: &TenantSlug) -> String {
+    format!("audit/{tenant}/")
+}
+
 /// An API key's record, by the SHA-256 of the key (the key itself is never stored).
 pub fn api_key(hash: &str) -> String {
     format!("apikeys/{hash}.json")

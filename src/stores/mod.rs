@@ -7,14 +7,19 @@ mod answer_list;
 mod answer_queue;
 mod answers;
 mod api_keys;
+pub mod audit;
 mod control;
 mod counted;
 pub mod deletions;
+pub mod digests;
 mod error;
 pub mod exports;
 mod json_blob;
 pub mod keys;
 pub mod lease;
+pub mod mail;
+mod members;
+pub mod membership;
 mod references;
 pub mod reports;
 pub mod responses;
@@ -26,6 +31,7 @@ mod surveys;
 pub mod tenant_settings;
 mod tenants;
 pub mod throttle;
+pub mod tokens;
 pub mod webhooks;
 pub mod work_queue;
 
@@ -34,9 +40,11 @@ pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK, ListView};
 pub use answer_queue::{AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received};
 pub use answers::AnswerStore;
 pub use api_keys::{ApiKeyRecord, ApiKeyStore};
+pub use audit::AuditLog;
 pub use control::WorkerControl;
 pub use counted::CountedIndex;
 pub use error::{Context, StoreError};
+pub use members::MemberStore;
 pub use references::ReferenceAllocator;
 pub use sessions::{SESSION_LIFETIME, Session, SessionStore};
 pub use summaries::{DaySpan, SummaryDoc, SummaryStore, Versioned, day_of};
@@ -126,6 +134,14 @@ pub struct Stores {
     pub accounts: AccountStore,
     /// Signed-in sessions.
     pub sessions: SessionStore,
+    /// Tenants' members and invitations.
+    pub members: MemberStore,
+    /// Tenants' audit logs.
+    pub audit: AuditLog,
+    /// Email waiting to be sent.
+    pub mail: mail::MailQueue,
+    /// When each tenant's daily digest was last made.
+    pub digests: digests::DigestStore,
     /// API keys.
     pub api_keys: ApiKeyStore,
     /// Export jobs and their queue.
@@ -199,6 +215,7 @@ impl Stores {
         let deletions = deletions::DeletionStore::create(&storage).await?;
         let webhooks = webhooks::WebhookStore::create(&storage).await?;
         let segments = segments::SegmentStore::create(&storage).await?;
+        let mail = mail::MailQueue::create(&storage).await?;
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
         let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
         Ok(Self {
@@ -216,6 +233,10 @@ impl Stores {
             control: WorkerControl::new(storage.blobs.clone()),
             accounts: AccountStore::new(storage.blobs.clone()),
             sessions: SessionStore::new(storage.blobs.clone()),
+            members: MemberStore::new(storage.blobs.clone()),
+            audit: AuditLog::new(storage.blobs.clone()),
+            mail,
+            digests: digests::DigestStore::new(storage.blobs.clone()),
             api_keys: ApiKeyStore::new(storage.blobs.clone()),
             exports,
             deletions,

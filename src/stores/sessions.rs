@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::error::{decode, encode};
-use super::{Context, StoreError, keys};
+use super::{Context, StoreError, keys, tokens};
 use crate::domain::TenantSlug;
 use crate::domain::account::Email;
-use crate::storage::{BlobStore, Error, PutMode};
+use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 
 /// How long a session lasts after sign-in.
 pub const SESSION_LIFETIME: Duration = Duration::from_secs(12 * 3600);
@@ -60,12 +60,53 @@ impl SessionStore {
             csrf: random_token(),
             expires: OffsetDateTime::now_utc() + SESSION_LIFETIME,
         };
+        // The marker first: a session is never live without one, so ending all of a member's
+        // sessions finds every one.
+        let marker = format!(
+            "{}{}",
+            keys::sessions_of(&tokens::hash(session.email.as_str())),
+            session.id
+        );
+        self.blobs
+            .put(&marker, Vec::new().into(), PutMode::Overwrite)
+            .await
+            .context(|| "marking a session".into())?;
         let key = keys::session(&session.id);
         self.blobs
             .put(&key, encode(&key, &session)?.into(), PutMode::Create)
             .await
             .context(|| "starting a session".into())?;
         Ok(session)
+    }
+
+    /// Ends every session of a member but `keep` (after a password reset, or when they leave
+    /// the tenant).
+    pub async fn end_all_of(&self, email: &Email, keep: Option<&str>) -> Result<(), StoreError> {
+        let prefix = keys::sessions_of(&tokens::hash(email.as_str()));
+        let mut request = ListRequest::new(prefix.clone(), 0);
+        loop {
+            let page = self
+                .blobs
+                .list(&request)
+                .await
+                .context(|| "listing a member's sessions".into())?;
+            for item in &page.items {
+                let id = &item.key[prefix.len()..];
+                if Some(id) != keep {
+                    self.end(id).await?;
+                    match self.blobs.delete(&item.key, None).await {
+                        Ok(()) | Err(Error::NotFound { .. }) => {}
+                        Err(error) => {
+                            return Err(error).context(|| "unmarking a session".into());
+                        }
+                    }
+                }
+            }
+            match page.continuation {
+                Some(next) => request.continuation = Some(next),
+                None => return Ok(()),
+            }
+        }
     }
 
     /// The session with this id, unless it ended or expired.

@@ -33,6 +33,10 @@ pub enum WebError {
     /// The request failed a security check (a missing or wrong CSRF token).
     #[error("forbidden: {0}")]
     Forbidden(String),
+    /// A link that worked once no longer does (used, withdrawn or expired); the message says
+    /// what to do.
+    #[error("gone: {0}")]
+    Gone(String),
     /// Too many attempts; the message says when to try again.
     #[error("too many requests: {0}")]
     TooManyRequests(String),
@@ -70,6 +74,7 @@ impl WebError {
             WebError::SignInRequired => ("Please sign in", "Sign in to see this page.".into()),
             WebError::Forbidden(message) => ("This request was refused", message.clone()),
             WebError::TooManyRequests(message) => ("Too many attempts", message.clone()),
+            WebError::Gone(message) => ("This link no longer works", message.clone()),
             WebError::RequestTimeout => (
                 "This took too long",
                 "What you sent did not arrive in time, so it was not saved. Please check your \
@@ -113,6 +118,7 @@ impl ResponseError for WebError {
             WebError::SignInRequired => StatusCode::SEE_OTHER,
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            WebError::Gone(_) => StatusCode::GONE,
             WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             WebError::Store(error) if error.is_full() || error.is_corrupt() => {

@@ -2,6 +2,7 @@
 
 mod api;
 mod assets;
+mod audit;
 mod branding;
 pub mod client;
 mod download;
@@ -14,6 +15,7 @@ mod markdown;
 mod public;
 mod render;
 pub mod request_log;
+pub mod roles;
 mod tenant;
 mod webhooks;
 
@@ -41,6 +43,8 @@ pub struct WebSettings {
     pub server_exports: bool,
     /// The site's address as respondents reach it, if the operator set it.
     pub public_url: Option<String>,
+    /// Whether email is set up (`CANVASS_SMTP_URL`): invitations and reset links are emailed.
+    pub mail: bool,
 }
 
 impl Default for WebSettings {
@@ -53,6 +57,7 @@ impl Default for WebSettings {
             webhook_hosts: crate::export::AllowedHosts::default(),
             server_exports: false,
             public_url: None,
+            mail: false,
         }
     }
 }
@@ -75,9 +80,16 @@ pub struct AppState {
     pub server_exports: bool,
     /// The site's address as respondents reach it, if the operator set it.
     pub public_url: Option<String>,
+    /// Whether email is set up.
+    mail: bool,
 }
 
 impl AppState {
+    /// Whether email is set up: invitations and reset links are then emailed.
+    pub fn mail_enabled(&self) -> bool {
+        self.mail
+    }
+
     /// The state of an application over these stores.
     pub fn new(stores: Stores, settings: WebSettings) -> Self {
         Self {
@@ -89,6 +101,7 @@ impl AppState {
             webhook_hosts: settings.webhook_hosts,
             server_exports: settings.server_exports,
             public_url: settings.public_url,
+            mail: settings.mail,
         }
     }
 

@@ -11,6 +11,8 @@
 pub mod crash;
 mod deletions;
 pub mod deliveries;
+pub mod digests;
+pub mod mail;
 mod merge;
 mod rebuild;
 pub mod reconcile;
@@ -56,6 +58,8 @@ pub struct WorkerSettings {
     pub export_hosts: crate::export::AllowedHosts,
     /// How webhooks are delivered (by a task of their own beside the worker loop).
     pub deliveries: deliveries::DeliverySettings,
+    /// How email is sent.
+    pub mailer: mail::MailerSettings,
 }
 
 impl Default for WorkerSettings {
@@ -69,6 +73,7 @@ impl Default for WorkerSettings {
             export_database_url: None,
             export_hosts: crate::export::AllowedHosts::default(),
             deliveries: deliveries::DeliverySettings::default(),
+            mailer: mail::MailerSettings::default(),
         }
     }
 }
@@ -516,6 +521,7 @@ impl Worker {
         // Before the messages go: a worker that dies first leaves them to be redelivered, and
         // their answers, still in `recent`, are listed again and queued again (same ids).
         self.queue_deliveries(&listed).await?;
+        mail::queue_notices(&self.stores, &self.settings.mailer, &listed).await?;
         for survey in &to_build {
             self.stores.segments.request(survey).await?;
         }
@@ -649,6 +655,11 @@ impl Worker {
             self.settings.deliveries.clone(),
             stop.clone(),
         ));
+        let mailer = tokio::spawn(mail::run(
+            self.stores.clone(),
+            self.settings.mailer.clone(),
+            stop.clone(),
+        ));
         let builder = tokio::spawn(segments::run(
             self.stores.clone(),
             self.settings.visibility,
@@ -707,6 +718,7 @@ impl Worker {
         // build stops after its current chunk and resumes from its message later.
         let _ = stop_deliveries.send(true);
         let _ = deliverer.await;
+        let _ = mailer.await;
         let _ = builder.await;
         // What the worker did, for operators and for `canvass bench drain` (which reads it).
         tracing::info!(

@@ -1,7 +1,8 @@
 //! The whole product in a real browser: headless Chromium driven by playwright-core (both set
 //! up by `scripts/test`), against a `canvass serve` process: an owner and a respondent
 //! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
-//! without JavaScript (`tests/browser/logic.cjs`). Every page visited passes axe-core's audit
+//! without JavaScript (`tests/browser/logic.cjs`), then a team: an invitation accepted and a
+//! forgotten password reset (`tests/browser/members.cjs`). Every page visited passes axe-core's audit
 //! (`tests/browser/audit.cjs`). Screenshots land in target/screenshots/.
 //! Without Node, playwright-core or Chromium this test fails, loudly.
 
@@ -52,6 +53,24 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         &root.join("tests/browser/logic.cjs"),
         &[&server.address, &key, &shots],
     );
+    // Teams: an invitation accepted on a phone, then a reset link made in the shell.
+    let members = root.join("tests/browser/members.cjs");
+    run_script(&members, &[&"invite", &server.address, &shots]);
+    let made = Command::new(env!("CARGO_BIN_EXE_canvass"))
+        .args(["member", "reset-link", "editor@teamtea.test"])
+        .env("CANVASS_DATA_DIR", dir.path())
+        .env("CANVASS_PUBLIC_URL", &server.address)
+        .env("CANVASS_LOG", "warn")
+        .output()
+        .expect("canvass member reset-link runs");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let printed = String::from_utf8_lossy(&made.stdout);
+    let link = printed.lines().last().expect("the link is printed").trim();
+    run_script(&members, &[&"reset", &server.address, &shots, &link]);
 
     for shot in [
         "logic-js-page-1",
@@ -96,6 +115,16 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "sign-in",
         "not-found",
         "deleted-notice",
+        "members",
+        "members-invited",
+        "join-phone",
+        "joined-phone",
+        "members-after-join",
+        "join-used-phone",
+        "forgot-password-phone",
+        "reset-password-phone",
+        "reset-done-phone",
+        "account",
     ] {
         assert!(
             shots.join(format!("{shot}.png")).exists(),

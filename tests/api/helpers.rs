@@ -296,7 +296,7 @@ impl TestApp {
             .stores()
             .await
             .api_keys
-            .create(&tenant, "test")
+            .create(&tenant, "test", None)
             .await
             .expect("a key");
         key

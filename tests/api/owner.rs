@@ -3,6 +3,19 @@
 
 use crate::helpers::TestApp;
 
+/// The password members who accept an invitation in tests choose.
+pub const MEMBER_PASSWORD: &str = "a member's own password";
+
+/// The text between `start` and the next `end` on a page.
+pub fn between(page: &str, start: &str, end: &str) -> String {
+    let from = page
+        .find(start)
+        .unwrap_or_else(|| panic!("no {start} in {page}"))
+        + start.len();
+    let to = from + page[from..].find(end).expect("it ends");
+    page[from..to].to_owned()
+}
+
 /// A browser-like client of the tenant site.
 pub struct Owner<'a> {
     /// The app's address (`http://127.0.0.1:PORT`).
@@ -136,6 +149,61 @@ impl<'a> Owner<'a> {
             &[("csrf", &csrf), ("email", email), ("password", password)],
         )
         .await
+    }
+
+    /// Invites `email` as `role` from the members page; returns the invitation link shown
+    /// (its path on the site).
+    pub async fn invite(&self, email: &str, role: &str) -> String {
+        let csrf = self.csrf("/tenant/members").await;
+        let response = self
+            .post(
+                "/tenant/members/invite",
+                &[("csrf", &csrf), ("email", email), ("role", role)],
+            )
+            .await;
+        assert_eq!(response.status(), 200, "{email} is invited");
+        let page = response.text().await.expect("a page");
+        let link = between(
+            &page,
+            r#"<code class="secret" id="invitation-link">"#,
+            "</code>",
+        );
+        link.strip_prefix(self.address)
+            .unwrap_or_else(|| panic!("{link} is on this site"))
+            .to_owned()
+    }
+
+    /// Accepts the invitation at `link` (a path) with `password`, as a new browser would.
+    pub async fn accept(&self, link: &str, password: &str) -> reqwest::Response {
+        let csrf = self.csrf(link).await;
+        self.post(link, &[("csrf", &csrf), ("password", password)])
+            .await
+    }
+
+    /// A new member who accepted the invitation at `link` (and so is signed in).
+    pub async fn joined(address: &'a str, link: &str) -> Self {
+        let member = Self::at(address);
+        let response = member.accept(link, MEMBER_PASSWORD).await;
+        assert_eq!(
+            response.status(),
+            303,
+            "the invitation at {link} is accepted"
+        );
+        member
+    }
+
+    /// A new API key made on the API keys page by this member.
+    pub async fn api_key(&self, label: &str) -> String {
+        let csrf = self.csrf("/tenant/api-keys").await;
+        let response = self
+            .post("/tenant/api-keys", &[("csrf", &csrf), ("label", label)])
+            .await;
+        assert_eq!(response.status(), 200, "a key is made");
+        between(
+            &response.text().await.expect("a page"),
+            r#"<code class="secret">"#,
+            "</code>",
+        )
     }
 
     /// Creates a survey in the designer with one question of each type; returns its slug.

@@ -484,10 +484,7 @@ async fn deleted_responses_leave_every_figure_list_and_download_exactly() {
         "{page}"
     );
     assert!(
-        page.contains(&format!(
-            "Response {}, deleted by an API key",
-            references[0]
-        )),
+        page.contains(&format!("Response {}, deleted by API key", references[0])),
         "{page}"
     );
     // A deletion delivered again subtracts nothing.

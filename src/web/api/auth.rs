@@ -1,6 +1,9 @@
-//! Resolves the calling tenant from its API key, once per request.
+//! Resolves the calling tenant and role from the request's API key, once per request, and
+//! refuses a role below the route's (`ApiCaller<Editor>`). A key has the role of the member
+//! who made it, read on each call, and dies with their membership.
 
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -8,12 +11,33 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
 
 use super::ApiError;
 use crate::domain::Tenant;
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
 use crate::web::AppState;
+use crate::web::roles::{Needs, refusal};
 
-/// The tenant whose API key the request carries.
-pub struct ApiTenant(pub Arc<Tenant>);
+/// The tenant whose API key the request carries, and who is acting.
+pub struct ApiCaller<R: Needs> {
+    /// The key's tenant.
+    pub tenant: Arc<Tenant>,
+    /// Who acts, for the audit log: the key's label and maker.
+    pub actor: String,
+    role: PhantomData<R>,
+}
 
-impl FromRequest for ApiTenant {
+impl<R: Needs> ApiCaller<R> {
+    /// Adds what this key did to the tenant's audit log.
+    pub async fn record(
+        &self,
+        state: &AppState,
+        action: AuditAction,
+        detail: impl Into<String>,
+    ) -> Result<(), ApiError> {
+        crate::web::audit::record(state, &self.tenant.slug, &self.actor, action, detail).await
+    }
+}
+
+impl<R: Needs + 'static> FromRequest for ApiCaller<R> {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
@@ -29,19 +53,36 @@ impl FromRequest for ApiTenant {
             let (Some(state), Some(key)) = (state, key) else {
                 return Err(ApiError::Unauthorized);
             };
-            let slug = state
+            let record = state
                 .stores
                 .api_keys
-                .tenant_of(&key)
+                .find(&key)
                 .await?
                 .ok_or(ApiError::Unauthorized)?;
             let tenant = state
                 .stores
                 .tenants
-                .get(&slug)
+                .get(&record.tenant)
                 .await?
                 .ok_or(ApiError::Unauthorized)?;
-            Ok(ApiTenant(tenant))
+            let (role, actor) = match &record.member {
+                // Made by an operator, or before members existed: the owner's key.
+                None => (Role::Owner, format!("API key \"{}\"", record.label)),
+                Some(email) => {
+                    let members = state.stores.members.read(&tenant).await?;
+                    let role = members.role_of(email).ok_or(ApiError::Unauthorized)?;
+                    let actor = format!("API key \"{}\" of {}", record.label, email.as_str());
+                    (role, actor)
+                }
+            };
+            if !role.allows(R::ROLE) {
+                return Err(ApiError::Forbidden(refusal(role, R::ROLE)));
+            }
+            Ok(ApiCaller {
+                tenant,
+                actor,
+                role: PhantomData,
+            })
         })
     }
 }

@@ -15,6 +15,9 @@ pub enum ApiError {
     /// No valid API key was presented.
     #[error("missing or invalid API key: send `Authorization: Bearer <key>`")]
     Unauthorized,
+    /// The key's role does not allow the call.
+    #[error("{0}")]
+    Forbidden(String),
     /// The resource does not exist for this tenant.
     #[error("not found")]
     NotFound,
@@ -53,6 +56,7 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Missing(_) => StatusCode::NOT_FOUND,

@@ -2,6 +2,7 @@
 //! `Authorization: Bearer`. Every route works on the caller's tenant only: another tenant's
 //! survey is simply not found.
 
+mod audit;
 mod auth;
 mod body;
 mod document;
@@ -9,7 +10,8 @@ mod error;
 mod surveys;
 mod webhooks;
 
-pub use auth::ApiTenant;
+pub use audit::checked_token;
+pub use auth::ApiCaller;
 pub use body::JsonBody;
 pub use error::ApiError;
 
@@ -54,6 +56,7 @@ pub fn routes(config: &mut ServiceConfig) {
                 web::post().to(surveys::request_export),
             )
             .route("/exports/{id}", web::get().to(surveys::export_status))
+            .route("/audit", web::get().to(audit::list))
             .route("/webhooks", web::post().to(webhooks::create))
             .route("/webhooks", web::get().to(webhooks::list))
             .route("/webhooks/{id}", web::delete().to(webhooks::delete))

@@ -8,21 +8,23 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::document::survey_document;
-use super::{ApiError, ApiTenant, JsonBody};
+use super::{ApiCaller, ApiError, JsonBody};
+use crate::domain::audit::AuditAction;
 use crate::domain::definition::SurveyInput;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Reference, SegmentId, Survey, SurveySlug};
+use crate::domain::{Reference, SegmentId, Survey, SurveySlug, Tenant};
 use crate::export::SheetFormat;
 use crate::stores::responses::{DateRange, Filter, PER_PAGE, Standing};
 use crate::web::AppState;
 use crate::web::download::{DownloadQuery, download};
+use crate::web::roles::{Editor, Viewer};
 
-async fn find(state: &AppState, tenant: &ApiTenant, slug: &str) -> Result<Arc<Survey>, ApiError> {
+async fn find(state: &AppState, tenant: &Tenant, slug: &str) -> Result<Arc<Survey>, ApiError> {
     let slug = SurveySlug::parse(slug).map_err(|_| ApiError::NotFound)?;
     state
         .stores
         .surveys
-        .get(&tenant.0.slug, &slug)
+        .get(&tenant.slug, &slug)
         .await?
         .ok_or(ApiError::NotFound)
 }
@@ -49,11 +51,11 @@ pub const SURVEYS_PER_PAGE: u64 = 20;
 /// order.
 pub async fn list(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Viewer>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = page_asked(query.page)?;
-    let slugs = state.stores.surveys.slugs(&tenant.0.slug).await?;
+    let slugs = state.stores.surveys.slugs(&caller.tenant.slug).await?;
     let total = slugs.len() as u64;
     let mut surveys = Vec::new();
     let first = (page - 1).saturating_mul(SURVEYS_PER_PAGE);
@@ -62,7 +64,7 @@ pub async fn list(
         .skip(usize::try_from(first).unwrap_or(usize::MAX))
         .take(SURVEYS_PER_PAGE as usize)
     {
-        if let Some(survey) = state.stores.surveys.get(&tenant.0.slug, slug).await? {
+        if let Some(survey) = state.stores.surveys.get(&caller.tenant.slug, slug).await? {
             surveys.push(document(&state, &survey).await?);
         }
     }
@@ -86,14 +88,14 @@ fn page_asked(page: Option<u64>) -> Result<u64, ApiError> {
 /// `POST /api/v1/surveys`: 201 with the new survey (a draft) and its slug.
 pub async fn create(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
     let definition = input.check(&[]).map_err(invalid)?;
     let survey = state
         .stores
         .surveys
-        .create(&tenant.0.slug, definition)
+        .create(&caller.tenant.slug, definition)
         .await?
         .ok_or_else(|| ApiError::Invalid {
             reason: format!(
@@ -101,6 +103,13 @@ pub async fn create(
             ),
             fields: Default::default(),
         })?;
+    caller
+        .record(
+            &state,
+            AuditAction::SurveyCreated,
+            format!("\"{}\" ({})", survey.title, survey.slug),
+        )
+        .await?;
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
         .json(document(&state, &survey).await?))
@@ -109,10 +118,10 @@ pub async fn create(
 /// `GET /api/v1/surveys/{slug}`
 pub async fn get(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
@@ -120,11 +129,11 @@ pub async fn get(
 /// keep it. Editing a published survey starts a new version.
 pub async fn update(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     slug: web::Path<String>,
     JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let current = find(&state, &tenant, &slug).await?;
+    let current = find(&state, &caller.tenant, &slug).await?;
     let known = state.stores.surveys.known_questions(&current).await?;
     let definition = input.check(&known).map_err(invalid)?;
     let survey = state.stores.revise_survey(&current, definition).await?;
@@ -134,21 +143,28 @@ pub async fn update(
 /// `DELETE /api/v1/surveys/{slug}`: the survey and all its answers.
 pub async fn delete(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     state.stores.surveys.delete(&survey).await?;
+    caller
+        .record(
+            &state,
+            AuditAction::SurveyDeleted,
+            format!("\"{}\" ({})", survey.title, survey.slug),
+        )
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// `POST /api/v1/surveys/{slug}/publish`
 pub async fn publish(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     if let Some(problem) = survey.publish_problem() {
         return Err(ApiError::Invalid {
             reason: problem.into(),
@@ -156,17 +172,31 @@ pub async fn publish(
         });
     }
     let survey = state.stores.surveys.set_published(&survey, true).await?;
+    caller
+        .record(
+            &state,
+            AuditAction::SurveyPublished,
+            format!("\"{}\" ({})", survey.title, survey.slug),
+        )
+        .await?;
     Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
 /// `POST /api/v1/surveys/{slug}/unpublish`
 pub async fn unpublish(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     let survey = state.stores.surveys.set_published(&survey, false).await?;
+    caller
+        .record(
+            &state,
+            AuditAction::SurveyUnpublished,
+            format!("\"{}\" ({})", survey.title, survey.slug),
+        )
+        .await?;
     Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
 }
 
@@ -174,11 +204,11 @@ pub async fn unpublish(
 /// `canvass summary`, of every response or of one segment's.
 pub async fn summary(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
     query: web::Query<SegmentQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     let segment = segment_asked(&survey, query.segment.as_deref())?;
     Ok(HttpResponse::Ok().json(
         state
@@ -225,11 +255,11 @@ pub struct ResponsesQuery {
 /// were), each filter optional.
 pub async fn responses(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
     query: web::Query<ResponsesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     let page = page_asked(query.page)?;
     let filter = Filter {
         range: DateRange::parse(query.from.as_deref(), query.to.as_deref())
@@ -258,11 +288,18 @@ pub async fn responses(
 /// `POST /api/v1/surveys/{slug}/exports`: 202 with the new export job's id.
 pub async fn request_export(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     let job = state.stores.exports.request(&survey.survey_ref()).await?;
+    caller
+        .record(
+            &state,
+            AuditAction::ResponsesExported,
+            format!("{} to PostgreSQL (job {})", survey.slug, job.id),
+        )
+        .await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("location", format!("/api/v1/exports/{}", job.id)))
         .json(json!({ "id": job.id, "status": job.status })))
@@ -271,13 +308,13 @@ pub async fn request_export(
 /// `GET /api/v1/exports/{id}`: the job's status, counts, times and error.
 pub async fn export_status(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let job = state
         .stores
         .exports
-        .get(&tenant.0.slug, &id)
+        .get(&caller.tenant.slug, &id)
         .await?
         .ok_or(ApiError::NotFound)?;
     Ok(HttpResponse::Ok().json(job))
@@ -287,13 +324,20 @@ pub async fn export_status(
 /// (`?bom=false` for a CSV without the byte order mark, `?ids=true`).
 pub async fn download_responses(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Viewer>,
     path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(ApiError::NotFound)?;
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
+    caller
+        .record(
+            &state,
+            AuditAction::ResponsesExported,
+            format!("{} downloaded as {extension}", survey.slug),
+        )
+        .await?;
     Ok(download(state.stores.clone(), survey, format, &query))
 }
 
@@ -303,11 +347,11 @@ pub async fn download_responses(
 /// worker storing it and counting it.
 pub async fn delete_response(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     path: web::Path<(String, u64)>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, reference) = path.into_inner();
-    let survey = find(&state, &tenant, &slug).await?;
+    let survey = find(&state, &caller.tenant, &slug).await?;
     let reference = Reference(reference);
     let at = survey.survey_ref();
     match state.stores.standing(&at, &[reference]).await?[..] {
@@ -328,7 +372,14 @@ pub async fn delete_response(
     state
         .stores
         .deletions
-        .request(&at, &[reference], "an API key")
+        .request(&at, &[reference], &caller.actor)
+        .await?;
+    caller
+        .record(
+            &state,
+            AuditAction::ResponsesDeleted,
+            format!("1 of \"{}\": {reference}", survey.slug),
+        )
         .await?;
     Ok(HttpResponse::Accepted().json(json!({"reference": reference, "status": "deleting"})))
 }

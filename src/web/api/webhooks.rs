@@ -5,9 +5,11 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{ApiError, ApiTenant, JsonBody};
+use super::{ApiCaller, ApiError, JsonBody};
+use crate::domain::audit::AuditAction;
 use crate::stores::webhooks::{Endpoint, MAX_ENDPOINTS};
 use crate::web::AppState;
+use crate::web::roles::Editor;
 use crate::web::webhooks::{check, send_test};
 
 /// What `POST /api/v1/webhooks` takes.
@@ -28,7 +30,7 @@ fn shown(endpoint: &Endpoint) -> serde_json::Value {
 /// `POST /api/v1/webhooks` with `{"url"}`: 201 with `id` and `secret` (shown this once).
 pub async fn create(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     body: JsonBody<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let url = check(&state, &body.0.url).map_err(|problem| ApiError::Invalid {
@@ -38,20 +40,26 @@ pub async fn create(
     let (endpoint, secret) = state
         .stores
         .webhooks
-        .add(&tenant.0.slug, &url)
+        .add(&caller.tenant.slug, &url)
         .await?
         .ok_or_else(|| ApiError::Invalid {
             reason: format!("a tenant has at most {MAX_ENDPOINTS} webhooks"),
             fields: Default::default(),
         })?;
+    caller
+        .record(&state, AuditAction::WebhookAdded, endpoint.url.clone())
+        .await?;
     let mut shown = shown(&endpoint);
     shown["secret"] = json!(secret.as_str());
     Ok(HttpResponse::Created().json(shown))
 }
 
 /// `GET /api/v1/webhooks`: `{"webhooks": [...]}` (without secrets).
-pub async fn list(state: web::Data<AppState>, tenant: ApiTenant) -> Result<HttpResponse, ApiError> {
-    let endpoints = state.stores.webhooks.list(&tenant.0.slug).await?;
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: ApiCaller<Editor>,
+) -> Result<HttpResponse, ApiError> {
+    let endpoints = state.stores.webhooks.list(&caller.tenant.slug).await?;
     Ok(HttpResponse::Ok().json(json!({
         "webhooks": endpoints.iter().map(shown).collect::<Vec<_>>(),
     })))
@@ -60,11 +68,25 @@ pub async fn list(state: web::Data<AppState>, tenant: ApiTenant) -> Result<HttpR
 /// `DELETE /api/v1/webhooks/{id}`: 204, or 404.
 pub async fn delete(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    match state.stores.webhooks.remove(&tenant.0.slug, &id).await? {
-        true => Ok(HttpResponse::NoContent().finish()),
+    match state
+        .stores
+        .webhooks
+        .remove(&caller.tenant.slug, &id)
+        .await?
+    {
+        true => {
+            caller
+                .record(
+                    &state,
+                    AuditAction::WebhookRemoved,
+                    format!("endpoint {id}"),
+                )
+                .await?;
+            Ok(HttpResponse::NoContent().finish())
+        }
         false => Err(ApiError::NotFound),
     }
 }
@@ -72,10 +94,10 @@ pub async fn delete(
 /// `POST /api/v1/webhooks/{id}/test`: 202 once a test event is queued for the endpoint.
 pub async fn test(
     state: web::Data<AppState>,
-    tenant: ApiTenant,
+    caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    match send_test(&state, &tenant.0.slug, &id).await? {
+    match send_test(&state, &caller.tenant.slug, &id).await? {
         Some(webhook_id) => Ok(HttpResponse::Accepted().json(json!({"webhook_id": webhook_id}))),
         None => Err(ApiError::NotFound),
     }

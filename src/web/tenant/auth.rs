@@ -8,16 +8,20 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use time::OffsetDateTime;
 
+use super::notice;
 use super::session::{
-    SignedIn, check_form_token, cleared_session_cookie, form_token_cookie, new_form_token,
+    AtLeast, cleared_session_cookie, form_token_cookie, new_form_token, read_public_form,
     session_cookie, session_id,
 };
 use crate::domain::account::{Account, Email, hash_password, password_problem, verify_password};
+use crate::domain::audit::AuditAction;
 use crate::domain::slug::slugify;
 use crate::domain::{Subscription, Tenant, TenantSlug};
 use crate::stores::throttle::Gate;
+use crate::web::audit::record;
 use crate::web::client;
-use crate::web::forms::{field, read_form};
+use crate::web::forms::field;
+use crate::web::roles::Viewer;
 use crate::web::{AppState, WebError, render_with_status};
 
 #[derive(Template)]
@@ -41,7 +45,7 @@ struct SignInPage {
     error: Option<String>,
 }
 
-fn page_with_token(
+pub(super) fn page_with_token(
     request: &HttpRequest,
     status: StatusCode,
     csrf: &str,
@@ -78,8 +82,7 @@ pub async fn sign_up(
     state: web::Data<AppState>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    check_form_token(&request, field(&form, "csrf"))?;
+    let form = read_public_form(&request, payload, &state).await?;
     let get = |name| field(&form, name).unwrap_or("").trim().to_owned();
     let (name, email_text, password) = (
         get("name"),
@@ -153,7 +156,7 @@ pub async fn sign_up(
             branding: Default::default(),
         };
         match create_owner_and_tenant(&state, email, password, &tenant).await? {
-            Created::Done(account) => return start_session(&request, &state, account).await,
+            Created::Done(account) => return start_session(&request, &state, account, None).await,
             Created::EmailTaken => {
                 errors.insert(
                     "email",
@@ -237,10 +240,7 @@ async fn create_owner_and_tenant(
     password: String,
     tenant: &Tenant,
 ) -> Result<Created, WebError> {
-    let password_hash = web::block(move || hash_password(&password))
-        .await
-        .map_err(|e| WebError::Internal(e.to_string()))?
-        .map_err(WebError::Internal)?;
+    let password_hash = hashed(password).await?;
     let account = Account {
         email: email.clone(),
         tenant: tenant.slug.clone(),
@@ -267,7 +267,7 @@ async fn create_owner_and_tenant(
 }
 
 /// The ETag of the address's account if it belongs to a sign-up that never finished.
-async fn abandoned(
+pub(super) async fn abandoned(
     state: &AppState,
     email: &Email,
 ) -> Result<Option<crate::storage::ETag>, WebError> {
@@ -275,29 +275,33 @@ async fn abandoned(
         return Ok(None);
     };
     let old = OffsetDateTime::now_utc() - account.created > ABANDONED_AFTER;
-    let tenantless = !state
-        .stores
-        .tenants
-        .get(&account.tenant)
-        .await?
-        .is_some_and(|tenant| tenant.owned_by(&account.email));
-    Ok((old && tenantless).then_some(etag))
+    let memberless = member_account(state, account).await?.is_none();
+    Ok((old && memberless).then_some(etag))
 }
 
-async fn start_session(
+/// Starts a session for the account and goes to the dashboard, showing `welcome` there if
+/// given.
+pub(super) async fn start_session(
     request: &HttpRequest,
     state: &AppState,
     account: Account,
+    welcome: Option<&str>,
 ) -> Result<HttpResponse, WebError> {
     let session = state
         .stores
         .sessions
         .start(account.tenant, account.email)
         .await?;
-    Ok(HttpResponse::SeeOther()
-        .insert_header((LOCATION, "/tenant"))
-        .cookie(session_cookie(request, state, &session))
-        .finish())
+    let mut response = match welcome {
+        Some(text) => notice::redirect(state, "/tenant", text),
+        None => HttpResponse::SeeOther()
+            .insert_header((LOCATION, "/tenant"))
+            .finish(),
+    };
+    response
+        .add_cookie(&session_cookie(request, state, &session))
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    Ok(response)
 }
 
 /// `GET /tenant/sign-in`
@@ -318,8 +322,7 @@ pub async fn sign_in(
     state: web::Data<AppState>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = read_form(payload, &state).await?;
-    check_form_token(&request, field(&form, "csrf"))?;
+    let form = read_public_form(&request, payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let password = field(&form, "password").unwrap_or("").to_owned();
     let client = client::of_request(&request, &state);
@@ -342,12 +345,10 @@ pub async fn sign_in(
         Some(email) => state.stores.accounts.get(&email).await?,
         None => None,
     };
-    // An account whose sign-up never finished names a tenant it does not own (or none).
+    // An account whose sign-up (or acceptance of an invitation) never finished, or whose
+    // member was removed, is not a member of the tenant it names.
     let account = match account {
-        Some(account) => match state.stores.tenants.get(&account.tenant).await? {
-            Some(tenant) if tenant.owned_by(&account.email) => Some(account),
-            _ => None,
-        },
+        Some(account) => member_account(&state, account).await?,
         None => None,
     };
     // Without an account, still spend the time of a check, so timing does not tell.
@@ -355,13 +356,19 @@ pub async fn sign_in(
         .as_ref()
         .map(|a| a.password_hash.clone())
         .unwrap_or_else(|| DUMMY_HASH.to_owned());
-    let matches = web::block(move || verify_password(&password, &hash))
-        .await
-        .map_err(|e| WebError::Internal(e.to_string()))?;
+    let matches = verified(password, hash).await?;
     match account {
         Some(account) if matches => {
             state.stores.sign_ins.passed(claim).await?;
-            start_session(&request, &state, account).await
+            record::<WebError>(
+                &state,
+                &account.tenant,
+                account.email.as_str(),
+                AuditAction::SignIn,
+                "with a password",
+            )
+            .await?;
+            start_session(&request, &state, account, None).await
         }
         _ => {
             let csrf = new_form_token();
@@ -375,6 +382,34 @@ pub async fn sign_in(
     }
 }
 
+/// The account, if its address is a member of the tenant it names.
+pub(super) async fn member_account(
+    state: &AppState,
+    account: Account,
+) -> Result<Option<Account>, WebError> {
+    let Some(tenant) = state.stores.tenants.get(&account.tenant).await? else {
+        return Ok(None);
+    };
+    let members = state.stores.members.read(&tenant).await?;
+    Ok(members.get(&account.email).is_some().then_some(account))
+}
+
+/// The argon2id hash of a password, made on the blocking pool (it takes tens of
+/// milliseconds of CPU).
+pub(super) async fn hashed(password: String) -> Result<String, WebError> {
+    web::block(move || hash_password(&password))
+        .await
+        .map_err(|e| WebError::Internal(e.to_string()))?
+        .map_err(WebError::Internal)
+}
+
+/// Whether a password matches a stored hash, checked on the blocking pool.
+pub(super) async fn verified(password: String, hash: String) -> Result<bool, WebError> {
+    web::block(move || verify_password(&password, &hash))
+        .await
+        .map_err(|e| WebError::Internal(e.to_string()))
+}
+
 /// An argon2id hash of a password nobody has, checked when an address has no account.
 const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$7m5m9Kx9P0M6pW6rW9Lk6XhYcJ1oN3R0d3F3b1l1a0k";
 
@@ -382,7 +417,7 @@ const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$
 pub async fn sign_out(
     request: HttpRequest,
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;

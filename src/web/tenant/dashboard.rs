@@ -6,7 +6,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::notice;
-use super::session::SignedIn;
+use super::session::AtLeast;
+use crate::domain::member::Role;
+use crate::web::roles::Viewer;
 use time::OffsetDateTime;
 
 use crate::domain::{Survey, SurveyState, Tenant};
@@ -36,6 +38,7 @@ struct Dashboard {
     /// The site's address as respondents reach it.
     site: String,
     csrf: String,
+    role: Role,
     rows: Vec<Row>,
     notice: Option<String>,
 }
@@ -43,7 +46,7 @@ struct Dashboard {
 /// The dashboard.
 pub async fn show(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
     let tenant = &signed_in.tenant.slug;
@@ -81,6 +84,7 @@ pub async fn show(
             site: state.site_url(&request),
             tenant: signed_in.tenant.clone(),
             csrf: signed_in.session.csrf.clone(),
+            role: signed_in.role,
             rows,
         },
         shown,

@@ -9,18 +9,22 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 
 use super::results::{ResponseRow, response_row};
-use super::session::SignedIn;
+use super::session::AtLeast;
 use super::{notice, own_survey};
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
 use crate::domain::{Reference, Survey};
 use crate::stores::deletions::MAX_DELETIONS_PER_REQUEST;
 use crate::stores::responses::Standing;
 use crate::web::forms::field;
+use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/delete-responses.html")]
 struct ConfirmPage {
     csrf: String,
+    role: Role,
     survey: Arc<Survey>,
     rows: Vec<ResponseRow>,
 }
@@ -52,7 +56,7 @@ fn references(form: &[(String, String)]) -> Result<Vec<Reference>, WebError> {
 /// page for the responses named; with it, their deletion.
 pub async fn delete(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -80,6 +84,7 @@ pub async fn delete(
         }
         return render(&ConfirmPage {
             csrf: signed_in.session.csrf.clone(),
+            role: signed_in.role,
             survey,
             rows,
         });
@@ -97,6 +102,19 @@ pub async fn delete(
     if !counted.is_empty() {
         let by = signed_in.session.email.as_str();
         state.stores.deletions.request(&at, &counted, by).await?;
+        let listed: Vec<String> = counted.iter().map(ToString::to_string).collect();
+        signed_in
+            .record(
+                &state,
+                AuditAction::ResponsesDeleted,
+                format!(
+                    "{} of \"{}\": {}",
+                    counted.len(),
+                    survey.slug,
+                    listed.join(", ")
+                ),
+            )
+            .await?;
     }
     let mut text = match counted.len() {
         0 => "Nothing was deleted.".to_owned(),

@@ -6,16 +6,20 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 
 use super::own_survey;
-use super::session::SignedIn;
+use super::session::AtLeast;
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
 use crate::export::SheetFormat;
 use crate::stores::exports::{ExportJob, ExportStatus};
 use crate::web::download::{DownloadQuery, download};
+use crate::web::roles::{Editor, Viewer};
 use crate::web::{AppState, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/export.html")]
 struct ExportPage {
     csrf: String,
+    role: Role,
     status: &'static str,
     job: ExportJob,
     percent: u64,
@@ -25,13 +29,20 @@ struct ExportPage {
 /// `POST /tenant/surveys/{slug}/exports`
 pub async fn request(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let job = state.stores.exports.request(&survey.survey_ref()).await?;
+    signed_in
+        .record(
+            &state,
+            AuditAction::ResponsesExported,
+            format!("{} to PostgreSQL (job {})", survey.slug, job.id),
+        )
+        .await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/exports/{}", job.id)))
         .finish())
@@ -40,7 +51,7 @@ pub async fn request(
 /// `GET /tenant/exports/{id}`: the job's progress; refreshes itself until it ends.
 pub async fn status(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let job = state
@@ -52,6 +63,7 @@ pub async fn status(
     let percent = (job.exported * 100).checked_div(job.total).unwrap_or(0);
     render(&ExportPage {
         csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
         status: match job.status {
             ExportStatus::Pending => "pending",
             ExportStatus::Running => "running",
@@ -67,12 +79,19 @@ pub async fn status(
 /// `GET /tenant/surveys/{slug}/responses.{csv|xlsx}`: every response, streamed.
 pub async fn download_responses(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
+    signed_in
+        .record(
+            &state,
+            AuditAction::ResponsesExported,
+            format!("{} downloaded as {extension}", survey.slug),
+        )
+        .await?;
     Ok(download(state.stores.clone(), survey, format, &query))
 }

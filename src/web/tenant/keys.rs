@@ -1,4 +1,5 @@
-//! The tenant's API keys: create (shown once), list and revoke.
+//! API keys: create (shown once), list and revoke. A key acts with its maker's role; viewers
+//! see and revoke their own keys, editors and owners every key of the tenant.
 
 use std::sync::Arc;
 
@@ -6,10 +7,13 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::notice;
-use super::session::SignedIn;
+use super::session::{AtLeast, SignedIn};
 use crate::domain::Tenant;
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
 use crate::stores::ApiKeyRecord;
 use crate::web::forms::field;
+use crate::web::roles::Viewer;
 use crate::web::{AppState, WebError, render};
 
 #[derive(Template)]
@@ -17,9 +21,22 @@ use crate::web::{AppState, WebError, render};
 struct KeysPage {
     csrf: String,
     tenant: Arc<Tenant>,
+    role: Role,
     keys: Vec<ApiKeyRecord>,
     new_key: Option<String>,
     notice: Option<String>,
+}
+
+/// The keys this member may see and revoke: their own, or every key for editors and owners.
+async fn visible_keys(
+    state: &AppState,
+    signed_in: &SignedIn,
+) -> Result<Vec<ApiKeyRecord>, WebError> {
+    let mut keys = state.stores.api_keys.list(&signed_in.tenant.slug).await?;
+    if !signed_in.role.allows(Role::Editor) {
+        keys.retain(|key| key.member.as_ref() == Some(&signed_in.session.email));
+    }
+    Ok(keys)
 }
 
 async fn page(
@@ -30,7 +47,8 @@ async fn page(
     Ok(KeysPage {
         csrf: signed_in.session.csrf.clone(),
         tenant: signed_in.tenant.clone(),
-        keys: state.stores.api_keys.list(&signed_in.tenant.slug).await?,
+        role: signed_in.role,
+        keys: visible_keys(state, signed_in).await?,
         new_key,
         notice: None,
     })
@@ -39,7 +57,7 @@ async fn page(
 /// `GET /tenant/api-keys`
 pub async fn show(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
     let mut keys = page(&state, &signed_in, None).await?;
@@ -50,7 +68,7 @@ pub async fn show(
 /// `POST /tenant/api-keys`: makes a key and shows it once.
 pub async fn create(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
@@ -60,10 +78,24 @@ pub async fn create(
     } else {
         label
     };
-    let (key, _) = state
+    let (key, record) = state
         .stores
         .api_keys
-        .create(&signed_in.tenant.slug, label)
+        .create(
+            &signed_in.tenant.slug,
+            label,
+            Some(&signed_in.session.email),
+        )
+        .await?;
+    signed_in
+        .record(
+            &state,
+            AuditAction::KeyCreated,
+            format!(
+                "\"{}\" ({}, role {})",
+                record.label, record.id, signed_in.role
+            ),
+        )
         .await?;
     render(&page(&state, &signed_in, Some(key)).await?)
 }
@@ -72,19 +104,17 @@ pub async fn create(
 #[template(path = "tenant/revoke.html")]
 struct RevokePage {
     csrf: String,
+    role: Role,
     key: ApiKeyRecord,
 }
 
-/// The tenant's key with this id, or 404.
+/// The key with this id that this member may revoke, or 404.
 async fn own_key(
     state: &AppState,
     signed_in: &SignedIn,
     id: &str,
 ) -> Result<ApiKeyRecord, WebError> {
-    state
-        .stores
-        .api_keys
-        .list(&signed_in.tenant.slug)
+    visible_keys(state, signed_in)
         .await?
         .into_iter()
         .find(|key| key.id == id)
@@ -94,12 +124,13 @@ async fn own_key(
 /// `GET /tenant/api-keys/{id}/revoke`: asks first.
 pub async fn confirm_revoke(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let key = own_key(&state, &signed_in, &id).await?;
     render(&RevokePage {
         csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
         key,
     })
 }
@@ -107,7 +138,7 @@ pub async fn confirm_revoke(
 /// `POST /tenant/api-keys/{id}/revoke`
 pub async fn revoke(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     id: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -121,6 +152,13 @@ pub async fn revoke(
     {
         return Err(WebError::NotFound);
     }
+    signed_in
+        .record(
+            &state,
+            AuditAction::KeyRevoked,
+            format!("\"{}\" ({})", key.label, key.id),
+        )
+        .await?;
     Ok(notice::redirect(
         &state,
         "/tenant/api-keys",

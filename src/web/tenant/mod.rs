@@ -2,14 +2,19 @@
 //! summaries with charts, responses and API keys. Every page past sign-in takes a `SignedIn`
 //! extractor, which resolves the owner's tenant once; handlers look surveys up within it only.
 
+mod account;
+mod audit;
 mod auth;
 mod charts;
 mod dashboard;
 mod deletions;
 mod designer;
 mod exports;
+mod join;
 mod keys;
+mod members;
 mod notice;
+mod password;
 mod preview;
 mod results;
 mod segments;
@@ -31,6 +36,30 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/sign-in", web::get().to(auth::sign_in_form))
             .route("/sign-in", web::post().to(auth::sign_in))
             .route("/sign-out", web::post().to(auth::sign_out))
+            .route("/forgot-password", web::get().to(password::forgot_form))
+            .route("/forgot-password", web::post().to(password::forgot))
+            .route(
+                "/reset-password/{token}",
+                web::get().to(password::reset_form),
+            )
+            .route("/reset-password/{token}", web::post().to(password::reset))
+            .route("/join/{token}", web::get().to(join::show))
+            .route("/join/{token}", web::post().to(join::accept))
+            .route("/audit", web::get().to(audit::show))
+            .route("/account", web::get().to(account::show))
+            .route("/account/notify", web::post().to(account::save_notify))
+            .route(
+                "/account/password",
+                web::post().to(account::change_password),
+            )
+            .route("/members", web::get().to(members::show))
+            .route("/members/invite", web::post().to(members::invite))
+            .route("/members/role", web::post().to(members::set_role))
+            .route("/members/remove", web::post().to(members::remove))
+            .route(
+                "/members/invitations/{id}/withdraw",
+                web::post().to(members::withdraw),
+            )
             .route("/settings", web::get().to(settings::show))
             .route("/settings", web::post().to(settings::save))
             .route("/settings/zone", web::post().to(settings::save_zone))

@@ -7,15 +7,18 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 
 use super::own_survey;
-use super::session::SignedIn;
+use super::session::{AtLeast, SignedIn};
 use crate::domain::Survey;
+use crate::domain::member::Role;
 use crate::web::public::{FormContext, Step, SurveyPage, parse_form, read_body, step};
+use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/preview-done.html")]
 struct PreviewDone {
     csrf: String,
+    role: Role,
     survey: std::sync::Arc<Survey>,
     answered: usize,
 }
@@ -31,7 +34,7 @@ fn context(signed_in: &SignedIn, survey: &Survey) -> FormContext {
 /// `GET /tenant/surveys/{slug}/preview`: the first page, as respondents would see it.
 pub async fn show(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
@@ -42,7 +45,7 @@ pub async fn show(
 /// `POST /tenant/surveys/{slug}/preview`: the next page, the errors, or the end; nothing stored.
 pub async fn answer(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -57,6 +60,7 @@ pub async fn answer(
             StatusCode::OK,
             &PreviewDone {
                 csrf: signed_in.session.csrf.clone(),
+                role: signed_in.role,
                 answered: walk.values.len(),
                 survey,
             },

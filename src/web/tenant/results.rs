@@ -10,11 +10,13 @@ use time::OffsetDateTime;
 
 use super::charts::{BarChart, chart, number};
 use super::segments::SegmentPicker;
-use super::session::SignedIn;
+use super::session::{AtLeast, SignedIn};
 use super::{notice, own_survey};
+use crate::domain::member::Role;
 use crate::domain::summary::{QuestionReport, Stats};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
 use crate::stores::responses::{DateRange, Filter};
+use crate::web::roles::Viewer;
 use crate::web::{AppState, WebError, render};
 
 struct QuestionView {
@@ -55,6 +57,7 @@ fn latest(report: &QuestionReport) -> Vec<LatestText> {
 #[template(path = "tenant/summary.html")]
 struct SummaryPage {
     csrf: String,
+    role: Role,
     survey: Arc<Survey>,
     total: u64,
     updated: String,
@@ -101,7 +104,7 @@ pub struct SegmentQuery {
 /// one segment's.
 pub async fn summary(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     slug: web::Path<String>,
     query: web::Query<SegmentQuery>,
 ) -> Result<HttpResponse, WebError> {
@@ -154,6 +157,7 @@ pub async fn summary(
         exports,
         recounting: report.recounting,
         csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
         updated: report
             .updated
             .map(|t| {
@@ -237,6 +241,7 @@ const DELETIONS_SHOWN: usize = 10;
 #[template(path = "tenant/responses.html")]
 struct ResponsesPage {
     csrf: String,
+    role: Role,
     survey: Arc<Survey>,
     notice: Option<String>,
     total: u64,
@@ -294,7 +299,7 @@ pub struct PageQuery {
 pub async fn responses(
     request: HttpRequest,
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     slug: web::Path<String>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, WebError> {
@@ -354,6 +359,7 @@ pub async fn responses(
     notice::render_once(
         &ResponsesPage {
             csrf: signed_in.session.csrf.clone(),
+            role: signed_in.role,
             notice,
             survey,
             total: found.total,
@@ -377,6 +383,7 @@ pub async fn responses(
 #[template(path = "tenant/response.html")]
 struct ResponsePage {
     csrf: String,
+    role: Role,
     survey: Arc<Survey>,
     /// Its place, newest first, and the count of responses (absent when found by reference).
     place: Option<(u64, u64)>,
@@ -426,6 +433,7 @@ impl ResponsePage {
         );
         Ok(Self {
             csrf: signed_in.session.csrf.clone(),
+            role: signed_in.role,
             place,
             reference: answer.reference.to_string(),
             submitted: when(answer),
@@ -439,7 +447,7 @@ impl ResponsePage {
 /// `GET /tenant/surveys/{slug}/responses/{n}`: the `n`th newest response, with previous/next.
 pub async fn response(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64)>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, n) = path.into_inner();
@@ -456,7 +464,7 @@ pub async fn response(
 /// number (the summary's latest text answers link here): one read.
 pub async fn response_by_reference(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64)>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, reference) = path.into_inner();

@@ -1,9 +1,10 @@
 //! Sessions of the tenant site: an encrypted cookie carrying a session id (HttpOnly,
-//! SameSite=Lax, Secure over https), the `SignedIn` extractor that resolves the owner's tenant
-//! once per request, and CSRF checks (the session's token on signed-in forms; a double-submit
+//! SameSite=Lax, Secure over https), the `AtLeast<Role>` extractor that resolves the member's
+//! tenant and role once per request and refuses a role below the route's, and CSRF checks (the session's token on signed-in forms; a double-submit
 //! cookie on the sign-in and sign-up forms, which come before any session).
 
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -12,8 +13,12 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use subtle::ConstantTimeEq;
 
 use crate::domain::Tenant;
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
 use crate::stores::{SESSION_LIFETIME, Session};
+use crate::web::audit::record;
 use crate::web::forms::{field, read_form};
+use crate::web::roles::{Needs, refusal};
 use crate::web::{AppState, WebError};
 
 /// The session cookie's name.
@@ -21,12 +26,25 @@ pub const SESSION_COOKIE: &str = "canvass_session";
 /// The pre-session CSRF cookie's name.
 pub const CSRF_COOKIE: &str = "canvass_csrf";
 
-/// A signed-in owner and their tenant, resolved once per request.
+/// A signed-in member and their tenant, resolved once per request.
 pub struct SignedIn {
-    /// The owner's tenant.
+    /// The member's tenant.
     pub tenant: Arc<Tenant>,
     /// The session (its CSRF token goes into every form).
     pub session: Session,
+    /// The member's role now (read on each request, so a change applies at once).
+    pub role: Role,
+}
+
+/// A signed-in member whose role is at least `R`'s: what every page past sign-in takes.
+pub struct AtLeast<R: Needs>(SignedIn, PhantomData<R>);
+
+impl<R: Needs> std::ops::Deref for AtLeast<R> {
+    type Target = SignedIn;
+
+    fn deref(&self) -> &SignedIn {
+        &self.0
+    }
 }
 
 impl SignedIn {
@@ -40,6 +58,23 @@ impl SignedIn {
         let form = read_form(payload, state).await?;
         self.check_csrf(field(&form, "csrf"))?;
         Ok(form)
+    }
+
+    /// Adds what this member did to the tenant's audit log.
+    pub async fn record(
+        &self,
+        state: &AppState,
+        action: AuditAction,
+        detail: impl Into<String>,
+    ) -> Result<(), WebError> {
+        record(
+            state,
+            &self.tenant.slug,
+            self.session.email.as_str(),
+            action,
+            detail,
+        )
+        .await
     }
 
     /// Refuses a state-changing form whose CSRF token is not this session's.
@@ -108,7 +143,7 @@ pub fn session_id(request: &HttpRequest, state: &AppState) -> Option<String> {
         .map(|cookie| cookie.value().to_owned())
 }
 
-impl FromRequest for SignedIn {
+impl<R: Needs + 'static> FromRequest for AtLeast<R> {
     type Error = WebError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;
 
@@ -119,21 +154,32 @@ impl FromRequest for SignedIn {
             let (Some(state), Some(id)) = (state, id) else {
                 return Err(WebError::SignInRequired);
             };
-            let session = state
-                .stores
-                .sessions
-                .get(&id)
+            let signed_in = signed_in(&state, &id)
                 .await?
                 .ok_or(WebError::SignInRequired)?;
-            let tenant = state
-                .stores
-                .tenants
-                .get(&session.tenant)
-                .await?
-                .ok_or(WebError::SignInRequired)?;
-            Ok(SignedIn { tenant, session })
+            if !signed_in.role.allows(R::ROLE) {
+                return Err(WebError::Forbidden(refusal(signed_in.role, R::ROLE)));
+            }
+            Ok(AtLeast(signed_in, PhantomData))
         })
     }
+}
+
+/// The member signed in with this session, if the session is live and they are still a
+/// member of its tenant (a removed member's sessions end with their membership).
+pub async fn signed_in(state: &AppState, id: &str) -> Result<Option<SignedIn>, WebError> {
+    let Some(session) = state.stores.sessions.get(id).await? else {
+        return Ok(None);
+    };
+    let Some(tenant) = state.stores.tenants.get(&session.tenant).await? else {
+        return Ok(None);
+    };
+    let members = state.stores.members.read(&tenant).await?;
+    Ok(members.role_of(&session.email).map(|role| SignedIn {
+        tenant,
+        session,
+        role,
+    }))
 }
 
 /// A fresh token for the double-submit cookie of a pre-session form.
@@ -151,8 +197,20 @@ pub fn form_token_cookie(request: &HttpRequest, token: &str) -> Cookie<'static> 
         .finish()
 }
 
+/// Reads a posted pre-session form (sign-up, sign-in, invitations, password resets), refusing
+/// it unless it carries the token of the cookie set with the form.
+pub async fn read_public_form(
+    request: &HttpRequest,
+    payload: web::Payload,
+    state: &AppState,
+) -> Result<Vec<(String, String)>, WebError> {
+    let form = read_form(payload, state).await?;
+    check_form_token(request, field(&form, "csrf"))?;
+    Ok(form)
+}
+
 /// Refuses a pre-session form unless its token matches the cookie set with the form.
-pub fn check_form_token(request: &HttpRequest, posted: Option<&str>) -> Result<(), WebError> {
+fn check_form_token(request: &HttpRequest, posted: Option<&str>) -> Result<(), WebError> {
     let cookie = request.cookie(CSRF_COOKIE);
     match (cookie, posted) {
         (Some(cookie), Some(posted)) if !posted.is_empty() && equal(cookie.value(), posted) => {

@@ -13,7 +13,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use sqlx::{Connection, PgConnection};
 
-use super::session::SignedIn;
+use super::session::{AtLeast, SignedIn};
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
+use crate::web::roles::Owner;
 use actix_multipart::Multipart;
 use futures_util::StreamExt;
 
@@ -27,6 +30,7 @@ use crate::web::{AppState, WebError, render, render_with_status};
 #[template(path = "tenant/settings.html")]
 struct SettingsPage {
     csrf: String,
+    role: Role,
     tenant: Arc<Tenant>,
     current: Option<String>,
     error: Option<String>,
@@ -52,6 +56,7 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, We
         .await?;
     Ok(SettingsPage {
         csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
         tenant: signed_in.tenant.clone(),
         current: settings.export_database_url.as_deref().map(masked),
         error: None,
@@ -78,7 +83,7 @@ fn saved() -> HttpResponse {
 /// `POST /tenant/settings/zone`: the time zone close dates are entered and shown in.
 pub async fn save_zone(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Owner>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
@@ -95,6 +100,13 @@ pub async fn save_zone(
             tenant.time_zone = Some(zone.clone());
         })
         .await?;
+    signed_in
+        .record(
+            &state,
+            AuditAction::SettingsChanged,
+            format!("time zone {zone}"),
+        )
+        .await?;
     Ok(saved())
 }
 
@@ -106,7 +118,7 @@ const MAX_FIELDS: usize = 8;
 /// `POST /tenant/settings/branding` (multipart): the accent colour, and a new logo or none.
 pub async fn save_branding(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Owner>,
     request: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -183,6 +195,13 @@ pub async fn save_branding(
     if logo == Some(None) {
         store.remove_logo(slug).await?;
     }
+    signed_in
+        .record(
+            &state,
+            AuditAction::SettingsChanged,
+            "the look of the public pages",
+        )
+        .await?;
     Ok(saved())
 }
 
@@ -195,7 +214,7 @@ pub struct SavedQuery {
 /// `GET /tenant/settings`
 pub async fn show(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Owner>,
     query: web::Query<SavedQuery>,
 ) -> Result<HttpResponse, WebError> {
     let mut settings = page(&state, &signed_in).await?;
@@ -206,7 +225,7 @@ pub async fn show(
 /// `POST /tenant/settings`: sets (after a successful connection) or clears the database.
 pub async fn save(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Owner>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
@@ -237,6 +256,9 @@ pub async fn save(
                 export_database_url,
             },
         )
+        .await?;
+    signed_in
+        .record(&state, AuditAction::SettingsChanged, "the export database")
         .await?;
     Ok(saved())
 }

@@ -7,10 +7,13 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::notice;
-use super::session::SignedIn;
+use super::session::{AtLeast, SignedIn};
 use crate::domain::Tenant;
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
 use crate::stores::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
 use crate::web::forms::field;
+use crate::web::roles::Editor;
 use crate::web::webhooks::{check, send_test};
 use crate::web::{AppState, WebError, render};
 
@@ -24,6 +27,7 @@ struct EndpointView {
 #[template(path = "tenant/webhooks.html")]
 struct WebhooksPage {
     csrf: String,
+    role: Role,
     tenant: Arc<Tenant>,
     endpoints: Vec<EndpointView>,
     /// A new endpoint's URL and secret, shown once.
@@ -45,6 +49,7 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<WebhooksPage, We
     }
     Ok(WebhooksPage {
         csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
         tenant: signed_in.tenant.clone(),
         endpoints,
         created: None,
@@ -56,7 +61,7 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<WebhooksPage, We
 /// `GET /tenant/webhooks`
 pub async fn show(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
     let mut shown = page(&state, &signed_in).await?;
@@ -67,7 +72,7 @@ pub async fn show(
 /// `POST /tenant/webhooks`: adds an endpoint and shows its secret once.
 pub async fn create(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
@@ -90,6 +95,9 @@ pub async fn create(
         .await?
     {
         Some((endpoint, secret)) => {
+            signed_in
+                .record(&state, AuditAction::WebhookAdded, endpoint.url.clone())
+                .await?;
             let mut shown = page(&state, &signed_in).await?;
             shown.created = Some((endpoint.url, secret.as_str().to_owned()));
             render(&shown)
@@ -112,7 +120,7 @@ pub async fn create(
 /// `POST /tenant/webhooks/{id}/test`: queues a test event.
 pub async fn test(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     id: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -130,7 +138,7 @@ pub async fn test(
 /// `POST /tenant/webhooks/{id}/remove`
 pub async fn remove(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     id: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -143,6 +151,13 @@ pub async fn remove(
     {
         return Err(WebError::NotFound);
     }
+    signed_in
+        .record(
+            &state,
+            AuditAction::WebhookRemoved,
+            format!("endpoint {id}"),
+        )
+        .await?;
     Ok(notice::redirect(
         &state,
         "/tenant/webhooks",

@@ -23,12 +23,15 @@ use edit::Edit;
 use logic::{KEEP, TESTS};
 use problems::Problem;
 
-use super::session::SignedIn;
+use super::session::{AtLeast, SignedIn};
 use super::{notice, own_survey};
+use crate::domain::audit::AuditAction;
 use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
+use crate::domain::member::Role;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, Survey, Zone};
 use crate::web::forms::field;
+use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
@@ -135,6 +138,7 @@ impl SurveyFields {
 #[template(path = "tenant/designer.html")]
 struct DesignerPage {
     csrf: String,
+    role: Role,
     survey: Option<Arc<Survey>>,
     action: String,
     fields: SurveyFields,
@@ -233,6 +237,7 @@ fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
     };
     DesignerPage {
         csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
         action: survey.as_ref().map_or("/tenant/surveys".into(), |s| {
             format!("/tenant/surveys/{}", s.slug)
         }),
@@ -248,7 +253,7 @@ fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
 }
 
 /// `GET /tenant/surveys/new`
-pub async fn new(signed_in: SignedIn) -> Result<HttpResponse, WebError> {
+pub async fn new(signed_in: AtLeast<Editor>) -> Result<HttpResponse, WebError> {
     render(&page(&signed_in, None))
 }
 
@@ -261,7 +266,7 @@ pub struct EditQuery {
 /// `GET /tenant/surveys/{slug}`
 pub async fn edit(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     query: web::Query<EditQuery>,
     request: HttpRequest,
@@ -433,6 +438,9 @@ async fn save_form(
                 (editor.fields, editor.questions) = (fields, questions);
                 return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
             };
+            signed_in
+                .record(state, AuditAction::SurveyCreated, survey_named(&created))
+                .await?;
             created
         }
     };
@@ -456,7 +464,7 @@ fn renumber(field: &str, kept: &[usize]) -> String {
 /// `POST /tenant/surveys`: creates a survey (a draft) from the designer form.
 pub async fn create(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     save_form(&state, &signed_in, None, payload).await
@@ -465,7 +473,7 @@ pub async fn create(
 /// `POST /tenant/surveys/{slug}`: saves the designer form (or applies a structural button).
 pub async fn save(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -483,6 +491,11 @@ async fn checked_survey(
     own_survey(state, signed_in, slug).await
 }
 
+/// A survey as the audit log names it.
+pub(super) fn survey_named(survey: &Survey) -> String {
+    format!("\"{}\" ({})", survey.title, survey.slug)
+}
+
 fn back_to(survey: &Survey) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/surveys/{}", survey.slug)))
@@ -492,7 +505,7 @@ fn back_to(survey: &Survey) -> HttpResponse {
 /// `POST /tenant/surveys/{slug}/publish`
 pub async fn publish(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -505,28 +518,37 @@ pub async fn publish(
         );
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
     }
-    Ok(back_to(
-        &state.stores.surveys.set_published(&survey, true).await?,
-    ))
+    let published = state.stores.surveys.set_published(&survey, true).await?;
+    signed_in
+        .record(&state, AuditAction::SurveyPublished, survey_named(&survey))
+        .await?;
+    Ok(back_to(&published))
 }
 
 /// `POST /tenant/surveys/{slug}/unpublish`
 pub async fn unpublish(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    Ok(back_to(
-        &state.stores.surveys.set_published(&survey, false).await?,
-    ))
+    let unpublished = state.stores.surveys.set_published(&survey, false).await?;
+    signed_in
+        .record(
+            &state,
+            AuditAction::SurveyUnpublished,
+            survey_named(&survey),
+        )
+        .await?;
+    Ok(back_to(&unpublished))
 }
 
 #[derive(Template)]
 #[template(path = "tenant/delete.html")]
 struct DeletePage {
     csrf: String,
+    role: Role,
     survey: Arc<Survey>,
     /// Its counted answers (`None` when its summary cannot be read).
     answers: Option<u64>,
@@ -548,6 +570,7 @@ async fn delete_page(
         .map(|read| read.doc.summary.total);
     Ok(DeletePage {
         csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
         survey,
         answers,
         error,
@@ -557,7 +580,7 @@ async fn delete_page(
 /// `GET /tenant/surveys/{slug}/delete`: asks first, naming what will be lost.
 pub async fn confirm_delete(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
@@ -568,7 +591,7 @@ pub async fn confirm_delete(
 /// typed to confirm.
 pub async fn delete(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
@@ -580,6 +603,9 @@ pub async fn delete(
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
     }
     state.stores.surveys.delete(&survey).await?;
+    signed_in
+        .record(&state, AuditAction::SurveyDeleted, survey_named(&survey))
+        .await?;
     Ok(notice::redirect(
         &state,
         "/tenant",
@@ -591,21 +617,30 @@ pub async fn delete(
 /// and texts, titled "Copy of ...", opened in the designer.
 pub async fn duplicate(
     state: web::Data<AppState>,
-    signed_in: SignedIn,
+    signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
     let copy = survey.copy(OffsetDateTime::now_utc());
     match state.stores.surveys.create(&survey.tenant, copy).await? {
-        Some(copy) => Ok(notice::redirect(
-            &state,
-            &format!("/tenant/surveys/{}", copy.slug),
-            &format!(
-                "Survey duplicated: this is \"{}\", a draft of its own with no answers.",
-                copy.title
-            ),
-        )),
+        Some(copy) => {
+            signed_in
+                .record(
+                    &state,
+                    AuditAction::SurveyCreated,
+                    format!("{}, a copy of {}", survey_named(&copy), survey.slug),
+                )
+                .await?;
+            Ok(notice::redirect(
+                &state,
+                &format!("/tenant/surveys/{}", copy.slug),
+                &format!(
+                    "Survey duplicated: this is \"{}\", a draft of its own with no answers.",
+                    copy.title
+                ),
+            ))
+        }
         None => Ok(notice::redirect(
             &state,
             &format!("/tenant/surveys/{}", survey.slug),

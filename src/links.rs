@@ -1,0 +1,19 @@
+//! Addresses of the site's pages that are handed out away from the site (in email, from the
+//! shell): one place that knows these routes, so a link always leads where its page is.
+
+use crate::domain::SurveySlug;
+
+/// The page that accepts an invitation.
+pub fn invitation(site: &str, token: &str) -> String {
+    format!("{site}/tenant/join/{token}")
+}
+
+/// The page that sets a new password.
+pub fn password_reset(site: &str, token: &str) -> String {
+    format!("{site}/tenant/reset-password/{token}")
+}
+
+/// A survey's responses on the tenant site.
+pub fn responses(site: &str, survey: &SurveySlug) -> String {
+    format!("{site}/tenant/surveys/{survey}/responses")
+}

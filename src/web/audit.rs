@@ -1,0 +1,25 @@
+//! Recording what members and keys do, for the tenant's audit log (shared by the site and the
+//! API).
+
+use crate::domain::TenantSlug;
+use crate::domain::audit::{AuditAction, AuditEntry};
+use crate::stores::StoreError;
+use crate::web::AppState;
+
+/// Adds an entry to the tenant's audit log, stamped now.
+pub async fn record<E: From<StoreError>>(
+    state: &AppState,
+    tenant: &TenantSlug,
+    actor: &str,
+    action: AuditAction,
+    detail: impl Into<String>,
+) -> Result<(), E> {
+    let entry = AuditEntry {
+        at: time::OffsetDateTime::now_utc(),
+        actor: actor.to_owned(),
+        action,
+        detail: detail.into(),
+    };
+    state.stores.audit.record(tenant, &entry).await?;
+    Ok(())
+}

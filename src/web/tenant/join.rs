@@ -1,0 +1,133 @@
+//! Accepting an invitation: the link's page names the tenant, the address and the role, and
+//! asks for a password; posting it makes the account and the membership and signs in.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use time::OffsetDateTime;
+
+use super::auth::{abandoned, hashed, page_with_token, start_session};
+use super::session::{new_form_token, read_public_form};
+use crate::domain::Tenant;
+use crate::domain::account::password_problem;
+use crate::domain::audit::AuditAction;
+use crate::domain::member::Invitation;
+use crate::stores::membership::Joined;
+use crate::web::audit::record;
+use crate::web::forms::field;
+use crate::web::{AppState, WebError};
+
+#[derive(Template)]
+#[template(path = "tenant/join.html")]
+struct JoinPage {
+    csrf: String,
+    token: String,
+    tenant_name: String,
+    invitation: Invitation,
+    error: Option<String>,
+}
+
+/// The tenant and the live invitation a link's token leads to.
+async fn invitation(
+    state: &AppState,
+    token: &str,
+) -> Result<Option<(std::sync::Arc<Tenant>, Invitation)>, WebError> {
+    let Some((slug, id)) = state.stores.members.invitation_of(token).await? else {
+        return Ok(None);
+    };
+    let Some(tenant) = state.stores.tenants.get(&slug).await? else {
+        return Ok(None);
+    };
+    let members = state.stores.members.read(&tenant).await?;
+    let live = members.invitation(&id, OffsetDateTime::now_utc()).cloned();
+    Ok(live.map(|invitation| (tenant, invitation)))
+}
+
+fn gone() -> WebError {
+    WebError::Gone(
+        "This invitation was used, withdrawn or has expired. Ask whoever invited you for a new \
+         one."
+            .into(),
+    )
+}
+
+/// `GET /tenant/join/{token}`
+pub async fn show(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let (tenant, invitation) = invitation(&state, &token).await?.ok_or_else(gone)?;
+    let csrf = new_form_token();
+    let page = JoinPage {
+        csrf: csrf.clone(),
+        token: token.into_inner(),
+        tenant_name: tenant.name.clone(),
+        invitation,
+        error: None,
+    };
+    page_with_token(&request, StatusCode::OK, &csrf, &page)
+}
+
+/// `POST /tenant/join/{token}`: sets the new member's password and signs them in.
+pub async fn accept(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_public_form(&request, payload, &state).await?;
+    let (tenant, invitation) = invitation(&state, &token).await?.ok_or_else(gone)?;
+    let password = field(&form, "password").unwrap_or("").to_owned();
+    let email = invitation.email.clone();
+    let refuse = |error: String| {
+        let csrf = new_form_token();
+        let page = JoinPage {
+            csrf: csrf.clone(),
+            token: token.to_string(),
+            tenant_name: tenant.name.clone(),
+            invitation: invitation.clone(),
+            error: Some(error),
+        };
+        page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page)
+    };
+    if let Some(problem) = password_problem(&password, email.as_str()) {
+        return refuse(problem);
+    }
+    let password_hash = hashed(password).await?;
+    let stores = &state.stores;
+    let mut joined = stores
+        .join(&tenant, &invitation.id, &email, password_hash.clone(), None)
+        .await?;
+    if matches!(joined, Joined::AddressTaken)
+        && let Some(old) = abandoned(&state, &email).await?
+    {
+        joined = stores
+            .join(&tenant, &invitation.id, &email, password_hash, Some(&old))
+            .await?;
+    }
+    match joined {
+        Joined::Member(member, account) => {
+            record::<WebError>(
+                &state,
+                &tenant.slug,
+                email.as_str(),
+                AuditAction::MemberJoined,
+                format!("as {}, invited by {}", member.role, invitation.invited_by),
+            )
+            .await?;
+            let welcome = format!(
+                "Welcome to {}: you are {} here.",
+                tenant.name,
+                member.role.with_article()
+            );
+            start_session(&request, &state, account, Some(&welcome)).await
+        }
+        Joined::AddressTaken => refuse(
+            "This address already has a Canvass account, and an address belongs to one \
+             organisation. Ask to be invited with another address."
+                .into(),
+        ),
+        Joined::Refused(_) => Err(gone()),
+    }
+}

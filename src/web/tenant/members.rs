@@ -1,0 +1,247 @@
+//! The owners' members page: who belongs with which role, the invitations waiting, inviting
+//! someone (the link is shown to copy, and emailed when mail is set up), changing a role,
+//! removing a member and withdrawing an invitation.
+
+use std::sync::Arc;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use time::OffsetDateTime;
+
+use super::notice;
+use super::session::{AtLeast, SignedIn};
+use crate::domain::Tenant;
+use crate::domain::account::Email;
+use crate::domain::audit::AuditAction;
+use crate::domain::member::{Invitation, Member, Role};
+use crate::mail::invitation_message;
+use crate::web::forms::field;
+use crate::web::roles::Owner;
+use crate::web::{AppState, WebError, render_with_status};
+
+#[derive(Template)]
+#[template(path = "tenant/members.html")]
+struct MembersPage {
+    csrf: String,
+    tenant: Arc<Tenant>,
+    role: Role,
+    me: String,
+    members: Vec<Member>,
+    invitations: Vec<Invitation>,
+    roles: [Role; 3],
+    /// A new invitation's link, shown once, and whether it was emailed.
+    new_link: Option<(String, Email, bool)>,
+    /// The invite form's address and role when it is shown again.
+    email: String,
+    invite_role: Role,
+    error: Option<String>,
+    notice: Option<String>,
+}
+
+async fn page(state: &AppState, signed_in: &SignedIn) -> Result<MembersPage, WebError> {
+    let members = state.stores.members.read(&signed_in.tenant).await?;
+    let now = OffsetDateTime::now_utc();
+    Ok(MembersPage {
+        csrf: signed_in.session.csrf.clone(),
+        tenant: signed_in.tenant.clone(),
+        role: signed_in.role,
+        me: signed_in.session.email.as_str().to_owned(),
+        invitations: members.waiting(now).into_iter().cloned().collect(),
+        members: members.members,
+        roles: Role::ALL,
+        new_link: None,
+        email: String::new(),
+        invite_role: Role::Viewer,
+        error: None,
+        notice: None,
+    })
+}
+
+/// `GET /tenant/members`
+pub async fn show(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    request: HttpRequest,
+) -> Result<HttpResponse, WebError> {
+    let mut members = page(&state, &signed_in).await?;
+    members.notice = notice::take(&request, &state);
+    notice::render_once(&members, members.notice.is_some())
+}
+
+/// `POST /tenant/members/invite`: invites an address with a role and shows the link once.
+pub async fn invite(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    request: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
+    let role = field(&form, "role").and_then(Role::parse);
+    let mut members = page(&state, &signed_in).await?;
+    members.email = email_text.clone();
+    members.invite_role = role.unwrap_or(Role::Viewer);
+    let (Some(email), Some(role)) = (Email::parse(&email_text), role) else {
+        members.error = Some(match role {
+            None => "Choose a role: viewer, editor or owner.".into(),
+            Some(_) => "Enter an email address like name@example.com.".into(),
+        });
+        return render_with_status(actix_web::http::StatusCode::UNPROCESSABLE_ENTITY, &members);
+    };
+    let invited_by = signed_in.session.email.as_str();
+    match state
+        .stores
+        .invite(&signed_in.tenant, &email, role, invited_by)
+        .await?
+    {
+        Ok((token, _)) => {
+            signed_in
+                .record(
+                    &state,
+                    AuditAction::MemberInvited,
+                    format!("{} as {role}", email.as_str()),
+                )
+                .await?;
+            let link = crate::links::invitation(&state.site_url(&request), &token);
+            let mailed = state.mail_enabled();
+            if mailed {
+                let mail =
+                    invitation_message(&email, &signed_in.tenant.name, role, invited_by, &link);
+                state.stores.mail.send(&mail).await?;
+            }
+            let mut members = page(&state, &signed_in).await?;
+            members.new_link = Some((link, email, mailed));
+            render_with_status(actix_web::http::StatusCode::OK, &members)
+        }
+        Err(reason) => {
+            members.error = Some(reason.to_string());
+            render_with_status(actix_web::http::StatusCode::UNPROCESSABLE_ENTITY, &members)
+        }
+    }
+}
+
+/// The member a posted form names, as an address.
+fn named(form: &[(String, String)]) -> Result<Email, WebError> {
+    field(form, "email")
+        .and_then(Email::parse)
+        .ok_or_else(|| WebError::BadRequest("The form names no member.".into()))
+}
+
+/// `POST /tenant/members/role`: gives a member another role (the last owner keeps theirs).
+pub async fn set_role(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let email = named(&form)?;
+    let role = field(&form, "role")
+        .and_then(Role::parse)
+        .ok_or_else(|| WebError::BadRequest("Choose a role: viewer, editor or owner.".into()))?;
+    let changed = state
+        .stores
+        .members
+        .change(&signed_in.tenant, |members| members.set_role(&email, role))
+        .await?;
+    let left_owners = changed.is_ok() && email == signed_in.session.email && role != Role::Owner;
+    let text = match changed {
+        Ok(()) => {
+            signed_in
+                .record(
+                    &state,
+                    AuditAction::RoleChanged,
+                    format!("{} is now {role}", email.as_str()),
+                )
+                .await?;
+            format!("{} is now {}.", email.as_str(), role.with_article())
+        }
+        Err(reason) => reason.to_string(),
+    };
+    // Stepping down from owner leaves this page behind.
+    let back = if left_owners {
+        "/tenant"
+    } else {
+        "/tenant/members"
+    };
+    Ok(notice::redirect(&state, back, &text))
+}
+
+/// `POST /tenant/members/remove`: removes a member (the last owner stays); their sessions,
+/// keys and account go with the membership.
+pub async fn remove(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let email = named(&form)?;
+    let removed = state
+        .stores
+        .remove_member(&signed_in.tenant, &email)
+        .await?;
+    let left = removed.is_ok() && email == signed_in.session.email;
+    let text = match removed {
+        Ok(member) => {
+            signed_in
+                .record(
+                    &state,
+                    AuditAction::MemberRemoved,
+                    format!("{} ({})", member.email.as_str(), member.role),
+                )
+                .await?;
+            format!(
+                "{} was removed: their sessions and API keys no longer work.",
+                email.as_str()
+            )
+        }
+        Err(reason) => reason.to_string(),
+    };
+    let back = if left {
+        "/tenant/sign-in"
+    } else {
+        "/tenant/members"
+    };
+    Ok(notice::redirect(&state, back, &text))
+}
+
+/// `POST /tenant/members/invitations/{id}/withdraw`: the invitation's link stops working.
+pub async fn withdraw(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    signed_in.checked_form(payload, &state).await?;
+    let withdrawn = state
+        .stores
+        .members
+        .change(&signed_in.tenant, |members| {
+            members
+                .withdraw(&id)
+                .ok_or(crate::domain::member::MemberError::NoInvitation)
+        })
+        .await?;
+    let Ok(invitation) = withdrawn else {
+        return Err(WebError::NotFound);
+    };
+    state
+        .stores
+        .members
+        .unlink_invitation(&invitation.id)
+        .await?;
+    signed_in
+        .record(
+            &state,
+            AuditAction::InvitationWithdrawn,
+            format!("{} as {}", invitation.email.as_str(), invitation.role),
+        )
+        .await?;
+    Ok(notice::redirect(
+        &state,
+        "/tenant/members",
+        &format!(
+            "The invitation of {} was withdrawn: its link no longer works.",
+            invitation.email.as_str()
+        ),
+    ))
+}

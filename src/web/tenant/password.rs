@@ -1,0 +1,160 @@
+//! "Forgot your password?": a form that makes a one-hour, single-use reset link and emails it
+//! (answering the same whether the address has an account or not), and the link's page, which
+//! sets the new password and ends every other session of the member.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::auth::{hashed, member_account, page_with_token, start_session};
+use super::session::{new_form_token, read_public_form};
+use crate::domain::account::{Email, password_problem};
+use crate::domain::audit::AuditAction;
+use crate::web::audit::record;
+use crate::web::forms::field;
+use crate::web::{AppState, WebError};
+
+#[derive(Template)]
+#[template(path = "tenant/forgot-password.html")]
+struct ForgotPage {
+    csrf: String,
+    email: String,
+    /// Whether the form was sent (the answer is the same for every address).
+    sent: bool,
+    /// Whether this server can send email.
+    mail: bool,
+}
+
+/// `GET /tenant/forgot-password`
+pub async fn forgot_form(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, WebError> {
+    let csrf = new_form_token();
+    let page = ForgotPage {
+        csrf: csrf.clone(),
+        email: String::new(),
+        sent: false,
+        mail: state.mail_enabled(),
+    };
+    page_with_token(&request, StatusCode::OK, &csrf, &page)
+}
+
+/// `POST /tenant/forgot-password`: emails a reset link if the address is a member's; the
+/// answer never says whether it is.
+pub async fn forgot(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_public_form(&request, payload, &state).await?;
+    let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
+    if let Some(email) = Email::parse(&email_text)
+        && state.mail_enabled()
+        && let Some(account) = state.stores.accounts.get(&email).await?
+        && member_account(&state, account).await?.is_some()
+    {
+        let token = state.stores.accounts.reset_link(&email).await?;
+        let link = crate::links::password_reset(&state.site_url(&request), &token);
+        state
+            .stores
+            .mail
+            .send(&crate::mail::reset_message(&email, &link))
+            .await?;
+    }
+    let csrf = new_form_token();
+    let page = ForgotPage {
+        csrf: csrf.clone(),
+        email: email_text,
+        sent: true,
+        mail: state.mail_enabled(),
+    };
+    page_with_token(&request, StatusCode::OK, &csrf, &page)
+}
+
+#[derive(Template)]
+#[template(path = "tenant/reset-password.html")]
+struct ResetPage {
+    csrf: String,
+    token: String,
+    email: Email,
+    error: Option<String>,
+}
+
+fn expired() -> WebError {
+    WebError::Gone(
+        "This link to set a new password was used or has expired (they work for an hour). Ask \
+         for a new one from the sign-in page."
+            .into(),
+    )
+}
+
+/// `GET /tenant/reset-password/{token}`
+pub async fn reset_form(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let email = state
+        .stores
+        .accounts
+        .reset_email(&token)
+        .await?
+        .ok_or_else(expired)?;
+    let csrf = new_form_token();
+    let page = ResetPage {
+        csrf: csrf.clone(),
+        token: token.into_inner(),
+        email,
+        error: None,
+    };
+    page_with_token(&request, StatusCode::OK, &csrf, &page)
+}
+
+/// `POST /tenant/reset-password/{token}`: sets the password, uses the link up, signs out
+/// every other session of the member and signs this one in.
+pub async fn reset(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = read_public_form(&request, payload, &state).await?;
+    let accounts = &state.stores.accounts;
+    let email = accounts.reset_email(&token).await?.ok_or_else(expired)?;
+    let password = field(&form, "password").unwrap_or("").to_owned();
+    if let Some(problem) = password_problem(&password, email.as_str()) {
+        let csrf = new_form_token();
+        let page = ResetPage {
+            csrf: csrf.clone(),
+            token: token.into_inner(),
+            email,
+            error: Some(problem),
+        };
+        return page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page);
+    }
+    let password_hash = hashed(password).await?;
+    // Used up before it takes effect: of two racing posts, one sets the password.
+    if accounts.use_reset(&token).await? != Some(email.clone())
+        || !accounts.set_password(&email, &password_hash).await?
+    {
+        return Err(expired());
+    }
+    state.stores.sessions.end_all_of(&email, None).await?;
+    let account = accounts.get(&email).await?.ok_or_else(expired)?;
+    record::<WebError>(
+        &state,
+        &account.tenant,
+        email.as_str(),
+        AuditAction::PasswordReset,
+        "every other session was signed out",
+    )
+    .await?;
+    start_session(
+        &request,
+        &state,
+        account,
+        Some("Your new password is set, and every other session of yours is signed out."),
+    )
+    .await
+}

@@ -1,0 +1,193 @@
+//! The mailer: sends queued email, a few at a time, beside the answer loop (a slow mail server
+//! never slows counting). At least once: a message is deleted only after the server took it
+//! or when given up a day after it was queued; a failure waits longer each time (5 s, 20 s,
+//! 80 s, ... at most 5 hours), as webhook deliveries do.
+
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use time::OffsetDateTime;
+
+use std::collections::BTreeMap;
+
+use crate::domain::account::Email;
+use crate::domain::member::Notify;
+use crate::domain::webhook::{GIVE_UP_AFTER, retry_delay};
+use crate::domain::{Answer, SurveySlug, TenantSlug};
+use crate::mail::{Sender, responses_message};
+use crate::storage::Message;
+use crate::stores::mail::MailMessage;
+use crate::stores::{StoreError, Stores};
+
+/// How the mailer runs.
+#[derive(Clone, Debug)]
+pub struct MailerSettings {
+    /// The SMTP sender; `None` when the operator set up no mail (messages then wait queued).
+    pub sender: Option<Sender>,
+    /// The site's address, for links in notices.
+    pub site: String,
+    /// Messages sent side by side.
+    pub concurrency: usize,
+    /// How often a daily digest is made (a day; tests shorten it).
+    pub digest_period: time::Duration,
+    /// How often the mailer looks for digests that are due.
+    pub digest_check: Duration,
+    /// How much of each retry wait to wait (1 in service; tests shorten it).
+    pub retry_scale: f64,
+}
+
+impl Default for MailerSettings {
+    fn default() -> Self {
+        Self {
+            sender: None,
+            site: crate::config::site_address(None),
+            concurrency: 4,
+            digest_period: time::Duration::days(1),
+            digest_check: Duration::from_secs(15 * 60),
+            retry_scale: 1.0,
+        }
+    }
+}
+
+/// Sends the messages that are due now (up to `concurrency`); returns how many it tried.
+pub async fn step(
+    stores: &Stores,
+    sender: &Sender,
+    settings: &MailerSettings,
+) -> Result<usize, StoreError> {
+    // Hidden long enough for the SMTP timeout (20 s) and the bookkeeping after it.
+    let visibility = Duration::from_secs(60);
+    let due = stores
+        .mail
+        .queue()
+        .receive_many::<MailMessage>(settings.concurrency.max(1), visibility)
+        .await?;
+    let tried = due.len();
+    let sends = due
+        .into_iter()
+        .map(|(message, content)| handle(stores, sender, settings, message, content));
+    for outcome in join_all(sends).await {
+        outcome?;
+    }
+    Ok(tried)
+}
+
+/// Sends until `stop` turns true, waiting a little when nothing is due. Without a sender it
+/// only waits for the stop.
+pub async fn run(
+    stores: Stores,
+    settings: MailerSettings,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    let Some(sender) = settings.sender.clone() else {
+        let _ = stop.wait_for(|stopped| *stopped).await;
+        return;
+    };
+    let mut last_digest: Option<tokio::time::Instant> = None;
+    while !*stop.borrow() {
+        if last_digest.is_none_or(|at| at.elapsed() >= settings.digest_check) {
+            last_digest = Some(tokio::time::Instant::now());
+            if let Err(error) = super::digests::send_due(&stores, &settings).await {
+                let error = crate::telemetry::error_chain(&error);
+                tracing::error!(%error, "making daily digests failed");
+            }
+        }
+        let wait = match step(&stores, &sender, &settings).await {
+            Ok(0) => Duration::from_millis(250),
+            Ok(_) => Duration::ZERO,
+            Err(error) => {
+                let error = crate::telemetry::error_chain(&error);
+                tracing::error!(%error, "a mail step failed");
+                Duration::from_secs(1)
+            }
+        };
+        if !wait.is_zero() {
+            tokio::select! {
+                _ = stop.changed() => {}
+                () = tokio::time::sleep(wait) => {}
+            }
+        }
+    }
+}
+
+/// Queues a notice of newly counted answers to each member of their tenant who asked for one
+/// on each response: one message per member and survey per batch ("3 new responses"). Only
+/// when this worker can send email (else nothing would ever send them).
+pub async fn queue_notices(
+    stores: &Stores,
+    settings: &MailerSettings,
+    listed: &[Answer],
+) -> Result<(), StoreError> {
+    if settings.sender.is_none() || listed.is_empty() {
+        return Ok(());
+    }
+    let mut by_survey: BTreeMap<(TenantSlug, SurveySlug), u64> = BTreeMap::new();
+    for answer in listed {
+        *by_survey
+            .entry((answer.tenant.clone(), answer.survey.clone()))
+            .or_default() += 1;
+    }
+    for ((tenant, slug), count) in by_survey {
+        let Some(tenant) = stores.tenants.get(&tenant).await? else {
+            continue;
+        };
+        let wanting: Vec<Email> = stores
+            .members
+            .cached(&tenant)
+            .await?
+            .members
+            .iter()
+            .filter(|member| member.notify == Notify::Each)
+            .map(|member| member.email.clone())
+            .collect();
+        if wanting.is_empty() {
+            continue;
+        }
+        let Some(survey) = stores.surveys.get(&tenant.slug, &slug).await? else {
+            continue;
+        };
+        let link = crate::links::responses(&settings.site, &slug);
+        for email in &wanting {
+            let mail = responses_message(email, &survey.title, count, &link);
+            stores.mail.send(&mail).await?;
+        }
+    }
+    Ok(())
+}
+
+async fn handle(
+    stores: &Stores,
+    sender: &Sender,
+    settings: &MailerSettings,
+    message: Message,
+    content: Result<MailMessage, String>,
+) -> Result<(), StoreError> {
+    let queue = stores.mail.queue();
+    let queued = match content {
+        Ok(queued) => queued,
+        Err(reason) => {
+            tracing::error!(id = %message.id, %reason, "dropping an unreadable mail message");
+            return queue.finish(&message).await;
+        }
+    };
+    let error = match sender.send(&queued.mail).await {
+        Ok(()) => {
+            tracing::info!(subject = %queued.mail.subject, "sent an email");
+            return queue.finish(&message).await;
+        }
+        Err(error) => error,
+    };
+    let attempt = queued.attempts + 1;
+    let age = (OffsetDateTime::now_utc() - queued.queued).unsigned_abs();
+    if age >= GIVE_UP_AFTER {
+        tracing::error!(%error, subject = %queued.mail.subject, attempt, "gave up sending an email");
+        return queue.finish(&message).await;
+    }
+    tracing::warn!(%error, subject = %queued.mail.subject, attempt, "sending an email failed; it will be retried");
+    let wait = retry_delay(attempt).mul_f64(settings.retry_scale);
+    let again = MailMessage {
+        attempts: attempt,
+        ..queued
+    };
+    queue.replace(&message, &again, wait).await
+}

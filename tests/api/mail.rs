@@ -1,0 +1,300 @@
+//! Email, against the real SMTP server `scripts/test` starts: invitations and password resets
+//! arrive and work, new responses are announced to members who asked (each, or a daily
+//! digest), and a message the server cannot take is retried later.
+
+use std::time::Duration;
+
+use canvass::mail::Sender;
+use canvass::stores::Stores;
+use canvass::worker::mail::{MailerSettings, step};
+use canvass::worker::{Worker, WorkerSettings};
+use serde_json::json;
+
+use crate::helpers::{TestApp, spawn_app_configured, test_settings};
+use crate::mailbox::{Mailbox, link_in};
+use crate::owner::Owner;
+
+/// A fresh address, so tests sharing the one mailbox never read each other's mail.
+fn address(who: &str) -> String {
+    format!(
+        "{who}-{}@acme.test",
+        &uuid::Uuid::new_v4().simple().to_string()[..8]
+    )
+}
+
+/// An app whose site emails through the test server (workers are stepped by the test).
+async fn app_with_mail(mailbox: &Mailbox) -> TestApp {
+    let mut settings = test_settings();
+    settings.worker.smtp_url = Some(mailbox.smtp_url());
+    spawn_app_configured(canvass::storage::memory::storage(), settings).await
+}
+
+fn mailer(mailbox: &Mailbox, site: &str) -> MailerSettings {
+    MailerSettings {
+        sender: Some(
+            Sender::new(&mailbox.smtp_url(), "Canvass <canvass@acme.test>").expect("a sender"),
+        ),
+        site: site.to_owned(),
+        retry_scale: 0.0,
+        ..MailerSettings::default()
+    }
+}
+
+/// Sends everything queued.
+async fn send_all(stores: &Stores, settings: &MailerSettings) {
+    let sender = settings.sender.clone().expect("a sender");
+    while step(stores, &sender, settings).await.expect("a mail step") > 0 {}
+}
+
+#[tokio::test]
+async fn an_invitation_and_a_forgotten_password_arrive_by_email_and_work() {
+    let mailbox = Mailbox::from_env();
+    let app = app_with_mail(&mailbox).await;
+    let stores = app.stores().await;
+    let settings = mailer(&mailbox, &app.address);
+    let (owner_address, editor_address) = (address("owner"), address("editor"));
+    let owner = Owner::signed_up(&app, "Acme", "acme", &owner_address).await;
+    let csrf = owner.csrf("/tenant/members").await;
+    let invited = owner
+        .post(
+            "/tenant/members/invite",
+            &[
+                ("csrf", &csrf),
+                ("email", &editor_address),
+                ("role", "editor"),
+            ],
+        )
+        .await
+        .text()
+        .await
+        .expect("a page");
+    assert!(invited.contains("We emailed"), "{invited}");
+    send_all(&stores, &settings).await;
+    let mail = mailbox.wait_for(&editor_address, 1).await;
+    assert_eq!(mail[0].subject, "Join Acme on Canvass");
+    assert!(
+        mail[0]
+            .body
+            .contains(&format!("{owner_address} invited you to Acme"))
+    );
+    let link = link_in(&mail[0].body, &app.address);
+    let path = link.strip_prefix(&app.address).expect("on this site");
+    let editor = Owner::joined(&app.address, path).await;
+    assert_eq!(editor.get("/tenant/surveys/new").await.status(), 200);
+
+    // "Forgot your password?" answers the same for every address, and mails only members.
+    let nobody = address("nobody");
+    let mut pages = Vec::new();
+    for email in [&editor_address, &nobody] {
+        let stranger = Owner::at(&app.address);
+        let csrf = stranger.csrf("/tenant/forgot-password").await;
+        let answer = stranger
+            .post(
+                "/tenant/forgot-password",
+                &[("csrf", &csrf), ("email", email)],
+            )
+            .await;
+        assert_eq!(answer.status(), 200);
+        let page = answer
+            .text()
+            .await
+            .expect("a page")
+            .replace(email.as_str(), "ADDRESS");
+        let page: String = page
+            .lines()
+            .filter(|line| !line.contains("name=\"csrf\""))
+            .collect();
+        pages.push(page);
+    }
+    assert_eq!(
+        pages[0], pages[1],
+        "the answer does not tell whether an address has an account"
+    );
+    send_all(&stores, &settings).await;
+    let mail = mailbox.wait_for(&editor_address, 2).await;
+    let reset = mail
+        .iter()
+        .find(|m| m.subject == "Set a new Canvass password")
+        .expect("a reset message");
+    assert!(mailbox.received(&nobody).is_empty());
+    let link = link_in(&reset.body, &app.address);
+    let path = link.strip_prefix(&app.address).expect("on this site");
+    let resetting = Owner::at(&app.address);
+    let csrf = resetting.csrf(path).await;
+    let done = resetting
+        .post(
+            path,
+            &[("csrf", &csrf), ("password", "a new password for me")],
+        )
+        .await;
+    assert_eq!(done.status(), 303);
+    assert_eq!(resetting.get("/tenant").await.status(), 200);
+    let old_session = editor.get("/tenant").await;
+    assert_eq!(old_session.headers()["location"], "/tenant/sign-in");
+    assert_eq!(Owner::at(&app.address).get(path).await.status(), 410);
+}
+
+/// Sets when the signed-in member is emailed about new responses.
+async fn notify(member: &Owner<'_>, choice: &str) {
+    let csrf = member.csrf("/tenant/account").await;
+    let saved = member
+        .post(
+            "/tenant/account/notify",
+            &[("csrf", &csrf), ("notify", choice)],
+        )
+        .await;
+    assert_eq!(saved.status(), 303);
+}
+
+#[tokio::test]
+async fn new_responses_are_emailed_to_members_who_asked_on_each_or_daily() {
+    let mailbox = Mailbox::from_env();
+    let app = app_with_mail(&mailbox).await;
+    let stores = app.stores().await;
+    let settings = mailer(&mailbox, "https://surveys.example.com");
+    let (owner_address, viewer_address, quiet_address) =
+        (address("owner"), address("viewer"), address("quiet"));
+    let owner = Owner::signed_up(&app, "Acme", "acme", &owner_address).await;
+    let viewer_link = owner.invite(&viewer_address, "viewer").await;
+    let viewer = Owner::joined(&app.address, &viewer_link).await;
+    let quiet_link = owner.invite(&quiet_address, "viewer").await;
+    let _quiet = Owner::joined(&app.address, &quiet_link).await;
+    notify(&owner, "each").await;
+    notify(&viewer, "daily").await;
+    assert!(
+        owner
+            .page("/tenant/account")
+            .await
+            .contains(r#"value="each" checked"#)
+    );
+    let key = owner.api_key("setup").await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Team day", "questions": [{"text": "Name?", "type": "short_text"}]}),
+        )
+        .await;
+    let (slug, question) = (
+        survey["slug"].as_str().expect("a slug").to_owned(),
+        crate::helpers::ids(&survey)[0].clone(),
+    );
+    let digest = MailerSettings {
+        digest_period: time::Duration::ZERO,
+        ..settings.clone()
+    };
+    // The first digest pass only takes the counts.
+    canvass::worker::digests::send_due(&stores, &digest)
+        .await
+        .expect("digests");
+    for name in ["Ada", "Bo"] {
+        let answered = app.answer("acme", &slug, &[(&question, name)]).await;
+        assert_eq!(answered.status(), 303);
+    }
+    let mut worker = Worker::new(
+        stores.clone(),
+        WorkerSettings {
+            mailer: settings.clone(),
+            ..WorkerSettings::default()
+        },
+    );
+    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
+    {
+    }
+    send_all(&stores, &settings).await;
+    let each = mailbox.wait_for(&owner_address, 1).await;
+    let announced: u64 = each
+        .iter()
+        .map(|m| match m.subject.as_str() {
+            "A new response to Team day" => 1,
+            "2 new responses to Team day" => 2,
+            other => panic!("unexpected {other}"),
+        })
+        .sum();
+    assert_eq!(announced, 2);
+    assert!(each[0].body.contains(&format!(
+        "https://surveys.example.com/tenant/surveys/{slug}/responses"
+    )));
+    // The viewers got their invitations only: the digest waits for its day.
+    let about_responses = |to: &str| {
+        mailbox
+            .received(to)
+            .into_iter()
+            .filter(|m| m.subject.contains("Team day"))
+            .collect::<Vec<_>>()
+    };
+    assert!(about_responses(&viewer_address).is_empty());
+
+    let queued = canvass::worker::digests::send_due(&stores, &digest)
+        .await
+        .expect("digests");
+    assert_eq!(
+        queued, 1,
+        "one digest: one daily member, one survey with news"
+    );
+    send_all(&stores, &settings).await;
+    mailbox.wait_for(&viewer_address, 2).await;
+    let daily = about_responses(&viewer_address);
+    assert_eq!(daily.len(), 1);
+    assert_eq!(
+        daily[0].subject,
+        "Daily digest: 2 new responses to Team day"
+    );
+    // Nothing new since: no digest.
+    assert_eq!(
+        canvass::worker::digests::send_due(&stores, &digest)
+            .await
+            .expect("digests"),
+        0
+    );
+    // A day has not passed in service settings: nothing is due.
+    assert_eq!(
+        canvass::worker::digests::send_due(&stores, &settings)
+            .await
+            .expect("digests"),
+        0
+    );
+    assert!(about_responses(&quiet_address).is_empty());
+}
+
+#[tokio::test]
+async fn a_message_the_server_cannot_take_is_retried_later_and_then_sent() {
+    let mailbox = Mailbox::from_env();
+    let app = app_with_mail(&mailbox).await;
+    let stores = app.stores().await;
+    // A local port nobody listens on: the first attempt cannot connect.
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+        listener.local_addr().expect("an address").port()
+    };
+    let down = MailerSettings {
+        sender: Some(
+            Sender::new(&format!("smtp://127.0.0.1:{closed}"), "canvass@acme.test")
+                .expect("a sender"),
+        ),
+        retry_scale: 0.0,
+        ..MailerSettings::default()
+    };
+    let to = address("patient");
+    let mail = canvass::mail::reset_message(
+        &canvass::domain::account::Email::parse(&to).expect("an address"),
+        "https://surveys.example.com/tenant/reset-password/x",
+    );
+    stores.mail.send(&mail).await.expect("queued");
+    let sender = down.sender.clone().expect("a sender");
+    assert_eq!(step(&stores, &sender, &down).await.expect("a step"), 1);
+    // Still queued, with the failed attempt counted (its wait scaled to nothing here).
+    let (message, content) = stores
+        .mail
+        .queue()
+        .receive::<canvass::stores::mail::MailMessage>(Duration::from_millis(10))
+        .await
+        .expect("a receive")
+        .expect("the message is back");
+    assert_eq!(content.expect("readable").attempts, 1);
+    drop(message);
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    send_all(&stores, &mailer(&mailbox, &app.address)).await;
+    let received = mailbox.wait_for(&to, 1).await;
+    assert_eq!(received[0].subject, "Set a new Canvass password");
+    assert_eq!(stores.mail.queue().waiting().await.expect("a count"), 0);
+}
