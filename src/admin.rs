@@ -77,6 +77,11 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
         role: "deletion",
         length: stores.deletions.queue().waiting().await?,
     });
+    depths.push(QueueDepth {
+        name: stores.mail.queue().name().to_string(),
+        role: "mail",
+        length: stores.mail.queue().waiting().await?,
+    });
     Ok(depths)
 }
 

@@ -90,6 +90,12 @@ pub struct ServeSettings {
     #[arg(long, env = "CANVASS_PUBLIC_URL")]
     pub public_url: Option<String>,
 
+    /// Hosts tenants' identity providers (single sign-on) may be on over plain http and on any
+    /// address, internal ones included (names or addresses, separated by commas); by default
+    /// none: https to public addresses.
+    #[arg(long, env = "CANVASS_SSO_ALLOWED_HOSTS", default_value = "")]
+    pub sso_allowed_hosts: String,
+
     /// Create the demo tenant and survey when the storage has no demo tenant yet.
     #[arg(long, env = "CANVASS_DEMO", default_value_t = true, action = clap::ArgAction::Set)]
     pub demo: bool,
@@ -267,6 +273,7 @@ impl ServeSettings {
             webhook_hosts: crate::export::AllowedHosts::parse(&self.worker.webhook_allowed_hosts),
             server_exports: self.worker.export_database_url.is_some(),
             mail: self.worker.smtp_url.is_some(),
+            sso_hosts: crate::export::AllowedHosts::parse(&self.sso_allowed_hosts),
             public_url: self
                 .public_url
                 .as_deref()
@@ -283,6 +290,7 @@ impl ServeSettings {
             body_timeout_secs: DEFAULT_BODY_TIMEOUT_SECS,
             trusted_proxies: TrustedProxies::default(),
             public_url: None,
+            sso_allowed_hosts: String::new(),
             demo: true,
             demo_responses: DEFAULT_DEMO_RESPONSES,
             storage,

@@ -40,7 +40,7 @@ pub struct Tenant {
     #[serde(with = "time::serde::rfc3339")]
     pub created: OffsetDateTime,
     /// The account that signed it up (`None` for tenants made by an operator, or before this
-    /// was recorded): an account naming this tenant signs in to it only if it is this one.
+    /// was recorded): its first owner, until its members are first changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<Email>,
     /// The IANA time zone its times are entered and shown in (UTC when unset).
@@ -55,10 +55,5 @@ impl Tenant {
     /// The zone its times are entered and shown in.
     pub fn zone(&self) -> super::Zone {
         super::Zone::or_utc(self.time_zone.as_deref())
-    }
-
-    /// Whether the account with this address may sign in to the tenant it names.
-    pub fn owned_by(&self, email: &Email) -> bool {
-        self.owner.as_ref().is_none_or(|owner| owner == email)
     }
 }

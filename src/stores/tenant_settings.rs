@@ -1,5 +1,6 @@
-//! A tenant's settings: the PostgreSQL database its exports go to, and its logo. The URL holds a
-//! password, so it is only ever shown back masked, and never logged.
+//! A tenant's settings: the PostgreSQL database its exports go to, its identity provider for
+//! single sign-on, and its logo. The URL and the client secret are secrets: shown back masked
+//! (or not at all), never logged.
 
 use std::sync::Arc;
 
@@ -7,7 +8,7 @@ use bytes::Bytes;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::{decode, encode};
+use super::error::decode;
 use super::{Context, StoreError};
 use crate::domain::TenantSlug;
 use crate::storage::{BlobStore, Error, PutMode};
@@ -18,6 +19,9 @@ pub struct TenantSettings {
     /// The tenant's own export database, instead of the server's.
     #[serde(default)]
     pub export_database_url: Option<String>,
+    /// Its OpenID Connect provider, for single sign-on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sso: Option<crate::sso::SsoSettings>,
 }
 
 /// A database URL with its password replaced by `****`, for showing back.
@@ -98,17 +102,17 @@ impl TenantSettingsStore {
         }
     }
 
-    /// Replaces the tenant's settings.
-    pub async fn set(
+    /// Changes the tenant's settings, leaving what `change` does not touch as it is.
+    pub async fn change(
         &self,
         tenant: &TenantSlug,
-        settings: &TenantSettings,
+        mut change: impl FnMut(&mut TenantSettings),
     ) -> Result<(), StoreError> {
-        let key = key(tenant);
-        self.blobs
-            .put(&key, encode(&key, settings)?.into(), PutMode::Overwrite)
-            .await
-            .context(|| format!("saving the settings of {tenant}"))?;
+        super::json_blob::update(self.blobs.as_ref(), &key(tenant), |settings| {
+            change(settings);
+            Some(())
+        })
+        .await?;
         Ok(())
     }
 }

@@ -45,6 +45,8 @@ pub struct WebSettings {
     pub public_url: Option<String>,
     /// Whether email is set up (`CANVASS_SMTP_URL`): invitations and reset links are emailed.
     pub mail: bool,
+    /// Hosts identity providers may be on over plain http and on any address.
+    pub sso_hosts: crate::export::AllowedHosts,
 }
 
 impl Default for WebSettings {
@@ -58,6 +60,7 @@ impl Default for WebSettings {
             server_exports: false,
             public_url: None,
             mail: false,
+            sso_hosts: crate::export::AllowedHosts::default(),
         }
     }
 }
@@ -82,6 +85,8 @@ pub struct AppState {
     pub public_url: Option<String>,
     /// Whether email is set up.
     mail: bool,
+    /// Hosts identity providers may be on over plain http and on any address.
+    pub sso_hosts: crate::export::AllowedHosts,
 }
 
 impl AppState {
@@ -102,6 +107,7 @@ impl AppState {
             server_exports: settings.server_exports,
             public_url: settings.public_url,
             mail: settings.mail,
+            sso_hosts: settings.sso_hosts,
         }
     }
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 use futures_util::future::join_all;
 use time::OffsetDateTime;
 
-use crate::domain::webhook::{GIVE_UP_AFTER, Secret, check_url, forbidden, retry_delay};
+use crate::domain::webhook::{GIVE_UP_AFTER, Secret, retry_delay};
 use crate::export::AllowedHosts;
 use crate::storage::Message;
 use crate::stores::webhooks::{DeliveryMessage, DeliveryRecord};
@@ -174,29 +174,12 @@ async fn post(
     delivery: &DeliveryMessage,
     settings: &DeliverySettings,
 ) -> Result<u16, String> {
-    let target = check_url(url, |host| settings.allowed.allows(host)).map_err(|e| e.to_string())?;
+    let target = crate::outbound::pinned(url, &settings.allowed, settings.timeout).await?;
     let secret = Secret::parse(secret).ok_or("the endpoint's secret cannot be read")?;
-    let address = tokio::net::lookup_host((target.host.as_str(), target.port))
-        .await
-        .map_err(|error| format!("{} cannot be resolved: {error}", target.host))?
-        .next()
-        .ok_or_else(|| format!("{} has no address", target.host))?;
-    if !target.allowed && forbidden(address.ip()) {
-        return Err(format!(
-            "{} resolves to {}, an internal address this server does not send to",
-            target.host,
-            address.ip()
-        ));
-    }
-    let client = reqwest::Client::builder()
-        .timeout(settings.timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .resolve(&target.host, address)
-        .build()
-        .map_err(|error| error.to_string())?;
     let timestamp = OffsetDateTime::now_utc().unix_timestamp();
     let signature = secret.sign(&delivery.webhook_id, timestamp, delivery.body.as_bytes());
-    let response = client
+    let response = target
+        .client
         .post(target.url)
         .header("content-type", "application/json")
         .header("webhook-id", &delivery.webhook_id)

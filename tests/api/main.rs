@@ -28,6 +28,7 @@ mod references;
 mod responses;
 mod segments;
 mod site;
+mod sso;
 pub mod storage;
 mod stores;
 mod tenant_site;

@@ -74,6 +74,7 @@ const SITE_ROUTES: &[(&str, &str, &str)] = &[
     ("POST", "/tenant/settings", "owner"),
     ("POST", "/tenant/settings/zone", "owner"),
     ("POST", "/tenant/settings/branding", "owner"),
+    ("POST", "/tenant/settings/sso", "owner"),
     ("GET", "/tenant/members", "owner"),
     ("POST", "/tenant/members/invite", "owner"),
     ("POST", "/tenant/members/role", "owner"),
@@ -91,6 +92,9 @@ const PUBLIC_SITE_ROUTES: &[&str] = &[
     "/forgot-password",
     "/reset-password/{token}",
     "/join/{token}",
+    "/join/{token}/sso",
+    "/sso",
+    "/sso/callback",
 ];
 
 /// The least role each API call needs.
@@ -206,6 +210,7 @@ fn harmless_form(path: &str, csrf: &str) -> Vec<(String, String)> {
             &[("email", "nobody@acme.test"), ("role", "viewer")]
         }
         "/tenant/api-keys" => &[("label", "walked")],
+        "/tenant/settings/sso" => &[("action", "remove")],
         _ => &[],
     };
     form.extend(

@@ -256,12 +256,10 @@ async fn a_saved_database_no_longer_allowed_is_refused_when_the_export_runs() {
     // Saved while the operator allowed it; the worker's rule allows nothing now.
     stores
         .tenant_settings
-        .set(
-            &demo.tenant,
-            &canvass::stores::tenant_settings::TenantSettings {
-                export_database_url: Some("postgres://postgres:pw@127.0.0.1:5432/postgres".into()),
-            },
-        )
+        .change(&demo.tenant, |settings| {
+            settings.export_database_url =
+                Some("postgres://postgres:pw@127.0.0.1:5432/postgres".into());
+        })
         .await
         .expect("saved");
     let job = stores.exports.request(&demo).await.expect("requested");

@@ -15,6 +15,7 @@ use super::session::{
 };
 use crate::domain::account::{Account, Email, hash_password, password_problem, verify_password};
 use crate::domain::audit::AuditAction;
+use crate::domain::member::Role;
 use crate::domain::slug::slugify;
 use crate::domain::{Subscription, Tenant, TenantSlug};
 use crate::stores::throttle::Gate;
@@ -360,6 +361,17 @@ pub async fn sign_in(
     match account {
         Some(account) if matches => {
             state.stores.sign_ins.passed(claim).await?;
+            if let Some(role) = member_role(&state, &account).await?
+                && sso_required(&state, &account.tenant, role).await?
+            {
+                let csrf = new_form_token();
+                let page = SignInPage {
+                    csrf: csrf.clone(),
+                    email: email_text,
+                    error: Some(SSO_REQUIRED.into()),
+                };
+                return page_with_token(&request, StatusCode::FORBIDDEN, &csrf, &page);
+            }
             record::<WebError>(
                 &state,
                 &account.tenant,
@@ -392,6 +404,34 @@ pub(super) async fn member_account(
     };
     let members = state.stores.members.read(&tenant).await?;
     Ok(members.get(&account.email).is_some().then_some(account))
+}
+
+/// The role of the account's address in the tenant it names, if it is a member.
+async fn member_role(state: &AppState, account: &Account) -> Result<Option<Role>, WebError> {
+    let Some(tenant) = state.stores.tenants.get(&account.tenant).await? else {
+        return Ok(None);
+    };
+    Ok(state
+        .stores
+        .members
+        .read(&tenant)
+        .await?
+        .role_of(&account.email))
+}
+
+/// Why a password is refused where the tenant requires single sign-on.
+pub(super) const SSO_REQUIRED: &str = "Your organisation signs in through its own identity \
+     provider: use \"Sign in with single sign-on\" below.";
+
+/// Whether a member of this role must sign in to the tenant through its provider (owners never
+/// must: a broken provider must not lock the tenant out).
+pub(super) async fn sso_required(
+    state: &AppState,
+    tenant: &crate::domain::TenantSlug,
+    role: Role,
+) -> Result<bool, WebError> {
+    let settings = state.stores.tenant_settings.get(tenant).await?;
+    Ok(role != Role::Owner && settings.sso.is_some_and(|sso| sso.required))
 }
 
 /// The argon2id hash of a password, made on the blocking pool (it takes tens of

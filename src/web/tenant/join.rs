@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use time::OffsetDateTime;
 
-use super::auth::{abandoned, hashed, page_with_token, start_session};
+use super::auth::{SSO_REQUIRED, abandoned, hashed, page_with_token, sso_required, start_session};
 use super::session::{new_form_token, read_public_form};
 use crate::domain::Tenant;
 use crate::domain::account::password_problem;
@@ -25,6 +25,10 @@ struct JoinPage {
     tenant_name: String,
     invitation: Invitation,
     error: Option<String>,
+    /// Whether the tenant signs in through its own provider, and whether this invitation may
+    /// only be accepted that way.
+    sso: bool,
+    password_allowed: bool,
 }
 
 /// The tenant and the live invitation a link's token leads to.
@@ -43,7 +47,7 @@ async fn invitation(
     Ok(live.map(|invitation| (tenant, invitation)))
 }
 
-fn gone() -> WebError {
+pub(super) fn gone() -> WebError {
     WebError::Gone(
         "This invitation was used, withdrawn or has expired. Ask whoever invited you for a new \
          one."
@@ -58,6 +62,14 @@ pub async fn show(
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let (tenant, invitation) = invitation(&state, &token).await?.ok_or_else(gone)?;
+    let sso = state
+        .stores
+        .tenant_settings
+        .get(&tenant.slug)
+        .await?
+        .sso
+        .is_some();
+    let password_allowed = !sso_required(&state, &tenant.slug, invitation.role).await?;
     let csrf = new_form_token();
     let page = JoinPage {
         csrf: csrf.clone(),
@@ -65,6 +77,8 @@ pub async fn show(
         tenant_name: tenant.name.clone(),
         invitation,
         error: None,
+        sso,
+        password_allowed,
     };
     page_with_token(&request, StatusCode::OK, &csrf, &page)
 }
@@ -80,6 +94,9 @@ pub async fn accept(
     let (tenant, invitation) = invitation(&state, &token).await?.ok_or_else(gone)?;
     let password = field(&form, "password").unwrap_or("").to_owned();
     let email = invitation.email.clone();
+    if sso_required(&state, &tenant.slug, invitation.role).await? {
+        return Err(WebError::Forbidden(SSO_REQUIRED.into()));
+    }
     let refuse = |error: String| {
         let csrf = new_form_token();
         let page = JoinPage {
@@ -88,6 +105,8 @@ pub async fn accept(
             tenant_name: tenant.name.clone(),
             invitation: invitation.clone(),
             error: Some(error),
+            sso: false,
+            password_allowed: true,
         };
         page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page)
     };

@@ -20,6 +20,7 @@ mod results;
 mod segments;
 mod session;
 mod settings;
+mod sso;
 mod webhooks;
 
 use actix_web::web::{self, ServiceConfig};
@@ -45,6 +46,10 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/reset-password/{token}", web::post().to(password::reset))
             .route("/join/{token}", web::get().to(join::show))
             .route("/join/{token}", web::post().to(join::accept))
+            .route("/join/{token}/sso", web::post().to(sso::join))
+            .route("/sso", web::get().to(sso::start))
+            .route("/sso/callback", web::get().to(sso::callback))
+            .route("/settings/sso", web::post().to(sso::save_settings))
             .route("/audit", web::get().to(audit::show))
             .route("/account", web::get().to(account::show))
             .route("/account/notify", web::post().to(account::save_notify))

@@ -2,11 +2,11 @@
 //! to, in an encrypted cookie (so no link can make the site say something) that the next page
 //! shows once and clears.
 
-use actix_web::cookie::{Cookie, CookieJar, SameSite};
+use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse};
 
-use super::session::cookie_key;
+use super::session::{seal, unseal};
 use crate::web::{AppState, WebError, render};
 
 const NOTICE_COOKIE: &str = "canvass_notice";
@@ -18,24 +18,15 @@ pub fn redirect(state: &AppState, location: &str, text: &str) -> HttpResponse {
         .http_only(true)
         .same_site(SameSite::Lax)
         .finish();
-    let mut jar = CookieJar::new();
-    jar.private_mut(&cookie_key(state)).add(cookie);
-    let mut response = HttpResponse::SeeOther();
-    response.insert_header((LOCATION, location));
-    if let Some(sealed) = jar.get(NOTICE_COOKIE) {
-        response.cookie(sealed.clone());
-    }
-    response.finish()
+    HttpResponse::SeeOther()
+        .insert_header((LOCATION, location))
+        .cookie(seal(state, cookie))
+        .finish()
 }
 
 /// The notice this request carries, if any (a tampered cookie carries none).
 pub fn take(request: &HttpRequest, state: &AppState) -> Option<String> {
-    let sent = request.cookie(NOTICE_COOKIE)?;
-    let mut jar = CookieJar::new();
-    jar.add_original(sent.into_owned());
-    jar.private(&cookie_key(state))
-        .get(NOTICE_COOKIE)
-        .map(|cookie| cookie.value().to_owned())
+    unseal(request, state, NOTICE_COOKIE)
 }
 
 /// Clears the notice once shown.

@@ -95,8 +95,30 @@ fn csrf_refused() -> WebError {
 }
 
 /// The encryption key of session cookies.
-pub fn cookie_key(state: &AppState) -> Key {
+fn cookie_key(state: &AppState) -> Key {
     Key::from(&state.stores.session_key)
+}
+
+/// The cookie encrypted (and so tamper-proof) with the site's key: how every cookie that
+/// carries something the site must trust is sent.
+pub fn seal(state: &AppState, cookie: Cookie<'static>) -> Cookie<'static> {
+    let name = cookie.name().to_owned();
+    let mut jar = CookieJar::new();
+    jar.private_mut(&cookie_key(state)).add(cookie);
+    jar.get(&name)
+        .cloned()
+        .unwrap_or_else(|| Cookie::new(name, ""))
+}
+
+/// The value of the sealed cookie `name` the request carries, if it decrypts (a tampered
+/// one does not).
+pub fn unseal(request: &HttpRequest, state: &AppState, name: &str) -> Option<String> {
+    let sent = request.cookie(name)?;
+    let mut jar = CookieJar::new();
+    jar.add_original(sent.into_owned());
+    jar.private(&cookie_key(state))
+        .get(name)
+        .map(|cookie| cookie.value().to_owned())
 }
 
 fn secure(request: &HttpRequest) -> bool {
@@ -116,11 +138,7 @@ pub fn session_cookie(
         .secure(secure(request))
         .max_age(CookieDuration::seconds(SESSION_LIFETIME.as_secs() as i64))
         .finish();
-    let mut jar = CookieJar::new();
-    jar.private_mut(&cookie_key(state)).add(cookie);
-    jar.get(SESSION_COOKIE)
-        .cloned()
-        .unwrap_or_else(|| Cookie::new(SESSION_COOKIE, ""))
+    seal(state, cookie)
 }
 
 /// A cookie that removes the session cookie.
@@ -135,12 +153,7 @@ pub fn cleared_session_cookie() -> Cookie<'static> {
 
 /// The session id a request's cookie carries, if the cookie decrypts (a tampered one does not).
 pub fn session_id(request: &HttpRequest, state: &AppState) -> Option<String> {
-    let sent = request.cookie(SESSION_COOKIE)?;
-    let mut jar = CookieJar::new();
-    jar.add_original(sent.into_owned());
-    jar.private(&cookie_key(state))
-        .get(SESSION_COOKIE)
-        .map(|cookie| cookie.value().to_owned())
+    unseal(request, state, SESSION_COOKIE)
 }
 
 impl<R: Needs + 'static> FromRequest for AtLeast<R> {

@@ -22,13 +22,14 @@ use futures_util::StreamExt;
 
 use crate::domain::branding::{self, BrandingError, MAX_LOGO_BYTES, logo_type};
 use crate::domain::{Tenant, Zone};
-use crate::stores::tenant_settings::{TenantSettings, masked};
+use crate::sso::SsoSettings;
+use crate::stores::tenant_settings::masked;
 use crate::web::forms::field;
 use crate::web::{AppState, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/settings.html")]
-struct SettingsPage {
+pub(super) struct SettingsPage {
     csrf: String,
     role: Role,
     tenant: Arc<Tenant>,
@@ -46,9 +47,14 @@ struct SettingsPage {
     zone_error: Option<String>,
     accent_error: Option<String>,
     logo_error: Option<String>,
+    /// The tenant's identity provider (its secret never shown), what is wrong with one sent,
+    /// and the address to register with the provider.
+    sso: Option<SsoSettings>,
+    pub(super) sso_error: Option<String>,
+    pub(super) sso_redirect: String,
 }
 
-async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, WebError> {
+pub(super) async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, WebError> {
     let settings = state
         .stores
         .tenant_settings
@@ -71,6 +77,12 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, We
         zone_error: None,
         accent_error: None,
         logo_error: None,
+        sso: settings.sso.map(|sso| SsoSettings {
+            client_secret: String::new(),
+            ..sso
+        }),
+        sso_error: None,
+        sso_redirect: String::new(),
     })
 }
 
@@ -215,10 +227,12 @@ pub struct SavedQuery {
 pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
+    request: actix_web::HttpRequest,
     query: web::Query<SavedQuery>,
 ) -> Result<HttpResponse, WebError> {
     let mut settings = page(&state, &signed_in).await?;
     settings.saved = query.saved.is_some();
+    settings.sso_redirect = super::sso::callback_url(&state, &request);
     render(&settings)
 }
 
@@ -250,12 +264,9 @@ pub async fn save(
     state
         .stores
         .tenant_settings
-        .set(
-            &signed_in.tenant.slug,
-            &TenantSettings {
-                export_database_url,
-            },
-        )
+        .change(&signed_in.tenant.slug, |settings| {
+            settings.export_database_url = export_database_url.clone();
+        })
         .await?;
     signed_in
         .record(&state, AuditAction::SettingsChanged, "the export database")

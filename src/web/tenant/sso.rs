@@ -1,0 +1,341 @@
+//! Signing in through a tenant's own identity provider: the page that asks which
+//! organisation, the redirect to its provider (state, nonce and PKCE verifier kept in an
+//! encrypted, short-lived cookie), the provider's answer, and accepting an invitation the
+//! same way. The owners' settings form for the provider lives here too.
+
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
+use actix_web::http::StatusCode;
+use actix_web::http::header::LOCATION;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use time::OffsetDateTime;
+
+use super::auth::{member_account, start_session};
+use super::session::{AtLeast, read_public_form, seal, unseal};
+use crate::domain::TenantSlug;
+use crate::domain::audit::AuditAction;
+use crate::sso::{Flow, Provider, SsoError, SsoSettings};
+use crate::stores::membership::Joined;
+use crate::web::audit::record;
+use crate::web::forms::field;
+use crate::web::roles::Owner;
+use crate::web::{AppState, WebError, render_with_status};
+
+/// The cookie that carries a sign-in in progress.
+const FLOW_COOKIE: &str = "canvass_sso";
+/// How long a person may take at their provider.
+const FLOW_LIFETIME: CookieDuration = CookieDuration::minutes(10);
+
+/// The address the provider sends people back to: registered with it by the owner.
+pub fn callback_url(state: &AppState, request: &HttpRequest) -> String {
+    format!("{}/tenant/sso/callback", state.site_url(request))
+}
+
+#[derive(Template)]
+#[template(path = "tenant/sso.html")]
+struct SsoPage {
+    organisation: String,
+    error: Option<String>,
+}
+
+/// Which organisation to sign in to.
+#[derive(Deserialize)]
+pub struct SsoQuery {
+    organisation: Option<String>,
+}
+
+/// The tenant's provider settings, if it set one up.
+async fn settings_of(
+    state: &AppState,
+    tenant: &TenantSlug,
+) -> Result<Option<SsoSettings>, WebError> {
+    Ok(state.stores.tenant_settings.get(tenant).await?.sso)
+}
+
+fn refused(organisation: &str, error: String) -> Result<HttpResponse, WebError> {
+    render_with_status(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &SsoPage {
+            organisation: organisation.to_owned(),
+            error: Some(error),
+        },
+    )
+}
+
+/// `GET /tenant/sso?organisation=SLUG`: without an organisation, the page that asks for it;
+/// with one that has a provider, off to the provider.
+pub async fn start(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<SsoQuery>,
+) -> Result<HttpResponse, WebError> {
+    let Some(organisation) = query.into_inner().organisation.map(|o| o.trim().to_owned()) else {
+        return crate::web::render(&SsoPage {
+            organisation: String::new(),
+            error: None,
+        });
+    };
+    let settings = match TenantSlug::parse(&organisation) {
+        Ok(slug) => settings_of(&state, &slug)
+            .await?
+            .map(|settings| (slug, settings)),
+        Err(_) => None,
+    };
+    let Some((slug, settings)) = settings else {
+        return refused(
+            &organisation,
+            "No organisation with this address signs in through single sign-on here.".into(),
+        );
+    };
+    redirect_to_provider(&request, &state, &slug, &settings, None).await
+}
+
+/// Discovers the provider and sends the person there, remembering the flow in a cookie.
+async fn redirect_to_provider(
+    request: &HttpRequest,
+    state: &AppState,
+    tenant: &TenantSlug,
+    settings: &SsoSettings,
+    invitation: Option<String>,
+) -> Result<HttpResponse, WebError> {
+    let provider = match Provider::discover(settings, &state.sso_hosts).await {
+        Ok(provider) => provider,
+        Err(error) => return refused(tenant.as_str(), error.to_string()),
+    };
+    let (url, flow) = provider
+        .start(&callback_url(state, request), tenant.as_str(), invitation)
+        .map_err(|error| WebError::BadRequest(error.to_string()))?;
+    let value = serde_json::to_string(&flow).map_err(|e| WebError::Internal(e.to_string()))?;
+    let cookie = Cookie::build(FLOW_COOKIE, value)
+        .path("/tenant/sso")
+        .http_only(true)
+        // Lax: the provider's redirect back is a top-level GET, which carries it.
+        .same_site(SameSite::Lax)
+        .secure(request.connection_info().scheme() == "https")
+        .max_age(FLOW_LIFETIME)
+        .finish();
+    Ok(HttpResponse::SeeOther()
+        .insert_header((LOCATION, url))
+        .cookie(seal(state, cookie))
+        .finish())
+}
+
+/// The provider's answer.
+#[derive(Deserialize)]
+pub struct CallbackQuery {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+    error_description: Option<String>,
+}
+
+/// The sign-in in progress this request's cookie carries (a tampered one carries none).
+fn flow_of(request: &HttpRequest, state: &AppState) -> Option<Flow> {
+    serde_json::from_str(&unseal(request, state, FLOW_COOKIE)?).ok()
+}
+
+/// `GET /tenant/sso/callback?code=..&state=..`: verifies the answer and signs the member in
+/// (or, for an invitation, makes them a member first).
+pub async fn callback(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<CallbackQuery>,
+) -> Result<HttpResponse, WebError> {
+    let query = query.into_inner();
+    let flow = flow_of(&request, &state).ok_or_else(|| {
+        WebError::BadRequest(
+            "This sign-in was not started here, or took longer than 10 minutes. Start again."
+                .into(),
+        )
+    })?;
+    if let Some(error) = query.error {
+        let why = query.error_description.unwrap_or(error);
+        return refused(&flow.tenant, format!("The identity provider said: {why}"));
+    }
+    let (Some(code), Some(answer_state)) = (query.code, query.state) else {
+        return Err(WebError::BadRequest(
+            "The provider's answer has no code.".into(),
+        ));
+    };
+    let slug = TenantSlug::parse(&flow.tenant).map_err(|_| WebError::NotFound)?;
+    let tenant = state
+        .stores
+        .tenants
+        .get(&slug)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let settings = settings_of(&state, &slug).await?.ok_or_else(|| {
+        WebError::BadRequest("This organisation no longer uses single sign-on.".into())
+    })?;
+    let provider = Provider::discover(&settings, &state.sso_hosts)
+        .await
+        .map_err(|error| WebError::BadRequest(error.to_string()))?;
+    let email = match provider
+        .finish(&callback_url(&state, &request), &flow, &code, &answer_state)
+        .await
+    {
+        Ok(email) => email,
+        Err(error @ (SsoError::Refused(_) | SsoError::Settings(_))) => {
+            return Err(WebError::Forbidden(error.to_string()));
+        }
+        Err(error) => return refused(&flow.tenant, error.to_string()),
+    };
+    let account = match &flow.invitation {
+        Some(token) => {
+            let Some((invited_to, id)) = state.stores.members.invitation_of(token).await? else {
+                return Err(super::join::gone());
+            };
+            let members = state.stores.members.read(&tenant).await?;
+            let invitation = members
+                .invitation(&id, OffsetDateTime::now_utc())
+                .filter(|_| invited_to == slug)
+                .cloned()
+                .ok_or_else(super::join::gone)?;
+            if invitation.email != email {
+                return Err(WebError::Forbidden(format!(
+                    "The invitation is for {}, and the identity provider signed you in as {}.",
+                    invitation.email.as_str(),
+                    email.as_str()
+                )));
+            }
+            // A member who signs in through the provider has no password here.
+            match state
+                .stores
+                .join(&tenant, &invitation.id, &email, String::new(), None)
+                .await?
+            {
+                Joined::Member(member, account) => {
+                    record::<WebError>(
+                        &state,
+                        &slug,
+                        email.as_str(),
+                        AuditAction::MemberJoined,
+                        format!(
+                            "as {} through single sign-on, invited by {}",
+                            member.role, invitation.invited_by
+                        ),
+                    )
+                    .await?;
+                    account
+                }
+                Joined::AddressTaken => {
+                    return Err(WebError::Forbidden(
+                        "This address already has a Canvass account, and an address belongs to \
+                         one organisation."
+                            .into(),
+                    ));
+                }
+                Joined::Refused(_) => return Err(super::join::gone()),
+            }
+        }
+        None => {
+            let account = match state.stores.accounts.get(&email).await? {
+                Some(account) if account.tenant == slug => member_account(&state, account).await?,
+                _ => None,
+            };
+            let account = account.ok_or_else(|| {
+                WebError::Forbidden(format!(
+                    "{} is not a member of {}: ask one of its owners for an invitation.",
+                    email.as_str(),
+                    tenant.name
+                ))
+            })?;
+            record::<WebError>(
+                &state,
+                &slug,
+                email.as_str(),
+                AuditAction::SignIn,
+                "through single sign-on",
+            )
+            .await?;
+            account
+        }
+    };
+    let mut response = start_session(&request, &state, account, None).await?;
+    let mut gone = Cookie::build(FLOW_COOKIE, "").path("/tenant/sso").finish();
+    gone.make_removal();
+    response
+        .add_cookie(&gone)
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    Ok(response)
+}
+
+/// `POST /tenant/join/{token}/sso`: accepts an invitation by signing in at the tenant's
+/// provider (the address it answers must be the invited one).
+pub async fn join(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    read_public_form(&request, payload, &state).await?;
+    let token = token.into_inner();
+    let (slug, _) = state
+        .stores
+        .members
+        .invitation_of(&token)
+        .await?
+        .ok_or_else(super::join::gone)?;
+    let settings = settings_of(&state, &slug).await?.ok_or_else(|| {
+        WebError::BadRequest("This organisation does not use single sign-on.".into())
+    })?;
+    redirect_to_provider(&request, &state, &slug, &settings, Some(token)).await
+}
+
+/// `POST /tenant/settings/sso`: sets (after discovery works) or removes the provider.
+pub async fn save_settings(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let slug = &signed_in.tenant.slug;
+    let current = settings_of(&state, slug).await?;
+    let chosen = if field(&form, "action") == Some("remove") {
+        None
+    } else {
+        let text = |name| field(&form, name).unwrap_or("").trim().to_owned();
+        // A blank secret keeps the one saved (it is never shown back).
+        let secret = match text("client_secret") {
+            typed if typed.is_empty() => current
+                .as_ref()
+                .map(|c| c.client_secret.clone())
+                .unwrap_or_default(),
+            typed => typed,
+        };
+        let settings = SsoSettings {
+            issuer: text("issuer"),
+            client_id: text("client_id"),
+            client_secret: secret,
+            required: field(&form, "required") == Some("on"),
+        };
+        if let Err(error) = Provider::discover(&settings, &state.sso_hosts).await {
+            let mut page = super::settings::page(&state, &signed_in).await?;
+            page.sso_error = Some(error.to_string());
+            page.sso_redirect = callback_url(&state, &request);
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
+        }
+        Some(settings)
+    };
+    let detail = match &chosen {
+        Some(settings) => format!(
+            "single sign-on through {}{}",
+            settings.issuer,
+            if settings.required { ", required" } else { "" }
+        ),
+        None => "single sign-on removed".to_owned(),
+    };
+    state
+        .stores
+        .tenant_settings
+        .change(slug, |settings| settings.sso = chosen.clone())
+        .await?;
+    signed_in
+        .record(&state, AuditAction::SettingsChanged, detail)
+        .await?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((LOCATION, "/tenant/settings?saved=1#sso-title"))
+        .finish())
+}
