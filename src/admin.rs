@@ -23,6 +23,9 @@ pub enum AdminError {
     /// What the operator asked for is not valid.
     #[error("{0}")]
     Invalid(String),
+    /// A backup could not be made or verified.
+    #[error("the backup failed")]
+    Backup(#[source] crate::storage::Error),
 }
 
 /// The summary of one survey, as `canvass summary` prints it.
@@ -60,28 +63,13 @@ pub struct QueueDepth {
 /// Every queue with its approximate length.
 pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
     let mut depths = Vec::new();
-    for (role, queue) in stores.answer_queues.all() {
+    for (role, queue) in stores.queues() {
         depths.push(QueueDepth {
+            length: stores.queue_length(&queue).await?,
             name: queue.to_string(),
             role,
-            length: stores.answer_queues.length(queue).await?,
         });
     }
-    depths.push(QueueDepth {
-        name: stores.exports.queue().name().to_string(),
-        role: "export",
-        length: stores.exports.queue().waiting().await?,
-    });
-    depths.push(QueueDepth {
-        name: stores.deletions.queue().name().to_string(),
-        role: "deletion",
-        length: stores.deletions.queue().waiting().await?,
-    });
-    depths.push(QueueDepth {
-        name: stores.mail.queue().name().to_string(),
-        role: "mail",
-        length: stores.mail.queue().waiting().await?,
-    });
     Ok(depths)
 }
 
@@ -264,4 +252,51 @@ async fn record_by_operator(
         detail,
     };
     Ok(stores.audit.record(tenant, &entry).await?)
+}
+
+/// Backs up the local data directory into `dest` while other processes keep using it (see
+/// `storage::local::backup`), printing progress to stderr, then verifies the backup against
+/// its manifest. Other backends are refused: they have their own protections.
+pub async fn backup(
+    settings: &crate::config::StorageSettings,
+    dest: std::path::PathBuf,
+) -> Result<crate::storage::local::backup::Manifest, AdminError> {
+    use crate::config::StorageKind;
+    use crate::storage::local::backup;
+    match settings.storage {
+        StorageKind::Local => {}
+        StorageKind::Azure => {
+            return Err(AdminError::Invalid(
+                "canvass backup copies the local data directory; on Azure Storage use the \
+                 storage account's own protections instead: blob soft delete, blob versioning \
+                 and point-in-time restore for block blobs, and geo-redundant storage (GRS) \
+                 for a copy in another region"
+                    .into(),
+            ));
+        }
+        StorageKind::Memory => {
+            return Err(AdminError::Invalid(
+                "the memory backend keeps nothing on disk: there is nothing to back up".into(),
+            ));
+        }
+    }
+    let data_dir = settings.data_dir.clone();
+    let run = move || {
+        let last = std::sync::Mutex::new((String::new(), std::time::Instant::now()));
+        let progress = |file: &str, done: u64, total: u64| {
+            let mut last = last.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            // A line per file, and one a second while a large file is copied.
+            if last.0 != file || last.1.elapsed().as_secs() >= 1 || done == total {
+                eprintln!("  {file}: {done} of {total} pages");
+                *last = (file.to_owned(), std::time::Instant::now());
+            }
+        };
+        backup::backup(&data_dir, &dest, &progress)?;
+        eprintln!("  verifying the copies against the manifest");
+        backup::verify(&dest)
+    };
+    tokio::task::spawn_blocking(run)
+        .await
+        .map_err(|e| AdminError::Invalid(format!("the backup stopped: {e}")))?
+        .map_err(AdminError::Backup)
 }

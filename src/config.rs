@@ -114,6 +114,18 @@ pub struct ServeSettings {
     #[command(flatten)]
     pub stores: StoreArgs,
 
+    /// Seconds between a stop signal (SIGTERM, Ctrl-C) and closing the listener: `/readyz`
+    /// answers 503 meanwhile while requests are still served, so a load balancer can move
+    /// traffic away first. Set it a little above the balancer's probe interval times its
+    /// failure threshold; 0 (the default) closes at once. Requests in flight then have 30 s.
+    #[arg(long, env = "CANVASS_SHUTDOWN_DELAY_SECS", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=300))]
+    pub shutdown_delay_secs: u64,
+
+    /// Where metrics are served.
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
+
     /// Do not run the worker in this process (run `canvass worker` processes instead).
     #[arg(long, env = "CANVASS_NO_WORKER")]
     pub no_worker: bool,
@@ -121,6 +133,19 @@ pub struct ServeSettings {
     /// How the in-process worker runs.
     #[command(flatten)]
     pub worker: WorkerArgs,
+}
+
+/// Where the process serves its metrics.
+#[derive(Clone, Debug, Default, Args)]
+pub struct MetricsArgs {
+    /// Address and port to serve Prometheus metrics on, at `/metrics` (e.g. `0.0.0.0:9187`);
+    /// off by default. Keep it off the public network: the public port never serves them.
+    #[arg(
+        id = "metrics_listen",
+        long = "metrics-listen",
+        env = "CANVASS_METRICS_LISTEN"
+    )]
+    pub listen: Option<String>,
 }
 
 /// Settings of a worker.
@@ -295,6 +320,8 @@ impl ServeSettings {
             demo_responses: DEFAULT_DEMO_RESPONSES,
             storage,
             stores: StoreArgs::default(),
+            shutdown_delay_secs: 0,
+            metrics: MetricsArgs::default(),
             no_worker: false,
             worker: WorkerArgs::default(),
         }

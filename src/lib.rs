@@ -10,6 +10,7 @@ pub mod export;
 pub mod links;
 pub mod loadgen;
 pub mod mail;
+pub mod metrics;
 pub mod outbound;
 pub mod signals;
 pub mod sso;

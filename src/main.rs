@@ -3,10 +3,12 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use canvass::config::{BackendSettings, LogSettings, ServeSettings, WorkerArgs};
+use canvass::config::{BackendSettings, LogSettings, MetricsArgs, ServeSettings, WorkerArgs};
 use canvass::domain::Subscription;
 use canvass::domain::member::Role;
 use canvass::loadgen::LoadSettings;
+use canvass::metrics::Scraped;
+use canvass::metrics::listener::MetricsServer;
 use canvass::startup::{Application, open_stores, open_worker_stores};
 use canvass::worker::{Worker, reconcile};
 use canvass::{admin, signals, telemetry};
@@ -49,6 +51,8 @@ enum Command {
         backend: BackendSettings,
         #[command(flatten)]
         worker: WorkerArgs,
+        #[command(flatten)]
+        metrics: MetricsArgs,
     },
     /// Manage tenants.
     Tenant {
@@ -108,6 +112,14 @@ enum Command {
         json: bool,
         #[command(flatten)]
         backend: BackendSettings,
+    },
+    /// Back up the local data directory while serve and workers keep running, into the new
+    /// or empty directory DEST (with a manifest, each copy integrity-checked and verified).
+    Backup {
+        /// Where the backup goes: a new or empty directory.
+        dest: std::path::PathBuf,
+        #[command(flatten)]
+        storage: canvass::config::StorageSettings,
     },
     /// Run one of the worker's benchmarks on a fresh local data directory.
     Bench {
@@ -206,7 +218,11 @@ async fn main() -> ExitCode {
 async fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Serve(settings) => serve(settings).await,
-        Command::Worker { backend, worker } => {
+        Command::Worker {
+            backend,
+            worker,
+            metrics,
+        } => {
             // Listen for SIGTERM before opening storage, so a stop during start-up is clean.
             let stop = signals::shutdown();
             tokio::pin!(stop);
@@ -216,8 +232,18 @@ async fn run(command: Command) -> Result<(), Failure> {
                 stores = open_worker_stores(&backend) => stores?,
                 () = &mut stop => return Ok(()),
             };
+            let metrics = match &metrics.listen {
+                Some(listen) => Some(MetricsServer::start(
+                    listen,
+                    Scraped::new(stores.clone(), Vec::new()),
+                )?),
+                None => None,
+            };
             tracing::info!("worker started");
             Worker::new(stores, worker.settings()).run(stop).await;
+            if let Some(metrics) = metrics {
+                metrics.stop().await;
+            }
             Ok(())
         }
         Command::Tenant {
@@ -351,12 +377,15 @@ async fn run(command: Command) -> Result<(), Failure> {
             json,
             backend,
         } => poison(action, json, &backend).await,
+        Command::Backup { dest, storage } => backup(&storage, dest).await,
         Command::Bench { bench } => Ok(canvass::bench::run(bench).await?),
         Command::Loadgen { load, backend } => loadgen(load, backend).await,
     }
 }
 
 async fn serve(settings: ServeSettings) -> Result<(), Failure> {
+    // Listen for SIGTERM before opening storage, so a stop during start-up is clean.
+    let stop = signals::shutdown();
     let host = settings
         .listen
         .rsplit_once(':')
@@ -382,7 +411,27 @@ async fn serve(settings: ServeSettings) -> Result<(), Failure> {
         outln!("Demo tenant's surveys: {url}/s/{tenant}");
         outln!("Its results:           {url}/tenant/surveys/{survey}/summary (signed in)");
     }
-    application.run_until_stopped().await?;
+    application.run_until(stop).await?;
+    Ok(())
+}
+
+async fn backup(
+    storage: &canvass::config::StorageSettings,
+    dest: std::path::PathBuf,
+) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
+    let manifest = admin::backup(storage, dest.clone()).await?;
+    let bytes: u64 = manifest.files.iter().map(|file| file.bytes).sum();
+    outln!(
+        "backed up {} files ({:.1} MB) into {} in {:.1} s; writers were held for {} ms; \
+         every copy passed its integrity check and matches {}",
+        manifest.files.len(),
+        bytes as f64 / 1e6,
+        dest.display(),
+        started.elapsed().as_secs_f64(),
+        manifest.writers_held_ms,
+        canvass::storage::local::backup::MANIFEST,
+    );
     Ok(())
 }
 

@@ -1,21 +1,30 @@
 //! Builds the application from settings: opens storage and the stores, seeds the demo, binds
 //! the listener and mounts the sites.
 
+use std::future::Future;
 use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::dev::Server;
-use actix_web::middleware::Condition;
+use actix_web::middleware::{Condition, from_fn};
 use actix_web::{App, HttpServer, web};
 use tracing_actix_web::TracingLogger;
 
 use crate::config::{BackendSettings, ServeSettings, StorageKind, StorageSettings};
 use crate::demo::{DemoError, Welcome};
+use crate::metrics::Scraped;
+use crate::metrics::listener::MetricsServer;
 use crate::storage::local::Durability;
 use crate::storage::{self, Storage};
 use crate::stores::{StoreError, Stores};
 use crate::web::AppState;
+use crate::web::health::Readiness;
 use crate::web::request_log::RequestSpan;
 use crate::worker::Worker;
+
+/// How long requests in flight at shutdown may take to finish.
+const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Why the application could not start.
 #[derive(Debug, thiserror::Error)]
@@ -81,6 +90,10 @@ pub struct Application {
     server: Server,
     demo: Option<Welcome>,
     worker: Option<Worker>,
+    readiness: Arc<Readiness>,
+    shutdown_delay: Duration,
+    metrics: Option<MetricsServer>,
+    stores: Stores,
 }
 
 impl Application {
@@ -88,11 +101,23 @@ impl Application {
     pub async fn build(settings: ServeSettings) -> Result<Self, StartupError> {
         let storage = open_storage(&settings.storage).await?;
         let mut application = Self::build_with_storage(&settings, storage).await?;
+        let mut storages = Vec::new();
         if application.worker.is_some() && settings.storage.storage == StorageKind::Local {
             // The in-process worker gets its own relaxed-durability handle on the database.
             let relaxed = open_storage_with(&settings.storage, Durability::Relaxed).await?;
+            storages.push(relaxed.clone());
             let stores = Stores::open(relaxed, &settings.stores.settings()).await?;
             application.worker = Some(Worker::new(stores, settings.worker.settings()));
+        }
+        if let Some(listen) = &settings.metrics.listen {
+            let scraped = Scraped::new(application.stores.clone(), storages);
+            application.metrics =
+                Some(MetricsServer::start(listen, scraped).map_err(|source| {
+                    StartupError::Listen {
+                        address: listen.clone(),
+                        source,
+                    }
+                })?);
         }
         Ok(application)
     }
@@ -115,7 +140,9 @@ impl Application {
         };
         let listener = TcpListener::bind(&settings.listen).map_err(listen_error)?;
         let port = listener.local_addr().map_err(listen_error)?.port();
-        let state = web::Data::new(AppState::new(stores, settings.web()));
+        let state = web::Data::new(AppState::new(stores.clone(), settings.web()));
+        let time_requests = settings.metrics.listen.is_some();
+        let readiness = state.readiness.clone();
         // A span per request costs about a tenth of the submit path's CPU: only pay for it
         // when request logs are wanted (the default `info`, not `warn`).
         let log_requests = tracing::enabled!(tracing::Level::INFO);
@@ -126,9 +153,17 @@ impl Application {
                     TracingLogger::<RequestSpan>::new(),
                 ))
                 .wrap(crate::web::headers::public())
+                .wrap(Condition::new(
+                    time_requests,
+                    from_fn(crate::metrics::http::record),
+                ))
                 .app_data(state.clone())
                 .configure(crate::web::routes)
         })
+        // The process stops on its own signal handling (`run_until`): first unready, then
+        // no new connections, then in-flight requests finish (up to the timeout).
+        .disable_signals()
+        .shutdown_timeout(SHUTDOWN_TIMEOUT.as_secs())
         .listen(listener)
         .map_err(listen_error)?
         .run();
@@ -137,6 +172,10 @@ impl Application {
             server,
             demo,
             worker,
+            readiness,
+            shutdown_delay: Duration::from_secs(settings.shutdown_delay_secs),
+            metrics: None,
+            stores,
         })
     }
 
@@ -156,16 +195,43 @@ impl Application {
     }
 
     /// Serves (and, unless disabled, works) until the process is told to stop (Ctrl-C /
-    /// SIGTERM); the worker finishes its step in progress before this returns.
+    /// SIGTERM); see `run_until`.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        self.run_until(crate::signals::shutdown()).await
+    }
+
+    /// Serves (and, unless disabled, works) until `stop` resolves. Then `/readyz` answers 503
+    /// for the shutdown delay while requests are still served (so load balancers move traffic
+    /// away first), the listener closes, requests in flight finish (up to 30 s), and the
+    /// worker finishes its step in progress before this returns.
+    pub async fn run_until(
+        self,
+        stop: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let (worker_stop, worker_stopped) = tokio::sync::oneshot::channel::<()>();
         let worker = self.worker.map(|worker| {
             tokio::spawn(worker.run(async move {
-                let _ = stopped.await;
+                let _ = worker_stopped.await;
             }))
         });
+        let handle = self.server.handle();
+        let (readiness, delay) = (self.readiness, self.shutdown_delay);
+        let stopper = tokio::spawn(async move {
+            stop.await;
+            readiness.stop();
+            tracing::info!(
+                delay_secs = delay.as_secs(),
+                "stopping: unready now, new connections refused after the delay"
+            );
+            tokio::time::sleep(delay).await;
+            handle.stop(true).await;
+        });
         let served = self.server.await;
-        let _ = stop.send(());
+        stopper.abort();
+        if let Some(metrics) = self.metrics {
+            metrics.stop().await;
+        }
+        let _ = worker_stop.send(());
         if let Some(worker) = worker {
             let _ = worker.await;
         }

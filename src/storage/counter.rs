@@ -28,9 +28,43 @@ pub enum Operation {
     DeleteMessage,
     /// Read a queue's approximate length.
     Length,
+    /// Look at the next message without receiving it.
+    Peek,
 }
 
-const OPERATIONS: usize = 9;
+const OPERATIONS: usize = 10;
+
+impl Operation {
+    /// Every operation, in order.
+    pub const ALL: [Operation; OPERATIONS] = [
+        Operation::Get,
+        Operation::Put,
+        Operation::Delete,
+        Operation::List,
+        Operation::Add,
+        Operation::GetMessages,
+        Operation::Update,
+        Operation::DeleteMessage,
+        Operation::Length,
+        Operation::Peek,
+    ];
+
+    /// Its name, as metrics label it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Get => "get",
+            Operation::Put => "put",
+            Operation::Delete => "delete",
+            Operation::List => "list",
+            Operation::Add => "add",
+            Operation::GetMessages => "get_messages",
+            Operation::Update => "update",
+            Operation::DeleteMessage => "delete_message",
+            Operation::Length => "length",
+            Operation::Peek => "peek",
+        }
+    }
+}
 
 /// A live, shareable counter of storage transactions.
 #[derive(Debug, Default)]

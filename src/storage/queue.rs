@@ -169,6 +169,10 @@ pub trait MessageQueue: Send + Sync + fmt::Debug {
     /// Roughly how many messages the queue holds, visible or not.
     async fn approximate_length(&self, queue: &QueueName) -> Result<u64>;
 
+    /// When the message a receive would return next was added (`None` when no message is
+    /// visible): how long the head of the queue has waited. One transaction (a peek).
+    async fn head_inserted_at(&self, queue: &QueueName) -> Result<Option<SystemTime>>;
+
     /// This adapter's transaction counter.
     fn transactions(&self) -> &TransactionCounter;
 }

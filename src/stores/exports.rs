@@ -142,6 +142,7 @@ impl ExportStore {
             id: job.id.clone(),
         };
         self.queue.send(&request).await?;
+        crate::metrics::export(crate::metrics::ExportState::Requested);
         Ok(job)
     }
 

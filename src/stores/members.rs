@@ -47,10 +47,7 @@ impl MemberStore {
     /// it counts). Pages and sign-in read them fresh with `read`.
     pub async fn cached(&self, tenant: &Tenant) -> Result<Arc<Members>, StoreError> {
         let load = async { Ok::<_, StoreError>(Arc::new(self.read(tenant).await?)) };
-        self.cached
-            .try_get_with(tenant.slug.clone(), load)
-            .await
-            .map_err(StoreError::Shared)
+        super::cached(&self.cached, "members", tenant.slug.clone(), load).await
     }
 
     /// The tenant's members. A tenant that never changed its members has its founder alone.

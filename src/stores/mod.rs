@@ -162,7 +162,78 @@ pub struct Stores {
     pub session_key: [u8; 64],
 }
 
+/// Looks `key` up in `cache`, loading it on a miss (concurrent misses of one key share one
+/// load), and counts the lookup as a hit or a miss under the cache's `name`.
+pub(crate) async fn cached<K, V>(
+    cache: &moka::future::Cache<K, V>,
+    name: &'static str,
+    key: K,
+    load: impl std::future::Future<Output = Result<V, StoreError>>,
+) -> Result<V, StoreError>
+where
+    K: std::hash::Hash + Eq + Send + Sync + 'static,
+    V: Clone + Send + Sync + 'static,
+{
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let loaded = AtomicBool::new(false);
+    let found = cache
+        .try_get_with(key, async {
+            loaded.store(true, Ordering::Relaxed);
+            load.await
+        })
+        .await
+        .map_err(StoreError::Shared);
+    crate::metrics::cache_lookup(name, !loaded.load(Ordering::Relaxed));
+    found
+}
+
 impl Stores {
+    /// Every queue the application has, with what it is for (`premium`, `standard`,
+    /// `poison`, `export`, `deletion`, `mail`, `webhook`, `segment`).
+    pub fn queues(&self) -> Vec<(&'static str, crate::storage::QueueName)> {
+        let mut queues: Vec<_> = self
+            .answer_queues
+            .all()
+            .into_iter()
+            .map(|(role, queue)| (role, queue.clone()))
+            .collect();
+        for (role, work) in [
+            ("export", self.exports.queue()),
+            ("deletion", self.deletions.queue()),
+            ("mail", self.mail.queue()),
+            ("webhook", self.webhooks.queue()),
+            ("segment", self.segments.queue()),
+        ] {
+            queues.push((role, work.name().clone()));
+        }
+        queues
+    }
+
+    /// Roughly how many messages a queue holds, visible or held.
+    pub async fn queue_length(&self, queue: &crate::storage::QueueName) -> Result<u64, StoreError> {
+        self.storage
+            .queues
+            .approximate_length(queue)
+            .await
+            .context(|| format!("reading the length of {queue}"))
+    }
+
+    /// How long the next message a worker would receive from a queue has waited (`None` when
+    /// none is waiting).
+    pub async fn queue_head_age(
+        &self,
+        queue: &crate::storage::QueueName,
+    ) -> Result<Option<std::time::Duration>, StoreError> {
+        let added = self
+            .storage
+            .queues
+            .head_inserted_at(queue)
+            .await
+            .context(|| format!("peeking at {queue}"))?;
+        // A clock behind the storage's makes a head "from the future": it has waited 0 s.
+        Ok(added.map(|added| added.elapsed().unwrap_or_default()))
+    }
+
     /// Makes every blob written so far durable (see `BlobStore::flush`): a step of the
     /// worker's protocol whose writes depend on earlier ones being on disk waits for this.
     pub async fn flush(&self) -> Result<(), StoreError> {

@@ -209,10 +209,7 @@ impl SummaryStore {
     /// (for response limits, checked on every form shown and sent).
     pub async fn counted(&self, survey: &SurveyRef) -> Result<u64, StoreError> {
         let load = async { Ok::<_, StoreError>(self.read(survey).await?.doc.summary.total) };
-        self.counted
-            .try_get_with(survey.clone(), load)
-            .await
-            .map_err(StoreError::Shared)
+        super::cached(&self.counted, "counted", survey.clone(), load).await
     }
 
     /// The survey's summary document and its ETag.

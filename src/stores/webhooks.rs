@@ -166,10 +166,7 @@ impl WebhookStore {
     /// batch it counts).
     pub async fn cached(&self, tenant: &TenantSlug) -> Result<Arc<Vec<Endpoint>>, StoreError> {
         let load = async { Ok::<_, StoreError>(Arc::new(self.list(tenant).await?)) };
-        self.cached
-            .try_get_with(tenant.clone(), load)
-            .await
-            .map_err(StoreError::Shared)
+        super::cached(&self.cached, "webhooks", tenant.clone(), load).await
     }
 
     /// Changes the tenant's endpoint list under If-Match; `change` returns what to answer,

@@ -9,7 +9,7 @@ mod download;
 mod error;
 mod forms;
 pub mod headers;
-mod health;
+pub mod health;
 mod home;
 mod markdown;
 mod public;
@@ -87,6 +87,8 @@ pub struct AppState {
     mail: bool,
     /// Hosts identity providers may be on over plain http and on any address.
     pub sso_hosts: crate::export::AllowedHosts,
+    /// Whether this process should get new requests (`/readyz`).
+    pub readiness: std::sync::Arc<health::Readiness>,
 }
 
 impl AppState {
@@ -108,6 +110,7 @@ impl AppState {
             public_url: settings.public_url,
             mail: settings.mail,
             sso_hosts: settings.sso_hosts,
+            readiness: std::sync::Arc::default(),
         }
     }
 
@@ -157,6 +160,7 @@ pub fn routes(config: &mut ServiceConfig) {
         .app_data(path)
         .route("/", web::get().to(home::show))
         .route("/healthz", web::get().to(health::check))
+        .route("/readyz", web::get().to(health::ready))
         .route("/static/{file}", web::get().to(assets::serve))
         .configure(public::routes)
         .configure(branding::routes)

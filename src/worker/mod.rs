@@ -33,6 +33,7 @@ use time::OffsetDateTime;
 use crate::domain::segment::segment_questions;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::export::Target;
+use crate::metrics::ExportState;
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
 use crate::stores::deletions::DeletionMessage;
 use crate::stores::exports::ExportStatus;
@@ -352,13 +353,18 @@ impl Worker {
             (None, None) => Target::Nowhere,
         };
         match crate::export::run(&self.stores, &mut job, target, &mut held).await {
-            Ok(()) => {}
+            Ok(()) => crate::metrics::export(match job.status {
+                ExportStatus::Failed => ExportState::Failed,
+                _ => ExportState::Done,
+            }),
             // Our own storage hiccuped: leave the request to come back and resume.
             Err(error) if error.is_transient() => {
+                crate::metrics::export(ExportState::Interrupted);
                 tracing::error!(%id, error = %error_chain(&error), "export interrupted; it will resume");
                 return Ok(StepOutcome::ExportDone { id });
             }
             Err(error) => {
+                crate::metrics::export(ExportState::Failed);
                 tracing::error!(%id, error = %error_chain(&error), "export failed");
                 job.status = ExportStatus::Failed;
                 job.error = Some(error.to_string());
@@ -493,7 +499,10 @@ impl Worker {
         let mut settled = Vec::new();
         let mut listed: Vec<Answer> = Vec::new();
         let mut to_build = Vec::new();
-        for (survey, items, repeated, merged) in join_all(merges).await {
+        let merging = Instant::now();
+        let merges = join_all(merges).await;
+        let merge_time = merging.elapsed();
+        for (survey, items, repeated, merged) in merges {
             match merged {
                 Ok(merged) => {
                     listed.extend(
@@ -538,6 +547,15 @@ impl Worker {
             BTreeSet::new()
         };
         self.tidy_except(&keep).await?;
+        let submitted: Vec<OffsetDateTime> = counted.iter().map(|(_, at)| *at).collect();
+        crate::metrics::batch(&crate::metrics::BatchFigures {
+            plan: self.plan_of(&queue),
+            counted: &submitted,
+            duplicates,
+            poisoned,
+            conflicts,
+            merge: merge_time,
+        });
         tracing::debug!(%queue, received = count, counted = counted.len(), "batch done");
         Ok(StepOutcome::BatchDone {
             queue,
@@ -549,6 +567,15 @@ impl Worker {
             commits,
             conflicts,
         })
+    }
+
+    /// The plan whose answers a queue carries.
+    fn plan_of(&self, queue: &QueueName) -> crate::metrics::Plan {
+        let (premium, _) = self.stores.answer_queues.work_queues();
+        match premium.contains(queue) {
+            true => crate::metrics::Plan::premium,
+            false => crate::metrics::Plan::standard,
+        }
     }
 
     /// Decodes each message into its answer (reading the incoming blob of a pointer); a

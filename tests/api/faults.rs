@@ -131,6 +131,10 @@ impl MessageQueue for FullDisk {
         self.inner.approximate_length(queue).await
     }
 
+    async fn head_inserted_at(&self, queue: &QueueName) -> Result<Option<std::time::SystemTime>> {
+        self.inner.head_inserted_at(queue).await
+    }
+
     fn transactions(&self) -> &TransactionCounter {
         self.inner.transactions()
     }

@@ -545,6 +545,12 @@ impl CanvassProcess {
 
     /// Asks the process to stop with SIGTERM and waits for its exit status.
     pub fn terminate(mut self) -> std::process::ExitStatus {
+        self.send_sigterm();
+        self.child.wait().expect("the process exits")
+    }
+
+    /// Sends SIGTERM and returns at once.
+    pub fn send_sigterm(&self) {
         let pid = self.child.id().to_string();
         let sent = std::process::Command::new("kill")
             .args(["-TERM", &pid])
@@ -553,6 +559,10 @@ impl CanvassProcess {
             sent.is_ok_and(|status| status.success()),
             "SIGTERM was sent"
         );
+    }
+
+    /// Waits for the process to exit (after `send_sigterm`).
+    pub fn wait(mut self) -> std::process::ExitStatus {
         self.child.wait().expect("the process exits")
     }
 

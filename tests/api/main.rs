@@ -3,6 +3,7 @@
 
 mod accounts;
 mod azure;
+mod backup;
 mod branding;
 mod browser;
 mod claims;
@@ -20,6 +21,7 @@ mod lost_writes;
 mod mail;
 mod mailbox;
 mod members;
+mod operations;
 mod owner;
 mod power_cut;
 mod public;

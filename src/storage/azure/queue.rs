@@ -10,8 +10,9 @@ use std::time::{Duration, SystemTime};
 use async_trait::async_trait;
 use azure_core::http::RequestContent;
 use azure_storage_queue::models::{
-    QueueClientGetPropertiesResultHeaders, QueueClientReceiveMessagesOptions,
-    QueueClientSendMessageOptions, QueueClientUpdateMessageOptions, QueueMessage,
+    QueueClientGetPropertiesResultHeaders, QueueClientPeekMessagesOptions,
+    QueueClientReceiveMessagesOptions, QueueClientSendMessageOptions,
+    QueueClientUpdateMessageOptions, QueueMessage,
 };
 use azure_storage_queue::{QueueClient, QueueServiceClient};
 use base64::Engine;
@@ -208,6 +209,30 @@ impl MessageQueue for AzureMessageQueue {
             .await
             .map(drop)
             .map_err(|error| queue_error(error, queue, Some(id)))
+    }
+
+    async fn head_inserted_at(&self, queue: &QueueName) -> Result<Option<SystemTime>> {
+        self.counter.record(Operation::Peek);
+        let options = QueueClientPeekMessagesOptions {
+            number_of_messages: Some(1),
+            ..Default::default()
+        };
+        let peeked = self
+            .queue(queue)?
+            .peek_messages(Some(options))
+            .await
+            .map_err(|error| queue_error(error, queue, None))?
+            .into_model()
+            .map_err(backend)?;
+        Ok(peeked
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .next()
+            .map(|item| {
+                item.insertion_time
+                    .map_or_else(SystemTime::now, SystemTime::from)
+            }))
     }
 
     async fn approximate_length(&self, queue: &QueueName) -> Result<u64> {

@@ -24,6 +24,7 @@
 //! transactions, each conditional write is a single compare-and-swap statement inside such a
 //! transaction, and a busy file is waited for in short steps and then retried (`busy`).
 
+pub mod backup;
 mod blob;
 mod busy;
 mod database;

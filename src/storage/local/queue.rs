@@ -293,6 +293,31 @@ impl MessageQueue for LocalQueue {
             .await
     }
 
+    async fn head_inserted_at(&self, queue: &QueueName) -> Result<Option<SystemTime>> {
+        self.counter.record(Operation::Peek);
+        let name = queue.as_str().to_owned();
+        let now = millis(SystemTime::now());
+        let (known, head): (bool, Option<i64>) = self
+            .layout
+            .queues
+            .read(move |connection| {
+                // The order a receive takes them in, so this is the message it would return.
+                connection
+                    .prepare_cached(
+                        "select exists (select 1 from queue where name = ?1),
+                                (select inserted_at from message
+                                 where queue = ?1 and visible_at <= ?2
+                                 order by visible_at, id limit 1)",
+                    )?
+                    .query_row(params![name, now], |row| Ok((row.get(0)?, row.get(1)?)))
+            })
+            .await?;
+        if !known {
+            return Err(Error::queue_not_found(queue.as_str()));
+        }
+        Ok(head.map(from_millis))
+    }
+
     async fn approximate_length(&self, queue: &QueueName) -> Result<u64> {
         self.counter.record(Operation::Length);
         let name = queue.as_str().to_owned();

@@ -180,6 +180,20 @@ impl MessageQueue for MemoryQueue {
             .ok_or_else(|| Error::queue_not_found(queue.as_str()))
     }
 
+    async fn head_inserted_at(&self, queue: &QueueName) -> Result<Option<SystemTime>> {
+        self.counter.record(Operation::Peek);
+        let now = SystemTime::now();
+        let state = self.lock();
+        let messages = state
+            .queues
+            .get(queue)
+            .ok_or_else(|| Error::queue_not_found(queue.as_str()))?;
+        Ok(messages
+            .values()
+            .find(|message| message.visible_at <= now)
+            .map(|message| message.inserted_at))
+    }
+
     fn transactions(&self) -> &TransactionCounter {
         &self.counter
     }

@@ -46,6 +46,7 @@ macro_rules! conformance_suite {
             one_receive_returns_at_most_thirty_two_messages,
             a_message_over_the_encoded_limit_is_refused_by_add_and_update,
             approximate_length_counts_hidden_and_visible_messages,
+            the_head_is_the_next_visible_message_and_when_it_was_added,
             an_unknown_queue_is_not_found,
             concurrent_receivers_never_hold_the_same_message,
             queue_calls_are_counted_as_transactions,
@@ -1063,12 +1064,48 @@ pub async fn approximate_length_counts_hidden_and_visible_messages(f: &Fixture) 
     );
 }
 
+pub async fn the_head_is_the_next_visible_message_and_when_it_was_added(f: &Fixture) {
+    let queue = f.queue("head").await;
+    let queues = &f.storage.queues;
+    assert_eq!(queues.head_inserted_at(&queue).await.expect("peeked"), None);
+    let before = std::time::SystemTime::now();
+    queues
+        .add(&queue, body("first"), None)
+        .await
+        .expect("added");
+    queues
+        .add(&queue, body("second"), None)
+        .await
+        .expect("added");
+    let after = std::time::SystemTime::now();
+
+    let head = queues
+        .head_inserted_at(&queue)
+        .await
+        .expect("peeked")
+        .expect("a visible message");
+    // Azure keeps insertion times to the second.
+    let slack = Duration::from_secs(2);
+    assert!(head + slack >= before && head <= after + slack, "{head:?}");
+
+    // Peeking receives nothing: both messages are still there to be received.
+    let all = queues.get(&queue, 2, LONG).await.expect("received");
+    assert_eq!(all.len(), 2);
+    assert_eq!(
+        queues.head_inserted_at(&queue).await.expect("peeked"),
+        None,
+        "held messages are not the head"
+    );
+}
+
 pub async fn an_unknown_queue_is_not_found(f: &Fixture) {
     let queue = QueueName::parse(&format!("{}-nowhere", f.namespace)).expect("a name");
 
     let added = f.storage.queues.add(&queue, body("m"), None).await;
     let received = f.storage.queues.get(&queue, 1, LONG).await;
+    let peeked = f.storage.queues.head_inserted_at(&queue).await;
 
+    assert!(matches!(peeked, Err(Error::NotFound { .. })), "{peeked:?}");
     assert!(matches!(added, Err(Error::NotFound { .. })), "{added:?}");
     assert!(
         matches!(received, Err(Error::NotFound { .. })),
