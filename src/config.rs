@@ -114,8 +114,8 @@ pub struct ServeSettings {
     #[command(flatten)]
     pub stores: StoreArgs,
 
-    /// Seconds between a stop signal (SIGTERM, Ctrl-C) and closing the listener: `/readyz`
-    /// answers 503 meanwhile while requests are still served, so a load balancer can move
+    /// Seconds between a stop signal (SIGTERM, Ctrl-C) and closing the listener: meanwhile
+    /// `/readyz` answers 503 and requests are still served, so a load balancer can move
     /// traffic away first. Set it a little above the balancer's probe interval times its
     /// failure threshold; 0 (the default) closes at once. Requests in flight then have 30 s.
     #[arg(long, env = "CANVASS_SHUTDOWN_DELAY_SECS", default_value_t = 0,
@@ -143,6 +143,7 @@ pub struct MetricsArgs {
     #[arg(
         id = "metrics_listen",
         long = "metrics-listen",
+        value_name = "ADDRESS",
         env = "CANVASS_METRICS_LISTEN"
     )]
     pub listen: Option<String>,
