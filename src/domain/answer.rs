@@ -12,7 +12,7 @@ use super::{
 };
 
 /// One question's answer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerValue {
     /// A short or long text.
@@ -44,7 +44,7 @@ pub enum AnswerValue {
 }
 
 /// A respondent's complete, valid set of answers to one version of a survey.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Answer {
     /// The survey's owner.
     pub tenant: TenantSlug,
@@ -58,6 +58,7 @@ pub struct Answer {
     /// The reference number shown to the respondent; unique across the service.
     pub reference: Reference,
     /// When the respondent submitted.
+    #[schema(value_type = String, format = DateTime)]
     #[serde(with = "time::serde::rfc3339")]
     pub submitted_at: OffsetDateTime,
     /// Answers by stable question id; unanswered optional questions are absent.

@@ -5,8 +5,9 @@
 macro_rules! lowercase_id {
     ($(#[$doc:meta])* $name:ident, min = $min:expr, what = $what:expr) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
         #[serde(try_from = "String", into = "String")]
+        #[schema(pattern = "^[a-z0-9]*$", max_length = 32)]
         pub struct $name(String);
 
         impl $name {

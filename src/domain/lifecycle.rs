@@ -11,7 +11,7 @@ use super::Survey;
 pub const MAX_RESPONSE_LIMIT: u64 = 100_000_000;
 
 /// Where a survey is in its life, as the API names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SurveyState {
     /// Never published: respondents cannot find it (404).

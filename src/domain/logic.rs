@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 use super::{AnswerValue, QuestionId};
 
 /// A condition on earlier answers: a test of one question's answer, or a group of conditions.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
+#[schema(no_recursion)] // a group holds conditions: referenced, not expanded for ever
 pub enum Condition {
     /// Every condition holds (an empty group holds).
     All {
@@ -28,7 +29,7 @@ pub enum Condition {
 }
 
 /// A test of one earlier question's answer: `{"question": "likes", "equals": "No"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Rule {
     /// The question whose answer is tested.
     pub question: QuestionId,
@@ -39,7 +40,7 @@ pub struct Rule {
 
 /// What a rule checks. A test of a question that was not answered (or not shown) is false,
 /// except `answered: false`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Test {
     /// The option picked (or one of the options ticked), the text, or the number is this.
@@ -60,7 +61,7 @@ pub enum Test {
 
 /// What `greater_than` and `less_than` compare with: a number (numbers, ratings, points) or
 /// a date written `YYYY-MM-DD` (dates; such dates compare in order as text).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Bound {
     /// A number.
@@ -224,6 +225,31 @@ impl Serialize for Target {
     }
 }
 
+impl utoipa::PartialSchema for Target {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .description(Some("a later page, by index from 0")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["end"]))
+                    .description(Some("the end of the survey: the answers are sent")),
+            )
+            .description(Some(
+                "Where a jump goes: a later page's index, or `\"end\"`.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Target {}
+
 impl<'de> Deserialize<'de> for Target {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         #[derive(Deserialize)]
@@ -243,7 +269,7 @@ impl<'de> Deserialize<'de> for Target {
 }
 
 /// "If CONDITION, go to TARGET", at the end of a page.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Jump {
     /// When to jump.
     #[serde(rename = "if")]

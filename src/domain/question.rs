@@ -32,7 +32,7 @@ impl QuestionId {
 }
 
 /// What kind of answer a question takes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum QuestionKind {
     /// One line of text.
@@ -125,6 +125,41 @@ fn is_false(value: &bool) -> bool {
     !value
 }
 
+/// Every type's name, as in the API.
+pub const TYPE_NAMES: [&str; 12] = [
+    "short_text",
+    "long_text",
+    "single_choice",
+    "multiple_choice",
+    "dropdown",
+    "ranking",
+    "matrix",
+    "five_stars",
+    "nps",
+    "scale",
+    "numeric",
+    "date",
+];
+
+/// The schema of a question's `type` as clients send it: one of `TYPE_NAMES`.
+pub struct TypeName;
+
+impl utoipa::PartialSchema for TypeName {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(TYPE_NAMES))
+            .description(Some("The question's type."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for TypeName {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "QuestionType".into()
+    }
+}
+
 impl QuestionKind {
     /// The type's name, as in the API.
     pub fn name(&self) -> &'static str {
@@ -175,7 +210,7 @@ impl QuestionKind {
 }
 
 /// One question of a survey.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Question {
     /// Its stable id.
     pub id: QuestionId,
@@ -198,6 +233,46 @@ pub struct Question {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn type_names_lists_every_type_once() {
+        let kinds = [
+            QuestionKind::ShortText,
+            QuestionKind::LongText,
+            QuestionKind::SingleChoice {
+                options: vec![],
+                other: false,
+            },
+            QuestionKind::MultipleChoice {
+                options: vec![],
+                other: false,
+            },
+            QuestionKind::Dropdown { options: vec![] },
+            QuestionKind::Ranking { options: vec![] },
+            QuestionKind::Matrix {
+                rows: vec![],
+                columns: vec![],
+            },
+            QuestionKind::FiveStars,
+            QuestionKind::Nps,
+            QuestionKind::Scale {
+                points: 5,
+                min_label: None,
+                max_label: None,
+            },
+            QuestionKind::Numeric {
+                min: None,
+                max: None,
+                integer: false,
+            },
+            QuestionKind::Date {
+                earliest: None,
+                latest: None,
+            },
+        ];
+        let names: Vec<&str> = kinds.iter().map(QuestionKind::name).collect();
+        assert_eq!(names, TYPE_NAMES);
+    }
 
     #[test]
     fn questions_serialise_with_their_type_beside_their_fields() {

@@ -142,7 +142,7 @@ impl SegmentId {
 }
 
 /// A segment as reports show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SegmentReport {
     /// `QUESTION_ID:OPTION`, as filters name it.
     pub id: String,
@@ -163,7 +163,7 @@ pub struct SegmentReport {
 }
 
 /// How far a segment build has come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct BuildReport {
     /// Earlier answers looked at.
     pub done: u64,

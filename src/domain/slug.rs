@@ -49,8 +49,9 @@ pub fn slugify(title: &str) -> Option<String> {
 macro_rules! slug_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
         #[serde(try_from = "String", into = "String")]
+        #[schema(pattern = "^[a-z0-9]+(-[a-z0-9]+)*$", max_length = 60)]
         pub struct $name(String);
 
         impl $name {

@@ -38,7 +38,8 @@ use crate::stores::exports::{ExportJob, ExportStatus, HeldRequest};
 use crate::stores::{StoreError, Stores};
 
 /// A response download's file type (`responses.csv`, `responses.xlsx`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
 pub enum SheetFormat {
     /// Comma-separated values.
     Csv,

@@ -14,12 +14,12 @@ use crate::storage::{BlobStore, Error, ListRequest, PutMode};
 /// Entries on one page.
 pub const AUDIT_PAGE: usize = 50;
 
-/// One page of a tenant's audit log.
-#[derive(Debug, Default)]
+/// One page of a tenant's audit log (as `GET /api/v1/audit` shows it).
+#[derive(Debug, Default, serde::Serialize, utoipa::ToSchema)]
 pub struct AuditPage {
     /// The entries, newest first.
     pub entries: Vec<AuditEntry>,
-    /// The token of the next (older) page, if there is one.
+    /// The token of the next (older) page, or null on the last page.
     pub next: Option<String>,
 }
 

@@ -17,7 +17,7 @@ use crate::storage::{BlobStore, Error, Message, PutMode, Storage};
 pub const EXPORT_QUEUE: &str = "exports";
 
 /// Where an export job stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ExportStatus {
     /// Waiting for a worker.
@@ -31,7 +31,7 @@ pub enum ExportStatus {
 }
 
 /// One export request of one survey.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ExportJob {
     /// Its id.
     pub id: String,
@@ -49,12 +49,15 @@ pub struct ExportJob {
     /// Responses to write in all.
     pub total: u64,
     /// When it was requested.
+    #[schema(value_type = String, format = DateTime)]
     #[serde(with = "time::serde::rfc3339")]
     pub created: OffsetDateTime,
     /// When a worker started it.
+    #[schema(value_type = Option<String>, format = DateTime)]
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub started: Option<OffsetDateTime>,
     /// When it finished (done or failed).
+    #[schema(value_type = Option<String>, format = DateTime)]
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub finished: Option<OffsetDateTime>,
     /// Why it failed.

@@ -14,9 +14,13 @@ use crate::telemetry::error_chain;
 
 /// `?bom=false` leaves out the CSV's byte order mark; `?ids=true` adds a header row of
 /// question ids.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DownloadQuery {
+    /// Whether a CSV starts with a byte order mark (so spreadsheet programs read it as
+    /// UTF-8); `true` when absent.
     bom: Option<bool>,
+    /// Whether a header row of question ids comes first; `false` when absent.
     ids: Option<bool>,
 }
 

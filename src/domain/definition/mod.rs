@@ -34,10 +34,11 @@ pub const MAX_OPTIONS: usize = 50;
 pub const MAX_DEFINITION_CHARS: usize = 100_000;
 
 /// One question as submitted.
-#[derive(Clone, Debug, Default, Deserialize, Validate)]
+#[derive(Clone, Debug, Default, Deserialize, Validate, utoipa::ToSchema)]
 pub struct QuestionInput {
     /// The id of an existing question being kept (absent for a new one).
     #[serde(default)]
+    #[schema(pattern = "^[a-z0-9]{1,32}$")]
     pub id: Option<String>,
     /// What is asked.
     #[validate(length(
@@ -45,15 +46,19 @@ pub struct QuestionInput {
         max = 500,
         message = "a question needs a text of 1 to 500 characters"
     ))]
+    #[schema(min_length = 1, max_length = 500)]
     pub text: String,
-    /// The type's API name.
+    /// The type's API name: `short_text`, `long_text`, `single_choice`, `multiple_choice`,
+    /// `dropdown`, `five_stars`, `nps`, `scale`, `numeric`, `date`, `matrix` or `ranking`.
     #[serde(rename = "type")]
+    #[schema(value_type = crate::domain::question::TypeName)]
     pub kind: String,
     /// Whether an answer is needed.
     #[serde(default)]
     pub required: bool,
     /// Options of a choice question.
     #[serde(default)]
+    #[schema(max_items = 50)]
     pub options: Vec<String>,
     /// Smallest number accepted.
     #[serde(default)]
@@ -90,6 +95,7 @@ pub struct QuestionInput {
     pub latest: Option<String>,
     /// A condition on earlier answers (`{"all": [{"question": "likes", "equals": "No"}]}`).
     #[serde(default)]
+    #[schema(value_type = Option<crate::domain::Condition>)]
     pub show_if: Option<serde_json::Value>,
     /// Whether its options segment the results (a choice-type question; at most
     /// `MAX_SEGMENT_QUESTIONS` per survey).
@@ -98,7 +104,7 @@ pub struct QuestionInput {
 }
 
 /// One page as submitted.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct PageInput {
     /// An optional title.
     #[serde(default)]
@@ -108,6 +114,7 @@ pub struct PageInput {
     pub description: Option<String>,
     /// Shown only when this condition on earlier pages' answers holds.
     #[serde(default)]
+    #[schema(value_type = Option<crate::domain::Condition>)]
     pub show_if: Option<serde_json::Value>,
     /// Its questions, in order.
     #[serde(default)]
@@ -118,17 +125,19 @@ pub struct PageInput {
 }
 
 /// A jump as submitted.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
 pub struct JumpInput {
     /// When to jump.
     #[serde(rename = "if")]
+    #[schema(value_type = crate::domain::Condition)]
     pub condition: serde_json::Value,
     /// A later page's index (from 0) or `"end"`.
+    #[schema(value_type = crate::domain::Target)]
     pub to: serde_json::Value,
 }
 
 /// A survey as submitted.
-#[derive(Clone, Debug, Default, Deserialize, Validate)]
+#[derive(Clone, Debug, Default, Deserialize, Validate, utoipa::ToSchema)]
 pub struct SurveyInput {
     /// Its title.
     #[validate(length(
@@ -136,19 +145,24 @@ pub struct SurveyInput {
         max = 200,
         message = "a survey needs a title of 1 to 200 characters"
     ))]
+    #[schema(min_length = 1, max_length = 200)]
     pub title: String,
     /// An optional introduction.
     #[serde(default)]
     #[validate(length(max = 2000, message = "the description is at most 2,000 characters"))]
+    #[schema(max_length = 2000)]
     pub description: Option<String>,
     /// The questions, in order, for a survey of one page (not read when `pages` is sent).
     #[serde(default)]
+    #[schema(max_items = 100)]
     pub questions: Vec<QuestionInput>,
     /// The pages, for a survey of several (instead of `questions`).
     #[serde(default)]
+    #[schema(max_items = 50)]
     pub pages: Option<Vec<PageInput>>,
     /// When it stops taking answers: RFC 3339 (`2026-12-01T17:00:00+01:00`).
     #[serde(default)]
+    #[schema(format = DateTime)]
     pub closes_at: Option<String>,
     /// How many counted answers close it (1 to 100,000,000).
     #[serde(default)]
@@ -157,6 +171,7 @@ pub struct SurveyInput {
         max = MAX_RESPONSE_LIMIT,
         message = "a response limit is a whole number from 1 to 100,000,000"
     ))]
+    #[schema(minimum = 1, maximum = 100_000_000)]
     pub response_limit: Option<u64>,
     /// What respondents read once it is closed (Markdown).
     #[serde(default)]
@@ -164,6 +179,7 @@ pub struct SurveyInput {
         max = 2000,
         message = "the closing message is at most 2,000 characters"
     ))]
+    #[schema(max_length = 2000)]
     pub closed_message: Option<String>,
     /// What respondents read after sending their answers (Markdown).
     #[serde(default)]
@@ -171,6 +187,7 @@ pub struct SurveyInput {
         max = 2000,
         message = "the thank-you message is at most 2,000 characters"
     ))]
+    #[schema(max_length = 2000)]
     pub thank_you: Option<String>,
 }
 

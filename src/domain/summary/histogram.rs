@@ -25,7 +25,7 @@ impl From<Histogram> for Vec<(i32, u64)> {
 }
 
 /// One bin, for display: `[lower, upper)`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Bin {
     /// Inclusive lower edge.
     pub lower: f64,

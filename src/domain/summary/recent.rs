@@ -16,11 +16,12 @@ pub const RECENT_TEXTS: usize = 10;
 pub const RECENT_TEXT_CHARS: usize = 500;
 
 /// One text answer, as the summary keeps it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RecentText {
     /// The response it is part of.
     pub reference: Reference,
     /// When it was submitted.
+    #[schema(value_type = String, format = DateTime)]
     #[serde(with = "time::serde::rfc3339")]
     pub submitted_at: OffsetDateTime,
     /// What was written, cut at `RECENT_TEXT_CHARS` characters.

@@ -14,7 +14,7 @@ use crate::domain::{Question, QuestionId, QuestionKind, Survey};
 pub const TOP_WORDS: usize = 10;
 
 /// A survey's summary, ready to show.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SummaryReport {
     /// The tenant's slug.
     pub tenant: String,
@@ -25,6 +25,7 @@ pub struct SummaryReport {
     /// Answers counted.
     pub total: u64,
     /// When answers were last merged in, if ever.
+    #[schema(value_type = Option<String>, format = DateTime)]
     #[serde(with = "time::serde::rfc3339::option")]
     pub updated: Option<OffsetDateTime>,
     /// Every question, in the survey's order (then any removed ones that have answers).
@@ -42,7 +43,7 @@ pub struct SummaryReport {
 }
 
 /// One question's statistics.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct QuestionReport {
     /// Its stable id.
     pub id: String,
@@ -70,7 +71,7 @@ pub struct QuestionReport {
 }
 
 /// Per-type statistics.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Stats {
     /// Choice questions: each option with its count, in the survey's order.
@@ -119,7 +120,7 @@ pub enum Stats {
 }
 
 /// An option and how often it was picked.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OptionCount {
     /// The option's text.
     pub option: String,
@@ -128,7 +129,7 @@ pub struct OptionCount {
 }
 
 /// A row of a matrix question and how often each column was picked in it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct MatrixRow {
     /// The row's text.
     pub row: String,
@@ -137,7 +138,7 @@ pub struct MatrixRow {
 }
 
 /// An option of a ranking question and the places it was given.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct RankCount {
     /// The option's text.
     pub option: String,
@@ -148,7 +149,7 @@ pub struct RankCount {
 }
 
 /// A day and how many gave it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct DayCount {
     /// The day, `YYYY-MM-DD`.
     pub day: String,
@@ -157,7 +158,7 @@ pub struct DayCount {
 }
 
 /// A frequent word.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct WordCount {
     /// The word.
     pub word: String,

@@ -2,9 +2,10 @@
 
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
-use serde_json::json;
+use utoipa::IntoParams;
 
 use super::{ApiCaller, ApiError};
+use crate::stores::audit::AuditPage;
 use crate::web::AppState;
 use crate::web::roles::Owner;
 
@@ -12,7 +13,8 @@ use crate::web::roles::Owner;
 pub const MAX_PAGE_TOKEN: usize = 1024;
 
 /// Which page.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AuditQuery {
     /// The `next` token of the page before; none for the newest entries.
     page: Option<String>,
@@ -20,6 +22,9 @@ pub struct AuditQuery {
 
 /// `GET /api/v1/audit?page=TOKEN`: `{"entries": [...], "next": TOKEN or null}`, 50 entries a
 /// page, newest first.
+#[utoipa::path(get, path = "/api/v1/audit", operation_id = "list_audit_entries",
+    summary = "Read the audit log, newest first", tag = "audit", params(AuditQuery),
+    responses((status = 200, description = "A page of the audit log, newest first", body = AuditPage)))]
 pub async fn list(
     state: web::Data<AppState>,
     caller: ApiCaller<Owner>,
@@ -27,10 +32,7 @@ pub async fn list(
 ) -> Result<HttpResponse, ApiError> {
     let page = checked_token(query.into_inner().page).map_err(ApiError::BadRequest)?;
     let page = state.stores.audit.page(&caller.tenant.slug, page).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "entries": page.entries,
-        "next": page.next,
-    })))
+    Ok(HttpResponse::Ok().json(page))
 }
 
 /// A page token as given, refused when longer than any the API hands out.

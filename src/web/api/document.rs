@@ -4,49 +4,117 @@
 //! (draft, open or closed), which clients read but never write.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
 
-use crate::domain::{Condition, Jump, Question, Survey, SurveyState};
+use crate::domain::{
+    Condition, Jump, Question, Survey, SurveySlug, SurveyState, TenantSlug, survey::SurveyId,
+};
 
-/// One page as the API shows it.
-#[derive(Serialize)]
-struct PageDocument<'a> {
+/// One page of a survey.
+#[derive(Serialize, ToSchema)]
+pub struct PageDocument<'a> {
+    /// An optional title.
     #[serde(skip_serializing_if = "Option::is_none")]
     title: Option<&'a str>,
+    /// An optional description.
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
+    /// Shown only when this condition on earlier pages' answers holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     show_if: Option<&'a Condition>,
+    /// Jumps tried in order when the page is left; the first that holds is taken.
     #[serde(skip_serializing_if = "<[Jump]>::is_empty")]
+    #[schema(value_type = Vec<Jump>)]
     jumps: &'a [Jump],
+    /// Its questions, in order.
+    #[schema(value_type = Vec<Question>)]
     questions: &'a [Question],
 }
 
-/// The API's JSON of a survey in its state now.
-pub fn survey_document(survey: &Survey, state: SurveyState) -> Value {
-    let pages: Vec<PageDocument<'_>> = survey
-        .pages()
-        .iter()
-        .enumerate()
-        .map(|(index, page)| PageDocument {
-            title: page.title.as_deref(),
-            description: page.description.as_deref(),
-            show_if: page.show_if.as_ref(),
-            jumps: &page.jumps,
-            questions: survey.page_questions(index),
-        })
-        .collect();
-    let mut fields = match serde_json::to_value(survey) {
-        Ok(Value::Object(fields)) => fields,
-        _ => Map::new(),
-    };
-    // The stored layout is internal; `pages` says the same in the shape clients write.
-    fields.remove("layout");
-    fields.remove("was_published");
-    fields.insert("state".into(), Value::from(state.as_str()));
-    fields.insert(
-        "pages".into(),
-        serde_json::to_value(pages).unwrap_or(Value::Null),
-    );
-    Value::Object(fields)
+/// A survey, with its state now.
+#[derive(Serialize, ToSchema)]
+pub struct SurveyDocument<'a> {
+    /// The owning tenant's slug.
+    tenant: &'a TenantSlug,
+    /// Unique within the tenant; made from the title.
+    slug: &'a SurveySlug,
+    /// Its identity (empty for a survey made before identities existed).
+    id: &'a SurveyId,
+    /// Its title.
+    title: &'a str,
+    /// An optional introduction shown above the questions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    /// Whether respondents can see and answer it.
+    published: bool,
+    /// Where it is in its life.
+    state: SurveyState,
+    /// Starts at 1; each edit of a published survey adds one.
+    version: u32,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created: OffsetDateTime,
+    /// When it was last changed.
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated: OffsetDateTime,
+    /// Every page's questions together, in display order.
+    #[schema(value_type = Vec<Question>)]
+    questions: &'a [Question],
+    /// Its pages, in order.
+    pages: Vec<PageDocument<'a>>,
+    /// When it stops taking answers (UTC).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        with = "time::serde::rfc3339::option"
+    )]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    closes_at: Option<OffsetDateTime>,
+    /// How many counted answers close it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response_limit: Option<u64>,
+    /// What respondents read once it is closed (Markdown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closed_message: Option<&'a str>,
+    /// What respondents read after sending their answers (Markdown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thank_you: Option<&'a str>,
+}
+
+impl<'a> SurveyDocument<'a> {
+    /// The API's view of `survey` in its state now.
+    pub fn new(survey: &'a Survey, state: SurveyState) -> Self {
+        let pages = survey
+            .pages()
+            .iter()
+            .enumerate()
+            .map(|(index, page)| PageDocument {
+                title: page.title.as_deref(),
+                description: page.description.as_deref(),
+                show_if: page.show_if.as_ref(),
+                jumps: &page.jumps,
+                questions: survey.page_questions(index),
+            })
+            .collect();
+        Self {
+            tenant: &survey.tenant,
+            slug: &survey.slug,
+            id: &survey.id,
+            title: &survey.title,
+            description: survey.description.as_deref(),
+            published: survey.published,
+            state,
+            version: survey.version,
+            created: survey.created,
+            updated: survey.updated,
+            questions: &survey.questions,
+            pages,
+            closes_at: survey.closes_at,
+            response_limit: survey.response_limit,
+            closed_message: survey.closed_message.as_deref(),
+            thank_you: survey.thank_you.as_deref(),
+        }
+    }
 }

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::stores::StoreError;
 use crate::telemetry::error_chain;
@@ -52,6 +53,17 @@ pub enum ApiError {
     Store(#[from] StoreError),
 }
 
+/// The body of every error the API answers.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, in words.
+    pub error: String,
+    /// What is wrong, by field (`title`, `pages[1].questions[0].options`, ...), when the body
+    /// was not valid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<BTreeMap<String, String>>,
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
@@ -75,16 +87,19 @@ impl ResponseError for ApiError {
         if let ApiError::Store(error) = self {
             tracing::error!(error = %error_chain(error), "API request failed");
         }
-        let body = match self {
-            ApiError::Invalid { reason, fields } => json!({ "error": reason, "fields": fields }),
-            ApiError::Store(error) if error.is_full() => json!({
-                "error": "storage is full: nothing was saved; try again later"
-            }),
-            ApiError::Store(error) if error.is_corrupt() => json!({
-                "error": "this cannot be read right now; the reconcile pass repairs it"
-            }),
-            other => json!({ "error": other.to_string() }),
+        let (error, fields) = match self {
+            ApiError::Invalid { reason, fields } => (reason.clone(), Some(fields.clone())),
+            ApiError::Store(error) if error.is_full() => (
+                "storage is full: nothing was saved; try again later".into(),
+                None,
+            ),
+            ApiError::Store(error) if error.is_corrupt() => (
+                "this cannot be read right now; the reconcile pass repairs it".into(),
+                None,
+            ),
+            other => (other.to_string(), None),
         };
+        let body = ErrorBody { error, fields };
         let mut response = HttpResponse::build(self.status_code());
         if matches!(self, ApiError::Unauthorized) {
             response.insert_header(("www-authenticate", "Bearer"));

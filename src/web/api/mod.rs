@@ -7,6 +7,7 @@ mod auth;
 mod body;
 mod document;
 mod error;
+mod openapi;
 mod surveys;
 mod webhooks;
 
@@ -28,6 +29,7 @@ pub fn routes(config: &mut ServiceConfig) {
             .wrap(crate::web::headers::private())
             .app_data(query)
             .app_data(path)
+            .route("/openapi.json", web::get().to(openapi::serve))
             .route("/surveys", web::get().to(surveys::list))
             .route("/surveys", web::post().to(surveys::create))
             .route("/surveys/{slug}", web::get().to(surveys::get))

@@ -4,16 +4,19 @@
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
-use super::document::survey_document;
+use super::document::SurveyDocument;
+use super::error::ErrorBody;
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::audit::AuditAction;
 use crate::domain::definition::SurveyInput;
+use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
-use crate::domain::{Reference, SegmentId, Survey, SurveySlug, Tenant};
+use crate::domain::{Answer, Reference, SegmentId, Survey, SurveySlug, Tenant};
 use crate::export::SheetFormat;
+use crate::stores::exports::{ExportJob, ExportStatus};
 use crate::stores::responses::{DateRange, Filter, PER_PAGE, Standing};
 use crate::web::AppState;
 use crate::web::download::{DownloadQuery, download};
@@ -29,12 +32,10 @@ async fn find(state: &AppState, tenant: &Tenant, slug: &str) -> Result<Arc<Surve
         .ok_or(ApiError::NotFound)
 }
 
-/// The survey's JSON with its state now.
-async fn document(state: &AppState, survey: &Survey) -> Result<serde_json::Value, ApiError> {
-    Ok(survey_document(
-        survey,
-        state.stores.survey_state(survey).await?,
-    ))
+/// The survey as the API shows it, in its state now.
+async fn document(state: &AppState, survey: &Survey) -> Result<HttpResponse, ApiError> {
+    let now = state.stores.survey_state(survey).await?;
+    Ok(HttpResponse::Ok().json(SurveyDocument::new(survey, now)))
 }
 
 fn invalid(fields: std::collections::BTreeMap<String, String>) -> ApiError {
@@ -47,8 +48,26 @@ fn invalid(fields: std::collections::BTreeMap<String, String>) -> ApiError {
 /// Surveys per page of `GET /api/v1/surveys`: at most a few megabytes whatever the tenant has.
 pub const SURVEYS_PER_PAGE: u64 = 20;
 
+/// A page of the tenant's surveys.
+#[derive(Serialize, ToSchema)]
+pub struct SurveyList<'a> {
+    /// This page's surveys, in slug order.
+    surveys: Vec<SurveyDocument<'a>>,
+    /// Surveys in all.
+    total: u64,
+    /// This page's number, from 1.
+    page: u64,
+    /// How many pages there are (at least 1).
+    pages: u64,
+    /// Surveys per page.
+    per_page: u64,
+}
+
 /// `GET /api/v1/surveys?page=N`: `{"surveys", "total", "page", "pages", "per_page"}`, in slug
 /// order.
+#[utoipa::path(get, path = "/api/v1/surveys", operation_id = "list_surveys",
+    summary = "List the surveys, a page at a time", tag = "surveys", params(PageQuery),
+    responses((status = 200, description = "A page of the tenant's surveys", body = SurveyList)))]
 pub async fn list(
     state: web::Data<AppState>,
     caller: ApiCaller<Viewer>,
@@ -65,16 +84,20 @@ pub async fn list(
         .take(SURVEYS_PER_PAGE as usize)
     {
         if let Some(survey) = state.stores.surveys.get(&caller.tenant.slug, slug).await? {
-            surveys.push(document(&state, &survey).await?);
+            let now = state.stores.survey_state(&survey).await?;
+            surveys.push((survey, now));
         }
     }
-    Ok(HttpResponse::Ok().json(json!({
-        "surveys": surveys,
-        "total": total,
-        "page": page,
-        "pages": total.div_ceil(SURVEYS_PER_PAGE).max(1),
-        "per_page": SURVEYS_PER_PAGE,
-    })))
+    Ok(HttpResponse::Ok().json(SurveyList {
+        surveys: surveys
+            .iter()
+            .map(|(survey, now)| SurveyDocument::new(survey, *now))
+            .collect(),
+        total,
+        page,
+        pages: total.div_ceil(SURVEYS_PER_PAGE).max(1),
+        per_page: SURVEYS_PER_PAGE,
+    }))
 }
 
 /// The page a query asks for (from 1; 1 when absent).
@@ -86,6 +109,13 @@ fn page_asked(page: Option<u64>) -> Result<u64, ApiError> {
 }
 
 /// `POST /api/v1/surveys`: 201 with the new survey (a draft) and its slug.
+#[utoipa::path(post, path = "/api/v1/surveys", operation_id = "create_survey",
+    summary = "Create a survey (a draft)", tag = "surveys", request_body = SurveyInput,
+    responses(
+        (status = 201, description = "Created, as a draft", body = SurveyDocument,
+            headers(("location" = String, description = "The new survey's address"))),
+        (status = 422, description = "The definition is not valid (by field), or the tenant has its most surveys", body = ErrorBody),
+    ))]
 pub async fn create(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -110,23 +140,34 @@ pub async fn create(
             format!("\"{}\" ({})", survey.title, survey.slug),
         )
         .await?;
+    let now = state.stores.survey_state(&survey).await?;
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
-        .json(document(&state, &survey).await?))
+        .json(SurveyDocument::new(&survey, now)))
 }
 
 /// `GET /api/v1/surveys/{slug}`
+#[utoipa::path(get, path = "/api/v1/surveys/{slug}", operation_id = "get_survey",
+    summary = "Read a survey", tag = "surveys", params(SlugPath),
+    responses((status = 200, description = "The survey", body = SurveyDocument)))]
 pub async fn get(
     state: web::Data<AppState>,
     caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
+    document(&state, &survey).await
 }
 
 /// `PUT /api/v1/surveys/{slug}`: replaces the definition; questions sent with their `id`
 /// keep it. Editing a published survey starts a new version.
+#[utoipa::path(put, path = "/api/v1/surveys/{slug}", operation_id = "update_survey",
+    summary = "Replace a survey's definition", tag = "surveys", params(SlugPath),
+    request_body = SurveyInput,
+    responses(
+        (status = 200, description = "The survey as changed", body = SurveyDocument),
+        (status = 422, description = "The definition is not valid (by field)", body = ErrorBody),
+    ))]
 pub async fn update(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -137,10 +178,13 @@ pub async fn update(
     let known = state.stores.surveys.known_questions(&current).await?;
     let definition = input.check(&known).map_err(invalid)?;
     let survey = state.stores.revise_survey(&current, definition).await?;
-    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
+    document(&state, &survey).await
 }
 
 /// `DELETE /api/v1/surveys/{slug}`: the survey and all its answers.
+#[utoipa::path(delete, path = "/api/v1/surveys/{slug}", operation_id = "delete_survey",
+    summary = "Delete a survey and all its answers", tag = "surveys", params(SlugPath),
+    responses((status = 204, description = "Deleted, with all its answers")))]
 pub async fn delete(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -159,6 +203,12 @@ pub async fn delete(
 }
 
 /// `POST /api/v1/surveys/{slug}/publish`
+#[utoipa::path(post, path = "/api/v1/surveys/{slug}/publish", operation_id = "publish_survey",
+    summary = "Publish a survey", tag = "surveys", params(SlugPath),
+    responses(
+        (status = 200, description = "Published: open to respondents", body = SurveyDocument),
+        (status = 422, description = "It has no question yet", body = ErrorBody),
+    ))]
 pub async fn publish(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -179,10 +229,13 @@ pub async fn publish(
             format!("\"{}\" ({})", survey.title, survey.slug),
         )
         .await?;
-    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
+    document(&state, &survey).await
 }
 
 /// `POST /api/v1/surveys/{slug}/unpublish`
+#[utoipa::path(post, path = "/api/v1/surveys/{slug}/unpublish", operation_id = "unpublish_survey",
+    summary = "Close a survey", tag = "surveys", params(SlugPath),
+    responses((status = 200, description = "Unpublished: closed to respondents", body = SurveyDocument)))]
 pub async fn unpublish(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -197,11 +250,15 @@ pub async fn unpublish(
             format!("\"{}\" ({})", survey.title, survey.slug),
         )
         .await?;
-    Ok(HttpResponse::Ok().json(document(&state, &survey).await?))
+    document(&state, &survey).await
 }
 
 /// `GET /api/v1/surveys/{slug}/summary?segment=QUESTION_ID:OPTION`: the same object as
 /// `canvass summary`, of every response or of one segment's.
+#[utoipa::path(get, path = "/api/v1/surveys/{slug}/summary", operation_id = "get_summary",
+    summary = "Read the summary of every response, or of a segment", tag = "responses",
+    params(SlugPath, SegmentQuery),
+    responses((status = 200, description = "The summary", body = SummaryReport)))]
 pub async fn summary(
     state: web::Data<AppState>,
     caller: ApiCaller<Viewer>,
@@ -219,15 +276,27 @@ pub async fn summary(
 }
 
 /// The page asked for.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// From 1; defaults to 1.
     page: Option<u64>,
 }
 
+/// The survey named in the path.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // read by the schema only: handlers take the path as a string
+pub struct SlugPath {
+    /// The survey's slug.
+    slug: String,
+}
+
 /// A segment asked for (`QUESTION_ID:OPTION`).
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SegmentQuery {
+    /// Only this segment's responses: `QUESTION_ID:OPTION` of a segment question.
     segment: Option<String>,
 }
 
@@ -237,7 +306,8 @@ fn segment_asked(survey: &Survey, segment: Option<&str>) -> Result<Option<Segmen
 }
 
 /// The page and filters of a list of responses.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ResponsesQuery {
     /// Only responses in this segment (`QUESTION_ID:OPTION`).
     segment: Option<String>,
@@ -253,6 +323,10 @@ pub struct ResponsesQuery {
 /// newest first,
 /// 25 per page (shorter where deleted responses or, filtered by date, neighbouring days' answers
 /// were), each filter optional.
+#[utoipa::path(get, path = "/api/v1/surveys/{slug}/responses", operation_id = "list_responses",
+    summary = "List responses, newest first, a page at a time", tag = "responses",
+    params(SlugPath, ResponsesQuery),
+    responses((status = 200, description = "A page of responses, newest first", body = ResponseList)))]
 pub async fn responses(
     state: web::Data<AppState>,
     caller: ApiCaller<Viewer>,
@@ -275,17 +349,66 @@ pub async fn responses(
     } else {
         found.responses
     };
-    Ok(HttpResponse::Ok().json(json!({
-        "total": found.total,
-        "total_exact": found.exact,
-        "page": page,
-        "pages": found.pages,
-        "per_page": PER_PAGE,
-        "responses": responses,
-    })))
+    Ok(HttpResponse::Ok().json(ResponseList {
+        total: found.total,
+        total_exact: found.exact,
+        page,
+        pages: found.pages,
+        per_page: PER_PAGE,
+        responses,
+    }))
+}
+
+/// A page of a survey's responses.
+#[derive(Serialize, ToSchema)]
+pub struct ResponseList {
+    /// Responses counted in all (within the dates and segment asked for).
+    total: u64,
+    /// Whether `total` is exact (a date filter over a long span counts whole days near its
+    /// ends).
+    total_exact: bool,
+    /// This page's number, from 1.
+    page: u64,
+    /// How many pages there are (at least 1).
+    pages: u64,
+    /// Responses per full page.
+    per_page: u64,
+    /// The responses, newest first (none past the last page).
+    responses: Vec<Answer>,
+}
+
+/// An export job just requested.
+#[derive(Serialize, ToSchema)]
+pub struct ExportAccepted {
+    /// The job's id, for `GET /api/v1/exports/{id}`.
+    id: String,
+    /// Where it stands.
+    status: ExportStatus,
+}
+
+/// A deletion just queued.
+#[derive(Serialize, ToSchema)]
+pub struct DeletionAccepted {
+    /// The response's reference.
+    reference: Reference,
+    /// Always `deleting`: a worker applies it within seconds.
+    status: Deleting,
+}
+
+/// What a queued deletion is doing.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Deleting {
+    /// Queued for a worker.
+    Deleting,
 }
 
 /// `POST /api/v1/surveys/{slug}/exports`: 202 with the new export job's id.
+#[utoipa::path(post, path = "/api/v1/surveys/{slug}/exports", operation_id = "request_export",
+    summary = "Copy the responses into PostgreSQL", tag = "exports", params(SlugPath),
+    responses((status = 202, description = "Queued for a worker to write to PostgreSQL",
+        body = ExportAccepted,
+        headers(("location" = String, description = "The job's address")))))]
 pub async fn request_export(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -302,10 +425,17 @@ pub async fn request_export(
         .await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("location", format!("/api/v1/exports/{}", job.id)))
-        .json(json!({ "id": job.id, "status": job.status })))
+        .json(ExportAccepted {
+            id: job.id,
+            status: job.status,
+        }))
 }
 
 /// `GET /api/v1/exports/{id}`: the job's status, counts, times and error.
+#[utoipa::path(get, path = "/api/v1/exports/{id}", operation_id = "get_export",
+    summary = "Read an export job", tag = "exports",
+    params(("id" = String, Path, description = "The job's id")),
+    responses((status = 200, description = "The job", body = ExportJob)))]
 pub async fn export_status(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -322,6 +452,13 @@ pub async fn export_status(
 
 /// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx}`: as the site's downloads
 /// (`?bom=false` for a CSV without the byte order mark, `?ids=true`).
+#[utoipa::path(get, path = "/api/v1/surveys/{slug}/responses.{format}", operation_id = "download_responses",
+    summary = "Download every response as CSV or XLSX", tag = "responses",
+    params(SlugPath, ("format" = SheetFormat, Path, description = "The file's format"), DownloadQuery),
+    responses((status = 200, description = "Every response, one row each, streamed", content(
+        ("text/csv"),
+        ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    ))))]
 pub async fn download_responses(
     state: web::Data<AppState>,
     caller: ApiCaller<Viewer>,
@@ -345,6 +482,13 @@ pub async fn download_responses(
 /// and queued (the summary's `total` drops when a worker applies it); 404 for one deleted
 /// already, unknown, or still queued (not counted yet: retry); 409 in the moment between a
 /// worker storing it and counting it.
+#[utoipa::path(delete, path = "/api/v1/surveys/{slug}/responses/{reference}", operation_id = "delete_response",
+    summary = "Delete a response", tag = "responses",
+    params(SlugPath, ("reference" = u64, Path, description = "The response's reference number")),
+    responses(
+        (status = 202, description = "The deletion is recorded and queued", body = DeletionAccepted),
+        (status = 409, description = "Stored but not counted yet: try again in a moment", body = ErrorBody),
+    ))]
 pub async fn delete_response(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -381,5 +525,8 @@ pub async fn delete_response(
             format!("1 of \"{}\": {reference}", survey.slug),
         )
         .await?;
-    Ok(HttpResponse::Accepted().json(json!({"reference": reference, "status": "deleting"})))
+    Ok(HttpResponse::Accepted().json(DeletionAccepted {
+        reference,
+        status: Deleting::Deleting,
+    }))
 }

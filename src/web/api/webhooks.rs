@@ -2,9 +2,11 @@
 //! test event, within the caller's tenant.
 
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
 
+use super::error::ErrorBody;
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::audit::AuditAction;
 use crate::stores::webhooks::{Endpoint, MAX_ENDPOINTS};
@@ -13,21 +15,70 @@ use crate::web::roles::Editor;
 use crate::web::webhooks::{check, send_test};
 
 /// What `POST /api/v1/webhooks` takes.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct NewWebhook {
+    /// Where deliveries go: an `https` address on the public internet.
+    #[schema(example = "https://example.com/canvass-events")]
     url: String,
 }
 
-fn shown(endpoint: &Endpoint) -> serde_json::Value {
-    json!({
-        "id": endpoint.id,
-        "url": endpoint.url,
-        "created": endpoint.created.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
-        "disabled": endpoint.disabled,
-    })
+/// A webhook endpoint, without its secret.
+#[derive(Serialize, ToSchema)]
+pub struct Webhook<'a> {
+    /// Its id.
+    id: &'a str,
+    /// Where deliveries go.
+    url: &'a str,
+    /// When it was added.
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created: OffsetDateTime,
+    /// Why it was disabled (after failing for too long), or null while it receives events.
+    disabled: Option<&'a str>,
+}
+
+impl<'a> From<&'a Endpoint> for Webhook<'a> {
+    fn from(endpoint: &'a Endpoint) -> Self {
+        Self {
+            id: &endpoint.id,
+            url: &endpoint.url,
+            created: endpoint.created,
+            disabled: endpoint.disabled.as_deref(),
+        }
+    }
+}
+
+/// A webhook endpoint just added, with its signing secret (shown this once).
+#[derive(Serialize, ToSchema)]
+pub struct NewEndpoint<'a> {
+    /// The endpoint.
+    #[serde(flatten)]
+    webhook: Webhook<'a>,
+    /// The secret that signs its deliveries (`whsec_...`).
+    secret: &'a str,
+}
+
+/// The tenant's webhook endpoints.
+#[derive(Serialize, ToSchema)]
+pub struct WebhookList<'a> {
+    /// Every endpoint, without secrets.
+    webhooks: Vec<Webhook<'a>>,
+}
+
+/// A test event just queued.
+#[derive(Serialize, ToSchema)]
+pub struct TestQueued {
+    /// The event's id, as its delivery carries it.
+    webhook_id: String,
 }
 
 /// `POST /api/v1/webhooks` with `{"url"}`: 201 with `id` and `secret` (shown this once).
+#[utoipa::path(post, path = "/api/v1/webhooks", operation_id = "create_webhook",
+    summary = "Add a webhook endpoint", tag = "webhooks", request_body = NewWebhook,
+    responses(
+        (status = 201, description = "Added", body = NewEndpoint),
+        (status = 422, description = "The address is not allowed, or the tenant has its most webhooks", body = ErrorBody),
+    ))]
 pub async fn create(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -49,23 +100,31 @@ pub async fn create(
     caller
         .record(&state, AuditAction::WebhookAdded, endpoint.url.clone())
         .await?;
-    let mut shown = shown(&endpoint);
-    shown["secret"] = json!(secret.as_str());
-    Ok(HttpResponse::Created().json(shown))
+    Ok(HttpResponse::Created().json(NewEndpoint {
+        webhook: Webhook::from(&endpoint),
+        secret: secret.as_str(),
+    }))
 }
 
 /// `GET /api/v1/webhooks`: `{"webhooks": [...]}` (without secrets).
+#[utoipa::path(get, path = "/api/v1/webhooks", operation_id = "list_webhooks",
+    summary = "List the webhook endpoints", tag = "webhooks",
+    responses((status = 200, description = "The tenant's endpoints", body = WebhookList)))]
 pub async fn list(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
 ) -> Result<HttpResponse, ApiError> {
     let endpoints = state.stores.webhooks.list(&caller.tenant.slug).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "webhooks": endpoints.iter().map(shown).collect::<Vec<_>>(),
-    })))
+    Ok(HttpResponse::Ok().json(WebhookList {
+        webhooks: endpoints.iter().map(Webhook::from).collect(),
+    }))
 }
 
 /// `DELETE /api/v1/webhooks/{id}`: 204, or 404.
+#[utoipa::path(delete, path = "/api/v1/webhooks/{id}", operation_id = "delete_webhook",
+    summary = "Remove a webhook endpoint", tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint's id")),
+    responses((status = 204, description = "Removed")))]
 pub async fn delete(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
@@ -92,13 +151,17 @@ pub async fn delete(
 }
 
 /// `POST /api/v1/webhooks/{id}/test`: 202 once a test event is queued for the endpoint.
+#[utoipa::path(post, path = "/api/v1/webhooks/{id}/test", operation_id = "test_webhook",
+    summary = "Send a test event to an endpoint", tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint's id")),
+    responses((status = 202, description = "A test event is queued", body = TestQueued)))]
 pub async fn test(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     match send_test(&state, &caller.tenant.slug, &id).await? {
-        Some(webhook_id) => Ok(HttpResponse::Accepted().json(json!({"webhook_id": webhook_id}))),
+        Some(webhook_id) => Ok(HttpResponse::Accepted().json(TestQueued { webhook_id })),
         None => Err(ApiError::NotFound),
     }
 }
