@@ -14,6 +14,7 @@ use openidconnect::{
 use serde::{Deserialize, Serialize};
 
 use crate::domain::account::Email;
+use crate::domain::member::Role;
 use crate::export::AllowedHosts;
 
 /// The longest wait for one answer of the provider.
@@ -36,6 +37,14 @@ pub struct SsoSettings {
     /// so a broken provider never locks the tenant out).
     #[serde(default)]
     pub required: bool,
+}
+
+impl SsoSettings {
+    /// Whether a member of `role` must sign in through the provider (never an owner: a broken
+    /// provider must not lock the tenant out).
+    pub fn binds(&self, role: Role) -> bool {
+        self.required && role != Role::Owner
+    }
 }
 
 /// Why single sign-on failed, in words for the person signing in or the owner setting it up.
@@ -87,7 +96,7 @@ async fn send(
         .await
         .map_err(SsoHttpError)?;
     let (parts, body) = request.into_parts();
-    let answer = pinned
+    let mut answer = pinned
         .client
         .request(parts.method, pinned.url)
         .headers(parts.headers)
@@ -99,15 +108,27 @@ async fn send(
     for (name, value) in answer.headers() {
         response = response.header(name, value);
     }
-    let body = answer
-        .bytes()
+    // Read a chunk at a time, so an answer over the limit is refused before it is all held.
+    let too_large = || SsoHttpError(format!("an answer over {MAX_ANSWER} bytes"));
+    if answer
+        .content_length()
+        .is_some_and(|length| length > MAX_ANSWER as u64)
+    {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = answer
+        .chunk()
         .await
-        .map_err(|error| SsoHttpError(error.to_string()))?;
-    if body.len() > MAX_ANSWER {
-        return Err(SsoHttpError(format!("an answer over {MAX_ANSWER} bytes")));
+        .map_err(|error| SsoHttpError(error.to_string()))?
+    {
+        if body.len() + chunk.len() > MAX_ANSWER {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
     }
     response
-        .body(body.to_vec())
+        .body(body)
         .map_err(|error| SsoHttpError(error.to_string()))
 }
 
@@ -258,5 +279,27 @@ impl Provider {
         }
         Email::parse(&email)
             .ok_or_else(|| SsoError::Refused(format!("the provider's address {email} is not one")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(required: bool) -> SsoSettings {
+        SsoSettings {
+            issuer: "https://id.example.com".into(),
+            client_id: "canvass".into(),
+            client_secret: "secret".into(),
+            required,
+        }
+    }
+
+    #[test]
+    fn a_required_provider_binds_editors_and_viewers_but_never_owners() {
+        for role in [Role::Owner, Role::Editor, Role::Viewer] {
+            assert_eq!(settings(true).binds(role), role != Role::Owner, "{role:?}");
+            assert!(!settings(false).binds(role), "{role:?}");
+        }
     }
 }

@@ -357,4 +357,30 @@ mod tests {
             "nothing standard happened"
         );
     }
+
+    #[test]
+    fn an_answer_stamped_after_now_is_counted_as_fresh_not_negative() {
+        // A web process's clock ahead of the worker's: no negative age reaches the histogram.
+        let metrics = Metrics::new();
+        let now = time::OffsetDateTime::now_utc();
+        metrics.record_batch(
+            &BatchFigures {
+                plan: Plan::standard,
+                counted: &[now + time::Duration::seconds(30)],
+                duplicates: 0,
+                poisoned: 0,
+                conflicts: 0,
+                merge: Duration::ZERO,
+            },
+            now,
+        );
+        let text = metrics.render();
+        assert!(
+            text.contains(
+                "canvass_summary_freshness_seconds_bucket{le=\"0.1\",plan=\"standard\"} 1"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("canvass_summary_freshness_seconds_sum{plan=\"standard\"} 0.0"));
+    }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::helpers::{CanvassProcess, token_in};
+use crate::helpers::{CanvassProcess, answer_demo};
 use crate::storage::azure::connection_string;
 
 /// Runs `canvass summary demo customer-satisfaction` on Azure and returns its total.
@@ -46,24 +46,10 @@ async fn serve_and_two_workers_on_azurite_count_an_answer_given_over_http() {
         .build()
         .expect("a client");
 
-    let url = format!("{}/s/demo/customer-satisfaction", server.address);
     let mut thanked = 0;
     // A backlog on both shards before the workers start, so both find work at once.
     for stars in ["4", "5", "3", "2", "1"].repeat(40) {
-        let form = client.get(&url).send().await.expect("the form");
-        assert_eq!(form.status(), 200);
-        let token = token_in(&form.text().await.expect("a body"));
-        let posted = client
-            .post(&url)
-            .form(&[
-                ("token", token.as_str()),
-                ("q-overall", stars),
-                ("q-drink", "Tea"),
-            ])
-            .send()
-            .await
-            .expect("answered");
-        assert_eq!(posted.status(), 303, "thanked");
+        answer_demo(&client, &server.address, stars).await;
         thanked += 1;
     }
     let logs = tempfile::tempdir().expect("a log folder");

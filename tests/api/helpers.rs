@@ -441,6 +441,27 @@ impl TestApp {
     }
 }
 
+/// Answers the demo survey of the server at `address` as a browser does (the form, then the
+/// post): `stars` for the rating, tea to drink. The reference it was thanked with.
+pub async fn answer_demo(client: &reqwest::Client, address: &str, stars: &str) -> u64 {
+    let url = format!("{address}/s/demo/customer-satisfaction");
+    let form = client.get(&url).send().await.expect("the form");
+    assert_eq!(form.status(), 200);
+    let token = token_in(&form.text().await.expect("a body"));
+    let posted = client
+        .post(&url)
+        .form(&[
+            ("token", token.as_str()),
+            ("q-overall", stars),
+            ("q-drink", "Tea"),
+        ])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(posted.status(), 303, "thanked");
+    reference_in(posted.headers()["location"].to_str().expect("ascii"))
+}
+
 /// A `canvass` process started from the built binary, killed when dropped.
 pub struct CanvassProcess {
     child: std::process::Child,

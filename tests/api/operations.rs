@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::helpers::{CanvassProcess, token_in};
+use crate::helpers::{CanvassProcess, answer_demo, token_in};
 use crate::storage::azure::connection_string;
 
 const SURVEY: &str = "/s/demo/customer-satisfaction";
@@ -68,24 +68,6 @@ fn sum(text: &str, metric: &str, labels: &[&str]) -> f64 {
         .sum()
 }
 
-async fn answer(address: &str, stars: &str) {
-    let client = client();
-    let url = format!("{address}{SURVEY}");
-    let form = client.get(&url).send().await.expect("the form");
-    let token = token_in(&form.text().await.expect("a body"));
-    let posted = client
-        .post(&url)
-        .form(&[
-            ("token", token.as_str()),
-            ("q-overall", stars),
-            ("q-drink", "Tea"),
-        ])
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(posted.status(), 303, "thanked");
-}
-
 #[tokio::test]
 async fn serve_and_worker_publish_metrics_on_their_own_listener_only() {
     let dir = tempfile::tempdir().expect("a temp dir");
@@ -106,7 +88,7 @@ async fn serve_and_worker_publish_metrics_on_their_own_listener_only() {
     assert_eq!(public.status(), 404, "the public port never serves metrics");
     const ANSWERS: f64 = 7.0;
     for n in 0..7 {
-        answer(&server.address, &(1 + n % 5).to_string()).await;
+        answer_demo(&client(), &server.address, &(1 + n % 5).to_string()).await;
     }
     // The head of the queue has now waited at least this long.
     tokio::time::sleep(Duration::from_millis(1100)).await;

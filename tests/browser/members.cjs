@@ -2,7 +2,8 @@
 // copies the link shown; the editor opens it on a phone, chooses a password and lands on the
 // dashboard, signed in, with an editor's navigation (no members, no settings). Then, with a
 // reset link made in the shell (`canvass member reset-link`, passed in), the editor follows
-// "Forgot your password?", sets a new password on the phone, and signs in with it on a desktop.
+// "Forgot your password?", sets a new password on the phone, and signs in with it on a desktop;
+// before that, the single sign-on page refuses an organisation that has not set it up.
 // Every page passes the accessibility audit (audit.cjs); screenshots go to the screenshot folder.
 // Usage: node members.cjs invite <base-url> <screenshot-dir>   (prints the editor's address)
 //        node members.cjs reset <base-url> <screenshot-dir> <reset-link>
@@ -77,6 +78,17 @@ async function invite(browser) {
 
 async function reset(browser) {
   const forgetful = await (await browser.newContext(phone)).newPage();
+  // The single sign-on page, reached from the sign-in page, refuses an organisation without it.
+  await forgetful.goto(`${base}/tenant/sign-in`);
+  await forgetful.click("text=Sign in with single sign-on");
+  await forgetful.waitForURL(`${base}/tenant/sso`);
+  await shoot(forgetful, "sso-phone");
+  await forgetful.fill("#organisation", "team-tea");
+  await forgetful.click("button:has-text('Continue')");
+  await forgetful.waitForSelector(".alert");
+  expect((await forgetful.textContent(".alert")).includes("single sign-on"), "the page says why");
+  expect((await forgetful.inputValue("#organisation")) === "team-tea", "the address is kept");
+  await shoot(forgetful, "sso-refused-phone");
   await forgetful.goto(`${base}/tenant/sign-in`);
   await forgetful.click("text=Forgot your password?");
   await forgetful.waitForURL(`${base}/tenant/forgot-password`);

@@ -423,15 +423,14 @@ async fn member_role(state: &AppState, account: &Account) -> Result<Option<Role>
 pub(super) const SSO_REQUIRED: &str = "Your organisation signs in through its own identity \
      provider: use \"Sign in with single sign-on\" below.";
 
-/// Whether a member of this role must sign in to the tenant through its provider (owners never
-/// must: a broken provider must not lock the tenant out).
+/// Whether a member of this role must sign in to the tenant through its provider.
 pub(super) async fn sso_required(
     state: &AppState,
     tenant: &crate::domain::TenantSlug,
     role: Role,
 ) -> Result<bool, WebError> {
     let settings = state.stores.tenant_settings.get(tenant).await?;
-    Ok(role != Role::Owner && settings.sso.is_some_and(|sso| sso.required))
+    Ok(settings.sso.is_some_and(|sso| sso.binds(role)))
 }
 
 /// The argon2id hash of a password, made on the blocking pool (it takes tens of

@@ -62,14 +62,8 @@ pub async fn show(
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let (tenant, invitation) = invitation(&state, &token).await?.ok_or_else(gone)?;
-    let sso = state
-        .stores
-        .tenant_settings
-        .get(&tenant.slug)
-        .await?
-        .sso
-        .is_some();
-    let password_allowed = !sso_required(&state, &tenant.slug, invitation.role).await?;
+    let sso = state.stores.tenant_settings.get(&tenant.slug).await?.sso;
+    let password_allowed = !sso.as_ref().is_some_and(|sso| sso.binds(invitation.role));
     let csrf = new_form_token();
     let page = JoinPage {
         csrf: csrf.clone(),
@@ -77,7 +71,7 @@ pub async fn show(
         tenant_name: tenant.name.clone(),
         invitation,
         error: None,
-        sso,
+        sso: sso.is_some(),
         password_allowed,
     };
     page_with_token(&request, StatusCode::OK, &csrf, &page)
