@@ -210,18 +210,34 @@ fn parse_mail_from(from: &str) -> Result<String, String> {
     crate::mail::Sender::check_from(from).map(|()| from.to_owned())
 }
 
-/// The site's address for links made outside a request (email, the command line): the
-/// operator's `CANVASS_PUBLIC_URL`, or the default listen address.
-pub fn site_address(public_url: Option<&str>) -> String {
+/// The operator's `CANVASS_PUBLIC_URL` without a trailing slash, if set: the only address
+/// links in email may carry.
+pub fn configured_site(public_url: Option<&str>) -> Option<String> {
     public_url
         .map(|url| url.trim().trim_end_matches('/').to_owned())
         .filter(|url| !url.is_empty())
-        .unwrap_or_else(|| {
-            format!(
-                "http://localhost:{}",
-                DEFAULT_LISTEN.rsplit(':').next().unwrap_or("8080")
-            )
-        })
+}
+
+/// Says once, at start, that email is set up but cannot carry links.
+fn warn_mail_without_site(smtp_url: Option<&str>, public_url: Option<&str>) {
+    if smtp_url.is_some() && configured_site(public_url).is_none() {
+        tracing::error!(
+            "CANVASS_SMTP_URL is set but CANVASS_PUBLIC_URL is not: password resets, invitations \
+             and response notices are not emailed until CANVASS_PUBLIC_URL names the site's \
+             address (links in email never follow a request's Host header)"
+        );
+    }
+}
+
+/// The site's address for links printed on the command line: the operator's
+/// `CANVASS_PUBLIC_URL`, or the default listen address.
+pub fn site_address(public_url: Option<&str>) -> String {
+    configured_site(public_url).unwrap_or_else(|| {
+        format!(
+            "http://localhost:{}",
+            DEFAULT_LISTEN.rsplit(':').next().unwrap_or("8080")
+        )
+    })
 }
 
 impl Default for WorkerArgs {
@@ -243,6 +259,11 @@ impl Default for WorkerArgs {
 }
 
 impl WorkerArgs {
+    /// Says, once at start, when email is set up but its links would have no address.
+    pub fn warn_mail_without_site(&self) {
+        warn_mail_without_site(self.smtp_url.as_deref(), self.links_url.as_deref());
+    }
+
     /// The worker settings these arguments ask for.
     pub fn settings(&self) -> WorkerSettings {
         WorkerSettings {
@@ -263,7 +284,7 @@ impl WorkerArgs {
                         .inspect_err(|error| tracing::error!(%error, "email is off"))
                         .ok()
                 }),
-                site: site_address(self.links_url.as_deref()),
+                site: configured_site(self.links_url.as_deref()),
                 ..Default::default()
             },
             ..WorkerSettings::default()
@@ -300,11 +321,7 @@ impl ServeSettings {
             server_exports: self.worker.export_database_url.is_some(),
             mail: self.worker.smtp_url.is_some(),
             sso_hosts: crate::export::AllowedHosts::parse(&self.sso_allowed_hosts),
-            public_url: self
-                .public_url
-                .as_deref()
-                .map(|url| url.trim().trim_end_matches('/').to_owned())
-                .filter(|url| !url.is_empty()),
+            public_url: configured_site(self.public_url.as_deref()),
         }
     }
 

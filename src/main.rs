@@ -240,6 +240,7 @@ async fn run(command: Command) -> Result<(), Failure> {
                 None => None,
             };
             tracing::info!("worker started");
+            worker.warn_mail_without_site();
             Worker::new(stores, worker.settings()).run(stop).await;
             if let Some(metrics) = metrics {
                 metrics.stop().await;
@@ -392,6 +393,7 @@ async fn serve(settings: ServeSettings) -> Result<(), Failure> {
         .map_or("127.0.0.1", |(host, _)| host)
         .to_owned();
     let demo = settings.demo;
+    settings.worker.warn_mail_without_site();
     let application = Application::build(settings).await?;
     let url = format!("http://{host}:{}", application.port());
     tracing::info!(%url, "Canvass is listening");

@@ -19,8 +19,8 @@ pub struct AllowedHosts(Vec<String>);
 pub enum TargetProblem {
     /// The operator allows no tenant databases.
     #[error(
-        "this server's operator has not allowed tenants to set their own export database \
-         (CANVASS_EXPORT_ALLOWED_HOSTS)"
+        "this server's operator has not allowed tenants to set their own export database; \
+         ask your administrator"
     )]
     Disabled,
     /// Not a PostgreSQL URL of the form Canvass takes.

@@ -79,8 +79,11 @@ pub struct DeliveryMessage {
     pub webhook_id: String,
     /// The event's type (`response.counted`, `test`).
     pub event: String,
-    /// The JSON body.
+    /// The JSON body (empty when it is kept in `body_blob`).
     pub body: String,
+    /// The blob holding the body, when the message would not fit the queue with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_blob: Option<String>,
     /// When the first attempt was made or due.
     #[serde(with = "time::serde::rfc3339")]
     pub first: OffsetDateTime,
@@ -112,10 +115,15 @@ impl DeliveryMessage {
             webhook_id,
             event: event.to_owned(),
             body: body.to_string(),
+            body_blob: None,
             first: now,
             attempts: 0,
         }
     }
+}
+
+fn body_key(tenant: &TenantSlug, webhook_id: &str) -> String {
+    format!("webhook-bodies/{tenant}/{webhook_id}.json")
 }
 
 fn endpoints_key(tenant: &TenantSlug) -> String {
@@ -150,6 +158,55 @@ impl WebhookStore {
     /// The delivery queue.
     pub fn queue(&self) -> &WorkQueue {
         &self.queue
+    }
+
+    /// Queues a delivery. One whose message would pass the queue's size limit (a long text
+    /// answer, say) keeps its body in a blob the message names, as big answers do; the blob
+    /// is keyed by the `webhook-id`, so queueing the same delivery again rewrites one blob.
+    pub async fn enqueue(&self, delivery: &DeliveryMessage) -> Result<(), StoreError> {
+        let encoded = super::error::encode(self.queue.name().as_str(), delivery)?;
+        if crate::storage::check_message_size(&encoded).is_ok() {
+            return self.queue.send(delivery).await;
+        }
+        let key = body_key(&delivery.tenant, &delivery.webhook_id);
+        self.blobs
+            .put(
+                &key,
+                delivery.body.clone().into_bytes().into(),
+                crate::storage::PutMode::Overwrite,
+            )
+            .await
+            .context(|| format!("writing {key}"))?;
+        let pointer = DeliveryMessage {
+            body: String::new(),
+            body_blob: Some(key),
+            ..delivery.clone()
+        };
+        self.queue.send(&pointer).await
+    }
+
+    /// The body a delivery sends: its own, or the one in its blob (`None` when that blob is
+    /// gone: the delivery was finished by another worker).
+    pub async fn body(&self, delivery: &DeliveryMessage) -> Result<Option<String>, StoreError> {
+        let Some(key) = &delivery.body_blob else {
+            return Ok(Some(delivery.body.clone()));
+        };
+        match self.blobs.get(key).await {
+            Ok(blob) => Ok(Some(String::from_utf8_lossy(&blob.body).into_owned())),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading {key}")),
+        }
+    }
+
+    /// Removes the body blob of a delivery that is done with (delivered or given up).
+    pub async fn forget_body(&self, delivery: &DeliveryMessage) -> Result<(), StoreError> {
+        let Some(key) = &delivery.body_blob else {
+            return Ok(());
+        };
+        match self.blobs.delete(key, None).await {
+            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("removing {key}")),
+        }
     }
 
     /// The tenant's endpoints.

@@ -6,6 +6,7 @@ use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
+use crate::domain::member::Role;
 use crate::stores::StoreError;
 use crate::telemetry::error_chain;
 
@@ -59,6 +60,8 @@ struct ErrorPage {
     status: u16,
     title: &'static str,
     message: String,
+    /// The tenant site's menu, for a signed-in member: their role and session's CSRF token.
+    menu: Option<(Role, String)>,
 }
 
 impl WebError {
@@ -131,20 +134,29 @@ impl ResponseError for WebError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        let status = self.status_code();
         if let WebError::SignInRequired = self {
             return HttpResponse::SeeOther()
                 .insert_header((actix_web::http::header::LOCATION, "/tenant/sign-in"))
                 .finish();
         }
-        if status.is_server_error() {
+        if self.status_code().is_server_error() {
             tracing::error!(error = %error_chain(self), "request failed");
         }
+        self.page(None)
+    }
+}
+
+impl WebError {
+    /// The error page, with the tenant site's menu for a signed-in member (`role`, and their
+    /// session's CSRF token for the sign-out button).
+    pub(crate) fn page(&self, menu: Option<(Role, String)>) -> HttpResponse {
+        let status = self.status_code();
         let (title, message) = self.title_and_message();
         let page = ErrorPage {
             status: status.as_u16(),
             title,
             message,
+            menu,
         };
         let mut response = HttpResponse::build(status);
         match page.render() {

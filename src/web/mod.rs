@@ -6,7 +6,7 @@ mod audit;
 mod branding;
 pub mod client;
 mod download;
-mod error;
+pub(crate) mod error;
 mod forms;
 pub mod headers;
 pub mod health;
@@ -92,9 +92,17 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Whether email is set up: invitations and reset links are then emailed.
+    /// The address links in email lead to: the operator's `CANVASS_PUBLIC_URL`, and only
+    /// when email is set up. Never taken from a request's headers, which a client chooses:
+    /// without it, email that carries links (resets, invitations) is not sent.
+    pub fn mail_links(&self) -> Option<&str> {
+        self.public_url.as_deref().filter(|_| self.mail)
+    }
+
+    /// Whether invitations and reset links are emailed (email is set up and the site's
+    /// address is configured).
     pub fn mail_enabled(&self) -> bool {
-        self.mail
+        self.mail_links().is_some()
     }
 
     /// The state of an application over these stores.
@@ -147,10 +155,14 @@ impl AppState {
 pub fn routes(config: &mut ServiceConfig) {
     // A malformed query (`?page=` with no number) or path (`/responses/abc`) gets the site's
     // own 400 page, not a raw text body; the API's scope answers in JSON instead.
+    // The parser's own words ("invalid digit found in string") go to the log, not the page.
     fn unreadable(error: impl std::fmt::Display) -> actix_web::Error {
-        WebError::BadRequest(format!(
-            "This address has a part that cannot be read ({error}). Check the link you followed."
-        ))
+        tracing::debug!(%error, "an unreadable address");
+        WebError::BadRequest(
+            "Part of this address is not right (a page number, say). Check the link you \
+             followed, or start again from the home page."
+                .into(),
+        )
         .into()
     }
     let query = web::QueryConfig::default().error_handler(|error, _| unreadable(error));

@@ -29,6 +29,6 @@ pub async fn send_test(
     let data =
         serde_json::json!({"message": "A test event from Canvass: this endpoint is set up."});
     let delivery = DeliveryMessage::event(tenant, id, webhook_id.clone(), "test", &data);
-    webhooks.queue().send(&delivery).await?;
+    webhooks.enqueue(&delivery).await?;
     Ok(Some(webhook_id))
 }

@@ -112,10 +112,15 @@ async fn handle(
         .find(|endpoint| endpoint.id == delivery.endpoint);
     let Some(endpoint) = endpoint.filter(|endpoint| endpoint.disabled.is_none()) else {
         // Removed or disabled since: nothing to deliver to.
+        stores.webhooks.forget_body(&delivery).await?;
+        return queue.finish(&message).await;
+    };
+    let Some(body) = stores.webhooks.body(&delivery).await? else {
+        // Its body is gone: another worker finished this delivery after a redelivery.
         return queue.finish(&message).await;
     };
     let attempt = delivery.attempts + 1;
-    let answered = post(&endpoint.url, &endpoint.secret, &delivery, settings).await;
+    let answered = post(&endpoint.url, &endpoint.secret, &delivery, &body, settings).await;
     let now = OffsetDateTime::now_utc();
     let delivered = matches!(answered, Ok(status) if (200..300).contains(&status));
     let expired = (now - delivery.first).unsigned_abs() >= GIVE_UP_AFTER;
@@ -157,6 +162,9 @@ async fn handle(
         tracing::warn!(tenant = %delivery.tenant, endpoint = %endpoint.id, %why, "disabled a webhook endpoint");
     }
     if delivered || expired {
+        // The body first: a message redelivered after a crash between the two finds its body
+        // gone and is finished then, so no blob is left behind.
+        stores.webhooks.forget_body(&delivery).await?;
         return queue.finish(&message).await;
     }
     let wait = retry_delay(attempt).mul_f64(settings.retry_scale);
@@ -172,12 +180,13 @@ async fn post(
     url: &str,
     secret: &str,
     delivery: &DeliveryMessage,
+    body: &str,
     settings: &DeliverySettings,
 ) -> Result<u16, String> {
     let target = crate::outbound::pinned(url, &settings.allowed, settings.timeout).await?;
     let secret = Secret::parse(secret).ok_or("the endpoint's secret cannot be read")?;
     let timestamp = OffsetDateTime::now_utc().unix_timestamp();
-    let signature = secret.sign(&delivery.webhook_id, timestamp, delivery.body.as_bytes());
+    let signature = secret.sign(&delivery.webhook_id, timestamp, body.as_bytes());
     let response = target
         .client
         .post(target.url)
@@ -185,7 +194,7 @@ async fn post(
         .header("webhook-id", &delivery.webhook_id)
         .header("webhook-timestamp", timestamp.to_string())
         .header("webhook-signature", signature)
-        .body(delivery.body.clone())
+        .body(body.to_owned())
         .send()
         .await
         .map_err(|error| match error.is_timeout() {

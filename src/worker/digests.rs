@@ -14,6 +14,9 @@ use crate::stores::{StoreError, Stores};
 
 /// Makes the digests that are due; returns how many messages it queued.
 pub async fn send_due(stores: &Stores, settings: &MailerSettings) -> Result<usize, StoreError> {
+    let Some(site) = settings.links() else {
+        return Ok(0);
+    };
     let mut queued = 0;
     let mut continuation = None;
     loop {
@@ -25,7 +28,7 @@ pub async fn send_due(stores: &Stores, settings: &MailerSettings) -> Result<usiz
                 .and_then(|rest| rest.strip_suffix(".json"))
                 .and_then(|slug| TenantSlug::parse(slug).ok());
             if let Some(slug) = slug {
-                queued += tenant_digest(stores, settings, &slug).await?;
+                queued += tenant_digest(stores, settings, site, &slug).await?;
             }
         }
         match page.continuation {
@@ -38,6 +41,7 @@ pub async fn send_due(stores: &Stores, settings: &MailerSettings) -> Result<usiz
 async fn tenant_digest(
     stores: &Stores,
     settings: &MailerSettings,
+    site: &str,
     slug: &TenantSlug,
 ) -> Result<usize, StoreError> {
     let Some(tenant) = stores.tenants.get(slug).await? else {
@@ -79,7 +83,7 @@ async fn tenant_digest(
         let Some((survey_slug, title)) = titles.get(&survey) else {
             continue;
         };
-        let link = crate::links::responses(&settings.site, survey_slug);
+        let link = crate::links::responses(site, survey_slug);
         for email in &daily {
             stores
                 .mail

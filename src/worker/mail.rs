@@ -24,8 +24,9 @@ use crate::stores::{StoreError, Stores};
 pub struct MailerSettings {
     /// The SMTP sender; `None` when the operator set up no mail (messages then wait queued).
     pub sender: Option<Sender>,
-    /// The site's address, for links in notices.
-    pub site: String,
+    /// The site's address for links in notices (`CANVASS_PUBLIC_URL`); without it no notice
+    /// or digest is made, since a link must never guess the address.
+    pub site: Option<String>,
     /// Messages sent side by side.
     pub concurrency: usize,
     /// How often a daily digest is made (a day; tests shorten it).
@@ -36,11 +37,19 @@ pub struct MailerSettings {
     pub retry_scale: f64,
 }
 
+impl MailerSettings {
+    /// The address links in notices lead to, when notices can be sent at all (a sender and
+    /// a configured address).
+    pub fn links(&self) -> Option<&str> {
+        self.site.as_deref().filter(|_| self.sender.is_some())
+    }
+}
+
 impl Default for MailerSettings {
     fn default() -> Self {
         Self {
             sender: None,
-            site: crate::config::site_address(None),
+            site: None,
             concurrency: 4,
             digest_period: time::Duration::days(1),
             digest_check: Duration::from_secs(15 * 60),
@@ -112,13 +121,17 @@ pub async fn run(
 
 /// Queues a notice of newly counted answers to each member of their tenant who asked for one
 /// on each response: one message per member and survey per batch ("3 new responses"). Only
-/// when this worker can send email (else nothing would ever send them).
+/// when this worker can send email and knows the site's address (else nothing would ever send
+/// them, or their links would guess).
 pub async fn queue_notices(
     stores: &Stores,
     settings: &MailerSettings,
     listed: &[Answer],
 ) -> Result<(), StoreError> {
-    if settings.sender.is_none() || listed.is_empty() {
+    let Some(site) = settings.links() else {
+        return Ok(());
+    };
+    if listed.is_empty() {
         return Ok(());
     }
     let mut by_survey: BTreeMap<(TenantSlug, SurveySlug), u64> = BTreeMap::new();
@@ -146,7 +159,7 @@ pub async fn queue_notices(
         let Some(survey) = stores.surveys.get(&tenant.slug, &slug).await? else {
             continue;
         };
-        let link = crate::links::responses(&settings.site, &slug);
+        let link = crate::links::responses(site, &slug);
         for email in &wanting {
             let mail = responses_message(email, &survey.title, count, &link);
             stores.mail.send(&mail).await?;

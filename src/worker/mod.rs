@@ -203,25 +203,66 @@ impl Worker {
         self.export().await
     }
 
-    /// Queues a webhook delivery of each newly listed answer to each enabled endpoint of its
-    /// tenant (the endpoint lists are cached for a few seconds: most tenants have none).
-    async fn queue_deliveries(&self, listed: &[Answer]) -> Result<(), StoreError> {
-        let webhooks = &self.stores.webhooks;
+    /// Queues the side work of newly listed answers: a webhook delivery to each enabled
+    /// endpoint of their tenant (endpoint lists are cached for a few seconds: most tenants
+    /// have none), email notices, and segment builds. Returns the answers whose side work
+    /// failed: only their messages are held back for redelivery (where they are listed and
+    /// queued again, with the same ids), so one answer's failure never holds up another's.
+    async fn side_work(
+        &self,
+        finished: &[Work],
+        listed: &[Answer],
+        to_build: &[SurveyRef],
+    ) -> BTreeSet<(SurveyRef, Reference)> {
+        let mut held = BTreeSet::new();
         for answer in listed {
-            let endpoints = webhooks.cached(&answer.tenant).await?;
-            if endpoints.iter().all(|e| e.disabled.is_some()) {
-                continue;
+            if let Err(error) = self.queue_deliveries(answer).await {
+                let (survey, reference) = (answer.survey_ref(), answer.reference);
+                tracing::error!(%survey, %reference, error = %error_chain(&error), "queueing webhook deliveries failed; the answer will be redelivered");
+                held.insert((survey, reference));
             }
-            for endpoint in endpoints.iter().filter(|e| e.disabled.is_none()) {
-                let delivery = crate::stores::webhooks::DeliveryMessage::event(
-                    &answer.tenant,
-                    &endpoint.id,
-                    format!("msg_{}_{}", answer.reference, endpoint.id),
-                    "response.counted",
-                    answer,
+        }
+        let mut surveys: BTreeSet<SurveyRef> = listed.iter().map(Answer::survey_ref).collect();
+        surveys.extend(to_build.iter().cloned());
+        for survey in surveys {
+            let answers: Vec<Answer> = listed
+                .iter()
+                .filter(|answer| answer.survey_ref() == survey)
+                .cloned()
+                .collect();
+            let outcome = async {
+                mail::queue_notices(&self.stores, &self.settings.mailer, &answers).await?;
+                if to_build.contains(&survey) {
+                    self.stores.segments.request(&survey).await?;
+                }
+                Ok::<_, StoreError>(())
+            };
+            if let Err(error) = outcome.await {
+                tracing::error!(%survey, error = %error_chain(&error), "queueing notices or a segment build failed; the survey's answers will be redelivered");
+                held.extend(
+                    finished
+                        .iter()
+                        .filter(|w| w.answer.survey_ref() == survey)
+                        .map(|w| (survey.clone(), w.answer.reference)),
                 );
-                webhooks.queue().send(&delivery).await?;
             }
+        }
+        held
+    }
+
+    /// Queues a webhook delivery of one answer to each enabled endpoint of its tenant.
+    async fn queue_deliveries(&self, answer: &Answer) -> Result<(), StoreError> {
+        let webhooks = &self.stores.webhooks;
+        let endpoints = webhooks.cached(&answer.tenant).await?;
+        for endpoint in endpoints.iter().filter(|e| e.disabled.is_none()) {
+            let delivery = crate::stores::webhooks::DeliveryMessage::event(
+                &answer.tenant,
+                &endpoint.id,
+                format!("msg_{}_{}", answer.reference, endpoint.id),
+                "response.counted",
+                answer,
+            );
+            webhooks.enqueue(&delivery).await?;
         }
         Ok(())
     }
@@ -529,10 +570,15 @@ impl Worker {
         }
         // Before the messages go: a worker that dies first leaves them to be redelivered, and
         // their answers, still in `recent`, are listed again and queued again (same ids).
-        self.queue_deliveries(&listed).await?;
-        mail::queue_notices(&self.stores, &self.settings.mailer, &listed).await?;
-        for survey in &to_build {
-            self.stores.segments.request(survey).await?;
+        // Answers whose side work failed are held back the same way: not finished, and not
+        // settled, so they stay in `recent` to be listed again.
+        let held = self.side_work(&finished, &listed, &to_build).await;
+        if !held.is_empty() {
+            finished.retain(|w| !held.contains(&(w.answer.survey_ref(), w.answer.reference)));
+            for (survey, references) in &mut settled {
+                references.retain(|reference| !held.contains(&(survey.clone(), *reference)));
+            }
+            failed += held.len();
         }
         self.finish(&finished).await?;
         // Deleting the messages made everything before it durable: these answers may now

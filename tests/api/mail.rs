@@ -22,11 +22,28 @@ fn address(who: &str) -> String {
     )
 }
 
-/// An app whose site emails through the test server (workers are stepped by the test).
-async fn app_with_mail(mailbox: &Mailbox) -> TestApp {
+/// The site's address as the operator configures it (`CANVASS_PUBLIC_URL`): links in email
+/// carry it, whatever address a request came to.
+const SITE: &str = "https://surveys.acme.test";
+
+/// An app whose site emails through the test server (workers are stepped by the test), with
+/// the site's address configured, or not.
+async fn app_with_mail_at(mailbox: &Mailbox, site: Option<&str>) -> TestApp {
     let mut settings = test_settings();
     settings.worker.smtp_url = Some(mailbox.smtp_url());
+    settings.public_url = site.map(str::to_owned);
+    settings.worker.links_url = site.map(str::to_owned);
     spawn_app_configured(canvass::storage::memory::storage(), settings).await
+}
+
+async fn app_with_mail(mailbox: &Mailbox) -> TestApp {
+    app_with_mail_at(mailbox, Some(SITE)).await
+}
+
+/// The path of a link to the configured site, to follow it on the test's own address.
+fn path_of(link: &str) -> &str {
+    link.strip_prefix(SITE)
+        .expect("a link to the configured site")
 }
 
 fn mailer(mailbox: &Mailbox, site: &str) -> MailerSettings {
@@ -34,7 +51,7 @@ fn mailer(mailbox: &Mailbox, site: &str) -> MailerSettings {
         sender: Some(
             Sender::new(&mailbox.smtp_url(), "Canvass <canvass@acme.test>").expect("a sender"),
         ),
-        site: site.to_owned(),
+        site: Some(site.to_owned()),
         retry_scale: 0.0,
         ..MailerSettings::default()
     }
@@ -57,7 +74,7 @@ async fn an_invitation_and_a_forgotten_password_arrive_by_email_and_work() {
     let mailbox = Mailbox::from_env();
     let app = app_with_mail(&mailbox).await;
     let stores = app.stores().await;
-    let settings = mailer(&mailbox, &app.address);
+    let settings = mailer(&mailbox, SITE);
     let (owner_address, editor_address) = (address("owner"), address("editor"));
     let owner = Owner::signed_up(&app, "Acme", "acme", &owner_address).await;
     let csrf = owner.csrf("/tenant/members").await;
@@ -83,9 +100,8 @@ async fn an_invitation_and_a_forgotten_password_arrive_by_email_and_work() {
             .body
             .contains(&format!("{owner_address} invited you to Acme"))
     );
-    let link = link_in(&mail[0].body, &app.address);
-    let path = link.strip_prefix(&app.address).expect("on this site");
-    let editor = Owner::joined(&app.address, path).await;
+    let link = link_in(&mail[0].body, SITE);
+    let editor = Owner::joined(&app.address, path_of(&link)).await;
     assert_eq!(editor.get("/tenant/surveys/new").await.status(), 200);
 
     // "Forgot your password?" answers the same for every address, and mails only members.
@@ -123,8 +139,8 @@ async fn an_invitation_and_a_forgotten_password_arrive_by_email_and_work() {
         .find(|m| m.subject == "Set a new Canvass password")
         .expect("a reset message");
     assert!(mailbox.received(&nobody).is_empty());
-    let link = link_in(&reset.body, &app.address);
-    let path = link.strip_prefix(&app.address).expect("on this site");
+    let link = link_in(&reset.body, SITE);
+    let path = path_of(&link);
     let resetting = Owner::at(&app.address);
     let csrf = resetting.csrf(path).await;
     let done = resetting
@@ -138,6 +154,80 @@ async fn an_invitation_and_a_forgotten_password_arrive_by_email_and_work() {
     let old_session = editor.get("/tenant").await;
     assert_eq!(old_session.headers()["location"], "/tenant/sign-in");
     assert_eq!(Owner::at(&app.address).get(path).await.status(), 410);
+}
+
+#[tokio::test]
+async fn a_reset_link_in_email_never_follows_the_host_a_request_names() {
+    let mailbox = Mailbox::from_env();
+    let app = app_with_mail(&mailbox).await;
+    let stores = app.stores().await;
+    let owner_address = address("owner");
+    Owner::signed_up(&app, "Acme", "acme", &owner_address).await;
+    let forger = Owner::sending(
+        &app.address,
+        &[
+            ("host", "attacker.example"),
+            ("x-forwarded-host", "attacker.example"),
+            ("x-forwarded-proto", "https://evil.example/?"),
+            ("forwarded", "host=attacker.example;proto=https"),
+        ],
+    );
+    let csrf = forger.csrf("/tenant/forgot-password").await;
+    let sent = forger
+        .post(
+            "/tenant/forgot-password",
+            &[("csrf", &csrf), ("email", &owner_address)],
+        )
+        .await;
+    assert_eq!(sent.status(), 200);
+    send_all(&stores, &mailer(&mailbox, SITE)).await;
+    let mail = mailbox.wait_for(&owner_address, 1).await;
+    assert!(
+        mail[0]
+            .body
+            .contains(&format!("{SITE}/tenant/reset-password/")),
+        "{}",
+        mail[0].body
+    );
+    assert!(!mail[0].body.contains("attacker"), "{}", mail[0].body);
+    assert!(!mail[0].body.contains("evil"), "{}", mail[0].body);
+}
+
+#[tokio::test]
+async fn without_the_site_address_no_email_carrying_a_link_is_sent() {
+    let mailbox = Mailbox::from_env();
+    let app = app_with_mail_at(&mailbox, None).await;
+    let stores = app.stores().await;
+    let owner_address = address("owner");
+    let owner = Owner::signed_up(&app, "Acme", "acme", &owner_address).await;
+    let stranger = Owner::at(&app.address);
+    let page = stranger.page("/tenant/forgot-password").await;
+    assert!(page.contains("does not send email"), "{page}");
+    assert!(
+        !page.contains(r#"name="email""#),
+        "no form to ask for a link: {page}"
+    );
+    // An invitation is shown to the owner to pass on, not emailed.
+    let csrf = owner.csrf("/tenant/members").await;
+    let invited = owner
+        .post(
+            "/tenant/members/invite",
+            &[
+                ("csrf", &csrf),
+                ("email", &address("editor")),
+                ("role", "editor"),
+            ],
+        )
+        .await
+        .text()
+        .await
+        .expect("a page");
+    assert!(invited.contains("shown only this once"), "{invited}");
+    assert_eq!(
+        stores.mail.queue().waiting().await.expect("a count"),
+        0,
+        "nothing was queued to be emailed"
+    );
 }
 
 /// Sets when the signed-in member is emailed about new responses.

@@ -81,6 +81,16 @@ impl<'a> Owner<'a> {
         Self::with(&app.address, builder)
     }
 
+    /// A visitor of the site at `address` whose every request carries these headers (a forged
+    /// `Host`, say).
+    pub fn sending(address: &'a str, headers: &[(&'static str, &str)]) -> Self {
+        let mut map = reqwest::header::HeaderMap::new();
+        for (name, value) in headers {
+            map.insert(*name, value.parse().expect("a header value"));
+        }
+        Self::with(address, reqwest::Client::builder().default_headers(map))
+    }
+
     fn with(address: &'a str, builder: reqwest::ClientBuilder) -> Self {
         let client = builder
             .cookie_store(true)
@@ -168,9 +178,11 @@ impl<'a> Owner<'a> {
             r#"<code class="secret" id="invitation-link">"#,
             "</code>",
         );
-        link.strip_prefix(self.address)
-            .unwrap_or_else(|| panic!("{link} is on this site"))
-            .to_owned()
+        // On this site, or (when email is set up) on the configured site's address.
+        let at = link
+            .find("/tenant/join/")
+            .unwrap_or_else(|| panic!("{link} is an invitation link"));
+        link[at..].to_owned()
     }
 
     /// Accepts the invitation at `link` (a path) with `password`, as a new browser would.

@@ -370,6 +370,7 @@ async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_w
             webhook_id: "msg_old".into(),
             event: "test".into(),
             body: "{}".into(),
+            body_blob: None,
             first: yesterday,
             attempts: 12,
         })
@@ -396,4 +397,146 @@ async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_w
         0,
         "not retried"
     );
+}
+
+/// A survey with one long text question, an endpoint at a receiver, and two answers: one of
+/// 70,000 characters (its delivery too big for a queue message) and one short.
+async fn a_big_and_a_small_answer(app: &TestApp) -> (String, String, Received, String, u64, u64) {
+    let key = app.api_tenant("acme").await;
+    let (url, received) = receiver(vec![]).await;
+    let (status, made) = register(app, &key, &url).await;
+    assert_eq!(status, 201, "{made}");
+    let secret = made["secret"].as_str().expect("a secret").to_owned();
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Visit", "questions": [{"text": "Tell us", "type": "long_text"}]}),
+        )
+        .await;
+    let question = survey["questions"][0]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let long = "word ".repeat(14_000);
+    let reference = |response: reqwest::Response| {
+        crate::helpers::reference_in(response.headers()["location"].to_str().expect("ascii"))
+    };
+    let big = reference(app.answer("acme", "visit", &[(&question, &long)]).await);
+    let small = reference(app.answer("acme", "visit", &[(&question, "Short")]).await);
+    (key, secret, received, question, big, small)
+}
+
+#[tokio::test]
+async fn a_big_answer_is_delivered_whole_through_a_blob_and_the_blob_is_removed() {
+    let app = app_allowing_this_machine().await;
+    let (key, secret, received, question, big, small) = a_big_and_a_small_answer(&app).await;
+    let stores = app.stores().await;
+    let mut worker = worker(&stores, Duration::from_secs(60));
+    while let StepOutcome::BatchDone { poisoned, .. } = worker.step().await.expect("a step") {
+        assert_eq!(poisoned, 0);
+    }
+    deliver_until(&stores, &received, 2).await;
+    let got = received.lock().expect("the log").clone();
+    let mut references = Vec::new();
+    for (webhook_id, timestamp, signature, body) in &got {
+        assert!(verifies(&secret, webhook_id, timestamp, signature, body));
+        let event: Value = serde_json::from_str(body).expect("JSON");
+        let text = event["data"]["values"][&question]["text"]
+            .as_str()
+            .expect("a text");
+        references.push((
+            event["data"]["reference"].as_u64().expect("a reference"),
+            text.len(),
+        ));
+    }
+    references.sort_unstable();
+    let mut expected = vec![(big, "word ".repeat(14_000).trim_end().len()), (small, 5)];
+    expected.sort_unstable();
+    assert_eq!(references, expected, "both delivered, the big one whole");
+    let (_, summary) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/visit/summary",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(summary["total"], 2);
+    let left = stores
+        .scan("webhook-bodies/", None)
+        .await
+        .expect("a listing");
+    assert!(
+        left.keys.is_empty(),
+        "delivered bodies are removed: {:?}",
+        left.keys
+    );
+}
+
+#[tokio::test]
+async fn one_answer_whose_webhook_cannot_be_queued_never_holds_up_another() {
+    // Every body blob fails to write: the big answer's delivery cannot be queued.
+    let base = storage::memory::storage();
+    let mut settings = test_settings();
+    settings.worker.webhook_allowed_hosts = "127.0.0.1".into();
+    let app = spawn_app_configured(
+        crate::faults::FailingWrites::around(&base, "webhook-bodies/"),
+        settings,
+    )
+    .await;
+    let (key, _, received, _, big, small) = a_big_and_a_small_answer(&app).await;
+    let stores = app.stores().await;
+    let mut worker = worker(&stores, Duration::from_millis(300));
+    let StepOutcome::BatchDone {
+        received: taken,
+        failed,
+        poisoned,
+        ..
+    } = worker.step().await.expect("a step")
+    else {
+        panic!("a batch");
+    };
+    assert_eq!(
+        (taken, failed, poisoned),
+        (2, 1, 0),
+        "one held back, none poisoned"
+    );
+    // The small answer is counted and delivered; the big one is counted, and its message
+    // waits to be tried again (counted once, whatever happens to its webhook).
+    deliver_until(&stores, &received, 1).await;
+    let got = received.lock().expect("the log").clone();
+    let event: Value = serde_json::from_str(&got[0].3).expect("JSON");
+    assert_eq!(event["data"]["reference"], small);
+    let (_, summary) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/visit/summary",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(summary["total"], 2);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let StepOutcome::BatchDone {
+        received: again,
+        duplicates,
+        ..
+    } = worker.step().await.expect("a step")
+    else {
+        panic!("the held answer comes back");
+    };
+    assert_eq!(
+        (again, duplicates),
+        (1, 1),
+        "only the big answer ({big}) comes back"
+    );
+    let (_, summary) = app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/visit/summary",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(summary["total"], 2, "and it is not counted twice");
 }

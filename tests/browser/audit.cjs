@@ -55,6 +55,15 @@ async function audit(page, name) {
     const where = violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join("; ");
     problems.push(`${name}: ${violation.impact} ${violation.id} (${violation.help}) at ${where}`);
   }
+  // A star rating is one clean row: each star one pill, its word for screen readers only.
+  const pills = await page.$$eval(".star", (stars) => stars.map((star) =>
+    [star, ...star.querySelectorAll("*")].filter((el) => {
+      const style = getComputedStyle(el);
+      return parseFloat(style.borderTopWidth) > 0 && el.getBoundingClientRect().width > 1;
+    }).length));
+  const words = await page.$$eval(".star .star-word", (all) => all.map((w) => w.getBoundingClientRect().width));
+  if (pills.some((n) => n !== 1)) problems.push(`${name}: a star shows ${Math.max(...pills)} pills, not one`);
+  if (words.some((w) => w > 1)) problems.push(`${name}: a star's word is shown (it is for screen readers only)`);
   const width = page.viewportSize().width;
   if (width < 500) {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -112,9 +112,193 @@ impl Histogram {
     }
 }
 
+/// The most bars a chart of numbers shows: enough to see a shape, few enough to read on a
+/// phone.
+pub const CHART_BARS: usize = 12;
+
+/// Display bins folded to at most `most` bars, for a chart: unchanged when they fit; else each
+/// run of empty bins becomes one range; and if that is still too many, neighbours are grouped
+/// evenly. Counts add up to the same total, the order is kept, and a merged bar is labelled
+/// from its first bin's start to its last bin's end ("5 to 9", "2 to under 50").
+pub fn fold(bins: &[Bin], most: usize) -> Vec<Bin> {
+    let most = most.max(1);
+    if bins.len() <= most {
+        return bins.to_vec();
+    }
+    let mut runs: Vec<Vec<&Bin>> = Vec::new();
+    for bin in bins {
+        match runs.last_mut() {
+            Some(run) if bin.count == 0 && run.iter().all(|b| b.count == 0) => run.push(bin),
+            _ => runs.push(vec![bin]),
+        }
+    }
+    if runs.len() > most {
+        let width = bins.len().div_ceil(most);
+        runs = bins
+            .chunks(width)
+            .map(|chunk| chunk.iter().collect())
+            .collect();
+    }
+    runs.iter().map(|run| merged(run)).collect()
+}
+
+/// One bar for a run of neighbouring bins.
+fn merged(run: &[&Bin]) -> Bin {
+    let (first, last) = (run[0], run[run.len() - 1]);
+    if run.len() == 1 {
+        return first.clone();
+    }
+    let start = first.label.split(" to ").next().unwrap_or(&first.label);
+    let end = last.label.rsplit(" to ").next().unwrap_or(&last.label);
+    Bin {
+        lower: first.lower,
+        upper: last.upper,
+        count: run.iter().map(|b| b.count).sum(),
+        label: format!("{start} to {end}"),
+    }
+}
+
+/// The median, when the bins hold single values (one whole number each, as exact per-value
+/// counts and stars do); `None` for ranges, where it would be a guess, or with no answers.
+pub fn median(bins: &[Bin]) -> Option<f64> {
+    let exact = bins
+        .iter()
+        .filter(|b| b.count > 0)
+        .all(|b| b.upper - b.lower == 1.0 && b.lower.fract() == 0.0);
+    let total: u64 = bins.iter().map(|b| b.count).sum();
+    if !exact || total == 0 {
+        return None;
+    }
+    // The values at positions (total - 1) / 2 and total / 2, counted from 0.
+    let at = |position: u64| {
+        let mut seen = 0;
+        bins.iter().find_map(|b| {
+            seen += b.count;
+            (seen > position).then_some(b.lower)
+        })
+    };
+    Some((at((total - 1) / 2)? + at(total / 2)?) / 2.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn values(counts: &[u64]) -> Vec<Bin> {
+        counts
+            .iter()
+            .enumerate()
+            .map(|(i, &count)| Bin {
+                lower: i as f64,
+                upper: i as f64 + 1.0,
+                count,
+                label: i.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sixty_one_values_with_a_few_answers_fold_into_ranges_of_the_empty_ones() {
+        let mut counts = [0u64; 61];
+        for (value, count) in [(5, 2), (10, 1), (30, 4), (60, 1)] {
+            counts[value] = count;
+        }
+        let folded = fold(&values(&counts), CHART_BARS);
+        let shown: Vec<(&str, u64)> = folded.iter().map(|b| (b.label.as_str(), b.count)).collect();
+        assert_eq!(
+            shown,
+            [
+                ("0 to 4", 0),
+                ("5", 2),
+                ("6 to 9", 0),
+                ("10", 1),
+                ("11 to 29", 0),
+                ("30", 4),
+                ("31 to 59", 0),
+                ("60", 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn many_answered_values_are_grouped_evenly() {
+        let folded = fold(&values(&[1; 61]), CHART_BARS);
+        assert_eq!(folded.len(), 11, "61 values in groups of 6");
+        assert_eq!(folded[0].label, "0 to 5");
+        assert_eq!(folded[10].label, "60");
+        assert_eq!(folded.iter().map(|b| b.count).sum::<u64>(), 61);
+    }
+
+    #[test]
+    fn ranges_keep_their_words_when_merged() {
+        let bins = [("1 to 2", 0), ("2 to 4", 0), ("5 to 9", 3)]
+            .iter()
+            .enumerate()
+            .map(|(i, (label, count))| Bin {
+                lower: i as f64,
+                upper: i as f64 + 1.0,
+                count: *count,
+                label: (*label).into(),
+            })
+            .collect::<Vec<_>>();
+        let folded = fold(&bins, 2);
+        assert_eq!(folded[0].label, "1 to 4");
+    }
+
+    #[test]
+    fn the_median_is_the_middle_value_or_the_mean_of_the_two_middle_ones() {
+        assert_eq!(median(&values(&[0, 1, 1, 1])), Some(2.0));
+        assert_eq!(median(&values(&[0, 1, 0, 1])), Some(2.0));
+        assert_eq!(median(&values(&[1, 0, 0, 0, 1, 1])), Some(4.0));
+        assert_eq!(median(&values(&[0, 0])), None, "no answers");
+        let ranges = [Bin {
+            lower: 2.0,
+            upper: 5.0,
+            count: 3,
+            label: "2 to 4".into(),
+        }];
+        assert_eq!(median(&ranges), None, "a range would be a guess");
+    }
+
+    proptest! {
+        #[test]
+        fn folding_keeps_every_count_in_order_within_the_limit(
+            counts in proptest::collection::vec(prop_oneof![Just(0u64), 0u64..50], 0..200),
+            most in 1usize..20,
+        ) {
+            let bins = values(&counts);
+            let folded = fold(&bins, most);
+            prop_assert!(folded.len() <= most);
+            prop_assert_eq!(
+                folded.iter().map(|b| b.count).sum::<u64>(),
+                counts.iter().sum::<u64>()
+            );
+            for pair in folded.windows(2) {
+                prop_assert_eq!(pair[0].upper, pair[1].lower, "bars follow each other");
+            }
+            if let (Some(first), Some(last)) = (folded.first(), folded.last()) {
+                prop_assert_eq!(first.lower, 0.0);
+                prop_assert_eq!(last.upper, counts.len() as f64);
+            }
+        }
+
+        #[test]
+        fn the_median_has_as_many_answers_below_as_above(
+            counts in proptest::collection::vec(0u64..5, 1..40),
+        ) {
+            let bins = values(&counts);
+            let total: u64 = counts.iter().sum();
+            match median(&bins) {
+                None => prop_assert_eq!(total, 0),
+                Some(m) => {
+                    let below: u64 = bins.iter().filter(|b| b.lower < m).map(|b| b.count).sum();
+                    let above: u64 = bins.iter().filter(|b| b.lower > m).map(|b| b.count).sum();
+                    prop_assert!(below * 2 <= total && above * 2 <= total, "{m}: {below} below, {above} above of {total}");
+                }
+            }
+        }
+    }
 
     fn bin_of(value: f64) -> (f64, f64) {
         let mut histogram = Histogram::default();

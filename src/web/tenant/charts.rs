@@ -2,7 +2,7 @@
 //! as a table (so screen readers read the numbers, and text keeps its size on a phone) whose
 //! bars are `progress` elements scaled to the largest count (no JavaScript, no inline style).
 
-use crate::domain::summary::{DayCount, QuestionReport, Stats};
+use crate::domain::summary::{CHART_BARS, DayCount, QuestionReport, Stats, fold_bins};
 
 /// One bar: a label, a count and its share.
 pub struct Bar {
@@ -76,6 +76,21 @@ pub fn number(value: f64) -> String {
     }
 }
 
+/// Every value given to a number question with its count, when the chart folds them into
+/// ranges (the "show every value" table); `None` when the chart shows each already.
+pub fn every_value(question: &QuestionReport) -> Option<Vec<(String, u64)>> {
+    match &question.stats {
+        Stats::Numbers { histogram, .. } if histogram.len() > CHART_BARS => Some(
+            histogram
+                .iter()
+                .filter(|bin| bin.count > 0)
+                .map(|bin| (bin.label.clone(), bin.count))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// The chart of one question's statistics.
 pub fn chart(question: &QuestionReport) -> BarChart {
     match &question.stats {
@@ -86,10 +101,11 @@ pub fn chart(question: &QuestionReport) -> BarChart {
                 .collect(),
             question.answered,
         ),
+        // At most a dozen bars; every value is in the table beside it (`every_value`).
         Stats::Numbers { histogram, .. } => BarChart::new(
-            histogram
-                .iter()
-                .map(|bin| (bin.label.clone(), bin.count))
+            fold_bins(histogram, CHART_BARS)
+                .into_iter()
+                .map(|bin| (bin.label, bin.count))
                 .collect(),
             question.answered,
         ),

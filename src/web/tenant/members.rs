@@ -102,8 +102,12 @@ pub async fn invite(
                     format!("{} as {role}", email.as_str()),
                 )
                 .await?;
-            let link = crate::links::invitation(&state.site_url(&request), &token);
-            let mailed = state.mail_enabled();
+            // Emailed links lead only to the configured address; a link shown here to the
+            // owner may follow the address their own browser reached.
+            let mail_site = state.mail_links();
+            let site = mail_site.map_or_else(|| state.site_url(&request), str::to_owned);
+            let link = crate::links::invitation(&site, &token);
+            let mailed = mail_site.is_some();
             if mailed {
                 let mail =
                     invitation_message(&email, &signed_in.tenant.name, role, invited_by, &link);

@@ -9,6 +9,7 @@ mod charts;
 mod dashboard;
 mod deletions;
 mod designer;
+mod error_menu;
 mod exports;
 mod join;
 mod keys;
@@ -29,6 +30,7 @@ use actix_web::web::{self, ServiceConfig};
 pub fn routes(config: &mut ServiceConfig) {
     config.service(
         web::scope("/tenant")
+            .wrap(actix_web::middleware::from_fn(error_menu::with_menu))
             .wrap(crate::web::headers::private())
             .route("", web::get().to(dashboard::show))
             .route("/sign-up", web::get().to(auth::sign_up_form))
@@ -122,7 +124,9 @@ pub fn routes(config: &mut ServiceConfig) {
             .route(
                 "/surveys/{slug}/responses/ref/{reference}",
                 web::get().to(results::response_by_reference),
-            ),
+            )
+            // Unknown addresses under /tenant get the error page with the menu too.
+            .default_service(web::to(crate::web::error::not_found)),
     );
 }
 

@@ -50,12 +50,12 @@ pub async fn forgot(
     let form = read_public_form(&request, payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     if let Some(email) = Email::parse(&email_text)
-        && state.mail_enabled()
+        && let Some(site) = state.mail_links()
         && let Some(account) = state.stores.accounts.get(&email).await?
         && member_account(&state, account).await?.is_some()
     {
         let token = state.stores.accounts.reset_link(&email).await?;
-        let link = crate::links::password_reset(&state.site_url(&request), &token);
+        let link = crate::links::password_reset(site, &token);
         state
             .stores
             .mail

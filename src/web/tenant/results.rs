@@ -8,12 +8,12 @@ use askama::Template;
 use serde::Deserialize;
 use time::OffsetDateTime;
 
-use super::charts::{BarChart, chart, number};
+use super::charts::{BarChart, chart, every_value, number};
 use super::segments::SegmentPicker;
 use super::session::{AtLeast, SignedIn};
 use super::{notice, own_survey};
 use crate::domain::member::Role;
-use crate::domain::summary::{QuestionReport, Stats};
+use crate::domain::summary::{QuestionReport, Stats, median};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
 use crate::stores::responses::{DateRange, Filter};
 use crate::web::roles::Viewer;
@@ -23,6 +23,8 @@ struct QuestionView {
     number: usize,
     report: QuestionReport,
     chart: BarChart,
+    /// A number question's every value and count, when the chart shows ranges.
+    every_value: Option<Vec<(String, u64)>>,
     facts: Vec<(&'static str, String)>,
     /// The frequent words of what "Other" was said to mean, as "word (count)".
     other_words: Vec<String>,
@@ -82,17 +84,26 @@ fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
             std_dev: Some(sd),
             min: Some(min),
             max: Some(max),
-            ..
-        } => vec![
-            ("Mean", number(*mean)),
-            ("Standard deviation", number(*sd)),
-            ("Lowest", number(*min)),
-            ("Highest", number(*max)),
-        ],
+            histogram,
+        } => [
+            Some(("Mean", number(*mean))),
+            median(histogram).map(|m| ("Median", number(m))),
+            Some(("Standard deviation", number(*sd))),
+            Some(("Lowest", number(*min))),
+            Some(("Highest", number(*max))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
         _ => Vec::new(),
     });
     facts
 }
+
+/// What the page says of a segment filter it cannot use (the API's answer names the rule; an
+/// owner only needs to pick again).
+const UNKNOWN_SEGMENT: &str =
+    "This link names a segment this survey does not have. Pick one from the list instead.";
 
 /// The segment a page shows.
 #[derive(Deserialize)]
@@ -112,7 +123,7 @@ pub async fn summary(
     let (segment, segment_error) =
         match SegmentId::asked(query.segment.as_deref(), &survey.questions) {
             Ok(segment) => (segment, None),
-            Err(problem) => (None, Some(problem)),
+            Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
         };
     let mut report = state
         .stores
@@ -132,6 +143,7 @@ pub async fn summary(
         .map(|(i, question)| QuestionView {
             number: i + 1,
             chart: chart(question),
+            every_value: every_value(question),
             facts: facts(question),
             latest: latest(question),
             other_words: match &question.stats {
@@ -316,7 +328,7 @@ pub async fn responses(
     let (segment, segment_error) =
         match SegmentId::asked(query.segment.as_deref(), &survey.questions) {
             Ok(segment) => (segment, None),
-            Err(problem) => (None, Some(problem)),
+            Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
         };
     let filter = Filter {
         range,
