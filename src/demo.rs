@@ -242,6 +242,7 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
         tenant: tenant.slug.clone(),
         password_hash: hash,
         created: now,
+        password_set: None,
     };
     let earlier = stores
         .accounts

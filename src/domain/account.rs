@@ -32,8 +32,10 @@ impl Email {
     /// if it is not one.
     pub fn parse(text: &str) -> Option<Self> {
         let email = text.trim().to_lowercase();
+        // A name with a dot, never an address literal (`x@[127.0.0.1]`): mail goes to
+        // domains, not to hosts a sender picks.
         let dotted = email.rsplit_once('@').is_some_and(|(_, domain)| {
-            domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
+            domain.contains('.') && !domain.starts_with(['.', '[']) && !domain.ends_with('.')
         });
         (email.len() <= 254 && dotted && email.validate_email()).then_some(Self(email))
     }
@@ -76,6 +78,14 @@ pub struct Account {
     /// When it was made.
     #[serde(with = "time::serde::rfc3339")]
     pub created: OffsetDateTime,
+    /// When its password was last set after it was made: reset links made before then no
+    /// longer work.
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub password_set: Option<OffsetDateTime>,
 }
 
 /// Hashes a password with argon2id and a random salt. CPU-heavy: call it off the async runtime.
@@ -114,6 +124,8 @@ mod tests {
             "owner@beanthere",
             "owner@beanthere.",
             "owner@.com",
+            "x@[127.0.0.1]",
+            "x@[ipv6:::1]",
         ] {
             assert!(Email::parse(bad).is_none(), "case {bad:?}");
         }

@@ -266,11 +266,16 @@ fn single<'a>(posted: &[&'a str]) -> Result<&'a str, String> {
     }
 }
 
-/// Whether a text holds control characters other than tab, line feed and carriage return:
-/// invisible, never typed on purpose, and NUL cannot be stored in PostgreSQL at all.
+/// Whether a text holds control characters other than tab, line feed and carriage return
+/// (invisible, never typed on purpose, and NUL cannot be stored in PostgreSQL at all), or the
+/// bidirectional embeddings, overrides and isolates (U+202A to U+202E, U+2066 to U+2069),
+/// which can make a text shown to others read differently from what it holds. The plain
+/// direction marks (U+200E, U+200F) stay: right-to-left writing uses them.
 pub fn has_control_characters(text: &str) -> bool {
-    text.chars()
-        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    text.chars().any(|c| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    })
 }
 
 fn text(posted: &[&str], limit: usize) -> Result<AnswerValue, String> {
@@ -496,6 +501,16 @@ mod tests {
     use super::*;
     use crate::domain::Question;
     use crate::domain::definition::Definition;
+
+    #[test]
+    fn bidirectional_overrides_count_as_invisible_controls_but_direction_marks_do_not() {
+        for hostile in ["Pay\u{202E}gpj.exe", "a\u{2066}b", "\u{202A}x", "nul\0"] {
+            assert!(has_control_characters(hostile), "{hostile:?}");
+        }
+        for fine in ["مرحبا\u{200F} ok", "tab\tand\nlines", "Café ☕"] {
+            assert!(!has_control_characters(fine), "{fine:?}");
+        }
+    }
 
     fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
         Question {

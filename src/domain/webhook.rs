@@ -79,35 +79,7 @@ pub fn retry_delay(attempt: u32) -> Duration {
 /// NAT), unspecified, multicast, broadcast and documentation ranges, and IPv6's unique-local
 /// and link-local ones (an IPv4 address inside IPv6 is judged as IPv4).
 pub fn forbidden(address: IpAddr) -> bool {
-    match address {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_multicast()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b))
-                || (a == 192 && b == 0)
-                || a >= 240
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return forbidden(IpAddr::V4(v4));
-            }
-            let first = v6.segments()[0];
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80
-                || (first == 0x2001 && v6.segments()[1] == 0x0db8)
-                || (first == 0x0064 && v6.segments()[1] == 0xff9b)
-        }
-    }
+    crate::address_policy::is_internal(address)
 }
 
 #[cfg(test)]

@@ -83,7 +83,8 @@ impl AccountStore {
         }
     }
 
-    /// Sets the password hash of an existing account; `false` if there is none.
+    /// Sets the password hash of an existing account, voiding its outstanding reset links;
+    /// `false` if there is none.
     pub async fn set_password(
         &self,
         email: &Email,
@@ -94,6 +95,8 @@ impl AccountStore {
                 return Ok(false);
             };
             account.password_hash = password_hash.to_owned();
+            // Every reset link made before now stops working.
+            account.password_set = Some(time::OffsetDateTime::now_utc());
             if self.create(&account, Some(&etag)).await?.is_some() {
                 return Ok(true);
             }
@@ -143,6 +146,8 @@ impl AccountStore {
         }
     }
 
+    /// A live reset link: not expired, and made after its account's password was last set
+    /// (setting a password, by a link or otherwise, voids the others).
     async fn reset(&self, token: &str) -> Result<Option<(ResetLink, ETag)>, StoreError> {
         if !tokens::well_formed(token) {
             return Ok(None);
@@ -151,7 +156,12 @@ impl AccountStore {
         match self.blobs.get(&key).await {
             Ok(blob) => {
                 let link: ResetLink = decode(&key, &blob.body)?;
-                let live = link.expires > time::OffsetDateTime::now_utc();
+                let made = link.expires - RESET_LIFETIME;
+                let live = link.expires > time::OffsetDateTime::now_utc()
+                    && self
+                        .get(&link.email)
+                        .await?
+                        .is_some_and(|account| account.password_set.is_none_or(|set| set < made));
                 Ok(live.then_some((link, blob.meta.etag)))
             }
             Err(Error::NotFound { .. }) => Ok(None),

@@ -69,6 +69,7 @@ impl Stores {
             tenant: tenant.slug.clone(),
             password_hash,
             created: OffsetDateTime::now_utc(),
+            password_set: None,
         };
         let Some(claimed) = self.accounts.create(&account, replacing).await? else {
             return Ok(Joined::AddressTaken);

@@ -143,7 +143,13 @@ impl SurveyStore {
                 .await;
             self.slugs.invalidate(tenant).await;
             match created {
-                Ok(_) => return Ok(Some(survey)),
+                Ok(_) => {
+                    // A miss cached before (a visit to the address) must not hide it here.
+                    self.surveys
+                        .invalidate(&(tenant.clone(), survey.slug.clone()))
+                        .await;
+                    return Ok(Some(survey));
+                }
                 // Someone took the slug meanwhile (or the list was stale): pick again.
                 Err(Error::AlreadyExists { .. }) => continue,
                 Err(error) => return Err(error).context(|| format!("creating survey {key}")),

@@ -39,6 +39,25 @@ pub fn client_address<'a>(
     client
 }
 
+/// The scheme the client used: what a trusted proxy says (`Forwarded: proto=`,
+/// `X-Forwarded-Proto`), else this connection's own. A client's own scheme headers are
+/// ignored, as its `X-Forwarded-For` is, so it cannot have a cookie marked `Secure` (or a link
+/// made) on its word.
+pub fn scheme(request: &HttpRequest, trusted: &[IpNet]) -> &'static str {
+    let own = match request.app_config().secure() {
+        true => "https",
+        false => "http",
+    };
+    let from_proxy = request
+        .peer_addr()
+        .is_some_and(|peer| trusted.iter().any(|net| net.contains(&peer.ip())));
+    match (from_proxy, request.connection_info().scheme()) {
+        (true, "https") => "https",
+        (true, "http") => "http",
+        _ => own,
+    }
+}
+
 /// Parses the operator's list: addresses or CIDR ranges, separated by commas or spaces.
 pub fn parse_trusted(list: &str) -> Result<Vec<IpNet>, String> {
     list.split([',', ' '])

@@ -137,7 +137,12 @@ impl AppState {
                     .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
             })
             .unwrap_or("localhost");
-        format!("{}://{host}", request.connection_info().scheme())
+        format!("{}://{host}", self.scheme(request))
+    }
+
+    /// The scheme the client used, believing only trusted proxies' headers.
+    pub fn scheme(&self, request: &actix_web::HttpRequest) -> &'static str {
+        client::scheme(request, &self.trusted_proxies)
     }
 
     /// A survey's public address, as owners share it.

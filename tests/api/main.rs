@@ -14,6 +14,7 @@ mod first_run;
 mod guarantees;
 mod hardening;
 mod helpers;
+mod hostile;
 mod isolation;
 mod json_api;
 mod lifecycle;

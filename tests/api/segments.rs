@@ -312,5 +312,8 @@ async fn the_summary_and_responses_pages_show_one_segment() {
     let page = owner
         .page("/tenant/surveys/trips/summary?segment=place%3AMoon")
         .await;
-    assert!(page.contains("Not segmented: question"), "{page}");
+    assert!(
+        page.contains("names a segment this survey does not have"),
+        "{page}"
+    );
 }

@@ -64,6 +64,22 @@ async function audit(page, name) {
   const words = await page.$$eval(".star .star-word", (all) => all.map((w) => w.getBoundingClientRect().width));
   if (pills.some((n) => n !== 1)) problems.push(`${name}: a star shows ${Math.max(...pills)} pills, not one`);
   if (words.some((w) => w > 1)) problems.push(`${name}: a star's word is shown (it is for screen readers only)`);
+  // Nothing runs out of its card (a long link, a select): it would be cut or overlap.
+  const spills = await page.$$eval(".panel", (panels) => panels.flatMap((panel) => {
+    const edge = panel.getBoundingClientRect().right;
+    // Inside a scrolling box (a wide table of responses) content may be wider: it scrolls.
+    const scrolls = (el) => {
+      for (let up = el.parentElement; up && up !== panel.parentElement; up = up.parentElement) {
+        if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return true;
+      }
+      return false;
+    };
+    return [...panel.querySelectorAll("*")]
+      .filter((el) => el.getBoundingClientRect().width > 1 && el.getBoundingClientRect().right > edge + 1)
+      .filter((el) => !scrolls(el))
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className ? "." + String(el.className).split(" ")[0] : ""}`);
+  }));
+  if (spills.length > 0) problems.push(`${name}: runs out of its card: ${[...new Set(spills)].slice(0, 5).join(", ")}`);
   const width = page.viewportSize().width;
   if (width < 500) {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -322,6 +322,59 @@ async function main() {
     await owner.click("text=Create key");
     await owner.waitForSelector("code.secret");
     await shoot(owner, "api-keys");
+    const apiKey = (await owner.textContent("code.secret")).trim();
+
+    // The designer of a saved survey with pages, conditions and a jump, on a phone, with
+    // JavaScript and without: nothing scrolls sideways (the audit checks each).
+    const made = await fetch(`${base}/api/v1/surveys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Branching visit to one of our cafés in the north of the country", pages: [
+        { title: "About your visit", questions: [
+          { id: "visit", text: "Is this your first visit to one of our cafés?", type: "single_choice",
+            required: true, options: ["First time", "Regular customer for many years"] },
+          { id: "stars", text: "Your rating", type: "five_stars" },
+          { id: "why", text: "What went wrong?", type: "long_text",
+            show_if: { any: [{ question: "visit", equals: "First time" }, { question: "stars", less_than: 3 }] } }],
+          jumps: [{ if: { question: "visit", equals: "First time" }, to: 2 }] },
+        { title: "Regulars", questions: [
+          { id: "often", text: "Visits a month?", type: "numeric", min: 1, max: 31, integer: true }] },
+        { title: "Last words", questions: [
+          { id: "grid", text: "How was each?", type: "matrix", rows: ["Coffee", "Cake"],
+            columns: ["Poor", "Fair", "Good"] }] }] }),
+    });
+    if (made.status !== 201) throw new Error(`the survey of pages: ${made.status} ${await made.text()}`);
+    const branching = (await made.json()).slug;
+    await phoneOwner.goto(`${base}/tenant/surveys/${branching}`);
+    await shoot(phoneOwner, "designer-logic-phone");
+    const plainPhone = scriptless(await (await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })).newPage());
+    await plainPhone.context().addCookies(await owner.context().cookies());
+    await plainPhone.goto(`${base}/tenant/surveys/${branching}`);
+    await shoot(plainPhone, "designer-logic-phone-no-js");
+    // Published, its long public link stays inside the dashboard's card at 1280 px and on a phone.
+    const published = await fetch(`${base}/api/v1/surveys/${branching}/publish`, {
+      method: "POST", headers: { authorization: `Bearer ${apiKey}` } });
+    if (published.status !== 200) throw new Error(`publishing: ${published.status} ${await published.text()}`);
+    const wide = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await wide.context().addCookies(await owner.context().cookies());
+    await wide.goto(`${base}/tenant`);
+    await shoot(wide, "dashboard-wide");
+    const table = await wide.$eval(".table-wrap", (box) => [box.scrollWidth, box.clientWidth]);
+    if (table[0] > table[1]) throw new Error(`the dashboard's table is cut at 1280 px: ${table}`);
+    // Lines of text in each State cell: a state and its reason, not a word a line.
+    const states = await wide.$$eval("td[data-label=State]", (cells) => cells.map((cell) => {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      const lines = new Set();
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of range.getClientRects()) if (rect.width > 0) lines.add(Math.round(rect.bottom / 8));
+      }
+      return lines.size;
+    }));
+    if (Math.max(...states) > 3) throw new Error(`the State column wraps a word a line: ${states} lines`);
+    await phoneOwner.goto(`${base}/tenant`);
+    await shoot(phoneOwner, "dashboard-phone-published");
     await owner.click("text=Revoke");
     await shoot(owner, "revoke-confirm");
 

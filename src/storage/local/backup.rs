@@ -162,6 +162,7 @@ fn copy(snapshot: &Connection, to: &Path, progress: Progress<'_>) -> Result<File
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
     {
+        super::private::private_file(to)?;
         let mut copy = Connection::open(to).map_err(sqlite(to))?;
         let backup = rusqlite::backup::Backup::new(snapshot, &mut copy).map_err(sqlite(to))?;
         loop {
@@ -210,8 +211,8 @@ pub fn backup(data_dir: &Path, dest: &Path, progress: Progress<'_>) -> Result<Ma
             dest.display()
         )));
     }
-    std::fs::create_dir_all(dest)
-        .map_err(|e| Error::backend(format!("{}: {e}", dest.display())))?;
+    refuse_inside(data_dir, dest)?;
+    super::private::private_dir(dest)?;
     let files = files_of(data_dir)?;
     let taken_at = time::OffsetDateTime::now_utc();
     let (snapshots, held) = snapshots(&files)?;
@@ -233,9 +234,51 @@ pub fn backup(data_dir: &Path, dest: &Path, progress: Progress<'_>) -> Result<Ma
     let text = serde_json::to_vec_pretty(&manifest).map_err(Error::backend)?;
     // Written last, and whole: its presence says the backup is complete.
     let partial = dest.join(format!("{MANIFEST}.partial"));
+    super::private::private_file(&partial)?;
     std::fs::write(&partial, text).map_err(|e| Error::backend(e.to_string()))?;
     std::fs::rename(&partial, dest.join(MANIFEST)).map_err(|e| Error::backend(e.to_string()))?;
     Ok(manifest)
+}
+
+/// Refuses a destination inside the data directory: the backup would copy itself into the
+/// next one, and deleting the data directory would delete its backup with it.
+fn refuse_inside(data_dir: &Path, dest: &Path) -> Result<()> {
+    let data = std::fs::canonicalize(data_dir)
+        .map_err(|e| Error::backend(format!("{}: {e}", data_dir.display())))?;
+    // The destination may not exist yet: its ".." are taken lexically, then its nearest
+    // existing ancestor is resolved (symbolic links included).
+    let absolute = std::path::absolute(dest)
+        .map_err(|e| Error::backend(format!("{}: {e}", dest.display())))?;
+    let mut lexical = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    let mut existing = lexical;
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        let Some(name) = existing.file_name() else {
+            break;
+        };
+        rest.push(name.to_owned());
+        existing.pop();
+    }
+    let mut resolved = std::fs::canonicalize(&existing)
+        .map_err(|e| Error::backend(format!("{}: {e}", dest.display())))?;
+    resolved.extend(rest.iter().rev());
+    if resolved.starts_with(&data) {
+        return Err(Error::InvalidArgument(format!(
+            "{} is inside the data directory {}: back up somewhere else",
+            dest.display(),
+            data_dir.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Checks a backup against its manifest: every file present and unchanged. The same bytes

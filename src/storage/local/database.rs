@@ -230,7 +230,16 @@ pub(super) fn open_file(path: &Path, vfs: Option<&str>) -> rusqlite::Result<Conn
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     match vfs {
         Some(vfs) => Connection::open_with_flags_and_vfs(path, flags, vfs),
-        None => Connection::open_with_flags(path, flags),
+        None => {
+            // Made (or tightened) first, so the file and its -wal and -shm are 0600.
+            super::private::private_file(path).map_err(|error| {
+                rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                    Some(error.to_string()),
+                )
+            })?;
+            Connection::open_with_flags(path, flags)
+        }
     }
 }
 

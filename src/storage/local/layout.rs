@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 
 use super::database::{Database, open_file};
 use super::{Durability, Options, busy, upgrade};
-use crate::storage::{Error, Result};
+use crate::storage::Result;
 
 /// File name of the queue database inside the data directory.
 pub const QUEUE_FILE: &str = "canvass.sqlite3";
@@ -79,12 +79,7 @@ pub(super) struct Layout {
 impl Layout {
     /// Opens (creating if needed) every file of `data_dir`. Blocking.
     pub(super) fn open(data_dir: &Path, options: &Options) -> Result<Self> {
-        std::fs::create_dir_all(data_dir).map_err(|error| {
-            Error::backend(format!(
-                "cannot create the data directory {}: {error}",
-                data_dir.display()
-            ))
-        })?;
+        super::private::private_dir(data_dir)?;
         let queue_path = data_dir.join(QUEUE_FILE);
         let queues = Database::open(&queue_path, options, QUEUE_SCHEMA)?;
         // One connection for the one-off work of opening.

@@ -29,6 +29,7 @@ mod blob;
 mod busy;
 mod database;
 mod layout;
+mod private;
 mod queue;
 mod upgrade;
 mod writer;

@@ -31,9 +31,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
         let payload = web::Payload::from_request(request, payload);
         Box::pin(async move {
             if !json {
-                return Err(ApiError::BadRequest(
-                    "send the body as JSON, with Content-Type: application/json".into(),
-                ));
+                return Err(ApiError::NotJson);
             }
             let state = state.ok_or_else(|| ApiError::BadRequest("no application".into()))?;
             let payload = payload

@@ -48,6 +48,9 @@ pub enum ApiError {
     /// The body took longer than the server's limit to arrive.
     #[error("the request body took too long to arrive")]
     Timeout,
+    /// The body is not sent as JSON.
+    #[error("send the body as JSON, with Content-Type: application/json")]
+    NotJson,
     /// A store failed.
     #[error("internal error")]
     Store(#[from] StoreError),
@@ -76,6 +79,7 @@ impl ResponseError for ApiError {
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Timeout => StatusCode::REQUEST_TIMEOUT,
+            ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Store(error) if error.is_full() || error.is_corrupt() => {
                 StatusCode::SERVICE_UNAVAILABLE
             }

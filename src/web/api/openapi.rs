@@ -97,9 +97,10 @@ impl CommonErrors {
         ),
     ];
     /// Statuses of operations that take a body.
-    const WITH_BODY: [(&'static str, &'static str); 2] = [
+    const WITH_BODY: [(&'static str, &'static str); 3] = [
         ("408", "The body took too long to arrive"),
         ("413", "The body is over 1 MiB"),
+        ("415", "The body is not sent as application/json"),
     ];
 
     fn response(description: &str) -> RefOr<Response> {
@@ -226,6 +227,7 @@ mod tests {
                 }
                 let with_body = operation.get("requestBody").is_some();
                 assert_eq!(responses.get("413").is_some(), with_body, "{method} {path}");
+                assert_eq!(responses.get("415").is_some(), with_body, "{method} {path}");
             }
         }
     }

@@ -247,6 +247,7 @@ async fn create_owner_and_tenant(
         tenant: tenant.slug.clone(),
         password_hash,
         created: OffsetDateTime::now_utc(),
+        password_set: None,
     };
     let accounts = &state.stores.accounts;
     let claimed = match accounts.create(&account, None).await? {

@@ -121,8 +121,12 @@ pub fn unseal(request: &HttpRequest, state: &AppState, name: &str) -> Option<Str
         .map(|cookie| cookie.value().to_owned())
 }
 
-fn secure(request: &HttpRequest) -> bool {
-    request.connection_info().scheme() == "https"
+/// Whether cookies get `Secure`: the request came over https, by the operator's rule on
+/// which proxies to believe.
+pub fn secure(request: &HttpRequest) -> bool {
+    request
+        .app_data::<web::Data<AppState>>()
+        .is_some_and(|state| state.scheme(request) == "https")
 }
 
 /// The encrypted cookie that carries a new session's id.

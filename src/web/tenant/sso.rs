@@ -112,7 +112,7 @@ async fn redirect_to_provider(
         .http_only(true)
         // Lax: the provider's redirect back is a top-level GET, which carries it.
         .same_site(SameSite::Lax)
-        .secure(request.connection_info().scheme() == "https")
+        .secure(super::session::secure(request))
         .max_age(FLOW_LIFETIME)
         .finish();
     Ok(HttpResponse::SeeOther()
