@@ -124,6 +124,7 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "join-phone",
         "joined-phone",
         "members-after-join",
+        "remove-member-confirm",
         "join-used-phone",
         "forgot-password-phone",
         "reset-password-phone",

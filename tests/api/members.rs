@@ -78,6 +78,7 @@ const SITE_ROUTES: &[(&str, &str, &str)] = &[
     ("GET", "/tenant/members", "owner"),
     ("POST", "/tenant/members/invite", "owner"),
     ("POST", "/tenant/members/role", "owner"),
+    ("GET", "/tenant/members/remove", "owner"),
     ("POST", "/tenant/members/remove", "owner"),
     ("POST", "/tenant/members/invitations/X/withdraw", "owner"),
     ("GET", "/tenant/audit", "owner"),
@@ -386,6 +387,91 @@ async fn the_last_owner_stays_and_a_removed_member_loses_sessions_keys_and_addre
         .api(Method::GET, "/api/v1/surveys", &viewer_key, None)
         .await;
     assert_eq!(status, 401);
+}
+
+#[tokio::test]
+async fn removing_a_member_asks_first_and_the_only_owner_is_offered_neither_removal_nor_a_role() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", OWNER).await;
+    let page = owner.page("/tenant/members").await;
+    assert!(page.contains("the only owner"), "{page}");
+    assert!(
+        !page.contains("members/remove?email="),
+        "no Remove for the only owner: {page}"
+    );
+    assert!(
+        !page.contains(r#"id="role-1""#),
+        "no role to pick for the only owner: {page}"
+    );
+    // Asking to remove them anyway is answered, and nothing changes.
+    let asked = owner
+        .get(&format!("/tenant/members/remove?email={OWNER}"))
+        .await;
+    assert_eq!(asked.headers()["location"], "/tenant/members");
+    assert!(
+        owner
+            .page("/tenant/members")
+            .await
+            .contains("is the only owner")
+    );
+
+    let link = owner.invite(EDITOR, "editor").await;
+    let editor = Owner::joined(&app.address, &link).await;
+    let page = owner.page("/tenant/members").await;
+    assert!(
+        page.contains("members/remove?email=editor%40acme.test"),
+        "{page}"
+    );
+    // Remove asks first, saying what it does; only the confirmation removes.
+    let confirm = owner
+        .page("/tenant/members/remove?email=editor%40acme.test")
+        .await;
+    assert!(confirm.contains("signed out at once"), "{confirm}");
+    assert!(confirm.contains("Keep them"), "{confirm}");
+    assert_eq!(
+        editor.get("/tenant").await.status(),
+        200,
+        "asking removed nothing"
+    );
+    let csrf = crate::owner::value_of(&confirm, "csrf");
+    let removed = owner
+        .post(
+            "/tenant/members/remove",
+            &[("csrf", &csrf), ("email", EDITOR)],
+        )
+        .await;
+    assert_eq!(removed.status(), 303);
+    assert_eq!(
+        editor.get("/tenant").await.headers()["location"],
+        "/tenant/sign-in"
+    );
+}
+
+#[tokio::test]
+async fn an_invitation_shows_its_link_with_a_copy_button() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", OWNER).await;
+    let csrf = owner.csrf("/tenant/members").await;
+    let page = owner
+        .post(
+            "/tenant/members/invite",
+            &[("csrf", &csrf), ("email", EDITOR), ("role", "editor")],
+        )
+        .await
+        .text()
+        .await
+        .expect("a page");
+    let link = crate::owner::between(
+        &page,
+        r#"<code class="secret" id="invitation-link">"#,
+        "</code>",
+    );
+    assert!(
+        page.contains(&format!(
+            r#"class="button secondary small copy" data-copy="{link}""#
+        )),
+        "{page}"
+    );
 }
 
 #[tokio::test]

@@ -69,6 +69,13 @@ async function invite(browser) {
   await owner.goto(`${base}/tenant/members`);
   expect((await owner.textContent("#members-title + .table-wrap")).includes(editor), "the editor is listed");
   await shoot(owner, "members-after-join");
+  // Removing asks first; keeping them changes nothing.
+  await owner.click(`a:has-text('Remove ${editor}')`);
+  await owner.waitForSelector("text=signed out at once");
+  await shoot(owner, "remove-member-confirm");
+  await owner.click("text=Keep them");
+  await owner.waitForURL(`${base}/tenant/members`);
+  expect((await owner.textContent("#members-title + .table-wrap")).includes(editor), "kept after Keep them");
   const again = await (await browser.newContext(phone)).newPage();
   const used = await again.goto(link);
   expect(used.status() === 410, `a used invitation answers 410, not ${used.status()}`);

@@ -17,7 +17,7 @@ use crate::domain::member::{Invitation, Member, Role};
 use crate::mail::invitation_message;
 use crate::web::forms::field;
 use crate::web::roles::Owner;
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/members.html")]
@@ -36,6 +36,76 @@ struct MembersPage {
     invite_role: Role,
     error: Option<String>,
     notice: Option<String>,
+}
+
+impl MembersPage {
+    /// Whether `member` is the tenant's only owner: they are offered no removal and no other
+    /// role (a tenant never loses its last owner).
+    fn is_last_owner(&self, member: &Member) -> bool {
+        member.role == Role::Owner
+            && self
+                .members
+                .iter()
+                .filter(|m| m.role == Role::Owner)
+                .count()
+                == 1
+    }
+}
+
+/// The page that asks before a member is removed.
+#[derive(Template)]
+#[template(path = "tenant/remove-member.html")]
+struct RemovePage {
+    csrf: String,
+    role: Role,
+    tenant: Arc<Tenant>,
+    member: Member,
+    /// Whether the member is the one asking (they would sign themselves out).
+    me: bool,
+}
+
+/// Which member a link names.
+#[derive(serde::Deserialize)]
+pub struct Named {
+    email: String,
+}
+
+/// `GET /tenant/members/remove?email=...`: asks first, saying what removing does.
+pub async fn confirm_remove(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    query: web::Query<Named>,
+) -> Result<HttpResponse, WebError> {
+    let email = Email::parse(&query.email).ok_or(WebError::NotFound)?;
+    let members = state.stores.members.read(&signed_in.tenant).await?;
+    let member = members
+        .members
+        .iter()
+        .find(|m| m.email == email)
+        .cloned()
+        .ok_or(WebError::NotFound)?;
+    let owners = members
+        .members
+        .iter()
+        .filter(|m| m.role == Role::Owner)
+        .count();
+    if member.role == Role::Owner && owners == 1 {
+        return Ok(notice::redirect(
+            &state,
+            "/tenant/members",
+            &format!(
+                "{} is the only owner, so they stay: make someone else an owner first.",
+                email.as_str()
+            ),
+        ));
+    }
+    render(&RemovePage {
+        csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
+        tenant: signed_in.tenant.clone(),
+        me: member.email == signed_in.session.email,
+        member,
+    })
 }
 
 async fn page(state: &AppState, signed_in: &SignedIn) -> Result<MembersPage, WebError> {

@@ -62,6 +62,7 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/members", web::get().to(members::show))
             .route("/members/invite", web::post().to(members::invite))
             .route("/members/role", web::post().to(members::set_role))
+            .route("/members/remove", web::get().to(members::confirm_remove))
             .route("/members/remove", web::post().to(members::remove))
             .route(
                 "/members/invitations/{id}/withdraw",
