@@ -49,3 +49,18 @@
     }, 200);
   });
 })();
+
+// Responses: "Select all on this page" ticks every box in place (without JavaScript the link
+// reloads the page with every box ticked).
+(function () {
+  "use strict";
+  var link = document.getElementById("select-all");
+  if (!link) return;
+  link.addEventListener("click", function (event) {
+    event.preventDefault();
+    var boxes = document.querySelectorAll("input[name=reference]");
+    var all = Array.prototype.every.call(boxes, function (box) { return box.checked; });
+    boxes.forEach(function (box) { box.checked = !all; });
+    link.textContent = all ? "Select all on this page" : "Clear the selection";
+  });
+})();

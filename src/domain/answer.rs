@@ -70,6 +70,17 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// Whether any text the respondent wrote (a text answer, or what "Other" means) holds
+    /// `needle`, which is given in lower case; case is ignored.
+    pub fn mentions(&self, needle: &str) -> bool {
+        self.values.values().any(|value| match value {
+            AnswerValue::Text(text) | AnswerValue::Other { text, .. } => {
+                text.to_lowercase().contains(needle)
+            }
+            _ => false,
+        })
+    }
+
     /// Where the answered survey's data is filed.
     pub fn survey_ref(&self) -> SurveyRef {
         SurveyRef {

@@ -118,6 +118,29 @@ pub struct ResponsePage {
     pub numbers: Vec<u64>,
 }
 
+/// Most responses one text search reads, newest first: a search costs at most this many
+/// answer reads whatever the survey's size, and "search older" goes on where it stopped.
+pub const SEARCH_SPAN: u64 = 1_000;
+
+/// Longest text searched for, in characters.
+pub const MAX_SEARCH_CHARS: usize = 100;
+
+/// Responses read per round of a search.
+const SEARCH_ROUND: u64 = 100;
+
+/// What one text search found.
+#[derive(Debug)]
+pub struct SearchPage {
+    /// Matching responses, newest first (at most a page).
+    pub responses: Vec<Answer>,
+    /// Each one's number in the survey's list.
+    pub numbers: Vec<u64>,
+    /// The numbers of the newest and oldest response searched (`None` when none was).
+    pub searched: Option<(u64, u64)>,
+    /// Where a search of older responses starts, if there are any.
+    pub older: Option<u64>,
+}
+
 /// The positions of page `page` (from 1) in a list of `total`, newest first: page 1 ends at
 /// the last position.
 pub fn page_positions(total: u64, page: u64, per_page: u64) -> std::ops::Range<u64> {
@@ -225,6 +248,54 @@ impl Stores {
             pages,
             responses,
             numbers,
+        })
+    }
+
+    /// Up to a page of responses whose written text holds `text` (any case), newest first,
+    /// reading at most `SEARCH_SPAN` responses from list position `before` (exclusive; the
+    /// newest when `None`) back.
+    pub async fn search_responses(
+        &self,
+        survey: &SurveyRef,
+        doc: &SummaryDoc,
+        text: &str,
+        before: Option<u64>,
+    ) -> Result<SearchPage, StoreError> {
+        let list = doc.list_view(survey);
+        let needle = text.to_lowercase();
+        let end = before.unwrap_or(list.len).min(list.len);
+        let start = end.saturating_sub(SEARCH_SPAN);
+        let (mut responses, mut numbers) = (Vec::new(), Vec::new());
+        let mut high = end;
+        'rounds: while high > start {
+            let low = high.saturating_sub(SEARCH_ROUND).max(start);
+            let mut entries: Vec<(u64, Reference)> = self
+                .answer_list
+                .entries(&list, low..high)
+                .await?
+                .into_iter()
+                .filter(|(_, reference)| !doc.deleted.contains(reference))
+                .collect();
+            entries.reverse();
+            let references: Vec<Reference> = entries.iter().map(|(_, r)| *r).collect();
+            let answers = self.answers.get_many(survey, &references).await?;
+            for ((position, _), answer) in entries.iter().zip(answers) {
+                if let Some(answer) = answer.filter(|a| a.mentions(&needle)) {
+                    numbers.push(list.len - position);
+                    responses.push(answer);
+                    if responses.len() as u64 == PER_PAGE {
+                        high = *position;
+                        break 'rounds;
+                    }
+                }
+            }
+            high = low;
+        }
+        Ok(SearchPage {
+            responses,
+            numbers,
+            searched: (high < end).then(|| (list.len - (end - 1), list.len - high)),
+            older: (high > 0).then_some(high),
         })
     }
 

@@ -357,6 +357,24 @@ async fn deleted_responses_leave_every_figure_list_and_download_exactly() {
     assert_eq!(done.status(), 303);
     let page = owner.page(list).await;
     assert!(page.contains("2 responses deleted."), "{page}");
+    // Before any worker applies them, the list already leaves them out and counts without them.
+    assert!(
+        page.contains("3 deleted responses are being taken out"),
+        "{page}"
+    );
+    assert!(page.contains(r#"id="count">2 responses"#), "{page}");
+    for (i, reference) in references.iter().enumerate() {
+        let listed = page.contains(&format!(r#"value="{reference}""#));
+        assert_eq!(
+            listed,
+            ![0, 2, 3].contains(&i),
+            "response {reference}: {page}"
+        );
+    }
+    // Every box of the page ticked at once, without JavaScript.
+    let all = owner.page(&format!("{list}?select=all")).await;
+    assert_eq!(all.matches(r#"name="reference""#).count(), 2, "{all}");
+    assert_eq!(all.matches(" checked>").count(), 2, "{all}");
     let again = owner.page(list).await;
     assert!(
         !again.contains("2 responses deleted."),
@@ -629,4 +647,88 @@ async fn responses_are_filtered_by_submission_day_exactly_with_each_page_read_fr
         "a deleted response leaves its day's count"
     );
     assert!(!second.contains(&deleted));
+}
+
+#[tokio::test]
+async fn a_text_search_finds_written_answers_a_thousand_responses_at_a_time() {
+    use canvass::domain::{Answer, AnswerValue, QuestionId, Reference, Subscription};
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "a@acme.test").await;
+    let key = owner.api_key("setup").await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Notes", "questions": [{"id": "say", "text": "Say", "type": "long_text"}]}),
+        )
+        .await;
+    assert_eq!(survey["slug"], "notes");
+    let stores = app.stores().await;
+    let at = stores
+        .surveys
+        .get(
+            &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
+            &canvass::domain::SurveySlug::parse("notes").expect("a slug"),
+        )
+        .await
+        .expect("read")
+        .expect("there")
+        .survey_ref();
+    // 1,030 responses, oldest first: the 3rd says "Lovely Coffee", the 1,020th "lovely tea".
+    let said = |n: u64| match n {
+        3 => "Lovely Coffee".to_owned(),
+        1_020 => "what a lovely tea".to_owned(),
+        n => format!("note {n}"),
+    };
+    for n in 1..=1_030u64 {
+        let answer = Answer {
+            tenant: at.tenant.clone(),
+            survey: at.slug.clone(),
+            survey_id: at.id.clone(),
+            survey_version: 1,
+            reference: Reference(5_000 + n),
+            submitted_at: time::OffsetDateTime::now_utc(),
+            values: [(
+                QuestionId::parse("say").expect("an id"),
+                AnswerValue::Text(said(n)),
+            )]
+            .into(),
+            hidden: Default::default(),
+        };
+        stores
+            .answer_queues
+            .submit(&answer, Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+    drain(&stores).await;
+    let list = "/tenant/surveys/notes/responses";
+    let first = owner.page(&format!("{list}?q=LOVELY")).await;
+    assert!(
+        first.contains(
+            "Searched responses 1 to 1000 (newest first): one mentions &ldquo;LOVELY&rdquo;."
+        ),
+        "{first}"
+    );
+    assert!(
+        first.contains(r#"value="6020""#),
+        "the newer one is found: {first}"
+    );
+    assert!(!first.contains(r#"value="5003""#), "{first}");
+    let searched = crate::owner::between(&first, r#"id="searched">"#, "</p>");
+    let older =
+        crate::owner::between(&searched, r#"<a href=""#, r#"">Search older"#).replace("&amp;", "&");
+    assert_eq!(older, "?q=LOVELY&before=30");
+    let second = owner.page(&format!("{list}{older}")).await;
+    assert!(
+        second.contains("Searched responses 1001 to 1030 (newest first): one mentions"),
+        "{second}"
+    );
+    assert!(second.contains(r#"value="5003""#), "{second}");
+    assert!(
+        !second.contains("Search older responses"),
+        "nothing older: {second}"
+    );
+    // Too long a search is refused plainly, and the page lists as usual.
+    let long = owner.page(&format!("{list}?q={}", "x".repeat(101))).await;
+    assert!(long.contains("search for at most 100 characters"), "{long}");
 }

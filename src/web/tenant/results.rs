@@ -1,6 +1,7 @@
 //! A survey's results on the tenant site: the summary with charts, pages of responses, and
 //! one response at a time.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -15,7 +16,7 @@ use super::{notice, own_survey};
 use crate::domain::member::Role;
 use crate::domain::summary::{QuestionReport, Stats, median};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
-use crate::stores::responses::{DateRange, Filter};
+use crate::stores::responses::{self, DateRange, Filter, MAX_SEARCH_CHARS};
 use crate::web::roles::Viewer;
 use crate::web::{AppState, WebError, render};
 
@@ -263,6 +264,14 @@ struct ResponsesPage {
     rows: Vec<(u64, ResponseRow)>,
     deletions: Vec<DeletionLine>,
     deleted: usize,
+    /// Deletions asked for that a worker has not applied yet (their rows are left out).
+    pending: usize,
+    /// Whether every response of the page comes selected.
+    all_selected: bool,
+    /// The search text as typed.
+    q: String,
+    /// What a text search found, when one was asked for.
+    search: Option<SearchView>,
     /// Whether `total` counts every response (see `stores::responses::window`).
     exact: bool,
     /// The date filter as typed.
@@ -304,6 +313,21 @@ pub struct PageQuery {
     from: Option<String>,
     to: Option<String>,
     segment: Option<String>,
+    /// `all`: every response of the page comes selected (select-all without JavaScript).
+    select: Option<String>,
+    /// Text to find in written answers.
+    q: Option<String>,
+    /// Where a search of older responses starts (a list position).
+    before: Option<u64>,
+}
+
+/// A text search as the responses page shows it.
+struct SearchView {
+    text: String,
+    /// The numbers of the newest and oldest response searched.
+    searched: Option<(u64, u64)>,
+    /// Where a search of older responses starts.
+    older: Option<u64>,
 }
 
 /// `GET /tenant/surveys/{slug}/responses?page=N`: 25 per page, newest first, with the latest
@@ -321,7 +345,7 @@ pub async fn responses(
         query.from.as_deref().map(str::trim),
         query.to.as_deref().map(str::trim),
     );
-    let (range, filter_error) = match DateRange::parse(from, to) {
+    let (range, mut filter_error) = match DateRange::parse(from, to) {
         Ok(range) => (range, None),
         Err(problem) => (None, Some(problem)),
     };
@@ -336,10 +360,40 @@ pub async fn responses(
     };
     // One summary read for the page and the segment picker.
     let doc = state.stores.summaries.read(&at).await?.doc;
-    let found = state
-        .stores
-        .response_page_in(&at, &doc, query.page.unwrap_or(1), &filter)
-        .await?;
+    let text = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
+    if text.is_some_and(|text| text.chars().count() > MAX_SEARCH_CHARS) {
+        filter_error = Some(format!("search for at most {MAX_SEARCH_CHARS} characters"));
+    }
+    let (found, search) = match text.filter(|_| filter_error.is_none()) {
+        Some(text) => {
+            let hits = state
+                .stores
+                .search_responses(&at, &doc, text, query.before)
+                .await?;
+            let found = responses::ResponsePage {
+                total: hits.responses.len() as u64,
+                exact: true,
+                page: 1,
+                pages: 1,
+                responses: hits.responses,
+                numbers: hits.numbers,
+            };
+            let search = SearchView {
+                text: text.to_owned(),
+                searched: hits.searched,
+                older: hits.older,
+            };
+            (found, Some(search))
+        }
+        None => {
+            let page = query.page.unwrap_or(1);
+            let found = state
+                .stores
+                .response_page_in(&at, &doc, page, &filter)
+                .await?;
+            (found, None)
+        }
+    };
     let mut picker = SegmentPicker::new(
         state.stores.segment_reports_in(&survey, &doc).await?,
         segment.as_ref(),
@@ -349,13 +403,22 @@ pub async fn responses(
     let filter = range.map_or_else(String::new, |_| {
         format!("&from={}&to={}", from.unwrap_or(""), to.unwrap_or(""))
     });
+    let records = state.stores.deletions.records(&at).await?;
+    // Deletions asked for but not yet applied by a worker (seconds, usually): their rows are
+    // left out now, and the count without a filter goes down by them at once.
+    let pending: BTreeSet<Reference> = records
+        .iter()
+        .map(|record| record.reference)
+        .filter(|reference| !doc.deleted.contains(reference))
+        .collect();
     let rows = found
         .numbers
         .iter()
         .zip(&found.responses)
+        .filter(|(_, answer)| !pending.contains(&answer.reference))
         .map(|(n, answer)| (*n, response_row(&survey, answer)))
         .collect();
-    let records = state.stores.deletions.records(&at).await?;
+    let unfiltered = range.is_none() && segment.is_none() && search.is_none();
     let deletions = records
         .iter()
         .rev()
@@ -374,7 +437,14 @@ pub async fn responses(
             role: signed_in.role,
             notice,
             survey,
-            total: found.total,
+            total: match unfiltered {
+                true => found.total.saturating_sub(pending.len() as u64),
+                false => found.total,
+            },
+            pending: pending.len(),
+            q: text.unwrap_or("").to_owned(),
+            search,
+            all_selected: query.select.as_deref() == Some("all"),
             exact: found.exact,
             page: found.page,
             pages: found.pages,
