@@ -68,6 +68,18 @@
     });
   }
 
+  // "Other, please specify": the text box shows only while "Other" is picked (without this
+  // script it always shows, and writing in it counts as picking "Other").
+  function others() {
+    Array.prototype.forEach.call(form.querySelectorAll("input.other-text"), function (text) {
+      var choice = form.querySelector('input[name="' + text.name.slice(0, -6) + '"][value="Other"]');
+      if (!choice) return;
+      var was = text.hidden;
+      text.hidden = !choice.checked;
+      if (was && choice.checked && document.activeElement === choice) text.focus();
+    });
+  }
+
   // Writing beside "Other" picks "Other", as the server reads it.
   form.addEventListener("input", function (event) {
     var name = event.target.name || "";
@@ -78,5 +90,7 @@
   });
   form.addEventListener("input", update);
   form.addEventListener("change", update);
+  form.addEventListener("change", others);
   update();
+  others();
 })();

@@ -35,8 +35,18 @@ fn text(cell: &Cell) -> String {
         Cell::Text(text) => formula_safe(text),
         Cell::Number(number) => number.to_string(),
         Cell::Date(date) => date.to_string(),
-        Cell::Moment(moment) => moment.format(&Rfc3339).unwrap_or_default(),
+        Cell::Moment(moment) => seconds(*moment),
     }
+}
+
+/// A moment as ISO 8601 in UTC to the second (`2026-03-01T09:30:05Z`): what spreadsheets and
+/// people read; the nanoseconds stored carry nothing for them.
+fn seconds(moment: time::OffsetDateTime) -> String {
+    let utc = moment.to_offset(time::UtcOffset::UTC);
+    utc.replace_nanosecond(0)
+        .unwrap_or(utc)
+        .format(&Rfc3339)
+        .unwrap_or_default()
 }
 
 fn encode(records: impl IntoIterator<Item = Vec<String>>) -> Result<Bytes, StoreError> {
@@ -98,6 +108,12 @@ pub fn csv_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moments_are_written_in_utc_to_the_second() {
+        let moment = time::macros::datetime!(2026-03-01 10:30:05.123456789 +01:00);
+        assert_eq!(seconds(moment), "2026-03-01T09:30:05Z");
+    }
 
     #[test]
     fn cells_that_a_spreadsheet_would_run_are_made_text() {

@@ -149,6 +149,10 @@ async fn an_accent_colour_too_light_for_white_text_is_refused_and_a_dark_one_sty
         assert_eq!(response.status(), 422, "{colour}");
         let html = response.text().await.expect("a body");
         assert!(html.contains(says), "{colour}: {html}");
+        assert!(
+            html.contains(&format!(r#"value="{colour}""#)),
+            "the refused colour stays in the field to be corrected: {html}"
+        );
     }
     assert_eq!(upload(&owner, "#1A5FB4", None).await.status(), 303);
     let public = app.get("/s/bistro").await.text().await.expect("a body");

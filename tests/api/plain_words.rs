@@ -88,3 +88,19 @@ async fn tenant_pages_never_name_the_operators_settings() {
             .contains("ask your administrator")
     );
 }
+
+#[tokio::test]
+async fn the_tenants_public_list_shows_introductions_as_formatted_text_not_markdown() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    app.published_survey(
+        &key,
+        serde_json::json!({"title": "Lunch", "description": "Tell us **honestly**, <script>x</script>",
+            "questions": [{"text": "Hi?", "type": "short_text"}]}),
+    )
+    .await;
+    let page = app.get("/s/acme").await.text().await.expect("a page");
+    assert!(page.contains("<strong>honestly</strong>"), "{page}");
+    assert!(!page.contains("**honestly**"), "{page}");
+    assert!(!page.contains("<script>x"), "owner HTML stays text: {page}");
+}

@@ -174,6 +174,13 @@ async fn each_new_type_is_shown_checked_summarised_and_exported_exactly() {
 
     let page = owner.page("/tenant/surveys/types/summary").await;
     assert!(page.contains("Net Promoter Score"), "{page}");
+    for split in [
+        "<dt>Promoters (9 to 10)</dt><dd>2 (66%)</dd>",
+        "<dt>Passives (7 to 8)</dt><dd>0 (0%)</dd>",
+        "<dt>Detractors (0 to 6)</dt><dd>1 (33%)</dd>",
+    ] {
+        assert!(page.contains(split), "{split}: {page}");
+    }
     assert!(page.contains("2026-06-03"));
     let csv = owner.page("/tenant/surveys/types/responses.csv").await;
     assert!(csv.contains("West,3,5,2026-06-03"), "{csv}");
@@ -629,7 +636,22 @@ async fn a_matrix_picks_a_column_per_row_and_its_summary_counts_each_cell() {
     assert!(csv.contains(",Rate each: Coffee,Rate each: Cake,"), "{csv}");
     assert!(csv.contains(",Good,Fair,Lovely"), "{csv}");
     let page = owner.page("/tenant/surveys/grid/summary").await;
-    assert!(page.contains("Coffee: Good"), "{page}");
+    // The grid it was answered in: columns across, a row each, a count in each cell.
+    let grid = crate::owner::between(&page, r#"<table class="grid">"#, "</table>");
+    assert!(
+        grid.contains(
+            r#"<th scope="col">Poor</th><th scope="col">Fair</th><th scope="col">Good</th>"#
+        ),
+        "{grid}"
+    );
+    assert!(
+        grid.contains(r#"<tr><th scope="row">Coffee</th><td class="number">0</td><td class="number">0</td><td class="number">2</td></tr>"#),
+        "{grid}"
+    );
+    assert!(
+        grid.contains(r#"<tr><th scope="row">Cake</th><td class="number">1</td><td class="number">1</td><td class="number">0</td></tr>"#),
+        "{grid}"
+    );
 
     let (status, _) = app
         .api(Method::POST, "/api/v1/surveys/grid/exports", &key, None)

@@ -32,7 +32,9 @@ const survey = {
       { id: "rank", text: "What matters most?", type: "ranking", required: false,
         options: ["Coffee", "Cake", "Music"] },
       { id: "grid", text: "How was each?", type: "matrix", required: false,
-        rows: ["Coffee", "Cake"], columns: ["Poor", "Fair", "Good"] }] },
+        rows: ["Coffee", "Cake"], columns: ["Poor", "Fair", "Good"] },
+      { id: "heard", text: "How did you hear of us?", type: "single_choice", required: false,
+        options: ["A friend", "The web"], other: true }] },
   ],
 };
 
@@ -100,6 +102,13 @@ async function main() {
     for (const [i, option] of ["Cake", "Coffee", "Music"].entries()) await places[i].selectOption(option);
     await js.check("input[name='q-grid.0'][value=Good]");
     await js.check("input[name='q-grid.1'][value=Fair]");
+    // "Other, please specify" shows its box only while "Other" is picked.
+    const otherBox = "input[name='q-heard.other']";
+    expect(!(await js.isVisible(otherBox)), "the Other box starts hidden");
+    await js.check("input[name=q-heard][value=Other]");
+    expect(await js.isVisible(otherBox), "the Other box shows once Other is picked");
+    await js.check("input[name=q-heard][value='A friend']");
+    expect(!(await js.isVisible(otherBox)), "and hides again for another choice");
     await shoot(js, "logic-js-page-3");
     await js.click("text=Send my answers");
     await js.waitForSelector(".reference");
@@ -119,6 +128,7 @@ async function main() {
     await plain.click("button[value=next]");
     await plain.waitForSelector("text=Page 3 of 3");
     await shoot(plain, "logic-no-js-page-3");
+    expect(await plain.isVisible("input[name='q-heard.other']"), "without the script the Other box shows");
     await plain.click("button[value=back]");
     await plain.waitForSelector("text=Page 1 of 3");
     expect(await plain.isChecked("input[name=q-visit][value='First time']"), "the visit answer is kept");
@@ -140,7 +150,7 @@ async function main() {
     const values = listed.responses.map((r) => JSON.stringify(r.values)).sort();
     const expected = [
       JSON.stringify({ agree: { point: 4 }, branch: { choice: "East" }, day: { date: "2026-06-01" },
-        grid: { matrix: { Cake: "Fair", Coffee: "Good" } },
+        grid: { matrix: { Cake: "Fair", Coffee: "Good" } }, heard: { choice: "A friend" },
         likes: { choice: "No" }, often: { number: 12 }, rank: { ranking: ["Cake", "Coffee", "Music"] },
         recommend: { point: 9 }, stars: { stars: 5 },
         visit: { choice: "Regular" }, why: { text: "Cold coffee" } }),

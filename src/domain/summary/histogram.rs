@@ -158,6 +158,21 @@ fn merged(run: &[&Bin]) -> Bin {
     }
 }
 
+/// An NPS question's answers split as the score reads them: promoters (9 and 10), passives
+/// (7 and 8) and detractors (0 to 6), from its per-point bins.
+pub fn nps_groups(bins: &[Bin]) -> [u64; 3] {
+    let mut groups = [0; 3];
+    for bin in bins {
+        let group = match bin.lower {
+            point if point >= 9.0 => 0,
+            point if point >= 7.0 => 1,
+            _ => 2,
+        };
+        groups[group] += bin.count;
+    }
+    groups
+}
+
 /// The median, when the bins hold single values (one whole number each, as exact per-value
 /// counts and stars do); `None` for ranges, where it would be a guess, or with no answers.
 pub fn median(bins: &[Bin]) -> Option<f64> {
@@ -244,6 +259,13 @@ mod tests {
             .collect::<Vec<_>>();
         let folded = fold(&bins, 2);
         assert_eq!(folded[0].label, "1 to 4");
+    }
+
+    #[test]
+    fn nps_answers_split_into_promoters_passives_and_detractors() {
+        let counts = [1, 0, 0, 0, 0, 0, 2, 3, 4, 5, 6];
+        assert_eq!(nps_groups(&values(&counts)), [11, 7, 3]);
+        assert_eq!(nps_groups(&[]), [0, 0, 0]);
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod report;
 mod values;
 mod words;
 
-pub use histogram::{Bin, CHART_BARS, Histogram, fold as fold_bins, median};
+pub use histogram::{Bin, CHART_BARS, Histogram, fold as fold_bins, median, nps_groups};
 pub use moments::Moments;
 pub use recent::{RECENT_TEXT_CHARS, RECENT_TEXTS, RecentText, RecentTexts};
 pub use report::{

@@ -20,7 +20,8 @@ use crate::web::{AppState, WebError, markdown, render, render_with_status};
 #[template(path = "public/tenant.html")]
 struct TenantPage {
     tenant: Arc<Tenant>,
-    surveys: Vec<Arc<Survey>>,
+    /// Each survey with its introduction as safe HTML (owners write it in Markdown).
+    surveys: Vec<(Arc<Survey>, Option<String>)>,
     page: usize,
     pages: usize,
 }
@@ -168,7 +169,9 @@ impl SurveyPage {
                 .as_deref()
                 .filter(|_| page == 0)
                 .map(markdown::to_html),
-            scripted: questions.iter().any(|q| q.show_if.is_some()),
+            // The script shows conditional questions, and the "Other" box's text only once
+            // "Other" is picked.
+            scripted: questions.iter().any(|q| q.show_if.is_some() || q.other),
             questions,
             carried,
             back: reached && walk.route.len() > 1,
@@ -333,6 +336,10 @@ pub async fn tenant(
         .into_iter()
         .skip((page - 1) * SURVEYS_PER_PAGE)
         .take(SURVEYS_PER_PAGE)
+        .map(|survey: Arc<Survey>| {
+            let intro = survey.description.as_deref().map(markdown::to_html);
+            (survey, intro)
+        })
         .collect();
     render(&TenantPage {
         tenant,

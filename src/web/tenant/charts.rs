@@ -91,6 +91,46 @@ pub fn every_value(question: &QuestionReport) -> Option<Vec<(String, u64)>> {
     }
 }
 
+/// A matrix question's counts as the grid it was answered in: its columns, and each row with
+/// its count per column.
+pub struct Grid {
+    /// The columns' texts.
+    pub columns: Vec<String>,
+    /// Each row's text and counts, in the columns' order.
+    pub rows: Vec<(String, Vec<u64>)>,
+}
+
+/// The grid of a matrix question, with at least one row.
+pub fn grid(question: &QuestionReport) -> Option<Grid> {
+    let Stats::Matrix { rows } = &question.stats else {
+        return None;
+    };
+    let columns: Vec<String> = rows
+        .first()?
+        .columns
+        .iter()
+        .map(|c| c.option.clone())
+        .collect();
+    Some(Grid {
+        rows: rows
+            .iter()
+            .map(|row| {
+                let counts = columns
+                    .iter()
+                    .map(|column| {
+                        row.columns
+                            .iter()
+                            .find(|c| &c.option == column)
+                            .map_or(0, |c| c.count)
+                    })
+                    .collect();
+                (row.row.clone(), counts)
+            })
+            .collect(),
+        columns,
+    })
+}
+
 /// The chart of one question's statistics.
 pub fn chart(question: &QuestionReport) -> BarChart {
     match &question.stats {
@@ -110,17 +150,8 @@ pub fn chart(question: &QuestionReport) -> BarChart {
             question.answered,
         ),
         Stats::Dates { days } => BarChart::new(by_period(days), question.answered),
-        // A matrix: a bar per row and column (the page also shows it as a table).
-        Stats::Matrix { rows } => BarChart::new(
-            rows.iter()
-                .flat_map(|r| {
-                    r.columns
-                        .iter()
-                        .map(move |c| (format!("{}: {}", r.row, c.option), c.count))
-                })
-                .collect(),
-            question.answered,
-        ),
+        // A matrix is shown as a grid instead (`grid`).
+        Stats::Matrix { .. } => BarChart::new(Vec::new(), question.answered),
         // First places, best mean place first.
         Stats::Ranking { ranking } => BarChart::new(
             ranking

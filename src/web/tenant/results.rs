@@ -9,12 +9,12 @@ use askama::Template;
 use serde::Deserialize;
 use time::OffsetDateTime;
 
-use super::charts::{BarChart, chart, every_value, number};
+use super::charts::{BarChart, Grid, chart, every_value, grid, number};
 use super::segments::SegmentPicker;
 use super::session::{AtLeast, SignedIn};
 use super::{notice, own_survey};
 use crate::domain::member::Role;
-use crate::domain::summary::{QuestionReport, Stats, median};
+use crate::domain::summary::{QuestionReport, Stats, median, nps_groups};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
 use crate::stores::responses::{self, DateRange, Filter, MAX_SEARCH_CHARS};
 use crate::web::roles::Viewer;
@@ -24,6 +24,8 @@ struct QuestionView {
     number: usize,
     report: QuestionReport,
     chart: BarChart,
+    /// A matrix question's counts as a grid.
+    grid: Option<Grid>,
     /// A number question's every value and count, when the chart shows ranges.
     every_value: Option<Vec<(String, u64)>>,
     facts: Vec<(&'static str, String)>,
@@ -76,8 +78,16 @@ struct SummaryPage {
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
     let mut facts = Vec::new();
-    if let Some(nps) = report.nps {
+    if let (Some(nps), Stats::Numbers { histogram, .. }) = (report.nps, &report.stats) {
         facts.push(("Net Promoter Score", number(nps)));
+        let share = |count: u64| {
+            let percent = (count * 100).checked_div(report.answered).unwrap_or(0);
+            format!("{count} ({percent}%)")
+        };
+        let [promoters, passives, detractors] = nps_groups(histogram);
+        facts.push(("Promoters (9 to 10)", share(promoters)));
+        facts.push(("Passives (7 to 8)", share(passives)));
+        facts.push(("Detractors (0 to 6)", share(detractors)));
     }
     facts.extend(match &report.stats {
         Stats::Numbers {
@@ -145,6 +155,7 @@ pub async fn summary(
             number: i + 1,
             chart: chart(question),
             every_value: every_value(question),
+            grid: grid(question),
             facts: facts(question),
             latest: latest(question),
             other_words: match &question.stats {

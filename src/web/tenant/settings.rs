@@ -46,6 +46,8 @@ pub(super) struct SettingsPage {
     /// What is wrong with the time zone, the colour or the logo sent.
     zone_error: Option<String>,
     accent_error: Option<String>,
+    /// The colour sent, shown again when it was refused (so it can be corrected, not retyped).
+    accent_sent: Option<String>,
     logo_error: Option<String>,
     /// The tenant's identity provider (its secret never shown), what is wrong with one sent,
     /// and the address to register with the provider.
@@ -76,6 +78,7 @@ pub(super) async fn page(state: &AppState, signed_in: &SignedIn) -> Result<Setti
         zone: signed_in.tenant.zone().to_string(),
         zone_error: None,
         accent_error: None,
+        accent_sent: None,
         logo_error: None,
         sso: settings.sso.map(|sso| SsoSettings {
             client_secret: String::new(),
@@ -176,6 +179,7 @@ pub async fn save_branding(
             Ok(colour) => Some(colour),
             Err(error) => {
                 settings.accent_error = Some(format!("This colour cannot be used: {error}."));
+                settings.accent_sent = Some(colour.chars().take(32).collect());
                 None
             }
         },
