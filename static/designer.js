@@ -83,6 +83,10 @@
 
   document.addEventListener("change", function (event) {
     if (event.target.matches("select[data-type-of]")) showFieldsOfTypes(document);
+    // A rule's value field suggests the answers of the question now picked.
+    var value = event.target.name &&
+      document.querySelector("input[data-values-of='" + event.target.name + "']");
+    if (value) value.setAttribute("list", "values-" + event.target.value);
   });
   showFieldsOfTypes(document);
 })();

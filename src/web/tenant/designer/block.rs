@@ -184,6 +184,35 @@ impl QuestionEdit {
             .any(|(name, types)| *name == group && types.contains(&self.kind.as_str()))
     }
 
+    /// The answers a rule may compare it with, where they are a known few: its options (and
+    /// "Other"), its stars or its points; none for numbers, texts and dates.
+    pub(super) fn values(&self) -> Vec<String> {
+        let options = || {
+            self.options
+                .lines()
+                .map(str::trim)
+                .filter(|o| !o.is_empty())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        match self.kind.as_str() {
+            "single_choice" | "multiple_choice" | "dropdown" | "ranking" => {
+                let mut values = options();
+                if self.other && self.kind != "dropdown" {
+                    values.push(crate::domain::question::OTHER.to_owned());
+                }
+                values
+            }
+            "five_stars" => (1..=5).map(|n| n.to_string()).collect(),
+            "nps" => (0..=10).map(|n| n.to_string()).collect(),
+            "scale" => {
+                let points = self.points.trim().parse::<u8>().unwrap_or(5).clamp(3, 10);
+                (1..=points).map(|n| n.to_string()).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// A copy to place after it: a new question (no id) on the same page, with the same rule.
     pub(super) fn duplicate(&self) -> Self {
         let mut copy = self.clone();

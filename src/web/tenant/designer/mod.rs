@@ -153,12 +153,14 @@ struct DesignerPage {
 }
 
 impl DesignerPage {
-    fn error(&self, field: &str) -> Option<&String> {
-        self.errors.get(field)
+    fn error(&self, field: &str) -> Option<String> {
+        let message = self.errors.get(field)?;
+        Some(problems::named(message, &self.questions))
     }
 
-    fn question_error(&self, index: &usize, field: &str) -> Option<&String> {
-        self.errors.get(&format!("questions[{index}].{field}"))
+    fn question_error(&self, index: &usize, field: &str) -> Option<String> {
+        let message = self.errors.get(&format!("questions[{index}].{field}"))?;
+        Some(problems::named(message, &self.questions))
     }
 
     /// Whether block `index` has a wrong field.
@@ -196,11 +198,20 @@ impl DesignerPage {
         block::types_using(group)
     }
 
-    /// The questions a rule may name (saved ones, which have ids): `(id, "3. text")`.
-    fn references(&self) -> Vec<(String, String)> {
+    /// The questions a rule of block `index` may test, as (id, "N. text"): for its display
+    /// condition those before it, for the jump after the page it starts every question up to
+    /// that page's end (what saving accepts). The rule's current question stays listed even
+    /// when it no longer fits, so a save says so rather than dropping it silently.
+    fn references_for(&self, index: &usize, jump: bool) -> Vec<(String, String)> {
+        let block = &self.questions[*index];
+        let (end, current) = match jump {
+            true => (self.page_end(*index), &block.logic.jump.question),
+            false => (*index, &block.logic.show.question),
+        };
         self.questions
             .iter()
-            .filter(|q| !q.id.is_empty())
+            .filter(|q| !q.id.is_empty() && (q.index < end || &q.id == current))
+            .filter(|q| jump || q.index != *index)
             .map(|q| {
                 let text: String = q.text.chars().take(60).collect();
                 (q.id.clone(), format!("{}. {text}", q.index + 1))
@@ -208,14 +219,61 @@ impl DesignerPage {
             .collect()
     }
 
-    /// The pages the blocks make, for the jump's "go to" list (page indexes from 1).
-    fn later_pages(&self) -> Vec<usize> {
-        let breaks = self
+    /// The block after the last question of the page block `index` is on.
+    fn page_end(&self, index: usize) -> usize {
+        self.questions
+            .iter()
+            .find(|q| q.index > index && q.logic.page_break)
+            .map_or(self.questions.len(), |q| q.index)
+    }
+
+    /// The number (from 1) of the page block `index` is on.
+    fn page_number(&self, index: &usize) -> usize {
+        1 + self
             .questions
             .iter()
+            .filter(|q| q.index > 0 && q.index <= *index && q.logic.page_break)
+            .count()
+    }
+
+    /// A page's name as owners read it: "Page 2: Regulars", or "Page 2" without a title.
+    fn page_name(&self, index: &usize) -> String {
+        let number = self.page_number(index);
+        let title = self.questions[*index].logic.page_title.trim();
+        match title.is_empty() {
+            true => format!("Page {number}"),
+            false => format!("Page {number}: {title}"),
+        }
+    }
+
+    /// Whether the survey has more than one page (page headings are shown then).
+    fn paged(&self) -> bool {
+        self.questions
+            .iter()
+            .any(|q| q.index > 0 && q.logic.page_break)
+    }
+
+    /// Where the jump after block `index`'s page may go: each later page, as (page index
+    /// from 0, its name).
+    fn pages_after(&self, index: &usize) -> Vec<(usize, String)> {
+        let here = self.page_number(index);
+        self.questions
+            .iter()
             .filter(|q| q.index > 0 && q.logic.page_break)
-            .count();
-        (1..=breaks).collect()
+            .filter(|q| self.page_number(&q.index) > here)
+            .map(|q| (self.page_number(&q.index) - 1, self.page_name(&q.index)))
+            .collect()
+    }
+
+    /// The values a rule may compare each saved question with, where they are a known few
+    /// (options, stars, points), for the value field's suggestions.
+    fn value_lists(&self) -> Vec<(String, Vec<String>)> {
+        self.questions
+            .iter()
+            .filter(|q| !q.id.is_empty())
+            .map(|q| (q.id.clone(), q.values()))
+            .filter(|(_, values)| !values.is_empty())
+            .collect()
     }
 
     /// The tests a rule may use.

@@ -54,6 +54,25 @@ pub(super) fn question_field(key: &str) -> Option<(usize, &str)> {
 }
 
 /// The errors of a failed save, in the order of the form.
+/// A message from the definition check in owners' words: each question it names by id
+/// (`"a4137881ac75"`, or `question 3 ("a4137881ac75")`) is named by its number and text.
+pub(super) fn named(message: &str, questions: &[QuestionEdit]) -> String {
+    let mut message = message.to_owned();
+    for q in questions.iter().filter(|q| !q.id.is_empty()) {
+        let text: String = q.text.trim().chars().take(60).collect();
+        let name = match text.is_empty() {
+            true => format!("question {}", q.index + 1),
+            false => format!("question {}, \u{201c}{text}\u{201d}", q.index + 1),
+        };
+        let quoted = format!("\"{}\"", q.id);
+        for position in 0..=questions.len() {
+            message = message.replace(&format!("question {position} ({quoted})"), &name);
+        }
+        message = message.replace(&quoted, &name);
+    }
+    message
+}
+
 pub(super) fn problems(
     errors: &BTreeMap<String, String>,
     questions: &[QuestionEdit],
@@ -62,7 +81,7 @@ pub(super) fn problems(
     let mut found: Vec<((usize, usize), Problem)> = errors
         .iter()
         .map(|(key, message)| {
-            let message = message.clone();
+            let message = named(message, questions);
             if let Some((index, field)) = question_field(key) {
                 let text: String = questions
                     .get(index)
@@ -110,6 +129,26 @@ pub(super) fn problems(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_name_questions_by_number_and_text_never_by_id() {
+        let mut questions: Vec<QuestionEdit> = (0..3).map(QuestionEdit::blank).collect();
+        questions[1].id = "a4137881ac75".into();
+        questions[1].text = "Did you like it?".into();
+        questions[2].id = "untitled".into();
+        assert_eq!(
+            named(
+                "it refers to question 2 (\"a4137881ac75\"), which does not come before it",
+                &questions
+            ),
+            "it refers to question 2, \u{201c}Did you like it?\u{201d}, which does not come before it"
+        );
+        assert_eq!(
+            named("a rule on \"untitled\" has exactly one test", &questions),
+            "a rule on question 3 has exactly one test"
+        );
+        assert_eq!(named("Enter a number.", &questions), "Enter a number.");
+    }
 
     #[test]
     fn each_problem_names_its_question_and_links_to_its_field() {
