@@ -322,7 +322,14 @@ async fn owners_set_closing_in_their_time_zone_and_texts_in_markdown_in_the_desi
     );
     assert!(dashboard.contains("of 50"), "{dashboard}");
 
-    // A malformed close time is answered at its field, nothing saved.
+    // A malformed close time is answered at its field, nothing saved (the form made from
+    // the version saved above).
+    let saved_from = value_of(
+        &owner.page(&format!("/tenant/surveys/{slug}")).await,
+        "edited_from",
+    );
+    fields.retain(|(n, _)| n != "edited_from");
+    fields.push(("edited_from".into(), saved_from));
     fields.retain(|(n, _)| n != "closes_at");
     fields.push(("closes_at".into(), "soon".into()));
     let response = owner

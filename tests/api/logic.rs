@@ -538,7 +538,14 @@ async fn the_designer_edits_pages_conditions_and_jumps_keeps_them_when_saved_and
 
     // Edited in the designer: question 4 now shows for a low score, page 2 jumps to the end
     // for a score of 9 or more, and question 2 is no longer conditional.
+    // The designer's form stands on the version it was made from: edits go on from the new one.
     let mut editing = saving.clone();
+    let saved_from = form_fields(&owner.page(path).await, r#"<form class="designer"#);
+    set(
+        &mut editing,
+        "edited_from",
+        &crate::owner::field_of(&saved_from, "edited_from"),
+    );
     for (name, v) in [
         ("q3.if_question", "score"),
         ("q3.if_test", "less_than"),
@@ -567,6 +574,12 @@ async fn the_designer_edits_pages_conditions_and_jumps_keeps_them_when_saved_and
 
     // A condition on a later question is refused at the question, naming it.
     let mut backwards = editing.clone();
+    let saved_from = form_fields(&owner.page(path).await, r#"<form class="designer"#);
+    set(
+        &mut backwards,
+        "edited_from",
+        &crate::owner::field_of(&saved_from, "edited_from"),
+    );
     set(&mut backwards, "q0.if_question", "score");
     set(&mut backwards, "q0.if_test", "answered");
     let refused = owner.post_owned(path, &backwards).await;
@@ -577,7 +590,8 @@ async fn the_designer_edits_pages_conditions_and_jumps_keeps_them_when_saved_and
         "{page}"
     );
     assert!(!page.contains("&#34;score&#34;"), "no internal id: {page}");
-    let mut no_number = editing.clone();
+    let mut no_number = backwards.clone();
+    set(&mut no_number, "q0.if_question", "");
     set(&mut no_number, "q3.if_value", "low");
     let refused = owner.post_owned(path, &no_number).await;
     assert_eq!(refused.status(), 422);

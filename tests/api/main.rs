@@ -8,6 +8,7 @@ mod backup;
 mod branding;
 mod browser;
 mod claims;
+mod designer_saves;
 mod export;
 mod faults;
 mod first_run;

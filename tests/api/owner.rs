@@ -256,6 +256,15 @@ impl<'a> Owner<'a> {
     }
 }
 
+/// The value of field `name` among a form's fields.
+pub fn field_of(fields: &[(String, String)], name: &str) -> String {
+    fields
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| panic!("no {name} in {fields:?}"))
+}
+
 /// The fields a browser would send from the first form on `html` whose tag contains
 /// `marker`: inputs (checkboxes and radios only when checked), each select's chosen option,
 /// and textareas, with their values unescaped. Submit buttons are left out.

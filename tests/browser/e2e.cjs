@@ -170,12 +170,34 @@ async function main() {
     await owner.waitForURL(/saved=1/);
     const designer = owner.url().replace(/\?.*$/, "");
 
+    // A draft saves itself a moment after the owner stops typing, and says so; a reload shows it.
+    await owner.fill("#description", "Tell us about **lunch** today.");
+    await owner.waitForFunction(() => /Unsaved changes/.test(document.querySelector("#designer-status").textContent));
+    await owner.waitForFunction(() => /Saved at/.test(document.querySelector("#designer-status").textContent),
+      null, { timeout: 15000 });
+    await owner.goto(designer);
+    expectEqual(await owner.inputValue("#description"), "Tell us about **lunch** today.", "the draft saved itself");
+    // Leaving a new survey with unsaved changes asks first.
+    const leaving = await owner.context().newPage();
+    await leaving.goto(`${base}/tenant/surveys/new`);
+    await leaving.fill("#title", "Half-made");
+    const asked = new Promise((resolve) => leaving.once("dialog", (dialog) => {
+      resolve(dialog.type());
+      dialog.accept();
+    }));
+    await leaving.close({ runBeforeUnload: true });
+    expectEqual(await asked, "beforeunload", "leaving with unsaved changes asks first");
+
     // Without JavaScript, the same buttons reload the page at the question acted on.
     const plain = scriptless(await (await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 700 } })).newPage());
     await plain.context().addCookies(await owner.context().cookies());
     await plain.goto(designer);
     await plain.click("button[value=down-3]");
     await plain.waitForURL(/#q4-down$/);
+    const unsaved = await plain.textContent("#unsaved");
+    if (!unsaved.includes("question 4 (moved)") || !unsaved.includes("question 5 (moved)")) {
+      throw new Error(`without JavaScript the page names what is not saved: ${unsaved}`);
+    }
     expectEqual([await plain.inputValue("#q4-text"), await focused(plain), await onScreen(plain, "#q4")],
       ["How many minutes did you wait?", "q4-down", true], "without JavaScript, back at the moved question");
     await plain.selectOption("#q4-type", "scale");

@@ -49,7 +49,7 @@ pub(super) fn types_using(group: &str) -> String {
 }
 
 /// One question block of the form.
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct QuestionEdit {
     pub(super) index: usize,
     pub(super) id: String,

@@ -111,7 +111,7 @@ impl RuleEdit {
 }
 
 /// A question block's pages-and-logic fields.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct LogicEdit {
     /// The rule that shows the question.
     pub(super) show: RuleEdit,

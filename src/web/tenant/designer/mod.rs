@@ -17,6 +17,7 @@ mod block;
 mod edit;
 mod logic;
 mod problems;
+mod unsaved;
 
 use block::QuestionEdit;
 use edit::Edit;
@@ -51,7 +52,7 @@ const TYPES: [(&str, &str); 12] = [
 ];
 
 /// The survey's own fields of the form (besides its questions), as typed.
-#[derive(Default)]
+#[derive(Default, PartialEq)]
 struct SurveyFields {
     title: String,
     /// The introduction and the thank-you message (Markdown).
@@ -150,6 +151,13 @@ struct DesignerPage {
     notice: Option<String>,
     /// The survey's public address, once it was published (for sharing).
     public_url: Option<String>,
+    /// When the saved survey this form was made from was last changed (`edited_from`): a
+    /// save made from an older one is a conflict, not an overwrite.
+    edited_from: String,
+    /// Whether a save was refused because the survey changed elsewhere meanwhile.
+    conflict: bool,
+    /// What the form holds that is not saved yet, in words (after a structural button).
+    unsaved: Vec<String>,
 }
 
 impl DesignerPage {
@@ -299,6 +307,9 @@ fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
         action: survey.as_ref().map_or("/tenant/surveys".into(), |s| {
             format!("/tenant/surveys/{}", s.slug)
         }),
+        edited_from: survey.as_deref().map(edit_token).unwrap_or_default(),
+        conflict: false,
+        unsaved: Vec::new(),
         survey,
         fields,
         zone,
@@ -308,6 +319,26 @@ fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
         notice: None,
         public_url: None,
     }
+}
+
+/// What a designer form carries to say which saved definition it was made from: a digest of
+/// everything the designer edits (publishing or closing elsewhere is no conflict).
+fn edit_token(survey: &Survey) -> String {
+    use sha2::Digest;
+    let mut edited = serde_json::to_value(survey).unwrap_or_default();
+    if let Some(fields) = edited.as_object_mut() {
+        for state in [
+            "published",
+            "was_published",
+            "updated",
+            "version",
+            "created",
+        ] {
+            fields.remove(state);
+        }
+    }
+    let digest = sha2::Sha256::digest(edited.to_string().as_bytes());
+    digest[..12].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `GET /tenant/surveys/new`
@@ -442,15 +473,39 @@ async fn save_form(
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, state).await?;
     let (fields, mut questions, action) = posted(&form);
+    let edited_from = field(&form, "edited_from").unwrap_or("").to_owned();
     let mut editor = page(signed_in, current.clone());
     if let Some(edit) = Edit::parse(&action, questions.len()) {
         let done = edit.apply(&mut questions);
+        editor.unsaved = unsaved::unsaved(&editor.fields, &editor.questions, &fields, &questions);
         editor.notice = Some(format!(
             "{done}. Not saved yet: press Save to keep your changes."
         ));
+        // The form still stands on the version it was made from.
+        editor.edited_from = edited_from;
         (editor.fields, editor.questions) = (fields, questions);
         return render(&editor);
     }
+    // Saved elsewhere (another member, another tab, the API) since this form was made: the
+    // owner's changes are shown again, unsaved, and a second Save replaces the other version.
+    let current = match current {
+        Some(survey) => {
+            let fresh = state
+                .stores
+                .surveys
+                .fresh(&survey.tenant, &survey.slug)
+                .await?
+                .ok_or(WebError::NotFound)?;
+            if !edited_from.is_empty() && edited_from != edit_token(&fresh) {
+                let mut editor = page(signed_in, Some(fresh.clone()));
+                editor.conflict = true;
+                (editor.fields, editor.questions) = (fields, questions);
+                return render_with_status(StatusCode::CONFLICT, &editor);
+            }
+            Some(fresh)
+        }
+        None => None,
+    };
     let kept: Vec<usize> = questions
         .iter()
         .filter(|q| !q.is_blank())

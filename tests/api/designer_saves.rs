@@ -1,0 +1,87 @@
+//! Saving in the designer: a save made from a version someone else replaced meanwhile is a
+//! conflict that keeps the owner's changes, and without JavaScript the page names every change
+//! not saved yet.
+
+use serde_json::json;
+
+use crate::helpers::spawn_app;
+use crate::owner::{Owner, form_fields};
+
+fn set(form: &mut Vec<(String, String)>, name: &str, value: &str) {
+    form.retain(|(n, _)| n != name);
+    form.push((name.to_owned(), value.to_owned()));
+}
+
+#[tokio::test]
+async fn a_save_from_a_version_changed_elsewhere_is_refused_with_the_changes_kept() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let slug = owner.design("Team day").await;
+    let path = format!("/tenant/surveys/{slug}");
+    let mut mine = form_fields(&owner.page(&path).await, r#"<form class="designer"#);
+    // Meanwhile someone saves another version through the API.
+    let key = owner.api_key("colleague").await;
+    let (status, body) = app
+        .api(
+            reqwest::Method::PUT,
+            &format!("/api/v1/surveys/{slug}"),
+            &key,
+            Some(json!({"title": "Their title", "questions": [{"text": "Theirs?", "type": "short_text"}]})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    set(&mut mine, "title", "My title");
+    set(&mut mine, "action", "save");
+    let refused = owner.post_owned(&path, &mine).await;
+    assert_eq!(refused.status(), 409);
+    let page = refused.text().await.expect("a page");
+    assert!(page.contains("this survey was changed elsewhere"), "{page}");
+    assert!(
+        page.contains(r#"value="My title""#),
+        "the owner's changes are kept: {page}"
+    );
+    let (_, saved) = app
+        .api(
+            reqwest::Method::GET,
+            &format!("/api/v1/surveys/{slug}"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(saved["title"], "Their title", "nothing was overwritten");
+    // Saving again, knowingly, replaces theirs.
+    let mut again = form_fields(&page, r#"<form class="designer"#);
+    set(&mut again, "action", "save");
+    assert_eq!(owner.post_owned(&path, &again).await.status(), 303);
+    let (_, saved) = app
+        .api(
+            reqwest::Method::GET,
+            &format!("/api/v1/surveys/{slug}"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(saved["title"], "My title");
+}
+
+#[tokio::test]
+async fn without_javascript_the_page_names_what_is_not_saved_yet() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let slug = owner.design("Team day").await;
+    let path = format!("/tenant/surveys/{slug}");
+    let mut form = form_fields(&owner.page(&path).await, r#"<form class="designer"#);
+    set(&mut form, "title", "Team day out");
+    set(&mut form, "action", "remove-1");
+    let page = owner.post_owned(&path, &form).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("a page");
+    assert!(
+        page.contains("Unsaved: the title, \u{201c}Comments\u{201d} (removed)."),
+        "{page}"
+    );
+    // A save from that form is no conflict: it stands on the version it was made from.
+    let mut save = form_fields(&page, r#"<form class="designer"#);
+    set(&mut save, "action", "save");
+    assert_eq!(owner.post_owned(&path, &save).await.status(), 303);
+}
