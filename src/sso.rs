@@ -272,9 +272,11 @@ impl Provider {
                 (email.as_str().to_owned(), info.email_verified())
             }
         };
-        if verified == Some(false) {
+        // Only an address the provider vouches for: one it says it has not verified, or says
+        // nothing about, could be anyone's (OpenID Connect Core 5.1, `email_verified`).
+        if verified != Some(true) {
             return Err(SsoError::Refused(
-                "the provider has not verified the email address".into(),
+                "the provider has not said the email address is verified".into(),
             ));
         }
         Email::parse(&email)

@@ -314,3 +314,32 @@ async fn an_answer_that_is_not_for_the_sign_in_in_progress_is_refused() {
     let none = member.get("/tenant/sso?organisation=nobody-here").await;
     assert_eq!(none.status(), 422);
 }
+
+#[tokio::test]
+async fn an_address_the_provider_does_not_say_is_verified_is_refused() {
+    let app = app().await;
+    let owner = Owner::signed_up(&app, "Single", "single", OWNER).await;
+    let (id, secret) = register(&app).await;
+    assert_eq!(
+        connect(&owner, &issuer(), &id, &secret, false)
+            .await
+            .status(),
+        303
+    );
+    for email in ["unverified-kim@single.test", "unsaid-lee@single.test"] {
+        let link = owner.invite(email, "viewer").await;
+        let member = Owner::joined(&app.address, &link).await;
+        let out = member.csrf("/tenant/account").await;
+        member.post("/tenant/sign-out", &[("csrf", &out)]).await;
+        let answer = sso_sign_in(&member, "single", email).await;
+        let status = answer.status();
+        let page = answer.text().await.expect("a page");
+        assert_ne!(status, 303, "{email} signed in: {page}");
+        assert!(page.contains("verified"), "{email}: {page}");
+        assert_eq!(
+            member.get("/tenant").await.headers()["location"],
+            "/tenant/sign-in",
+            "{email} is not signed in"
+        );
+    }
+}

@@ -22,7 +22,11 @@ const provider = new Provider(issuer, {
   async findAccount(ctx, id) {
     return {
       accountId: id,
+      // Logins starting "unverified-" get email_verified false, "unsaid-" none at all (for
+      // the tests that such addresses are refused); everyone else's is verified.
       async claims() {
+        if (id.startsWith("unverified-")) return { sub: id, email: id, email_verified: false };
+        if (id.startsWith("unsaid-")) return { sub: id, email: id };
         return { sub: id, email: id, email_verified: true };
       },
     };
