@@ -20,6 +20,18 @@
     root.querySelectorAll(".apply-type").forEach(function (button) { button.hidden = true; });
   }
 
+  // Posts the form in the background as its button `action` would.
+  function send(form, action) {
+    var body = new URLSearchParams(new FormData(form));
+    body.append("action", action);
+    return fetch(form.getAttribute("action"), {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+  }
+
   function structural(button) {
     return button && button.name === "action" && button.value !== "save" &&
       button.closest("form.designer");
@@ -32,14 +44,7 @@
     var form = button.closest("form");
     event.preventDefault();
     busy = true;
-    var body = new URLSearchParams(new FormData(form));
-    body.append("action", button.value);
-    fetch(form.getAttribute("action"), {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    }).then(function (response) {
+    send(form, button.value).then(function (response) {
       if (!response.ok) throw new Error("status " + response.status);
       return response.text();
     }).then(function (html) {
@@ -113,14 +118,7 @@
     saving = true;
     dirty = false;
     say("Saving…");
-    var body = new URLSearchParams(new FormData(form));
-    body.append("action", "save");
-    fetch(form.getAttribute("action"), {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    }).then(function (response) {
+    send(form, "save").then(function (response) {
       return response.text().then(function (html) { return { response: response, html: html }; });
     }).then(function (answer) {
       saving = false;

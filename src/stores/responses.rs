@@ -221,21 +221,9 @@ impl Stores {
         let page = page.clamp(1, pages);
         let on_page = page_positions(length, page, PER_PAGE);
         let on_page = positions.start + on_page.start..positions.start + on_page.end;
-        let mut entries: Vec<(u64, Reference)> = self
-            .answer_list
-            .entries(&list, on_page)
-            .await?
-            .into_iter()
-            .filter(|(_, reference)| !doc.deleted.contains(reference))
-            .collect();
-        entries.reverse();
-        let references: Vec<Reference> = entries.iter().map(|(_, r)| *r).collect();
         let (mut numbers, mut responses) = (Vec::new(), Vec::new());
         let range = filter.range.as_ref();
-        for ((position, _), answer) in entries
-            .iter()
-            .zip(self.answers.get_many(survey, &references).await?)
-        {
+        for (position, answer) in self.listed(survey, doc, &list, on_page).await? {
             if let Some(answer) = answer.filter(|a| range.is_none_or(|range| range.holds(a))) {
                 numbers.push(list.len - position);
                 responses.push(answer);
@@ -249,6 +237,32 @@ impl Stores {
             responses,
             numbers,
         })
+    }
+
+    /// The answers at `positions` of a list, newest first, with their positions: deleted ones
+    /// left out, and `None` for one whose answer cannot be found.
+    async fn listed(
+        &self,
+        survey: &SurveyRef,
+        doc: &SummaryDoc,
+        list: &ListView<'_>,
+        positions: std::ops::Range<u64>,
+    ) -> Result<Vec<(u64, Option<Answer>)>, StoreError> {
+        let mut entries: Vec<(u64, Reference)> = self
+            .answer_list
+            .entries(list, positions)
+            .await?
+            .into_iter()
+            .filter(|(_, reference)| !doc.deleted.contains(reference))
+            .collect();
+        entries.reverse();
+        let references: Vec<Reference> = entries.iter().map(|(_, r)| *r).collect();
+        let answers = self.answers.get_many(survey, &references).await?;
+        Ok(entries
+            .into_iter()
+            .map(|(position, _)| position)
+            .zip(answers)
+            .collect())
     }
 
     /// Up to a page of responses whose written text holds `text` (any case), newest first,
@@ -269,22 +283,12 @@ impl Stores {
         let mut high = end;
         'rounds: while high > start {
             let low = high.saturating_sub(SEARCH_ROUND).max(start);
-            let mut entries: Vec<(u64, Reference)> = self
-                .answer_list
-                .entries(&list, low..high)
-                .await?
-                .into_iter()
-                .filter(|(_, reference)| !doc.deleted.contains(reference))
-                .collect();
-            entries.reverse();
-            let references: Vec<Reference> = entries.iter().map(|(_, r)| *r).collect();
-            let answers = self.answers.get_many(survey, &references).await?;
-            for ((position, _), answer) in entries.iter().zip(answers) {
+            for (position, answer) in self.listed(survey, doc, &list, low..high).await? {
                 if let Some(answer) = answer.filter(|a| a.mentions(&needle)) {
                     numbers.push(list.len - position);
                     responses.push(answer);
                     if responses.len() as u64 == PER_PAGE {
-                        high = *position;
+                        high = position;
                         break 'rounds;
                     }
                 }
