@@ -94,13 +94,26 @@ pub struct Application {
     shutdown_delay: Duration,
     metrics: Option<MetricsServer>,
     stores: Stores,
+    /// The web tier's local storage handle, to ask how it writes (`None` on other backends).
+    diagnostics: Option<storage::local::Diagnostics>,
 }
 
 impl Application {
     /// Opens the storage named in `settings` and binds the listener.
     pub async fn build(settings: ServeSettings) -> Result<Self, StartupError> {
-        let storage = open_storage(&settings.storage).await?;
+        // The web tier thanks respondents only once their answer is on disk: every commit of
+        // its handle is fsynced (`Durability::Full`), which `file_durability` lets tests see.
+        let (storage, diagnostics) = match settings.storage.storage {
+            StorageKind::Local => {
+                let options = storage::local::Options::with(Durability::Full);
+                let (storage, diagnostics) =
+                    storage::local::open(&settings.storage.data_dir, options).await?;
+                (storage, Some(diagnostics))
+            }
+            _ => (open_storage(&settings.storage).await?, None),
+        };
         let mut application = Self::build_with_storage(&settings, storage).await?;
+        application.diagnostics = diagnostics;
         let mut storages = Vec::new();
         if application.worker.is_some() && settings.storage.storage == StorageKind::Local {
             // The in-process worker gets its own relaxed-durability handle on the database.
@@ -176,12 +189,22 @@ impl Application {
             shutdown_delay: Duration::from_secs(settings.shutdown_delay_secs),
             metrics: None,
             stores,
+            diagnostics: None,
         })
     }
 
     /// The port the application listens on.
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Each local storage file's `synchronous` setting as the web tier writes it (2 = FULL,
+    /// every commit fsynced), queue file first; `None` on other backends.
+    pub async fn file_durability(&self) -> Option<Vec<i64>> {
+        match &self.diagnostics {
+            Some(diagnostics) => diagnostics.synchronous().await.ok(),
+            None => None,
+        }
     }
 
     /// A handle that stops the server (and so its worker) from elsewhere.

@@ -154,3 +154,26 @@ async fn a_power_cut_anywhere_in_a_drain_loses_no_thanked_answer_and_counts_none
         cuts.len()
     );
 }
+
+#[tokio::test]
+async fn serve_opens_every_local_file_with_each_commit_fsynced_through_its_own_start_up() {
+    use canvass::config::{ServeSettings, StorageSettings};
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut settings = ServeSettings::with_storage(StorageSettings::local(dir.path()));
+    settings.listen = "127.0.0.1:0".into();
+    settings.no_worker = true;
+    settings.demo_responses = 0;
+    // The same call `canvass serve` makes: no durability is set by the test.
+    let application = canvass::startup::Application::build(settings)
+        .await
+        .expect("the application builds");
+    let files = application
+        .file_durability()
+        .await
+        .expect("a local handle says how it writes");
+    assert!(files.len() >= 2, "the queue file and the blob files: {files:?}");
+    assert!(
+        files.iter().all(|&synchronous| synchronous == 2),
+        "synchronous=FULL on every file: {files:?}"
+    );
+}
