@@ -63,8 +63,13 @@ async fn load(address: String, stop: Arc<AtomicBool>, given: Arc<Mutex<Vec<Given
 }
 
 fn canvass(args: &[&str], data_dir: &Path) -> String {
+    canvass_with(args, data_dir, &[])
+}
+
+fn canvass_with(args: &[&str], data_dir: &Path, env: &[(&str, &str)]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_canvass"))
         .args(args)
+        .envs(env.iter().copied())
         .env("CANVASS_DATA_DIR", data_dir)
         .env("CANVASS_LOG", "warn")
         .output()
@@ -109,15 +114,44 @@ async fn a_backup_taken_under_load_restores_with_every_count_exact() {
     wait_for(&given, 150).await;
 
     let started = Instant::now();
+    let started_wall = time::OffsetDateTime::now_utc();
+    // The backup waits 2 s between files, so answers are certainly written while files are
+    // copied: a copy of each file at its own moment would take some of them in.
     let printed = {
         let (live, dest) = (live.clone(), dest.clone());
         tokio::task::spawn_blocking(move || {
-            canvass(&["backup", dest.to_str().expect("utf-8")], &live)
+            canvass_with(
+                &["backup", dest.to_str().expect("utf-8")],
+                &live,
+                &[(canvass::storage::local::backup::PAUSE_VARIABLE, "2000")],
+            )
         })
         .await
         .expect("the backup ran")
     };
-    let finished = Instant::now();
+    // The instant the snapshot was taken: the manifest's time, plus how long writers were held.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dest.join("manifest.json")).expect("the manifest"))
+            .expect("JSON");
+    let taken_at = time::OffsetDateTime::parse(
+        manifest["taken_at"].as_str().expect("a time"),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .expect("RFC 3339");
+    let held = manifest["writers_held_ms"].as_u64().expect("milliseconds");
+    let snapshot = started
+        + Duration::try_from(taken_at - started_wall).unwrap_or_default()
+        + Duration::from_millis(held + 50);
+    let during = given
+        .lock()
+        .expect("not poisoned")
+        .iter()
+        .filter(|g| g.thanked > snapshot && g.thanked < Instant::now())
+        .count();
+    assert!(
+        during >= 20,
+        "answers were thanked while the files were copied: {during}"
+    );
     assert!(
         printed.contains("every copy passed its integrity check"),
         "{printed}"
@@ -204,13 +238,14 @@ async fn a_backup_taken_under_load_restores_with_every_count_exact() {
             g.reference
         );
     }
+    // One instant: nothing sent after the snapshot, while files were copied, is restored.
     for reference in &distinct {
         let g = given
             .get(reference)
             .unwrap_or_else(|| panic!("{reference} was never given"));
         assert!(
-            g.sent < finished,
-            "answer {reference} was sent after the backup finished"
+            g.sent < snapshot,
+            "answer {reference} was sent after the snapshot, while files were being copied"
         );
         assert!(
             stores

@@ -171,7 +171,10 @@ async fn serve_opens_every_local_file_with_each_commit_fsynced_through_its_own_s
         .file_durability()
         .await
         .expect("a local handle says how it writes");
-    assert!(files.len() >= 2, "the queue file and the blob files: {files:?}");
+    assert!(
+        files.len() >= 2,
+        "the queue file and the blob files: {files:?}"
+    );
     assert!(
         files.iter().all(|&synchronous| synchronous == 2),
         "synchronous=FULL on every file: {files:?}"

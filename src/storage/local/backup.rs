@@ -217,7 +217,10 @@ pub fn backup(data_dir: &Path, dest: &Path, progress: Progress<'_>) -> Result<Ma
     let taken_at = time::OffsetDateTime::now_utc();
     let (snapshots, held) = snapshots(&files)?;
     let mut records = Vec::new();
-    for (snapshot, path) in snapshots.iter().zip(&files) {
+    for (n, (snapshot, path)) in snapshots.iter().zip(&files).enumerate() {
+        if n > 0 {
+            pause_between_files();
+        }
         let name = path.file_name().unwrap_or_default();
         records.push(copy(snapshot, &dest.join(name), progress)?);
     }
@@ -238,6 +241,22 @@ pub fn backup(data_dir: &Path, dest: &Path, progress: Progress<'_>) -> Result<Ma
     std::fs::write(&partial, text).map_err(|e| Error::backend(e.to_string()))?;
     std::fs::rename(&partial, dest.join(MANIFEST)).map_err(|e| Error::backend(e.to_string()))?;
     Ok(manifest)
+}
+
+/// The variable that makes a backup wait between two files (milliseconds): the backup test
+/// sets it so that writers certainly run while files are being copied, which proves every
+/// file is copied from one instant. Unset, as in any real deployment, it is read once.
+pub const PAUSE_VARIABLE: &str = "CANVASS_TEST_BACKUP_PAUSE_MS";
+
+fn pause_between_files() {
+    static PAUSE: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    let pause = PAUSE.get_or_init(|| {
+        let ms = std::env::var(PAUSE_VARIABLE).ok()?.parse().ok()?;
+        Some(Duration::from_millis(ms))
+    });
+    if let Some(pause) = pause {
+        std::thread::sleep(*pause);
+    }
 }
 
 /// Refuses a destination inside the data directory: the backup would copy itself into the
