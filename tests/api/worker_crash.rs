@@ -330,6 +330,13 @@ impl Backlog {
                 };
             }
             assert_same_summary(&doc.summary, &expected, &name);
+            // And against a tally made here by plain counting, not by the summary's own code.
+            let counted: Vec<&Answer> = self
+                .submitted
+                .values()
+                .filter(|a| &a.survey_ref() == survey && !self.deleted.contains(&a.reference))
+                .collect();
+            assert_tallied(&doc.summary, &counted, &name);
             self.assert_segments_exact(survey, &doc).await;
             assert_eq!(doc.deleted, deleted, "{name}: deleted");
             assert_eq!(doc.unrecounted, 0, "{name}: left to recount");
@@ -482,6 +489,94 @@ fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey:
             want_moments.std_dev(),
             &format!("{what}: standard deviation"),
         );
+    }
+}
+
+/// Checks a summary against the answers it should count, tallied here by plain counting (a
+/// count per star and option, sums and two-pass deviations of numbers), so that a mistake in
+/// `SurveySummary::add` or its merge cannot hide behind an expectation made by the same code.
+fn assert_tallied(summary: &SurveySummary, answers: &[&Answer], survey: &str) {
+    assert_eq!(summary.total, answers.len() as u64, "{survey}: total");
+    // Per question: numbers given, options picked, and texts written.
+    let mut numbers: BTreeMap<&QuestionId, Vec<f64>> = BTreeMap::new();
+    let mut picks: BTreeMap<&QuestionId, BTreeMap<String, u64>> = BTreeMap::new();
+    let mut texts: BTreeMap<&QuestionId, u64> = BTreeMap::new();
+    for answer in answers {
+        for (question, value) in &answer.values {
+            match value {
+                AnswerValue::Stars(stars) => {
+                    numbers.entry(question).or_default().push(f64::from(*stars))
+                }
+                AnswerValue::Number(n) => numbers.entry(question).or_default().push(*n),
+                AnswerValue::Choice(option) => {
+                    *picks
+                        .entry(question)
+                        .or_default()
+                        .entry(option.clone())
+                        .or_default() += 1;
+                }
+                AnswerValue::Text(_) => *texts.entry(question).or_default() += 1,
+                other => panic!("{survey}: the crash test gives no {other:?}"),
+            }
+        }
+    }
+    for (question, given) in &numbers {
+        let what = format!("{survey}/{question} (tallied)");
+        let moments = match &summary.questions[*question] {
+            QuestionSummary::Stars { moments, counts } => {
+                for (star, count) in counts.iter().enumerate() {
+                    let want = given.iter().filter(|&&g| g == (star + 1) as f64).count() as u64;
+                    assert_eq!(*count, want, "{what}: {} stars", star + 1);
+                }
+                moments
+            }
+            QuestionSummary::Number { moments, .. } => moments,
+            other => panic!("{what}: {other:?}"),
+        };
+        let n = given.len() as f64;
+        let mean = given.iter().sum::<f64>() / n;
+        let deviation = (given.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let lowest = given.iter().copied().fold(f64::INFINITY, f64::min);
+        let highest = given.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(moments.count, given.len() as u64, "{what}: count");
+        assert_eq!(
+            (moments.min, moments.max),
+            (lowest, highest),
+            "{what}: min and max"
+        );
+        assert_close(moments.mean, mean, &format!("{what}: mean"));
+        assert_close(
+            moments.std_dev(),
+            deviation,
+            &format!("{what}: standard deviation"),
+        );
+    }
+    for (question, options) in &picks {
+        let QuestionSummary::Choice {
+            answered,
+            options: got,
+            ..
+        } = &summary.questions[*question]
+        else {
+            panic!("{survey}/{question}: not a choice summary");
+        };
+        assert_eq!(
+            *answered,
+            options.values().sum::<u64>(),
+            "{survey}/{question}: answered"
+        );
+        let got: BTreeMap<String, u64> = got
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(o, n)| (o.clone(), *n))
+            .collect();
+        assert_eq!(&got, options, "{survey}/{question}: picks (tallied)");
+    }
+    for (question, written) in &texts {
+        let QuestionSummary::Text { answered, .. } = &summary.questions[*question] else {
+            panic!("{survey}/{question}: not a text summary");
+        };
+        assert_eq!(answered, written, "{survey}/{question}: answered (tallied)");
     }
 }
 
