@@ -187,6 +187,11 @@ pub struct WorkerArgs {
     #[arg(long, env = "CANVASS_SMTP_URL", hide_env_values = true, value_parser = parse_smtp_url)]
     pub smtp_url: Option<String>,
 
+    /// A certificate authority (a PEM file) to trust for the SMTP server's certificate besides
+    /// the system's, for a relay whose certificate the organisation issued itself.
+    #[arg(long, env = "CANVASS_SMTP_CA_FILE")]
+    pub smtp_ca_file: Option<PathBuf>,
+
     /// The sender of email (`Canvass <surveys@example.com>`).
     #[arg(long, env = "CANVASS_MAIL_FROM", default_value = DEFAULT_MAIL_FROM, value_parser = parse_mail_from)]
     pub mail_from: String,
@@ -252,6 +257,7 @@ impl Default for WorkerArgs {
             export_allowed_hosts: String::new(),
             webhook_allowed_hosts: String::new(),
             smtp_url: None,
+            smtp_ca_file: None,
             mail_from: DEFAULT_MAIL_FROM.into(),
             links_url: None,
         }
@@ -280,7 +286,18 @@ impl WorkerArgs {
             mailer: crate::worker::mail::MailerSettings {
                 sender: self.smtp_url.as_deref().and_then(|url| {
                     // Both were checked when parsed; a failure here is logged, not hidden.
-                    crate::mail::Sender::new(url, &self.mail_from)
+                    let ca = match &self.smtp_ca_file {
+                        Some(path) => match std::fs::read(path) {
+                            Ok(pem) => Some(pem),
+                            Err(error) => {
+                                let path = path.display();
+                                tracing::error!(%error, %path, "email is off: CANVASS_SMTP_CA_FILE cannot be read");
+                                return None;
+                            }
+                        },
+                        None => None,
+                    };
+                    crate::mail::Sender::trusting(url, &self.mail_from, ca.as_deref())
                         .inspect_err(|error| tracing::error!(%error, "email is off"))
                         .ok()
                 }),

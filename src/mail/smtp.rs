@@ -1,9 +1,12 @@
 //! Sending through an SMTP server with lettre: `CANVASS_SMTP_URL` (`smtp://host:25`,
-//! `smtp://host:587?tls=required`, `smtps://user:pass@host:465`) and `CANVASS_MAIL_FROM`.
+//! `smtp://host:587?tls=required`, `smtps://user:pass@host:465`), `CANVASS_MAIL_FROM`, and
+//! optionally `CANVASS_SMTP_CA_FILE`, a certificate authority to trust besides the system's
+//! (a relay with a certificate of the organisation's own CA).
 
 use std::time::Duration;
 
 use lettre::message::{Mailbox, header::ContentType};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Mail;
@@ -18,8 +21,25 @@ pub enum MailError {
     #[error("the message could not be built: {0}")]
     Message(String),
     /// The server refused it or could not be reached.
-    #[error("the mail server did not take the message: {0}")]
-    Send(String),
+    #[error("the mail server did not take the message: {reason}")]
+    Send {
+        /// What happened.
+        reason: String,
+        /// Whether the server refused it for good (a 5xx reply): sending again cannot help.
+        permanent: bool,
+    },
+}
+
+impl MailError {
+    /// Whether trying again later cannot help (the server refused it for good, or it cannot
+    /// be built at all).
+    pub fn is_permanent(&self) -> bool {
+        match self {
+            MailError::Send { permanent, .. } => *permanent,
+            MailError::Message(_) => true,
+            MailError::Settings(_) => false,
+        }
+    }
 }
 
 /// An SMTP connection pool and the sender's address.
@@ -41,10 +61,44 @@ impl std::fmt::Debug for Sender {
 impl Sender {
     /// A sender for the server at `url`, sending as `from`.
     pub fn new(url: &str, from: &str) -> Result<Self, MailError> {
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            .map_err(|error| MailError::Settings(format!("CANVASS_SMTP_URL: {error}")))?
-            .timeout(Some(Duration::from_secs(20)))
-            .build();
+        Self::trusting(url, from, None)
+    }
+
+    /// As `new`, trusting the certificate authority `ca` (PEM) besides the system's for the
+    /// server's certificate.
+    pub fn trusting(url: &str, from: &str, ca: Option<&[u8]>) -> Result<Self, MailError> {
+        let settings = |error: &dyn std::fmt::Display| {
+            MailError::Settings(format!("CANVASS_SMTP_URL: {error}"))
+        };
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .map_err(|error| settings(&error))?
+            .timeout(Some(Duration::from_secs(20)));
+        if let Some(pem) = ca {
+            // The URL's own TLS mode, with parameters that also trust the CA.
+            let parsed = url::Url::parse(url).map_err(|error| settings(&error))?;
+            let host = parsed
+                .host_str()
+                .unwrap_or_default()
+                .trim_matches(['[', ']']);
+            let certificate = Certificate::from_pem(pem)
+                .map_err(|error| MailError::Settings(format!("CANVASS_SMTP_CA_FILE: {error}")))?;
+            let parameters = TlsParameters::builder(host.to_owned())
+                .add_root_certificate(certificate)
+                .build()
+                .map_err(|error| MailError::Settings(format!("CANVASS_SMTP_CA_FILE: {error}")))?;
+            let mode = parsed
+                .query_pairs()
+                .find(|(name, _)| name == "tls")
+                .map(|(_, mode)| mode.into_owned());
+            let tls = match (parsed.scheme(), mode.as_deref()) {
+                ("smtps", _) => Tls::Wrapper(parameters),
+                (_, Some("required")) => Tls::Required(parameters),
+                (_, Some("opportunistic")) => Tls::Opportunistic(parameters),
+                _ => Tls::None,
+            };
+            builder = builder.tls(tls);
+        }
+        let transport = builder.build();
         let from = from
             .parse()
             .map_err(|error| MailError::Settings(format!("CANVASS_MAIL_FROM: {error}")))?;
@@ -78,7 +132,10 @@ impl Sender {
         self.transport
             .send(message)
             .await
-            .map_err(|error| MailError::Send(crate::telemetry::error_chain(&error)))?;
+            .map_err(|error| MailError::Send {
+                reason: crate::telemetry::error_chain(&error),
+                permanent: error.is_permanent(),
+            })?;
         Ok(())
     }
 }

@@ -1,7 +1,8 @@
 //! The mailer: sends queued email, a few at a time, beside the answer loop (a slow mail server
-//! never slows counting). At least once: a message is deleted only after the server took it
-//! or when given up a day after it was queued; a failure waits longer each time (5 s, 20 s,
-//! 80 s, ... at most 5 hours), as webhook deliveries do.
+//! never slows counting). At least once: a message is deleted only after the server took it,
+//! when the server refused it for good (a 5xx reply, logged), or when given up a day after it
+//! was queued; any other failure waits longer each time (5 s, 20 s, 80 s, ... at most 5 hours),
+//! as webhook deliveries do.
 
 use std::time::Duration;
 
@@ -191,6 +192,11 @@ async fn handle(
         Err(error) => error,
     };
     let attempt = queued.attempts + 1;
+    if error.is_permanent() {
+        // A 5xx reply: the server will never take it (no such mailbox, relaying refused).
+        tracing::error!(%error, to = %queued.mail.to.as_str(), subject = %queued.mail.subject, attempt, "the mail server refused an email for good; it is not retried");
+        return queue.finish(&message).await;
+    }
     let age = (OffsetDateTime::now_utc() - queued.queued).unsigned_abs();
     if age >= GIVE_UP_AFTER {
         tracing::error!(%error, subject = %queued.mail.subject, attempt, "gave up sending an email");

@@ -33,6 +33,14 @@ impl Mailbox {
         }
     }
 
+    /// A server of a test's own at `address`, keeping what it receives in `dir`.
+    pub fn at(address: &str, dir: PathBuf) -> Self {
+        Self {
+            address: address.to_owned(),
+            dir,
+        }
+    }
+
     /// The `CANVASS_SMTP_URL` that reaches it.
     pub fn smtp_url(&self) -> String {
         format!("smtp://{}", self.address)

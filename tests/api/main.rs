@@ -34,6 +34,7 @@ mod references;
 mod responses;
 mod segments;
 mod site;
+mod smtp_tls;
 mod sso;
 pub mod storage;
 mod stores;
