@@ -22,11 +22,11 @@ use canvass::worker::deliveries::{DeliverySettings, step};
 use crate::helpers::{TestApp, spawn_app_configured, test_settings, worker};
 
 /// What the receiver got: each request's `webhook-id`, timestamp, signature and body.
-type Received = Arc<Mutex<Vec<(String, String, String, String)>>>;
+pub type Received = Arc<Mutex<Vec<(String, String, String, String)>>>;
 
 /// A receiver on 127.0.0.1 answering each request with the next status of `script` (200
 /// once it runs out).
-async fn receiver(script: Vec<u16>) -> (String, Received) {
+pub async fn receiver(script: Vec<u16>) -> (String, Received) {
     let received: Received = Arc::default();
     let script = Arc::new(Mutex::new(VecDeque::from(script)));
     let (got, statuses) = (received.clone(), script.clone());

@@ -598,11 +598,22 @@ fn logged(logs: &Path, line: &str) -> usize {
 async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer() {
     const WORKERS: usize = 3;
     let mut backlog = Backlog::queue(4000, 0x9e37_79b9_7f4a_7c15).await;
+    // The first tenant has a webhook endpoint: its deliveries are queued under the kills too.
+    let (hook, delivered) = crate::webhooks::receiver(Vec::new()).await;
+    let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    backlog
+        .stores
+        .webhooks
+        .add(&acme, &hook)
+        .await
+        .expect("an endpoint")
+        .expect("room for it");
     let logs = tempfile::tempdir().expect("a log folder");
     let env = [
         ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
+        ("CANVASS_WEBHOOK_ALLOWED_HOSTS", "127.0.0.1"),
     ];
     let mut started = 0;
     let mut workers: Vec<CanvassProcess> = (0..WORKERS)
@@ -636,7 +647,44 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         }
     }
     wait_until_drained(&backlog, deadline).await;
+    // Deliveries go on beside counting: wait for the last ones before stopping the workers.
+    let webhooks = backlog.stores.webhooks.queue();
+    while webhooks.waiting().await.expect("a length") > 0 {
+        assert!(
+            Instant::now() < deadline + Duration::from_secs(60),
+            "deliveries still queued"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     drop(workers);
+
+    // At least once: every answer of the tenant with the endpoint was delivered, each time
+    // under one webhook-id; the other tenant's answers were not.
+    let mut ids: BTreeMap<u64, BTreeSet<String>> = BTreeMap::new();
+    for (webhook_id, _, _, body) in delivered.lock().expect("the log").iter() {
+        let event: serde_json::Value = serde_json::from_str(body).expect("JSON");
+        let reference = event["data"]["reference"].as_u64().expect("a reference");
+        assert_eq!(event["data"]["tenant"], "acme", "{event}");
+        ids.entry(reference).or_default().insert(webhook_id.clone());
+    }
+    let acme_answers: BTreeSet<u64> = backlog
+        .submitted
+        .values()
+        .filter(|a| a.tenant == acme)
+        .map(|a| a.reference.0)
+        .collect();
+    assert_eq!(
+        ids.keys().copied().collect::<BTreeSet<u64>>(),
+        acme_answers,
+        "every answer of the endpoint's tenant delivered, and only those"
+    );
+    for (reference, seen) in &ids {
+        assert_eq!(
+            seen.len(),
+            1,
+            "answer {reference}: one webhook-id on every delivery"
+        );
+    }
 
     assert!(
         kills > 8,
