@@ -158,3 +158,168 @@ async fn a_revoked_key_fails_on_its_next_call_and_exports_are_invisible_to_other
         "other keys work"
     );
 }
+
+/// What a tenant holds behind every kind of id, with words that must never reach another
+/// tenant: a survey with answers, a webhook, an invitation, an API key and a member.
+struct Held {
+    key_id: String,
+    webhook_id: String,
+    invitation_id: String,
+    reference: u64,
+}
+
+/// Words of the first tenant that no page or answer of the second may hold.
+const SECRETS: [&str; 5] = [
+    "acme-secret-answer",
+    "Acme Secret Survey",
+    "hooks.acme-secret.example",
+    "invitee@acme.test",
+    "editor@acme.test",
+];
+
+#[tokio::test]
+async fn another_tenant_reaches_nothing_of_a_tenant_on_any_route_of_the_site_or_the_api() {
+    let mut settings = crate::helpers::test_settings();
+    settings.worker.webhook_allowed_hosts = "hooks.acme-secret.example".into();
+    let app =
+        crate::helpers::spawn_app_configured(canvass::storage::memory::storage(), settings).await;
+    // The first tenant, with something behind each route's id.
+    let acme = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let editor_link = acme.invite("editor@acme.test", "editor").await;
+    Owner::joined(&app.address, &editor_link).await;
+    acme.invite("invitee@acme.test", "viewer").await;
+    let acme_key = acme.api_key("acme key").await;
+    let survey = app
+        .published_survey(
+            &acme_key,
+            json!({"title": "Acme Secret Survey", "questions": [
+                {"id": "say", "text": "Say", "type": "short_text", "required": true},
+                {"id": "drink", "text": "Drink", "type": "single_choice", "options": ["Tea", "Coffee"],
+                 "segment": true}]}),
+        )
+        .await;
+    let slug = "acme-secret-survey";
+    assert_eq!(survey["slug"], slug);
+    let form = app.form("acme", slug).await;
+    let sent = app
+        .submit(
+            "acme",
+            slug,
+            &token_in(&form),
+            &[("say", "acme-secret-answer"), ("drink", "Tea")],
+        )
+        .await;
+    let reference =
+        crate::helpers::reference_in(sent.headers()["location"].to_str().expect("ascii"));
+    let stores = app.stores().await;
+    crate::helpers::settle(&stores).await;
+    let (status, hook) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/webhooks",
+            &acme_key,
+            Some(json!({"url": "http://hooks.acme-secret.example/in"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{hook}");
+    let members = acme.page("/tenant/members").await;
+    let invitation_id =
+        crate::owner::between(&members, "/tenant/members/invitations/", "/withdraw");
+    let keys = acme.page("/tenant/api-keys").await;
+    let key_id = crate::owner::between(&keys, "/tenant/api-keys/", "/revoke");
+    let held = Held {
+        key_id,
+        webhook_id: hook["id"].as_str().expect("an id").to_owned(),
+        invitation_id,
+        reference,
+    };
+    let place = |path: &str| {
+        path.replace("/S/", &format!("/{slug}/"))
+            .replace("/S", &format!("/{slug}"))
+            .replace("api-keys/X", &format!("api-keys/{}", held.key_id))
+            .replace("webhooks/X", &format!("webhooks/{}", held.webhook_id))
+            .replace(
+                "invitations/X",
+                &format!("invitations/{}", held.invitation_id),
+            )
+            .replace("surveys/X", &format!("surveys/{slug}"))
+            .replace("responses/1", &format!("responses/{}", held.reference))
+            .replace("ref/1", &format!("ref/{}", held.reference))
+    };
+
+    // The second tenant's owner walks every route of the site with the first one's ids.
+    let bolt = Owner::signed_up(&app, "Bolt", "bolt", "owner@bolt.test").await;
+    let bolt_key = bolt.api_key("bolt key").await;
+    let csrf = bolt.csrf("/tenant/account").await;
+    for (method, path, _) in crate::members::SITE_ROUTES {
+        if *path == "/tenant/sign-out" {
+            continue;
+        }
+        let path = place(path);
+        let response = match *method {
+            "GET" if path == "/tenant/members/remove" => {
+                bolt.get("/tenant/members/remove?email=editor%40acme.test")
+                    .await
+            }
+            "GET" => bolt.get(&path).await,
+            _ => {
+                let mut form = crate::members::harmless_form(&path, &csrf);
+                // Forms naming a member (to change or remove) name the first tenant's.
+                let names_member = ["/tenant/members/role", "/tenant/members/remove"];
+                for (name, value) in form.iter_mut() {
+                    if name == "email" && names_member.contains(&path.as_str()) {
+                        *value = "editor@acme.test".into();
+                    }
+                }
+                bolt.post_owned(&path, &form).await
+            }
+        };
+        let status = response.status().as_u16();
+        let body = response.text().await.expect("a body");
+        assert!(status < 500, "{method} {path}: {status}");
+        for secret in SECRETS {
+            assert!(
+                !body.contains(secret),
+                "{method} {path} shows {secret}: {body}"
+            );
+        }
+    }
+    // And every API call with its key.
+    for (method, path, _) in crate::members::API_ROUTES {
+        let path = place(path);
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+        let body =
+            matches!(method, reqwest::Method::POST | reqwest::Method::PUT).then(|| json!({}));
+        let (status, answer) = app.api(method.clone(), &path, &bolt_key, body).await;
+        assert!(status < 500, "{method} {path}: {status}");
+        for secret in SECRETS {
+            assert!(
+                !answer.to_string().contains(secret),
+                "{method} {path} shows {secret}: {answer}"
+            );
+        }
+    }
+
+    // Nothing of the first tenant changed.
+    let (status, still) = get(&app, &acme_key, &format!("/api/v1/surveys/{slug}")).await;
+    assert_eq!(
+        (status, still["state"].as_str()),
+        (200, Some("open")),
+        "{still}"
+    );
+    let (_, summary) = get(&app, &acme_key, &format!("/api/v1/surveys/{slug}/summary")).await;
+    assert_eq!(summary["total"], 1, "{summary}");
+    let (_, hooks) = get(&app, &acme_key, "/api/v1/webhooks").await;
+    assert_eq!(
+        hooks["webhooks"][0]["id"],
+        held.webhook_id.as_str(),
+        "{hooks}"
+    );
+    let members = acme.page("/tenant/members").await;
+    assert!(
+        members.contains("editor@acme.test") && members.contains("invitee@acme.test"),
+        "{members}"
+    );
+    let keys = acme.page("/tenant/api-keys").await;
+    assert!(keys.contains(&held.key_id), "{keys}");
+}

@@ -38,7 +38,7 @@ async fn team(app: &TestApp) -> (Owner<'_>, Owner<'_>, Owner<'_>, String) {
 
 /// The least role each route of the tenant site needs (`S` stands for the survey's slug,
 /// `X` for an id that names nothing). Routes before sign-in are not listed: they need none.
-const SITE_ROUTES: &[(&str, &str, &str)] = &[
+pub(crate) const SITE_ROUTES: &[(&str, &str, &str)] = &[
     ("GET", "/tenant", "viewer"),
     ("GET", "/tenant/account", "viewer"),
     ("POST", "/tenant/account/notify", "viewer"),
@@ -99,7 +99,7 @@ const PUBLIC_SITE_ROUTES: &[&str] = &[
 ];
 
 /// The least role each API call needs.
-const API_ROUTES: &[(&str, &str, &str)] = &[
+pub(crate) const API_ROUTES: &[(&str, &str, &str)] = &[
     ("GET", "/api/v1/surveys", "viewer"),
     ("GET", "/api/v1/surveys/S", "viewer"),
     ("GET", "/api/v1/surveys/S/summary", "viewer"),
@@ -206,7 +206,7 @@ fn the_role_tables_name_every_route_of_the_site_and_the_api() {
 }
 
 /// A form a member may post to `path` without changing anything worth keeping.
-fn harmless_form(path: &str, csrf: &str) -> Vec<(String, String)> {
+pub(crate) fn harmless_form(path: &str, csrf: &str) -> Vec<(String, String)> {
     let mut form = vec![("csrf".to_owned(), csrf.to_owned())];
     let extra: &[(&str, &str)] = match path {
         "/tenant/account/notify" => &[("notify", "off")],
