@@ -97,6 +97,8 @@ pub struct Backlog {
     submitted: BTreeMap<Reference, Answer>,
     /// Responses asked to be deleted.
     deleted: BTreeSet<Reference>,
+    /// What worker processes are told to find the same storage (none: the data directory).
+    storage_env: Vec<(String, String)>,
 }
 
 impl Backlog {
@@ -109,6 +111,17 @@ impl Backlog {
     pub async fn queue_with(answers: u64, seed: u64, options: local::Options) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (storage, _) = local::open(dir.path(), options).await.expect("opens");
+        Self::queue_on(dir, storage, Vec::new(), answers, seed).await
+    }
+
+    /// As `queue`, on `storage`, which worker processes reach with `storage_env`.
+    async fn queue_on(
+        dir: tempfile::TempDir,
+        storage: canvass::storage::Storage,
+        storage_env: Vec<(String, String)>,
+        answers: u64,
+        seed: u64,
+    ) -> Self {
         let stores = Stores::open(storage, &StoreSettings::default())
             .await
             .expect("stores");
@@ -149,6 +162,7 @@ impl Backlog {
             surveys,
             submitted,
             deleted: BTreeSet::new(),
+            storage_env,
         }
     }
 
@@ -209,6 +223,11 @@ impl Backlog {
         let log = File::create(logs.join(format!("worker-{n}.log"))).expect("a log file");
         let mut env = env.to_vec();
         env.push(("CANVASS_LOG", "canvass=info"));
+        env.extend(
+            self.storage_env
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        );
         CanvassProcess::worker_logging(self.path(), &env, log)
     }
 
@@ -780,4 +799,101 @@ async fn a_worker_dying_after_settling_before_its_deletes_loses_and_doubles_noth
 #[tokio::test]
 async fn a_worker_dying_between_removing_incoming_blobs_and_deleting_messages_loses_nothing() {
     drain_crashing_at("before-delete").await;
+}
+
+/// An Azurite of a test's own (through `scripts/azurite`), so that no other test's messages
+/// are in its queues; stopped when dropped.
+struct OwnAzurite {
+    connection: String,
+    pid: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl OwnAzurite {
+    fn start() -> Self {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let (log, pid) = (dir.path().join("log"), dir.path().join("pid"));
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let started = std::process::Command::new(root.join("scripts/azurite"))
+            .arg(&log)
+            .arg(&pid)
+            .current_dir(root)
+            .output()
+            .expect("scripts/azurite runs (scripts/test installs Azurite)");
+        assert!(
+            started.status.success(),
+            "Azurite did not start: {}",
+            String::from_utf8_lossy(&started.stderr)
+        );
+        let connection = String::from_utf8_lossy(&started.stdout).trim().to_owned();
+        Self {
+            connection,
+            pid,
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for OwnAzurite {
+    fn drop(&mut self) {
+        if let Ok(pid) = std::fs::read_to_string(&self.pid) {
+            let _ = std::process::Command::new("kill").arg(pid.trim()).status();
+        }
+    }
+}
+
+#[tokio::test]
+async fn workers_killed_at_random_moments_on_azurite_never_lose_or_double_count_an_answer() {
+    const WORKERS: usize = 3;
+    let azurite = OwnAzurite::start();
+    let storage = canvass::storage::azure::storage(&azurite.connection)
+        .await
+        .expect("Azurite answers");
+    let storage_env = vec![
+        ("CANVASS_STORAGE".to_owned(), "azure".to_owned()),
+        (
+            "CANVASS_AZURE_CONNECTION_STRING".to_owned(),
+            azurite.connection.clone(),
+        ),
+    ];
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut backlog = Backlog::queue_on(dir, storage, storage_env, 600, 0x5eed_a2e0).await;
+    let logs = tempfile::tempdir().expect("a log folder");
+    let env = [
+        ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
+        ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
+        ("CANVASS_WORKER_BATCHES", "1"),
+    ];
+    let mut started = 0;
+    let mut workers: Vec<CanvassProcess> = (0..WORKERS)
+        .map(|n| {
+            started += 1;
+            backlog.worker(logs.path(), n, &env)
+        })
+        .collect();
+    let mut random = Xorshift(0x0bad_cafe_f00d);
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let mut kills = 0;
+    loop {
+        tokio::time::sleep(Duration::from_millis(100 + random.next(300))).await;
+        let victim = random.next(WORKERS as u64) as usize;
+        workers.remove(victim).kill();
+        kills += 1;
+        workers.push(backlog.worker(logs.path(), started, &env));
+        started += 1;
+        if kills % 4 == 0 && backlog.deleted.len() < 30 {
+            backlog.delete_some(&mut random, 5).await;
+        }
+        if backlog.answers_queued().await == 0 || Instant::now() > deadline {
+            break;
+        }
+    }
+    wait_until_drained(&backlog, deadline).await;
+    drop(workers);
+    assert!(kills >= 3, "workers were killed mid-way: {kills}");
+    assert!(
+        redeliveries(logs.path()) > 0,
+        "no message was ever delivered twice: the kills never interrupted a step"
+    );
+    backlog.assert_exact().await;
 }
