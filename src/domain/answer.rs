@@ -514,6 +514,42 @@ mod tests {
     use crate::domain::definition::Definition;
 
     #[test]
+    fn a_search_finds_written_texts_in_any_case_and_nothing_else() {
+        let id = |text: &str| QuestionId::parse(text).expect("an id");
+        let answer = Answer {
+            tenant: TenantSlug::parse("acme").expect("a slug"),
+            survey: SurveySlug::parse("visit").expect("a slug"),
+            survey_id: Default::default(),
+            survey_version: 1,
+            reference: Reference(1),
+            submitted_at: time::OffsetDateTime::UNIX_EPOCH,
+            values: [
+                (id("say"), AnswerValue::Text("Lovely Coffee".into())),
+                (id("drink"), AnswerValue::Choice("Tea".into())),
+                (
+                    id("extras"),
+                    AnswerValue::Other {
+                        picked: vec!["Milk".into()],
+                        text: "oat milk please".into(),
+                    },
+                ),
+            ]
+            .into(),
+            hidden: Default::default(),
+        };
+        assert!(answer.mentions("lovely coffee"));
+        assert!(
+            answer.mentions("oat"),
+            "what Other means is written text too"
+        );
+        assert!(
+            !answer.mentions("tea"),
+            "a picked option is not written text"
+        );
+        assert!(!answer.mentions("milk please!"));
+    }
+
+    #[test]
     fn bidirectional_overrides_count_as_invisible_controls_but_direction_marks_do_not() {
         for hostile in ["Pay\u{202E}gpj.exe", "a\u{2066}b", "\u{202A}x", "nul\0"] {
             assert!(has_control_characters(hostile), "{hostile:?}");
