@@ -5,8 +5,9 @@
 //! judged by the address they carry or refused whole.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::sync::LazyLock;
 
-use ipnet::{IpNet, Ipv4Net, Ipv6Net};
+use ipnet::{IpNet, Ipv6Net};
 
 /// The IPv4 blocks refused: the registry's entries that are not globally reachable, and
 /// multicast.
@@ -31,7 +32,7 @@ const IPV4: [&str; 16] = [
 
 /// The IPv6 blocks refused whole: the registry's entries that are not globally reachable,
 /// multicast, and the deprecated forms.
-const IPV6: [&str; 15] = [
+const IPV6: [&str; 13] = [
     "::/96",          // unspecified, loopback and the deprecated IPv4-compatible form
     "64:ff9b:1::/48", // local-use IPv4/IPv6 translation
     "100::/64",       // discard-only
@@ -45,9 +46,21 @@ const IPV6: [&str; 15] = [
     "fe80::/10",      // link local
     "fec0::/10",      // site local (deprecated)
     "ff00::/8",       // multicast
-    "::ffff:0:0/96",  // IPv4-mapped: judged by its IPv4 address (see `is_internal`)
-    "64:ff9b::/96",   // IPv4/IPv6 translation: judged by its IPv4 address
 ];
+
+/// IPv4/IPv6 translation (NAT64): an address here is judged by the IPv4 address it carries,
+/// as an IPv4-mapped one (`::ffff:0:0/96`) is.
+const NAT64: &str = "64:ff9b::/96";
+
+/// The tables, parsed once (each entry is checked by a test).
+static BLOCKS: LazyLock<(Vec<IpNet>, Ipv6Net)> = LazyLock::new(|| {
+    let blocks = IPV4
+        .iter()
+        .chain(&IPV6)
+        .filter_map(|block| block.parse().ok())
+        .collect();
+    (blocks, NAT64.parse().unwrap_or_default())
+});
 
 /// Whether an outbound call must not reach `address` unless its host is allowed.
 pub fn is_internal(address: IpAddr) -> bool {
@@ -58,30 +71,25 @@ pub fn is_internal(address: IpAddr) -> bool {
             if let Some(v4) = v6.to_ipv4_mapped().or_else(|| translated(v6)) {
                 return v4_internal(v4);
             }
-            IPV6[..IPV6.len() - 2]
-                .iter()
-                .any(|block| net(block).contains(&IpAddr::V6(v6)))
+            listed(IpAddr::V6(v6))
         }
     }
 }
 
 fn v4_internal(v4: Ipv4Addr) -> bool {
-    IPV4.iter()
-        .any(|block| net(block).contains(&IpAddr::V4(v4)))
+    listed(IpAddr::V4(v4))
 }
 
-/// The IPv4 address a NAT64 address (`64:ff9b::/96`) stands for.
+fn listed(address: IpAddr) -> bool {
+    BLOCKS.0.iter().any(|block| block.contains(&address))
+}
+
+/// The IPv4 address a NAT64 address stands for.
 fn translated(v6: Ipv6Addr) -> Option<Ipv4Addr> {
-    let prefix: Ipv6Net = "64:ff9b::/96".parse().ok()?;
-    prefix.contains(&v6).then(|| {
+    BLOCKS.1.contains(&v6).then(|| {
         let [.., a, b, c, d] = v6.octets();
         Ipv4Addr::new(a, b, c, d)
     })
-}
-
-fn net(block: &str) -> IpNet {
-    // The tables above are constants, checked by a test.
-    block.parse().unwrap_or(IpNet::V4(Ipv4Net::default()))
 }
 
 #[cfg(test)]
@@ -90,14 +98,19 @@ mod tests {
 
     #[test]
     fn every_block_in_the_tables_is_well_formed() {
-        for block in IPV4.iter().chain(&IPV6) {
+        for block in IPV4.iter().chain(&IPV6).chain([&NAT64]) {
             assert!(block.parse::<IpNet>().is_ok(), "{block}");
         }
+        assert_eq!(
+            BLOCKS.0.len(),
+            IPV4.len() + IPV6.len(),
+            "every block parsed"
+        );
     }
 
     #[test]
     fn each_special_purpose_block_is_refused_at_its_edges_and_public_neighbours_are_not() {
-        for block in IPV4.iter().chain(&IPV6[..IPV6.len() - 2]) {
+        for block in IPV4.iter().chain(&IPV6) {
             let parsed: IpNet = block.parse().expect("a block");
             for address in [parsed.network(), parsed.broadcast()] {
                 assert!(is_internal(address), "{address} in {block}");

@@ -166,7 +166,7 @@ impl WebhookStore {
     pub async fn enqueue(&self, delivery: &DeliveryMessage) -> Result<(), StoreError> {
         let encoded = super::error::encode(self.queue.name().as_str(), delivery)?;
         if crate::storage::check_message_size(&encoded).is_ok() {
-            return self.queue.send(delivery).await;
+            return self.queue.send_encoded(encoded).await;
         }
         let key = body_key(&delivery.tenant, &delivery.webhook_id);
         self.blobs

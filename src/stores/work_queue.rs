@@ -40,12 +40,14 @@ impl WorkQueue {
 
     /// Adds a message.
     pub async fn send(&self, message: &impl Serialize) -> Result<(), StoreError> {
+        self.send_encoded(encode(self.name.as_str(), message)?)
+            .await
+    }
+
+    /// Adds a message already encoded as JSON (by a caller that looked at its size first).
+    pub async fn send_encoded(&self, body: Vec<u8>) -> Result<(), StoreError> {
         self.queues
-            .add(
-                &self.name,
-                encode(self.name.as_str(), message)?.into(),
-                None,
-            )
+            .add(&self.name, body.into(), None)
             .await
             .context(|| format!("queueing on {}", self.name))?;
         Ok(())

@@ -634,26 +634,16 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         ("CANVASS_WORKER_BATCHES", "1"),
         ("CANVASS_WEBHOOK_ALLOWED_HOSTS", "127.0.0.1"),
     ];
-    let mut started = 0;
-    let mut workers: Vec<CanvassProcess> = (0..WORKERS)
-        .map(|n| {
-            started += 1;
-            backlog.worker(logs.path(), n, &env)
-        })
-        .collect();
+    let mut crew = Crew::start(&backlog, logs.path(), WORKERS, &env);
     let mut random = Xorshift(0x2545_f491_4f6c_dd1d);
     let deadline = Instant::now() + Duration::from_secs(120);
-    let mut kills = 0;
     loop {
-        tokio::time::sleep(Duration::from_millis(20 + random.next(180))).await;
-        let victim = random.next(WORKERS as u64) as usize;
-        workers.remove(victim).kill();
-        kills += 1;
-        workers.push(backlog.worker(logs.path(), started, &env));
-        started += 1;
+        crew.replace_one(&backlog, logs.path(), &env, &mut random, (20, 180))
+            .await;
+        let kills = crew.kills;
         // Owners delete responses while answers are still arriving, and mark segment
         // questions when some are counted: the builds run under the kills too.
-        if kills % 3 == 0 && backlog.deleted.len() < 200 {
+        if kills.is_multiple_of(3) && backlog.deleted.len() < 200 {
             backlog.delete_some(&mut random, 10).await;
         }
         if kills == 8 {
@@ -675,7 +665,8 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    drop(workers);
+    let kills = crew.kills;
+    drop(crew);
 
     // At least once: every answer of the tenant with the endpoint was delivered, each time
     // under one webhook-id; the other tenant's answers were not.
@@ -728,6 +719,41 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         "every deletion was subtracted exactly once"
     );
     backlog.assert_exact().await;
+}
+
+/// Worker processes on a backlog, killed and replaced one at a time, at random.
+struct Crew {
+    workers: Vec<CanvassProcess>,
+    started: usize,
+    kills: usize,
+}
+
+impl Crew {
+    fn start(backlog: &Backlog, logs: &Path, size: usize, env: &[(&str, &str)]) -> Self {
+        Self {
+            workers: (0..size).map(|n| backlog.worker(logs, n, env)).collect(),
+            started: size,
+            kills: 0,
+        }
+    }
+
+    /// Waits `pause` (a random part of it), then kills one worker (SIGKILL) and starts
+    /// another in its place.
+    async fn replace_one(
+        &mut self,
+        backlog: &Backlog,
+        logs: &Path,
+        env: &[(&str, &str)],
+        random: &mut Xorshift,
+        pause: (u64, u64),
+    ) {
+        tokio::time::sleep(Duration::from_millis(pause.0 + random.next(pause.1))).await;
+        let victim = random.next(self.workers.len() as u64) as usize;
+        self.workers.remove(victim).kill();
+        self.kills += 1;
+        self.workers.push(backlog.worker(logs, self.started, env));
+        self.started += 1;
+    }
 }
 
 async fn wait_until_drained(backlog: &Backlog, deadline: Instant) {
@@ -864,24 +890,13 @@ async fn workers_killed_at_random_moments_on_azurite_never_lose_or_double_count_
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
     ];
-    let mut started = 0;
-    let mut workers: Vec<CanvassProcess> = (0..WORKERS)
-        .map(|n| {
-            started += 1;
-            backlog.worker(logs.path(), n, &env)
-        })
-        .collect();
+    let mut crew = Crew::start(&backlog, logs.path(), WORKERS, &env);
     let mut random = Xorshift(0x0bad_cafe_f00d);
     let deadline = Instant::now() + Duration::from_secs(180);
-    let mut kills = 0;
     loop {
-        tokio::time::sleep(Duration::from_millis(100 + random.next(300))).await;
-        let victim = random.next(WORKERS as u64) as usize;
-        workers.remove(victim).kill();
-        kills += 1;
-        workers.push(backlog.worker(logs.path(), started, &env));
-        started += 1;
-        if kills % 4 == 0 && backlog.deleted.len() < 30 {
+        crew.replace_one(&backlog, logs.path(), &env, &mut random, (100, 300))
+            .await;
+        if crew.kills.is_multiple_of(4) && backlog.deleted.len() < 30 {
             backlog.delete_some(&mut random, 5).await;
         }
         if backlog.answers_queued().await == 0 || Instant::now() > deadline {
@@ -889,7 +904,8 @@ async fn workers_killed_at_random_moments_on_azurite_never_lose_or_double_count_
         }
     }
     wait_until_drained(&backlog, deadline).await;
-    drop(workers);
+    let kills = crew.kills;
+    drop(crew);
     assert!(kills >= 3, "workers were killed mid-way: {kills}");
     assert!(
         redeliveries(logs.path()) > 0,
