@@ -71,6 +71,10 @@ async fn without_javascript_the_page_names_what_is_not_saved_yet() {
     let slug = owner.design("Team day").await;
     let path = format!("/tenant/surveys/{slug}");
     let mut form = form_fields(&owner.page(&path).await, r#"<form class="designer"#);
+    // As a browser sends them: a textarea's lines (the options) end with CR LF.
+    for (_, value) in form.iter_mut() {
+        *value = value.replace('\n', "\r\n");
+    }
     set(&mut form, "title", "Team day out");
     set(&mut form, "action", "remove-1");
     let page = owner.post_owned(&path, &form).await;

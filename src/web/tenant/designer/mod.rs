@@ -84,7 +84,7 @@ impl SurveyFields {
     }
 
     fn posted(form: &[(String, String)]) -> Self {
-        let get = |name: &str| field(form, name).unwrap_or("").to_owned();
+        let get = |name: &str| posted_text(form, name);
         Self {
             title: get("title"),
             description: get("description"),
@@ -372,9 +372,15 @@ pub async fn edit(
     notice::render_once(&editor, true)
 }
 
+/// A field of the posted form as the designer compares and stores it: browsers send a
+/// textarea's lines ended by CR LF, stored texts end them by LF.
+fn posted_text(form: &[(String, String)], name: &str) -> String {
+    field(form, name).unwrap_or("").replace("\r\n", "\n")
+}
+
 /// Reads the posted form into question blocks and the button pressed.
 fn posted(form: &[(String, String)]) -> (SurveyFields, Vec<QuestionEdit>, String) {
-    let get = |name: &str| field(form, name).unwrap_or("").to_owned();
+    let get = |name: &str| posted_text(form, name);
     let count: usize = get("count")
         .parse()
         .unwrap_or(0)
