@@ -16,6 +16,7 @@ mod public;
 mod render;
 pub mod request_log;
 pub mod roles;
+pub mod route_table;
 mod tenant;
 mod webhooks;
 

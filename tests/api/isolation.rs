@@ -233,35 +233,43 @@ async fn another_tenant_reaches_nothing_of_a_tenant_on_any_route_of_the_site_or_
         invitation_id,
         reference,
     };
+    // Each parameter names what the first tenant holds of its kind.
     let place = |path: &str| {
-        path.replace("/S/", &format!("/{slug}/"))
-            .replace("/S", &format!("/{slug}"))
-            .replace("api-keys/X", &format!("api-keys/{}", held.key_id))
-            .replace("webhooks/X", &format!("webhooks/{}", held.webhook_id))
-            .replace(
-                "invitations/X",
-                &format!("invitations/{}", held.invitation_id),
-            )
-            .replace("surveys/X", &format!("surveys/{slug}"))
-            .replace("responses/1", &format!("responses/{}", held.reference))
-            .replace("ref/1", &format!("ref/{}", held.reference))
+        let mut kind = String::new();
+        let mut placed = String::new();
+        for part in path.split_inclusive('/') {
+            let name = part.trim_end_matches('/');
+            placed.push_str(&crate::members::filled(part, |parameter| {
+                match (parameter, kind.as_str()) {
+                    ("slug", _) => slug.to_owned(),
+                    ("n" | "reference", _) => held.reference.to_string(),
+                    ("format", _) => "csv".to_owned(),
+                    ("id", "api-keys") => held.key_id.clone(),
+                    ("id", "webhooks") => held.webhook_id.clone(),
+                    ("id", "invitations") => held.invitation_id.clone(),
+                    _ => "nosuch".to_owned(),
+                }
+            }));
+            kind = name.to_owned();
+        }
+        placed
     };
 
     // The second tenant's owner walks every route of the site with the first one's ids.
     let bolt = Owner::signed_up(&app, "Bolt", "bolt", "owner@bolt.test").await;
     let bolt_key = bolt.api_key("bolt key").await;
     let csrf = bolt.csrf("/tenant/account").await;
-    for (method, path, _) in crate::members::SITE_ROUTES {
-        if *path == "/tenant/sign-out" {
+    for route in crate::members::guarded("/tenant/") {
+        if route.path == "/tenant/sign-out" {
             continue;
         }
-        let path = place(path);
+        let (method, path) = (&route.method, place(&route.path));
         let response = match *method {
-            "GET" if path == "/tenant/members/remove" => {
+            reqwest::Method::GET if path == "/tenant/members/remove" => {
                 bolt.get("/tenant/members/remove?email=editor%40acme.test")
                     .await
             }
-            "GET" => bolt.get(&path).await,
+            reqwest::Method::GET => bolt.get(&path).await,
             _ => {
                 let mut form = crate::members::harmless_form(&path, &csrf);
                 // Forms naming a member (to change or remove) name the first tenant's.
@@ -285,9 +293,8 @@ async fn another_tenant_reaches_nothing_of_a_tenant_on_any_route_of_the_site_or_
         }
     }
     // And every API call with its key.
-    for (method, path, _) in crate::members::API_ROUTES {
-        let path = place(path);
-        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+    for route in crate::members::guarded("/api/") {
+        let (method, path) = (route.method, place(&route.path));
         let body =
             matches!(method, reqwest::Method::POST | reqwest::Method::PUT).then(|| json!({}));
         let (status, answer) = app.api(method.clone(), &path, &bolt_key, body).await;

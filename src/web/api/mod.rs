@@ -16,7 +16,88 @@ pub use auth::ApiCaller;
 pub use body::JsonBody;
 pub use error::ApiError;
 
+use actix_web::http::Method;
 use actix_web::web::{self, ServiceConfig};
+
+use crate::domain::member::Role;
+use crate::web::route_table::{Mounted, Route, anyone, member, mount, under};
+
+/// Where the API is mounted.
+const SCOPE: &str = "/api/v1";
+
+/// Every API call and the least role its key's member needs.
+static ROUTES: &[Route] = &[
+    anyone(Method::GET, "/openapi.json", |r| r.to(openapi::serve)),
+    member(Role::Viewer, Method::GET, "/surveys", |r| {
+        r.to(surveys::list)
+    }),
+    member(Role::Editor, Method::POST, "/surveys", |r| {
+        r.to(surveys::create)
+    }),
+    member(Role::Viewer, Method::GET, "/surveys/{slug}", |r| {
+        r.to(surveys::get)
+    }),
+    member(Role::Editor, Method::PUT, "/surveys/{slug}", |r| {
+        r.to(surveys::update)
+    }),
+    member(Role::Editor, Method::DELETE, "/surveys/{slug}", |r| {
+        r.to(surveys::delete)
+    }),
+    member(Role::Editor, Method::POST, "/surveys/{slug}/publish", |r| {
+        r.to(surveys::publish)
+    }),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/unpublish",
+        |r| r.to(surveys::unpublish),
+    ),
+    member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
+        r.to(surveys::summary)
+    }),
+    member(
+        Role::Viewer,
+        Method::GET,
+        "/surveys/{slug}/responses",
+        |r| r.to(surveys::responses),
+    ),
+    member(
+        Role::Editor,
+        Method::DELETE,
+        "/surveys/{slug}/responses/{reference}",
+        |r| r.to(surveys::delete_response),
+    ),
+    member(
+        Role::Viewer,
+        Method::GET,
+        "/surveys/{slug}/responses.{format}",
+        |r| r.to(surveys::download_responses),
+    ),
+    member(Role::Editor, Method::POST, "/surveys/{slug}/exports", |r| {
+        r.to(surveys::request_export)
+    }),
+    member(Role::Editor, Method::GET, "/exports/{id}", |r| {
+        r.to(surveys::export_status)
+    }),
+    member(Role::Owner, Method::GET, "/audit", |r| r.to(audit::list)),
+    member(Role::Editor, Method::POST, "/webhooks", |r| {
+        r.to(webhooks::create)
+    }),
+    member(Role::Editor, Method::GET, "/webhooks", |r| {
+        r.to(webhooks::list)
+    }),
+    member(Role::Editor, Method::DELETE, "/webhooks/{id}", |r| {
+        r.to(webhooks::delete)
+    }),
+    member(Role::Editor, Method::POST, "/webhooks/{id}/test", |r| {
+        r.to(webhooks::test)
+    }),
+];
+
+/// The API's routes, with their full paths.
+pub(crate) fn mounted() -> impl Iterator<Item = Mounted> {
+    under(SCOPE, ROUTES)
+}
 
 /// Mounts the API routes.
 pub fn routes(config: &mut ServiceConfig) {
@@ -25,46 +106,12 @@ pub fn routes(config: &mut ServiceConfig) {
     let path = web::PathConfig::default()
         .error_handler(|error, _| ApiError::BadRequest(format!("invalid path: {error}")).into());
     config.service(
-        web::scope("/api/v1")
-            .wrap(crate::web::headers::private())
+        mount(web::scope(SCOPE), ROUTES)
             .app_data(query)
             .app_data(path)
-            .route("/openapi.json", web::get().to(openapi::serve))
-            .route("/surveys", web::get().to(surveys::list))
-            .route("/surveys", web::post().to(surveys::create))
-            .route("/surveys/{slug}", web::get().to(surveys::get))
-            .route("/surveys/{slug}", web::put().to(surveys::update))
-            .route("/surveys/{slug}", web::delete().to(surveys::delete))
-            .route("/surveys/{slug}/publish", web::post().to(surveys::publish))
-            .route(
-                "/surveys/{slug}/unpublish",
-                web::post().to(surveys::unpublish),
-            )
-            .route("/surveys/{slug}/summary", web::get().to(surveys::summary))
-            .route(
-                "/surveys/{slug}/responses",
-                web::get().to(surveys::responses),
-            )
-            .route(
-                "/surveys/{slug}/responses/{reference}",
-                web::delete().to(surveys::delete_response),
-            )
-            .route(
-                "/surveys/{slug}/responses.{format}",
-                web::get().to(surveys::download_responses),
-            )
-            .route(
-                "/surveys/{slug}/exports",
-                web::post().to(surveys::request_export),
-            )
-            .route("/exports/{id}", web::get().to(surveys::export_status))
-            .route("/audit", web::get().to(audit::list))
-            .route("/webhooks", web::post().to(webhooks::create))
-            .route("/webhooks", web::get().to(webhooks::list))
-            .route("/webhooks/{id}", web::delete().to(webhooks::delete))
-            .route("/webhooks/{id}/test", web::post().to(webhooks::test))
             .default_service(web::to(|| async {
                 Err::<actix_web::HttpResponse, _>(ApiError::NotFound)
-            })),
+            }))
+            .wrap(crate::web::headers::private()),
     );
 }

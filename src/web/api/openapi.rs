@@ -168,17 +168,10 @@ mod tests {
 
     use super::*;
 
-    /// `(METHOD, path)` of every route mounted in `mod.rs` but the schema's own.
+    /// `(METHOD, path)` of every route of the API's table but the schema's own.
     fn mounted() -> BTreeSet<(String, String)> {
-        let source = include_str!("mod.rs");
-        source
-            .split(".route(")
-            .skip(1)
-            .filter_map(|route| {
-                let path = route.split('"').nth(1)?;
-                let method = route.split("web::").nth(1)?.split("()").next()?;
-                Some((method.to_uppercase(), format!("/api/v1{path}")))
-            })
+        crate::web::api::mounted()
+            .map(|route| (route.method.to_string(), route.path))
             .filter(|(_, path)| path != "/api/v1/openapi.json")
             .collect()
     }

@@ -24,110 +24,203 @@ mod settings;
 mod sso;
 mod webhooks;
 
+use actix_web::http::Method;
 use actix_web::web::{self, ServiceConfig};
+
+use crate::domain::member::Role;
+use crate::web::route_table::{Mounted, Route, anyone, member, mount, under};
+
+/// Where the site is mounted.
+const SCOPE: &str = "/tenant";
+
+/// Every route of the tenant site and the least role it needs. Pages before sign-in need
+/// none.
+static ROUTES: &[Route] = &[
+    member(Role::Viewer, Method::GET, "", |r| r.to(dashboard::show)),
+    anyone(Method::GET, "/sign-up", |r| r.to(auth::sign_up_form)),
+    anyone(Method::POST, "/sign-up", |r| r.to(auth::sign_up)),
+    anyone(Method::GET, "/sign-up/address", |r| r.to(auth::address)),
+    anyone(Method::GET, "/sign-in", |r| r.to(auth::sign_in_form)),
+    anyone(Method::POST, "/sign-in", |r| r.to(auth::sign_in)),
+    member(Role::Viewer, Method::POST, "/sign-out", |r| {
+        r.to(auth::sign_out)
+    }),
+    anyone(Method::GET, "/forgot-password", |r| {
+        r.to(password::forgot_form)
+    }),
+    anyone(Method::POST, "/forgot-password", |r| r.to(password::forgot)),
+    anyone(Method::GET, "/reset-password/{token}", |r| {
+        r.to(password::reset_form)
+    }),
+    anyone(Method::POST, "/reset-password/{token}", |r| {
+        r.to(password::reset)
+    }),
+    anyone(Method::GET, "/join/{token}", |r| r.to(join::show)),
+    anyone(Method::POST, "/join/{token}", |r| r.to(join::accept)),
+    anyone(Method::POST, "/join/{token}/sso", |r| r.to(sso::join)),
+    anyone(Method::GET, "/sso", |r| r.to(sso::start)),
+    anyone(Method::GET, "/sso/callback", |r| r.to(sso::callback)),
+    member(Role::Owner, Method::POST, "/settings/sso", |r| {
+        r.to(sso::save_settings)
+    }),
+    member(Role::Owner, Method::GET, "/audit", |r| r.to(audit::show)),
+    member(Role::Viewer, Method::GET, "/account", |r| {
+        r.to(account::show)
+    }),
+    member(Role::Viewer, Method::POST, "/account/notify", |r| {
+        r.to(account::save_notify)
+    }),
+    member(Role::Viewer, Method::POST, "/account/password", |r| {
+        r.to(account::change_password)
+    }),
+    member(Role::Owner, Method::GET, "/members", |r| {
+        r.to(members::show)
+    }),
+    member(Role::Owner, Method::POST, "/members/invite", |r| {
+        r.to(members::invite)
+    }),
+    member(Role::Owner, Method::POST, "/members/role", |r| {
+        r.to(members::set_role)
+    }),
+    member(Role::Owner, Method::GET, "/members/remove", |r| {
+        r.to(members::confirm_remove)
+    }),
+    member(Role::Owner, Method::POST, "/members/remove", |r| {
+        r.to(members::remove)
+    }),
+    member(
+        Role::Owner,
+        Method::POST,
+        "/members/invitations/{id}/withdraw",
+        |r| r.to(members::withdraw),
+    ),
+    member(Role::Owner, Method::GET, "/settings", |r| {
+        r.to(settings::show)
+    }),
+    member(Role::Owner, Method::POST, "/settings", |r| {
+        r.to(settings::save)
+    }),
+    member(Role::Owner, Method::POST, "/settings/zone", |r| {
+        r.to(settings::save_zone)
+    }),
+    member(Role::Owner, Method::POST, "/settings/branding", |r| {
+        r.to(settings::save_branding)
+    }),
+    member(Role::Editor, Method::GET, "/webhooks", |r| {
+        r.to(webhooks::show)
+    }),
+    member(Role::Editor, Method::POST, "/webhooks", |r| {
+        r.to(webhooks::create)
+    }),
+    member(Role::Editor, Method::POST, "/webhooks/{id}/test", |r| {
+        r.to(webhooks::test)
+    }),
+    member(Role::Editor, Method::POST, "/webhooks/{id}/remove", |r| {
+        r.to(webhooks::remove)
+    }),
+    member(Role::Viewer, Method::GET, "/api-keys", |r| r.to(keys::show)),
+    member(Role::Viewer, Method::POST, "/api-keys", |r| {
+        r.to(keys::create)
+    }),
+    member(Role::Viewer, Method::GET, "/api-keys/{id}/revoke", |r| {
+        r.to(keys::confirm_revoke)
+    }),
+    member(Role::Viewer, Method::POST, "/api-keys/{id}/revoke", |r| {
+        r.to(keys::revoke)
+    }),
+    member(Role::Editor, Method::GET, "/surveys/new", |r| {
+        r.to(designer::new)
+    }),
+    member(Role::Editor, Method::POST, "/surveys", |r| {
+        r.to(designer::create)
+    }),
+    member(Role::Editor, Method::GET, "/surveys/{slug}", |r| {
+        r.to(designer::edit)
+    }),
+    member(Role::Editor, Method::POST, "/surveys/{slug}", |r| {
+        r.to(designer::save)
+    }),
+    member(Role::Editor, Method::GET, "/surveys/{slug}/preview", |r| {
+        r.to(preview::show)
+    }),
+    member(Role::Editor, Method::POST, "/surveys/{slug}/preview", |r| {
+        r.to(preview::answer)
+    }),
+    member(Role::Editor, Method::POST, "/surveys/{slug}/publish", |r| {
+        r.to(designer::publish)
+    }),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/duplicate",
+        |r| r.to(designer::duplicate),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/unpublish",
+        |r| r.to(designer::unpublish),
+    ),
+    member(Role::Editor, Method::GET, "/surveys/{slug}/delete", |r| {
+        r.to(designer::confirm_delete)
+    }),
+    member(Role::Editor, Method::POST, "/surveys/{slug}/delete", |r| {
+        r.to(designer::delete)
+    }),
+    member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
+        r.to(results::summary)
+    }),
+    member(
+        Role::Viewer,
+        Method::GET,
+        "/surveys/{slug}/responses",
+        |r| r.to(results::responses),
+    ),
+    member(
+        Role::Viewer,
+        Method::GET,
+        "/surveys/{slug}/responses.{format}",
+        |r| r.to(exports::download_responses),
+    ),
+    member(Role::Editor, Method::POST, "/surveys/{slug}/exports", |r| {
+        r.to(exports::request)
+    }),
+    member(Role::Editor, Method::GET, "/exports/{id}", |r| {
+        r.to(exports::status)
+    }),
+    member(
+        Role::Viewer,
+        Method::GET,
+        "/surveys/{slug}/responses/{n}",
+        |r| r.to(results::response),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/responses/delete",
+        |r| r.to(deletions::delete),
+    ),
+    member(
+        Role::Viewer,
+        Method::GET,
+        "/surveys/{slug}/responses/ref/{reference}",
+        |r| r.to(results::response_by_reference),
+    ),
+];
+
+/// The site's routes, with their full paths.
+pub(crate) fn mounted() -> impl Iterator<Item = Mounted> {
+    under(SCOPE, ROUTES)
+}
 
 /// Mounts the tenant site.
 pub fn routes(config: &mut ServiceConfig) {
     config.service(
-        web::scope("/tenant")
-            .wrap(actix_web::middleware::from_fn(error_menu::with_menu))
-            .wrap(crate::web::headers::private())
-            .route("", web::get().to(dashboard::show))
-            .route("/sign-up", web::get().to(auth::sign_up_form))
-            .route("/sign-up", web::post().to(auth::sign_up))
-            .route("/sign-up/address", web::get().to(auth::address))
-            .route("/sign-in", web::get().to(auth::sign_in_form))
-            .route("/sign-in", web::post().to(auth::sign_in))
-            .route("/sign-out", web::post().to(auth::sign_out))
-            .route("/forgot-password", web::get().to(password::forgot_form))
-            .route("/forgot-password", web::post().to(password::forgot))
-            .route(
-                "/reset-password/{token}",
-                web::get().to(password::reset_form),
-            )
-            .route("/reset-password/{token}", web::post().to(password::reset))
-            .route("/join/{token}", web::get().to(join::show))
-            .route("/join/{token}", web::post().to(join::accept))
-            .route("/join/{token}/sso", web::post().to(sso::join))
-            .route("/sso", web::get().to(sso::start))
-            .route("/sso/callback", web::get().to(sso::callback))
-            .route("/settings/sso", web::post().to(sso::save_settings))
-            .route("/audit", web::get().to(audit::show))
-            .route("/account", web::get().to(account::show))
-            .route("/account/notify", web::post().to(account::save_notify))
-            .route(
-                "/account/password",
-                web::post().to(account::change_password),
-            )
-            .route("/members", web::get().to(members::show))
-            .route("/members/invite", web::post().to(members::invite))
-            .route("/members/role", web::post().to(members::set_role))
-            .route("/members/remove", web::get().to(members::confirm_remove))
-            .route("/members/remove", web::post().to(members::remove))
-            .route(
-                "/members/invitations/{id}/withdraw",
-                web::post().to(members::withdraw),
-            )
-            .route("/settings", web::get().to(settings::show))
-            .route("/settings", web::post().to(settings::save))
-            .route("/settings/zone", web::post().to(settings::save_zone))
-            .route(
-                "/settings/branding",
-                web::post().to(settings::save_branding),
-            )
-            .route("/webhooks", web::get().to(webhooks::show))
-            .route("/webhooks", web::post().to(webhooks::create))
-            .route("/webhooks/{id}/test", web::post().to(webhooks::test))
-            .route("/webhooks/{id}/remove", web::post().to(webhooks::remove))
-            .route("/api-keys", web::get().to(keys::show))
-            .route("/api-keys", web::post().to(keys::create))
-            .route("/api-keys/{id}/revoke", web::get().to(keys::confirm_revoke))
-            .route("/api-keys/{id}/revoke", web::post().to(keys::revoke))
-            .route("/surveys/new", web::get().to(designer::new))
-            .route("/surveys", web::post().to(designer::create))
-            .route("/surveys/{slug}", web::get().to(designer::edit))
-            .route("/surveys/{slug}", web::post().to(designer::save))
-            .route("/surveys/{slug}/preview", web::get().to(preview::show))
-            .route("/surveys/{slug}/preview", web::post().to(preview::answer))
-            .route("/surveys/{slug}/publish", web::post().to(designer::publish))
-            .route(
-                "/surveys/{slug}/duplicate",
-                web::post().to(designer::duplicate),
-            )
-            .route(
-                "/surveys/{slug}/unpublish",
-                web::post().to(designer::unpublish),
-            )
-            .route(
-                "/surveys/{slug}/delete",
-                web::get().to(designer::confirm_delete),
-            )
-            .route("/surveys/{slug}/delete", web::post().to(designer::delete))
-            .route("/surveys/{slug}/summary", web::get().to(results::summary))
-            .route(
-                "/surveys/{slug}/responses",
-                web::get().to(results::responses),
-            )
-            .route(
-                "/surveys/{slug}/responses.{format}",
-                web::get().to(exports::download_responses),
-            )
-            .route("/surveys/{slug}/exports", web::post().to(exports::request))
-            .route("/exports/{id}", web::get().to(exports::status))
-            .route(
-                "/surveys/{slug}/responses/{n}",
-                web::get().to(results::response),
-            )
-            .route(
-                "/surveys/{slug}/responses/delete",
-                web::post().to(deletions::delete),
-            )
-            .route(
-                "/surveys/{slug}/responses/ref/{reference}",
-                web::get().to(results::response_by_reference),
-            )
+        mount(web::scope(SCOPE), ROUTES)
             // Unknown addresses under /tenant get the error page with the menu too.
-            .default_service(web::to(crate::web::error::not_found)),
+            .default_service(web::to(crate::web::error::not_found))
+            .wrap(actix_web::middleware::from_fn(error_menu::with_menu))
+            .wrap(crate::web::headers::private()),
     );
 }
 
