@@ -129,13 +129,32 @@ impl Sender {
             .header(ContentType::TEXT_PLAIN)
             .body(mail.body.clone())
             .map_err(|error| MailError::Message(error.to_string()))?;
-        self.transport
-            .send(message)
-            .await
-            .map_err(|error| MailError::Send {
-                reason: crate::telemetry::error_chain(&error),
-                permanent: error.is_permanent(),
-            })?;
+        self.transport.send(message).await.map_err(|error| {
+            let reason = crate::telemetry::error_chain(&error);
+            match refuses_credentials(&error) {
+                true => MailError::Send {
+                    reason: format!(
+                        "the mail server refused the user name or password of \
+                             CANVASS_SMTP_URL ({reason})"
+                    ),
+                    permanent: false,
+                },
+                false => MailError::Send {
+                    reason,
+                    permanent: error.is_permanent(),
+                },
+            }
+        })?;
         Ok(())
     }
+}
+
+/// Whether the server refused the sender's credentials rather than the message (RFC 4954:
+/// 530 authentication required, 534 mechanism too weak, 535 invalid credentials, 538
+/// encryption required). The message is not at fault: it waits for the operator to mend the
+/// settings, as other mail does while the server cannot be reached.
+fn refuses_credentials(error: &lettre::transport::smtp::Error) -> bool {
+    error
+        .status()
+        .is_some_and(|code| matches!(code.to_string().as_str(), "530" | "534" | "535" | "538"))
 }

@@ -159,6 +159,15 @@ async fn mail_goes_over_starttls_with_auth_and_is_refused_without_trust_or_tls()
     let plain =
         Sender::new(&format!("smtp://canvass:secret@{}", server.address), from).expect("a sender");
     assert!(sent(&plain, "lee@acme.test").await.is_err());
+    // A wrong password is refused by the server, and mail waits for the operator to fix it.
+    let wrong =
+        Sender::trusting(&url("canvass:wrong"), from, Some(&server.ca())).expect("a sender");
+    let refused = tokio::time::timeout(Duration::from_secs(30), sent(&wrong, "lee@acme.test"))
+        .await
+        .expect("an answer within 30 s")
+        .expect_err("a wrong password");
+    assert!(refused.to_string().contains("535"), "{refused}");
+    assert!(!refused.is_permanent(), "{refused}");
     assert!(server.mailbox().received("lee@acme.test").is_empty());
 }
 

@@ -343,3 +343,66 @@ async fn an_address_the_provider_does_not_say_is_verified_is_refused() {
         );
     }
 }
+
+#[tokio::test]
+async fn an_id_token_tampered_with_for_another_client_or_issuer_expired_or_replayed_is_refused() {
+    let app = app().await;
+    let owner = Owner::signed_up(&app, "Shield", "shield", "owner@shield.test").await;
+    let (id, secret) = register(&app).await;
+    assert_eq!(
+        connect(&owner, &issuer(), &id, &secret, false)
+            .await
+            .status(),
+        303
+    );
+    // A member who signs in through the provider, and then signs out again.
+    let member_of = |email: &'static str| {
+        let owner = &owner;
+        let app = &app;
+        async move {
+            let link = owner.invite(email, "viewer").await;
+            let member = Owner::joined(&app.address, &link).await;
+            let csrf = member.csrf("/tenant/account").await;
+            member.post("/tenant/sign-out", &[("csrf", &csrf)]).await;
+            member
+        }
+    };
+    // The first sign-in of the replayed login is a sound one (the provider spoils nothing
+    // yet): the provider and the app agree, so each refusal below is its one spoiled claim.
+    let replayed = member_of("replayed-rae@shield.test").await;
+    let first = sso_sign_in(&replayed, "shield", "replayed-rae@shield.test").await;
+    assert_eq!(
+        first.status(),
+        303,
+        "{}",
+        first.text().await.expect("a page")
+    );
+    assert_eq!(replayed.get("/tenant").await.status(), 200, "signed in");
+    let csrf = replayed.csrf("/tenant/account").await;
+    replayed.post("/tenant/sign-out", &[("csrf", &csrf)]).await;
+
+    // The provider's prefix for each spoiled token, and what the refusal says.
+    for (email, says) in [
+        ("tampered-tom@shield.test", "Signature verification failed"),
+        ("audience-ann@shield.test", "Invalid audiences"),
+        ("issuer-ida@shield.test", "Invalid issuer"),
+        ("expired-eve@shield.test", "Expired"),
+        ("replayed-rae@shield.test", "Invalid nonce"),
+    ] {
+        let member = if email.starts_with("replayed-") {
+            Owner::at(&app.address)
+        } else {
+            member_of(email).await
+        };
+        let answer = sso_sign_in(&member, "shield", email).await;
+        let status = answer.status().as_u16();
+        let page = answer.text().await.expect("a page");
+        assert_eq!(status, 403, "{email}: {page}");
+        assert!(page.contains(says), "{email}: {says} in {page}");
+        assert_eq!(
+            member.get("/tenant").await.headers()["location"],
+            "/tenant/sign-in",
+            "{email} is not signed in"
+        );
+    }
+}

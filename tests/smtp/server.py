@@ -38,7 +38,9 @@ class Handler(Mailbox):
 
 def authenticate(server, session, envelope, mechanism, data):
     ok = isinstance(data, LoginPassword) and data.login == b"canvass" and data.password == b"secret"
-    return AuthResult(success=ok)
+    # handled=False: aiosmtpd answers a failure itself (535); its default (True) means the
+    # authenticator already answered, and the client would wait for ever.
+    return AuthResult(success=ok, handled=False)
 
 
 # A free port: the controller checks it answers by connecting, so it cannot be 0.
