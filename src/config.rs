@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::stores::StoreSettings;
+use crate::telemetry::LogFormat;
 use crate::worker::WorkerSettings;
 
 /// Which adapter stands behind the storage ports.
@@ -39,7 +40,7 @@ pub struct StorageSettings {
     pub storage: StorageKind,
 
     /// The data directory of the local backend.
-    #[arg(long, env = "CANVASS_DATA_DIR", default_value = DEFAULT_DATA_DIR)]
+    #[arg(long, env = "CANVASS_DATA_DIR", default_value = crate::storage::local::DEFAULT_DATA_DIR)]
     pub data_dir: PathBuf,
 
     /// The Azure backend's account: a standard Azure Storage connection string (Azurite's
@@ -47,8 +48,6 @@ pub struct StorageSettings {
     #[arg(long, env = "CANVASS_AZURE_CONNECTION_STRING", hide_env_values = true)]
     pub azure_connection_string: Option<String>,
 }
-
-const DEFAULT_DATA_DIR: &str = "./data";
 
 impl std::fmt::Debug for StorageSettings {
     // The connection string carries the account key: never print it.
@@ -68,15 +67,15 @@ impl std::fmt::Debug for StorageSettings {
 #[derive(Clone, Debug, Args)]
 pub struct ServeSettings {
     /// Address and port to listen on (port 0 picks a free one).
-    #[arg(long, env = "CANVASS_LISTEN", default_value = DEFAULT_LISTEN)]
+    #[arg(long, env = "CANVASS_LISTEN", default_value = crate::web::DEFAULT_LISTEN)]
     pub listen: String,
 
     /// Largest request body accepted, in bytes; larger posts get a 413 page.
-    #[arg(long, env = "CANVASS_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
+    #[arg(long, env = "CANVASS_MAX_BODY_BYTES", default_value_t = crate::web::DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
     /// Seconds a request body may take to arrive; a slower one gets a 408 page.
-    #[arg(long, env = "CANVASS_BODY_TIMEOUT_SECS", default_value_t = DEFAULT_BODY_TIMEOUT_SECS)]
+    #[arg(long, env = "CANVASS_BODY_TIMEOUT_SECS", default_value_t = crate::web::DEFAULT_BODY_TIMEOUT_SECS)]
     pub body_timeout_secs: u64,
 
     /// Proxies whose X-Forwarded-For header is believed (addresses or CIDR ranges, separated
@@ -102,7 +101,7 @@ pub struct ServeSettings {
 
     /// How many sample responses the demo survey gets when the demo is created (at most
     /// 1,000; 0 for none).
-    #[arg(long, env = "CANVASS_DEMO_RESPONSES", default_value_t = DEFAULT_DEMO_RESPONSES,
+    #[arg(long, env = "CANVASS_DEMO_RESPONSES", default_value_t = crate::demo::DEFAULT_RESPONSES,
           value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::demo::MAX_SAMPLE_RESPONSES)))]
     pub demo_responses: u32,
 
@@ -153,19 +152,19 @@ pub struct MetricsArgs {
 #[derive(Clone, Debug, Args)]
 pub struct WorkerArgs {
     /// Seconds a received message stays hidden from other workers.
-    #[arg(long, env = "CANVASS_WORKER_VISIBILITY_SECS", default_value_t = 60)]
+    #[arg(long, env = "CANVASS_WORKER_VISIBILITY_SECS", default_value_t = crate::worker::DEFAULT_VISIBILITY_SECS)]
     pub visibility_secs: u64,
 
     /// Receives after which a failing message moves to the poison queue.
-    #[arg(long, env = "CANVASS_WORKER_MAX_DEQUEUE", default_value_t = 5)]
+    #[arg(long, env = "CANVASS_WORKER_MAX_DEQUEUE", default_value_t = crate::worker::DEFAULT_MAX_DEQUEUE)]
     pub max_dequeue: u32,
 
     /// Batches of 32 messages read per step.
-    #[arg(long, env = "CANVASS_WORKER_BATCHES", default_value_t = 8)]
+    #[arg(long, env = "CANVASS_WORKER_BATCHES", default_value_t = crate::worker::DEFAULT_BATCHES_PER_STEP)]
     pub batches_per_step: usize,
 
     /// Seconds between attempts to run the reconcile pass.
-    #[arg(long, env = "CANVASS_RECONCILE_EVERY_SECS", default_value_t = 600)]
+    #[arg(long, env = "CANVASS_RECONCILE_EVERY_SECS", default_value_t = crate::worker::DEFAULT_RECONCILE_EVERY_SECS)]
     pub reconcile_every_secs: u64,
 
     /// PostgreSQL database that exports are written to (e.g. postgres://user@host/db).
@@ -193,7 +192,7 @@ pub struct WorkerArgs {
     pub smtp_ca_file: Option<PathBuf>,
 
     /// The sender of email (`Canvass <surveys@example.com>`).
-    #[arg(long, env = "CANVASS_MAIL_FROM", default_value = DEFAULT_MAIL_FROM, value_parser = parse_mail_from)]
+    #[arg(long, env = "CANVASS_MAIL_FROM", default_value = crate::mail::DEFAULT_FROM, value_parser = parse_mail_from)]
     pub mail_from: String,
 
     /// The site's address as links in email should carry it (`CANVASS_PUBLIC_URL`, as for
@@ -202,11 +201,8 @@ pub struct WorkerArgs {
     pub links_url: Option<String>,
 }
 
-/// The sender of email when `CANVASS_MAIL_FROM` is not set.
-pub const DEFAULT_MAIL_FROM: &str = "Canvass <canvass@localhost>";
-
 fn parse_smtp_url(url: &str) -> Result<String, String> {
-    crate::mail::Sender::new(url, DEFAULT_MAIL_FROM)
+    crate::mail::Sender::new(url, crate::mail::DEFAULT_FROM)
         .map(|_| url.to_owned())
         .map_err(|error| error.to_string())
 }
@@ -240,7 +236,10 @@ pub fn site_address(public_url: Option<&str>) -> String {
     configured_site(public_url).unwrap_or_else(|| {
         format!(
             "http://localhost:{}",
-            DEFAULT_LISTEN.rsplit(':').next().unwrap_or("8080")
+            crate::web::DEFAULT_LISTEN
+                .rsplit(':')
+                .next()
+                .unwrap_or("8080")
         )
     })
 }
@@ -258,7 +257,7 @@ impl Default for WorkerArgs {
             webhook_allowed_hosts: String::new(),
             smtp_url: None,
             smtp_ca_file: None,
-            mail_from: DEFAULT_MAIL_FROM.into(),
+            mail_from: crate::mail::DEFAULT_FROM.into(),
             links_url: None,
         }
     }
@@ -278,12 +277,12 @@ impl WorkerArgs {
             batches_per_step: self.batches_per_step.max(1),
             reconcile_every: Duration::from_secs(self.reconcile_every_secs.max(1)),
             export_database_url: self.export_database_url.clone(),
-            export_hosts: crate::export::AllowedHosts::parse(&self.export_allowed_hosts),
+            export_hosts: crate::outbound::AllowedHosts::parse(&self.export_allowed_hosts),
             deliveries: crate::worker::deliveries::DeliverySettings {
-                allowed: crate::export::AllowedHosts::parse(&self.webhook_allowed_hosts),
+                allowed: crate::outbound::AllowedHosts::parse(&self.webhook_allowed_hosts),
                 ..Default::default()
             },
-            mailer: crate::worker::mail::MailerSettings {
+            mailer: crate::worker::mailer::MailerSettings {
                 sender: self.smtp_url.as_deref().and_then(|url| {
                     // Both were checked when parsed; a failure here is logged, not hidden.
                     let ca = match &self.smtp_ca_file {
@@ -309,15 +308,6 @@ impl WorkerArgs {
     }
 }
 
-/// Default listen address.
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
-/// Default body limit: room for a 100,000-character answer even fully percent-encoded.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
-/// Default time a request body may take to arrive.
-pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
-/// Sample responses the demo survey gets: enough for charts that show a shape.
-pub const DEFAULT_DEMO_RESPONSES: u32 = 36;
-
 /// Proxies whose X-Forwarded-For header is believed.
 #[derive(Clone, Debug, Default)]
 pub struct TrustedProxies(pub Vec<ipnet::IpNet>);
@@ -333,11 +323,11 @@ impl ServeSettings {
             max_body_bytes: self.max_body_bytes,
             body_timeout: Duration::from_secs(self.body_timeout_secs.max(1)),
             trusted_proxies: self.trusted_proxies.0.clone(),
-            export_hosts: crate::export::AllowedHosts::parse(&self.worker.export_allowed_hosts),
-            webhook_hosts: crate::export::AllowedHosts::parse(&self.worker.webhook_allowed_hosts),
+            export_hosts: crate::outbound::AllowedHosts::parse(&self.worker.export_allowed_hosts),
+            webhook_hosts: crate::outbound::AllowedHosts::parse(&self.worker.webhook_allowed_hosts),
             server_exports: self.worker.export_database_url.is_some(),
             mail: self.worker.smtp_url.is_some(),
-            sso_hosts: crate::export::AllowedHosts::parse(&self.sso_allowed_hosts),
+            sso_hosts: crate::outbound::AllowedHosts::parse(&self.sso_allowed_hosts),
             public_url: configured_site(self.public_url.as_deref()),
         }
     }
@@ -345,14 +335,14 @@ impl ServeSettings {
     /// The defaults, on the given storage.
     pub fn with_storage(storage: StorageSettings) -> Self {
         Self {
-            listen: DEFAULT_LISTEN.into(),
-            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
-            body_timeout_secs: DEFAULT_BODY_TIMEOUT_SECS,
+            listen: crate::web::DEFAULT_LISTEN.into(),
+            max_body_bytes: crate::web::DEFAULT_MAX_BODY_BYTES,
+            body_timeout_secs: crate::web::DEFAULT_BODY_TIMEOUT_SECS,
             trusted_proxies: TrustedProxies::default(),
             public_url: None,
             sso_allowed_hosts: String::new(),
             demo: true,
-            demo_responses: DEFAULT_DEMO_RESPONSES,
+            demo_responses: crate::demo::DEFAULT_RESPONSES,
             storage,
             stores: StoreArgs::default(),
             shutdown_delay_secs: 0,
@@ -368,11 +358,11 @@ impl ServeSettings {
 pub struct StoreArgs {
     /// Seconds a cached tenant or survey is served before it is read again; another process's
     /// change shows within this time.
-    #[arg(long, env = "CANVASS_CACHE_TTL_SECS", default_value_t = 10)]
+    #[arg(long, env = "CANVASS_CACHE_TTL_SECS", default_value_t = crate::stores::DEFAULT_CACHE_TTL_SECS)]
     pub cache_ttl_secs: u64,
 
     /// How many reference numbers a process reserves with one storage write.
-    #[arg(long, env = "CANVASS_REFERENCE_RANGE", default_value_t = 1000)]
+    #[arg(long, env = "CANVASS_REFERENCE_RANGE", default_value_t = crate::stores::DEFAULT_REFERENCE_RANGE)]
     pub reference_range: u64,
 
     /// How many queues the standard and the premium answers are each split over (1 to 16),
@@ -405,14 +395,14 @@ impl StoreArgs {
     }
 }
 
-/// How logs are written.
+/// How logs are written (`crate::telemetry::LogSettings`).
 #[derive(Clone, Debug, Args)]
-pub struct LogSettings {
+pub struct LogArgs {
     /// Which events to log, as a tracing filter (e.g. `info`, `canvass=debug`).
     #[arg(
         long = "log",
         env = "CANVASS_LOG",
-        default_value = "info",
+        default_value = crate::telemetry::DEFAULT_FILTER,
         global = true
     )]
     pub filter: String,
@@ -422,13 +412,14 @@ pub struct LogSettings {
     pub log_format: LogFormat,
 }
 
-/// A log line format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    /// Human-readable text.
-    Text,
-    /// One JSON object per line, for log collectors.
-    Json,
+impl LogArgs {
+    /// The log settings these arguments ask for.
+    pub fn settings(&self) -> crate::telemetry::LogSettings {
+        crate::telemetry::LogSettings {
+            filter: self.filter.clone(),
+            log_format: self.log_format,
+        }
+    }
 }
 
 /// Storage plus store tuning: what every command that reads or writes data needs.

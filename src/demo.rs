@@ -125,6 +125,9 @@ pub const OWNER_EMAIL: &str = "owner@demo.example";
 /// Most sample responses a first start submits.
 pub const MAX_SAMPLE_RESPONSES: u32 = 1000;
 
+/// Sample responses the demo survey gets by default: enough for charts that show a shape.
+pub const DEFAULT_RESPONSES: u32 = 36;
+
 /// What a first start made, for the newcomer to be told.
 #[derive(Debug)]
 pub struct Welcome {

@@ -1,7 +1,6 @@
 //! Canvass: a multi-tenant survey service. Respondents answer on a public site; answers travel
 //! through queues to workers that keep exact summaries; tenants read them on a private site.
 
-pub mod address_policy;
 pub mod admin;
 pub mod bench;
 pub mod config;

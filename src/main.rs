@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use canvass::config::{BackendSettings, LogSettings, MetricsArgs, ServeSettings, WorkerArgs};
+use canvass::config::{BackendSettings, LogArgs, MetricsArgs, ServeSettings, WorkerArgs};
 use canvass::domain::Subscription;
 use canvass::domain::member::Role;
 use canvass::loadgen::LoadSettings;
@@ -37,7 +37,7 @@ struct Cli {
     command: Command,
 
     #[command(flatten)]
-    log: LogSettings,
+    log: LogArgs,
 }
 
 #[derive(Subcommand)]
@@ -205,7 +205,7 @@ enum PoisonAction {
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
-    telemetry::init(&cli.log);
+    telemetry::init(&cli.log.settings());
     match run(cli.command).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::account::Email;
 use crate::domain::member::Role;
-use crate::export::AllowedHosts;
+use crate::outbound::AllowedHosts;
 
 /// The longest wait for one answer of the provider.
 const TIMEOUT: Duration = Duration::from_secs(10);

@@ -187,7 +187,7 @@ fn equals(answer: &AnswerValue, value: &str) -> bool {
         // A ranking "is" its first choice.
         AnswerValue::Ranking(order) => order.first().is_some_and(|first| first == value),
         AnswerValue::Other { picked, .. } => {
-            value == super::question::OTHER || picked.iter().any(|option| option == value)
+            value == super::choice::OTHER || picked.iter().any(|option| option == value)
         }
         AnswerValue::Stars(_) | AnswerValue::Number(_) | AnswerValue::Point(_) => value
             .trim()

@@ -5,6 +5,7 @@ pub mod account;
 pub mod answer;
 pub mod audit;
 pub mod branding;
+pub mod choice;
 pub mod definition;
 mod ids;
 pub mod lifecycle;

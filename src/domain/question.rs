@@ -118,9 +118,6 @@ pub const MAX_COLUMNS: usize = 10;
 /// Most options of a ranking question: more is a chore to put in order.
 pub const MAX_RANKED: usize = 10;
 
-/// The name of the "Other, please specify" choice, as answers and summaries give it.
-pub const OTHER: &str = "Other";
-
 fn is_false(value: &bool) -> bool {
     !value
 }

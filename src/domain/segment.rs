@@ -41,7 +41,7 @@ impl QuestionKind {
             | QuestionKind::MultipleChoice { options, other } => {
                 let mut all = options.clone();
                 if *other {
-                    all.push(super::question::OTHER.to_owned());
+                    all.push(super::choice::OTHER.to_owned());
                 }
                 all
             }
@@ -59,7 +59,7 @@ pub fn options_of(value: &AnswerValue) -> Vec<String> {
         AnswerValue::Choices(options) => options.clone(),
         AnswerValue::Other { picked, .. } => {
             let mut all = picked.clone();
-            all.push(super::question::OTHER.to_owned());
+            all.push(super::choice::OTHER.to_owned());
             all
         }
         AnswerValue::Stars(stars) => vec![stars.to_string()],

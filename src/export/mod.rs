@@ -20,7 +20,9 @@ mod xlsx;
 pub use csv::{csv_stream, formula_safe};
 pub use postgres::MIGRATOR;
 pub use sheet::{Cell, Column, Layout, SheetOptions};
-pub use target::{AllowedHosts, TargetProblem};
+pub use target::{TargetProblem, check_target};
+
+use crate::outbound::AllowedHosts;
 pub use xlsx::xlsx_stream;
 
 use std::sync::Arc;
@@ -149,7 +151,7 @@ pub async fn run(
     let url = match target {
         Target::Server(url) => url,
         Target::Tenant(url, allowed) => {
-            allowed.check(url)?;
+            check_target(allowed, url)?;
             url
         }
         Target::Nowhere => return Err(ExportError::NoTarget),

@@ -415,12 +415,12 @@ impl<'a> AnswerColumns<'a> {
             AnswerValue::Other { picked, text } => {
                 columns.text = Some(text);
                 if picked.is_empty() {
-                    columns.choice = Some(crate::domain::question::OTHER);
+                    columns.choice = Some(crate::domain::choice::OTHER);
                 } else {
                     let with_other: Vec<String> = picked
                         .iter()
                         .cloned()
-                        .chain([crate::domain::question::OTHER.to_owned()])
+                        .chain([crate::domain::choice::OTHER.to_owned()])
                         .collect();
                     columns.choices = Some(with_other.into());
                 }

@@ -6,7 +6,7 @@
 
 use time::{Date, OffsetDateTime};
 
-use crate::domain::question::OTHER;
+use crate::domain::choice::OTHER;
 use crate::domain::{Answer, AnswerValue, QuestionId, QuestionKind, Survey};
 
 /// What a download holds besides the responses.

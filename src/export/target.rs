@@ -5,14 +5,9 @@
 //! password (so no password of the operator's, from a `.pgpass` file or the environment, is
 //! ever used for it). Loopback and private addresses are reachable only when listed.
 
-use std::fmt;
-use std::net::IpAddr;
-
 use url::{Host, Url};
 
-/// The hosts tenants' export databases may be on.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AllowedHosts(Vec<String>);
+use crate::outbound::AllowedHosts;
 
 /// Why a tenant's database URL is refused, in words for the tenant.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -46,72 +41,38 @@ pub enum TargetProblem {
 /// where the connection goes.
 const PARAMETERS: [&str; 2] = ["sslmode", "application_name"];
 
-impl AllowedHosts {
-    /// The operator's list: host names or IP addresses, separated by commas or spaces.
-    pub fn parse(list: &str) -> Self {
-        let hosts = list
-            .split([',', ' '])
-            .map(|host| host.trim().trim_start_matches('[').trim_end_matches(']'))
-            .filter(|host| !host.is_empty())
-            .map(str::to_ascii_lowercase)
-            .collect();
-        Self(hosts)
+/// Checks a tenant's database URL by the rule above against the operator's `hosts`; nothing
+/// is resolved or connected.
+pub fn check_target(hosts: &AllowedHosts, text: &str) -> Result<(), TargetProblem> {
+    if !hosts.any() {
+        return Err(TargetProblem::Disabled);
     }
-
-    /// Whether tenants may set their own database at all.
-    pub fn any(&self) -> bool {
-        !self.0.is_empty()
+    let url = Url::parse(text).map_err(|_| TargetProblem::NotAUrl)?;
+    if !matches!(url.scheme(), "postgres" | "postgresql") {
+        return Err(TargetProblem::NotAUrl);
     }
-
-    /// Checks a tenant's database URL by the rule above; nothing is resolved or connected.
-    pub fn check(&self, text: &str) -> Result<(), TargetProblem> {
-        if !self.any() {
-            return Err(TargetProblem::Disabled);
-        }
-        let url = Url::parse(text).map_err(|_| TargetProblem::NotAUrl)?;
-        if !matches!(url.scheme(), "postgres" | "postgresql") {
-            return Err(TargetProblem::NotAUrl);
-        }
-        if url.username().is_empty() || url.password().is_none_or(str::is_empty) {
-            return Err(TargetProblem::NoCredentials);
-        }
-        if let Some((key, _)) = url
-            .query_pairs()
-            .find(|(key, _)| !PARAMETERS.contains(&key.as_ref()))
-        {
-            return Err(TargetProblem::Parameter(key.into_owned()));
-        }
-        let host = match url.host() {
-            Some(Host::Domain(name)) if !name.contains(['%', '/']) => name.to_ascii_lowercase(),
-            Some(Host::Ipv4(address)) => address.to_string(),
-            Some(Host::Ipv6(address)) => address.to_string(),
-            _ => return Err(TargetProblem::NotAUrl),
-        };
-        if self.allows(&host) {
-            Ok(())
-        } else {
-            Err(TargetProblem::NotAllowed {
-                host,
-                allowed: self.to_string(),
-            })
-        }
+    if url.username().is_empty() || url.password().is_none_or(str::is_empty) {
+        return Err(TargetProblem::NoCredentials);
     }
-
-    /// Whether the list names `host` (a name, or an address in any of its spellings).
-    pub fn allows(&self, host: &str) -> bool {
-        let address = host.parse::<IpAddr>().ok();
-        self.0
-            .iter()
-            .any(|allowed| match (address, allowed.parse::<IpAddr>()) {
-                (Some(address), Ok(listed)) => address == listed,
-                _ => allowed == host,
-            })
+    if let Some((key, _)) = url
+        .query_pairs()
+        .find(|(key, _)| !PARAMETERS.contains(&key.as_ref()))
+    {
+        return Err(TargetProblem::Parameter(key.into_owned()));
     }
-}
-
-impl fmt::Display for AllowedHosts {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0.join(", "))
+    let host = match url.host() {
+        Some(Host::Domain(name)) if !name.contains(['%', '/']) => name.to_ascii_lowercase(),
+        Some(Host::Ipv4(address)) => address.to_string(),
+        Some(Host::Ipv6(address)) => address.to_string(),
+        _ => return Err(TargetProblem::NotAUrl),
+    };
+    if hosts.allows(&host) {
+        Ok(())
+    } else {
+        Err(TargetProblem::NotAllowed {
+            host,
+            allowed: hosts.to_string(),
+        })
     }
 }
 
@@ -152,10 +113,10 @@ mod tests {
             ("not a url", false),
         ] {
             assert_eq!(
-                allowed.check(url).is_ok(),
+                check_target(&allowed, url).is_ok(),
                 ok,
                 "case {url}: {:?}",
-                allowed.check(url)
+                check_target(&allowed, url)
             );
         }
     }
@@ -165,7 +126,7 @@ mod tests {
         let none = AllowedHosts::parse("");
         assert!(!none.any());
         assert_eq!(
-            none.check("postgres://ada:pw@db.example.com/x"),
+            check_target(&none, "postgres://ada:pw@db.example.com/x"),
             Err(TargetProblem::Disabled)
         );
     }
@@ -173,9 +134,8 @@ mod tests {
     #[test]
     fn a_refusal_names_the_host_and_what_is_allowed() {
         let allowed = AllowedHosts::parse("db.example.com");
-        let problem = allowed
-            .check("postgres://ada:pw@127.0.0.1:5432/x")
-            .expect_err("refused");
+        let problem =
+            check_target(&allowed, "postgres://ada:pw@127.0.0.1:5432/x").expect_err("refused");
         assert_eq!(
             problem.to_string(),
             "127.0.0.1 is not a host this server may connect to (allowed: db.example.com)"

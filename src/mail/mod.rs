@@ -7,3 +7,6 @@ mod smtp;
 
 pub use messages::{Mail, digest_message, invitation_message, reset_message, responses_message};
 pub use smtp::{MailError, Sender};
+
+/// The sender of email when `CANVASS_MAIL_FROM` is not set.
+pub const DEFAULT_FROM: &str = "Canvass <canvass@localhost>";

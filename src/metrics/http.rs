@@ -9,8 +9,6 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 
-use super::{RouteLabels, get};
-
 fn method(method: &Method) -> &'static str {
     match *method {
         Method::GET => "GET",
@@ -46,16 +44,7 @@ pub async fn record(
         Ok(response) => (response.request().match_pattern(), class(response.status())),
         Err(error) => (None, class(error.as_response_error().status_code())),
     };
-    let labels = RouteLabels {
-        method,
-        // Paths no route matched would make a label per path.
-        route: route.unwrap_or_else(|| "unmatched".to_owned()),
-        status,
-    };
-    get()
-        .requests
-        .get_or_create(&labels)
-        .observe(started.elapsed().as_secs_f64());
+    crate::telemetry::metrics::request(method, route, status, started.elapsed());
     response
 }
 

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use futures_util::future::join_all;
 
-use super::{Metrics, OperationLabels, QueueLabels, get};
 use crate::storage::{Operation, Storage, TransactionCounts};
 use crate::stores::Stores;
+use crate::telemetry::metrics;
 
 /// How long one queue read may take before the scrape goes on without it.
 const READ_TIMEOUT: Duration = Duration::from_secs(5);
@@ -38,13 +38,12 @@ impl Scraped {
 
     /// Reads what is read at scrape time into the metrics and renders them all.
     pub async fn render(&self) -> String {
-        let metrics = get();
-        self.read_queues(metrics).await;
-        self.count_transactions(metrics);
-        metrics.render()
+        self.read_queues().await;
+        self.count_transactions();
+        metrics::rendered()
     }
 
-    async fn read_queues(&self, metrics: &Metrics) {
+    async fn read_queues(&self) {
         let reads = self
             .stores
             .queues()
@@ -59,34 +58,23 @@ impl Scraped {
                 (role, queue, result)
             });
         for (role, queue, result) in join_all(reads).await {
-            let labels = QueueLabels {
-                queue: queue.to_string(),
-                role,
-            };
             match result {
                 Ok(Ok((length, age))) => {
-                    metrics
-                        .queue_length
-                        .get_or_create(&labels)
-                        .set(i64::try_from(length).unwrap_or(i64::MAX));
-                    metrics
-                        .queue_age
-                        .get_or_create(&labels)
-                        .set(age.unwrap_or_default().as_secs_f64());
+                    metrics::queue_depth(queue.to_string(), role, length, age.unwrap_or_default());
                 }
                 Ok(Err(error)) => {
-                    metrics.scrape_errors.inc();
+                    metrics::scrape_error();
                     tracing::warn!(%queue, error = %crate::telemetry::error_chain(&error), "reading a queue for /metrics failed");
                 }
                 Err(_) => {
-                    metrics.scrape_errors.inc();
+                    metrics::scrape_error();
                     tracing::warn!(%queue, "reading a queue for /metrics timed out");
                 }
             }
         }
     }
 
-    fn count_transactions(&self, metrics: &Metrics) {
+    fn count_transactions(&self) {
         // Only ever held for this arithmetic, so a poisoned lock still holds sound counts.
         let mut storages = self
             .storages
@@ -98,12 +86,7 @@ impl Scraped {
             for operation in Operation::ALL {
                 let count = new.of(operation);
                 if count > 0 {
-                    metrics
-                        .transactions
-                        .get_or_create(&OperationLabels {
-                            operation: operation.name(),
-                        })
-                        .inc_by(count);
+                    metrics::transactions(operation.name(), count);
                 }
             }
             *last = now;

@@ -145,7 +145,7 @@ impl ExportStore {
             id: job.id.clone(),
         };
         self.queue.send(&request).await?;
-        crate::metrics::export(crate::metrics::ExportState::Requested);
+        crate::telemetry::metrics::export(crate::telemetry::metrics::ExportState::Requested);
         Ok(job)
     }
 

@@ -72,13 +72,18 @@ pub struct StoreSettings {
     pub queue_shards: usize,
 }
 
+/// Seconds a cached tenant or survey is served before it is read again, by default.
+pub const DEFAULT_CACHE_TTL_SECS: u64 = 10;
+/// Reference numbers a process reserves with one storage write, by default.
+pub const DEFAULT_REFERENCE_RANGE: u64 = 1000;
+
 impl Default for StoreSettings {
     fn default() -> Self {
         Self {
-            cache_ttl: Duration::from_secs(10),
+            cache_ttl: Duration::from_secs(DEFAULT_CACHE_TTL_SECS),
             cache_capacity: 10_000,
             survey_cache_bytes: 64 * 1024 * 1024,
-            reference_range: 1000,
+            reference_range: DEFAULT_REFERENCE_RANGE,
             queue_shards: 1,
         }
     }
@@ -183,7 +188,7 @@ where
         })
         .await
         .map_err(StoreError::Shared);
-    crate::metrics::cache_lookup(name, !loaded.load(Ordering::Relaxed));
+    crate::telemetry::metrics::cache_lookup(name, !loaded.load(Ordering::Relaxed));
     found
 }
 

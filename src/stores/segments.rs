@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::answer_list::ListView;
 use super::error::decode;
-use super::summaries::{DaySpan, SummaryDoc, is_zero};
+use super::summaries::{DaySpan, SegmentQuestion, SegmentTally, SummaryDoc};
 use super::work_queue::WorkQueue;
 use super::{Context, StoreError, Stores, json_blob, keys};
 use crate::domain::definition::Definition;
@@ -30,53 +30,6 @@ use crate::storage::{BlobStore, Error, Storage};
 
 /// The queue of segment builds.
 pub const SEGMENT_QUEUE: &str = "segments";
-
-/// The segments of one segment question.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SegmentQuestion {
-    /// Names the folder of its answer lists: new each time the question becomes a segment
-    /// question, so a list never holds entries of an earlier time.
-    pub lists: String,
-    /// The survey's list length when it became a segment question: answers counted from then
-    /// on are counted here as they come.
-    pub from: u64,
-    /// Whether the answers counted before `from` are counted here too.
-    pub built: bool,
-    /// Each option's segment (an option nobody has picked has none yet).
-    #[serde(default)]
-    pub options: BTreeMap<String, SegmentTally>,
-}
-
-/// One segment: the responses that hold one option of a segment question.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SegmentTally {
-    /// Their statistics (`total` is how many there are).
-    pub summary: SurveySummary,
-    /// Entries the build wrote, at list positions from 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub before: u64,
-    /// Entries counted since `from`, at list positions from `from`.
-    #[serde(default)]
-    pub since: u64,
-    /// Counted responses whose list entry may not be written yet, with its list position.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub recent: BTreeMap<Reference, u64>,
-    /// Per submission day: count and span of list positions (as the survey's `days`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub days: BTreeMap<String, DaySpan>,
-}
-
-impl SegmentQuestion {
-    /// A question made a segment question when the survey's list is `list_len` long.
-    fn new(list_len: u64) -> Self {
-        Self {
-            lists: uuid::Uuid::new_v4().simple().to_string()[..12].to_owned(),
-            from: list_len,
-            built: list_len == 0,
-            options: BTreeMap::new(),
-        }
-    }
-}
 
 /// List entries a commit gave positions that may not be written yet.
 #[derive(Debug, Default)]

@@ -61,7 +61,7 @@ impl SurveyStore {
         let cache_key = (tenant.clone(), slug.clone());
         // The common case, a cached survey, without the machinery that coalesces misses.
         if let Some(cached) = self.surveys.get(&cache_key).await {
-            crate::metrics::cache_lookup("surveys", true);
+            crate::telemetry::metrics::cache_lookup("surveys", true);
             return Ok(cached);
         }
         let load = async {
@@ -78,10 +78,10 @@ impl SurveyStore {
     /// The slugs of all the tenant's surveys, in slug order.
     pub async fn slugs(&self, tenant: &TenantSlug) -> Result<Arc<Vec<SurveySlug>>, StoreError> {
         if let Some(cached) = self.slugs.get(tenant).await {
-            crate::metrics::cache_lookup("survey_lists", true);
+            crate::telemetry::metrics::cache_lookup("survey_lists", true);
             return Ok(cached);
         }
-        crate::metrics::cache_lookup("survey_lists", false);
+        crate::telemetry::metrics::cache_lookup("survey_lists", false);
         let prefix = keys::surveys_of(tenant);
         let mut request = ListRequest::new(prefix.clone(), 0);
         let mut slugs = Vec::new();

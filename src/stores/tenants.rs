@@ -28,10 +28,10 @@ impl TenantStore {
     /// The tenant with this slug, if there is one.
     pub async fn get(&self, slug: &TenantSlug) -> Result<Option<Arc<Tenant>>, StoreError> {
         if let Some(cached) = self.cache.get(slug).await {
-            crate::metrics::cache_lookup("tenants", true);
+            crate::telemetry::metrics::cache_lookup("tenants", true);
             return Ok(cached);
         }
-        crate::metrics::cache_lookup("tenants", false);
+        crate::telemetry::metrics::cache_lookup("tenants", false);
         let key = keys::tenant(slug);
         let tenant = match self.blobs.get(&key).await {
             Ok(blob) => Some(Arc::new(decode::<Tenant>(&key, &blob.body)?)),

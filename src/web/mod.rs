@@ -27,6 +27,13 @@ use actix_web::web::{self, ServiceConfig};
 
 use crate::stores::Stores;
 
+/// Where `serve` listens when `CANVASS_LISTEN` is not set.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+/// Default body limit: room for a 100,000-character answer even fully percent-encoded.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// Default time a request body may take to arrive.
+pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+
 /// How the web side is set up; `config` fills it from the operator's settings.
 #[derive(Clone, Debug)]
 pub struct WebSettings {
@@ -37,9 +44,9 @@ pub struct WebSettings {
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Hosts a tenant's own export database may be on.
-    pub export_hosts: crate::export::AllowedHosts,
+    pub export_hosts: crate::outbound::AllowedHosts,
     /// Hosts webhooks may reach over plain http and on any address.
-    pub webhook_hosts: crate::export::AllowedHosts,
+    pub webhook_hosts: crate::outbound::AllowedHosts,
     /// Whether the operator set up a server-wide export database.
     pub server_exports: bool,
     /// The site's address as respondents reach it, if the operator set it.
@@ -47,21 +54,21 @@ pub struct WebSettings {
     /// Whether email is set up (`CANVASS_SMTP_URL`): invitations and reset links are emailed.
     pub mail: bool,
     /// Hosts identity providers may be on over plain http and on any address.
-    pub sso_hosts: crate::export::AllowedHosts,
+    pub sso_hosts: crate::outbound::AllowedHosts,
 }
 
 impl Default for WebSettings {
     fn default() -> Self {
         Self {
-            max_body_bytes: crate::config::DEFAULT_MAX_BODY_BYTES,
-            body_timeout: std::time::Duration::from_secs(crate::config::DEFAULT_BODY_TIMEOUT_SECS),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            body_timeout: std::time::Duration::from_secs(DEFAULT_BODY_TIMEOUT_SECS),
             trusted_proxies: Vec::new(),
-            export_hosts: crate::export::AllowedHosts::default(),
-            webhook_hosts: crate::export::AllowedHosts::default(),
+            export_hosts: crate::outbound::AllowedHosts::default(),
+            webhook_hosts: crate::outbound::AllowedHosts::default(),
             server_exports: false,
             public_url: None,
             mail: false,
-            sso_hosts: crate::export::AllowedHosts::default(),
+            sso_hosts: crate::outbound::AllowedHosts::default(),
         }
     }
 }
@@ -77,9 +84,9 @@ pub struct AppState {
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Hosts a tenant's own export database may be on.
-    pub export_hosts: crate::export::AllowedHosts,
+    pub export_hosts: crate::outbound::AllowedHosts,
     /// Hosts webhooks may reach over plain http and on any address.
-    pub webhook_hosts: crate::export::AllowedHosts,
+    pub webhook_hosts: crate::outbound::AllowedHosts,
     /// Whether the operator set up a server-wide export database.
     pub server_exports: bool,
     /// The site's address as respondents reach it, if the operator set it.
@@ -87,7 +94,7 @@ pub struct AppState {
     /// Whether email is set up.
     mail: bool,
     /// Hosts identity providers may be on over plain http and on any address.
-    pub sso_hosts: crate::export::AllowedHosts,
+    pub sso_hosts: crate::outbound::AllowedHosts,
     /// Whether this process should get new requests (`/readyz`).
     pub readiness: std::sync::Arc<health::Readiness>,
 }
@@ -155,6 +162,12 @@ impl AppState {
     ) -> String {
         format!("{}/s/{tenant}/{survey}", self.site_url(request))
     }
+}
+
+/// Every route of the tenant site and of the API, as their tables mount them (the role and
+/// cross-tenant walks of the tests read this).
+pub fn mounted_routes() -> Vec<route_table::Mounted> {
+    tenant::mounted().chain(api::mounted()).collect()
 }
 
 /// Mounts every route of the application.

@@ -89,13 +89,6 @@ pub(crate) fn under(prefix: &str, table: &[Route]) -> impl Iterator<Item = Mount
     })
 }
 
-/// Every route of the tenant site and of the API.
-pub fn all() -> Vec<Mounted> {
-    crate::web::tenant::mounted()
-        .chain(crate::web::api::mounted())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -104,7 +97,7 @@ mod tests {
 
     #[test]
     fn no_route_is_mounted_twice() {
-        let routes = all();
+        let routes = crate::web::mounted_routes();
         let distinct: BTreeSet<(String, String)> = routes
             .iter()
             .map(|r| (r.method.to_string(), r.path.clone()))
@@ -115,7 +108,7 @@ mod tests {
 
     #[test]
     fn every_tenant_page_past_sign_in_and_every_api_call_but_the_schema_needs_a_member() {
-        let open: BTreeSet<String> = all()
+        let open: BTreeSet<String> = crate::web::mounted_routes()
             .into_iter()
             .filter(|r| r.access == Access::Anyone)
             .map(|r| r.path)

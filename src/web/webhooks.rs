@@ -2,7 +2,7 @@
 //! the operator's rule, and queueing a test event.
 
 use crate::domain::TenantSlug;
-use crate::domain::webhook::check_url;
+use crate::outbound::check_url;
 use crate::stores::StoreError;
 use crate::stores::webhooks::DeliveryMessage;
 use crate::web::AppState;

@@ -15,7 +15,7 @@ use futures_util::future::join_all;
 use time::OffsetDateTime;
 
 use crate::domain::webhook::{GIVE_UP_AFTER, Secret, retry_delay};
-use crate::export::AllowedHosts;
+use crate::outbound::AllowedHosts;
 use crate::storage::Message;
 use crate::stores::webhooks::{DeliveryMessage, DeliveryRecord};
 use crate::stores::{StoreError, Stores};

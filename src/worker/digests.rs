@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use time::OffsetDateTime;
 
-use super::mail::MailerSettings;
+use super::mailer::MailerSettings;
 use crate::domain::TenantSlug;
 use crate::domain::member::Notify;
 use crate::mail::digest_message;

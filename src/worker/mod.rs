@@ -13,6 +13,7 @@ mod deletions;
 pub mod deliveries;
 pub mod digests;
 pub mod mail;
+pub mod mailer;
 mod merge;
 mod rebuild;
 pub mod reconcile;
@@ -33,12 +34,12 @@ use time::OffsetDateTime;
 use crate::domain::segment::segment_questions;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::export::Target;
-use crate::metrics::ExportState;
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
 use crate::stores::deletions::DeletionMessage;
 use crate::stores::exports::ExportStatus;
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
 use crate::telemetry::error_chain;
+use crate::telemetry::metrics::ExportState;
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
@@ -56,25 +57,34 @@ pub struct WorkerSettings {
     /// The PostgreSQL database exports are written to.
     pub export_database_url: Option<String>,
     /// Hosts a tenant's own export database may be on.
-    pub export_hosts: crate::export::AllowedHosts,
+    pub export_hosts: crate::outbound::AllowedHosts,
     /// How webhooks are delivered (by a task of their own beside the worker loop).
     pub deliveries: deliveries::DeliverySettings,
     /// How email is sent.
-    pub mailer: mail::MailerSettings,
+    pub mailer: mailer::MailerSettings,
 }
+
+/// Seconds a received message stays hidden from other workers, by default.
+pub const DEFAULT_VISIBILITY_SECS: u64 = 60;
+/// Receives after which a failing message moves to the poison queue, by default.
+pub const DEFAULT_MAX_DEQUEUE: u32 = 5;
+/// Batches of messages read per step, by default.
+pub const DEFAULT_BATCHES_PER_STEP: usize = 8;
+/// Seconds between attempts to run the reconcile pass, by default.
+pub const DEFAULT_RECONCILE_EVERY_SECS: u64 = 600;
 
 impl Default for WorkerSettings {
     fn default() -> Self {
         Self {
-            visibility: Duration::from_secs(60),
-            max_dequeue: 5,
-            batches_per_step: 8,
+            visibility: Duration::from_secs(DEFAULT_VISIBILITY_SECS),
+            max_dequeue: DEFAULT_MAX_DEQUEUE,
+            batches_per_step: DEFAULT_BATCHES_PER_STEP,
             idle_wait: Duration::from_millis(250),
-            reconcile_every: Duration::from_secs(600),
+            reconcile_every: Duration::from_secs(DEFAULT_RECONCILE_EVERY_SECS),
             export_database_url: None,
-            export_hosts: crate::export::AllowedHosts::default(),
+            export_hosts: crate::outbound::AllowedHosts::default(),
             deliveries: deliveries::DeliverySettings::default(),
-            mailer: mail::MailerSettings::default(),
+            mailer: mailer::MailerSettings::default(),
         }
     }
 }
@@ -394,18 +404,18 @@ impl Worker {
             (None, None) => Target::Nowhere,
         };
         match crate::export::run(&self.stores, &mut job, target, &mut held).await {
-            Ok(()) => crate::metrics::export(match job.status {
+            Ok(()) => crate::telemetry::metrics::export(match job.status {
                 ExportStatus::Failed => ExportState::Failed,
                 _ => ExportState::Done,
             }),
             // Our own storage hiccuped: leave the request to come back and resume.
             Err(error) if error.is_transient() => {
-                crate::metrics::export(ExportState::Interrupted);
+                crate::telemetry::metrics::export(ExportState::Interrupted);
                 tracing::error!(%id, error = %error_chain(&error), "export interrupted; it will resume");
                 return Ok(StepOutcome::ExportDone { id });
             }
             Err(error) => {
-                crate::metrics::export(ExportState::Failed);
+                crate::telemetry::metrics::export(ExportState::Failed);
                 tracing::error!(%id, error = %error_chain(&error), "export failed");
                 job.status = ExportStatus::Failed;
                 job.error = Some(error.to_string());
@@ -594,7 +604,7 @@ impl Worker {
         };
         self.tidy_except(&keep).await?;
         let submitted: Vec<OffsetDateTime> = counted.iter().map(|(_, at)| *at).collect();
-        crate::metrics::batch(&crate::metrics::BatchFigures {
+        crate::telemetry::metrics::batch(&crate::telemetry::metrics::BatchFigures {
             plan: self.plan_of(&queue),
             counted: &submitted,
             duplicates,
@@ -616,11 +626,11 @@ impl Worker {
     }
 
     /// The plan whose answers a queue carries.
-    fn plan_of(&self, queue: &QueueName) -> crate::metrics::Plan {
+    fn plan_of(&self, queue: &QueueName) -> crate::telemetry::metrics::Plan {
         let (premium, _) = self.stores.answer_queues.work_queues();
         match premium.contains(queue) {
-            true => crate::metrics::Plan::premium,
-            false => crate::metrics::Plan::standard,
+            true => crate::telemetry::metrics::Plan::premium,
+            false => crate::telemetry::metrics::Plan::standard,
         }
     }
 

@@ -101,7 +101,7 @@ pub async fn work(app: &TestApp, export_url: &str) {
     let settings = WorkerSettings {
         export_database_url: Some(export_url.to_owned()),
         // Tenants of the tests may export to their own database on this machine.
-        export_hosts: canvass::export::AllowedHosts::parse("127.0.0.1"),
+        export_hosts: canvass::outbound::AllowedHosts::parse("127.0.0.1"),
         ..WorkerSettings::default()
     };
     let mut worker = Worker::new(app.stores().await, settings);

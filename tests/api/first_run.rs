@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use canvass::config::DEFAULT_DEMO_RESPONSES;
+use canvass::demo::DEFAULT_RESPONSES as DEFAULT_DEMO_RESPONSES;
 
 use crate::helpers::CanvassProcess;
 use crate::owner::Owner;

@@ -27,9 +27,9 @@ pub struct TestApp {
 /// Logs go to the test output only when `TEST_LOG` is set.
 fn init_logs() {
     if std::env::var_os("TEST_LOG").is_some() {
-        canvass::telemetry::init(&canvass::config::LogSettings {
+        canvass::telemetry::init(&canvass::telemetry::LogSettings {
             filter: "debug".into(),
-            log_format: canvass::config::LogFormat::Text,
+            log_format: canvass::telemetry::LogFormat::Text,
         });
     }
 }

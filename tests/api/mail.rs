@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use canvass::mail::Sender;
 use canvass::stores::Stores;
-use canvass::worker::mail::{MailerSettings, step};
+use canvass::worker::mail::step;
+use canvass::worker::mailer::MailerSettings;
 use canvass::worker::{Worker, WorkerSettings};
 use serde_json::json;
 

@@ -18,6 +18,7 @@ mod helpers;
 mod hostile;
 mod isolation;
 mod json_api;
+mod layers;
 mod lifecycle;
 mod logic;
 mod lost_writes;

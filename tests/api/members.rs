@@ -46,7 +46,7 @@ pub(crate) struct Guarded {
 
 /// The app's routes under `prefix` that need a member.
 pub(crate) fn guarded(prefix: &str) -> Vec<Guarded> {
-    let routes: Vec<Guarded> = canvass::web::route_table::all()
+    let routes: Vec<Guarded> = canvass::web::mounted_routes()
         .into_iter()
         .filter(|route| route.path.starts_with(prefix))
         .filter_map(|route| match route.access {

@@ -10,7 +10,8 @@ use std::time::Duration;
 use canvass::domain::account::Email;
 use canvass::mail::{Mail, Sender};
 use canvass::stores::mail::MailMessage;
-use canvass::worker::mail::{MailerSettings, step};
+use canvass::worker::mail::step;
+use canvass::worker::mailer::MailerSettings;
 
 use crate::helpers::spawn_app;
 use crate::mailbox::Mailbox;

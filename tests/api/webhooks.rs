@@ -92,7 +92,7 @@ async fn app_allowing_this_machine() -> TestApp {
 /// Delivery settings for tests: retries after a few milliseconds.
 fn quick() -> DeliverySettings {
     DeliverySettings {
-        allowed: canvass::export::AllowedHosts::parse("127.0.0.1"),
+        allowed: canvass::outbound::AllowedHosts::parse("127.0.0.1"),
         timeout: Duration::from_secs(2),
         retry_scale: 0.001,
         ..DeliverySettings::default()

@@ -213,6 +213,35 @@ impl Backlog {
         }
     }
 
+    /// Makes `tenant` a tenant whose owner asked for a notice on each response; returns the
+    /// owner's address (new on each run, as the test SMTP server is shared).
+    async fn notices_wanted(&self, tenant: &str) -> String {
+        let address = format!(
+            "owner-{}@{tenant}.test",
+            &uuid::Uuid::new_v4().simple().to_string()[..8]
+        );
+        let email = canvass::domain::account::Email::parse(&address).expect("an address");
+        let tenant = canvass::domain::Tenant {
+            slug: canvass::domain::TenantSlug::parse(tenant).expect("a slug"),
+            name: tenant.to_owned(),
+            subscription: Subscription::Premium,
+            created: time::OffsetDateTime::now_utc(),
+            owner: Some(email.clone()),
+            time_zone: None,
+            branding: Default::default(),
+        };
+        assert!(self.stores.tenants.create(&tenant).await.expect("created"));
+        self.stores
+            .members
+            .change(&tenant, |members| {
+                members.set_notify(&email, canvass::domain::member::Notify::Each)
+            })
+            .await
+            .expect("saved")
+            .expect("the owner is a member");
+        address
+    }
+
     /// The data directory.
     pub fn path(&self) -> &Path {
         self.dir.path()
@@ -319,7 +348,26 @@ impl Backlog {
                     .await
                     .expect("listed");
                 let distinct: BTreeSet<Reference> = found.iter().copied().collect();
-                assert_eq!(found.len(), distinct.len(), "{what}: listed twice");
+                if found.len() != distinct.len() {
+                    let entries = self
+                        .stores
+                        .answer_list
+                        .entries(&list, 0..list.len)
+                        .await
+                        .expect("listed");
+                    let mut seen: BTreeMap<Reference, Vec<u64>> = BTreeMap::new();
+                    for (position, reference) in &entries {
+                        seen.entry(*reference).or_default().push(*position);
+                    }
+                    seen.retain(|_, positions| positions.len() > 1);
+                    panic!(
+                        "{what}: listed twice: {seen:?}; before {} from {} since {} deleted {:?}",
+                        view.tally.before,
+                        view.question.from,
+                        view.tally.since,
+                        doc.deleted.len()
+                    );
+                }
                 assert_eq!(&distinct, listed, "{what}: list");
             }
         }
@@ -627,12 +675,19 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         .await
         .expect("an endpoint")
         .expect("room for it");
+    // The second tenant's owner asked for a notice on each response: notices are queued
+    // and sent under the kills too, through the test SMTP server.
+    let mailbox = crate::mailbox::Mailbox::from_env();
+    let noticed = backlog.notices_wanted("gold").await;
+    let smtp = mailbox.smtp_url();
     let logs = tempfile::tempdir().expect("a log folder");
     let env = [
         ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
         ("CANVASS_WEBHOOK_ALLOWED_HOSTS", "127.0.0.1"),
+        ("CANVASS_SMTP_URL", smtp.as_str()),
+        ("CANVASS_PUBLIC_URL", "http://127.0.0.1:9"),
     ];
     let mut crew = Crew::start(&backlog, logs.path(), WORKERS, &env);
     let mut random = Xorshift(0x2545_f491_4f6c_dd1d);
@@ -656,14 +711,16 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         }
     }
     wait_until_drained(&backlog, deadline).await;
-    // Deliveries go on beside counting: wait for the last ones before stopping the workers.
-    let webhooks = backlog.stores.webhooks.queue();
-    while webhooks.waiting().await.expect("a length") > 0 {
-        assert!(
-            Instant::now() < deadline + Duration::from_secs(60),
-            "deliveries still queued"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    // Deliveries and notices go on beside counting: wait for the last ones before stopping
+    // the workers.
+    for queue in [backlog.stores.webhooks.queue(), backlog.stores.mail.queue()] {
+        while queue.waiting().await.expect("a length") > 0 {
+            assert!(
+                Instant::now() < deadline + Duration::from_secs(60),
+                "deliveries or notices still queued"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
     let kills = crew.kills;
     drop(crew);
@@ -695,6 +752,35 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
             "answer {reference}: one webhook-id on every delivery"
         );
     }
+
+    // At least once: the notices the owner received announce every answer to the tenant's
+    // survey, none to another survey. A notice queued twice (its batch redelivered after a
+    // kill) may announce some answers twice; a kill never loses one.
+    let gold_answers = backlog
+        .submitted
+        .values()
+        .filter(|a| a.tenant.as_str() == "gold")
+        .count() as u64;
+    let notices = mailbox.received(&noticed);
+    let announced: u64 = notices
+        .iter()
+        .map(|notice| match notice.subject.as_str() {
+            "A new response to launch" => 1,
+            subject => subject
+                .strip_suffix(" new responses to launch")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("an unexpected notice: {subject}")),
+        })
+        .sum();
+    assert!(
+        announced >= gold_answers,
+        "{announced} answers announced in {} notices, of {gold_answers}",
+        notices.len()
+    );
+    assert!(
+        announced <= 2 * gold_answers,
+        "{announced} answers announced of {gold_answers}: far more repeats than kills explain"
+    );
 
     assert!(
         kills > 8,

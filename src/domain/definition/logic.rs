@@ -287,7 +287,7 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
             | QuestionKind::Dropdown { options }
             | QuestionKind::Ranking { options } => {
                 options.iter().any(|o| o == wanted)
-                    || (kind.has_other() && wanted == crate::domain::question::OTHER)
+                    || (kind.has_other() && wanted == crate::domain::choice::OTHER)
             }
             QuestionKind::FiveStars => matches!(wanted, "1" | "2" | "3" | "4" | "5"),
             QuestionKind::Nps | QuestionKind::Scale { .. } => wanted

@@ -13,8 +13,9 @@ use time::format_description::well_known::Rfc3339;
 use validator::Validate;
 
 use super::answer::has_control_characters;
+use super::choice::OTHER;
 use super::lifecycle::MAX_RESPONSE_LIMIT;
-use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS, OTHER};
+use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::segment::MAX_SEGMENT_QUESTIONS;
 
 /// The message for a text with control characters in it.

@@ -129,7 +129,7 @@ impl QuestionSummary {
                 other.add_text(text);
                 let mut options: BTreeMap<String, u64> =
                     picked.iter().map(|option| (option.clone(), 1)).collect();
-                options.insert(super::question::OTHER.to_owned(), 1);
+                options.insert(super::choice::OTHER.to_owned(), 1);
                 QuestionSummary::Choice {
                     answered: 1,
                     options,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use super::{Bin, QuestionSummary, RecentText, SurveySummary};
-use crate::domain::question::OTHER;
+use crate::domain::choice::OTHER;
 use crate::domain::segment::SegmentReport;
 use crate::domain::{Question, QuestionId, QuestionKind, Survey};
 

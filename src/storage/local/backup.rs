@@ -18,7 +18,8 @@ use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::layout::{QUEUE_FILE, blob_path};
+use super::files::blob_path;
+use super::layout::QUEUE_FILE;
 use crate::storage::{Error, Result};
 
 /// The manifest's file name inside a backup.

@@ -9,7 +9,8 @@ use bytes::Bytes;
 use futures_util::future::try_join_all;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::layout::{Layout, file_of};
+use super::files::file_of;
+use super::layout::Layout;
 use super::writer;
 use super::{from_millis, millis, sqlite};
 use crate::storage::{

@@ -10,14 +10,14 @@
 //!
 //! A directory written by an earlier version is brought up to date when opened (`upgrade`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures_util::future::try_join_all;
 use rusqlite::Connection;
-use sha2::{Digest, Sha256};
 
-use super::database::{Database, open_file};
+use super::database::Database;
+use super::files::{blob_path, file_of, open_plain};
 use super::{Durability, Options, busy, upgrade};
 use crate::storage::Result;
 
@@ -144,18 +144,6 @@ impl Layout {
     }
 }
 
-pub(super) fn blob_path(data_dir: &Path, n: u32) -> PathBuf {
-    data_dir.join(format!("canvass-blobs-{n}.sqlite3"))
-}
-
-/// Which of `files` holds `key`: a hash that is the same in every process and every build.
-pub(super) fn file_of(key: &str, files: usize) -> usize {
-    let digest = Sha256::digest(key.as_bytes());
-    let mut first = [0; 8];
-    first.copy_from_slice(&digest[..8]);
-    (u64::from_be_bytes(first) % files.max(1) as u64) as usize
-}
-
 /// The directory's number of blob files: recorded by its first opener, read by the rest.
 fn blob_files(connection: &Connection) -> Result<u32> {
     busy::retry(|| {
@@ -167,31 +155,4 @@ fn blob_files(connection: &Connection) -> Result<u32> {
             row.get(0)
         })
     })
-}
-
-/// A connection for the one-off work of opening: waits for other processes like the rest.
-pub(super) fn open_plain(path: &Path, vfs: Option<&str>) -> Result<Connection> {
-    let connection = open_file(path, vfs).map_err(super::sqlite)?;
-    busy::install(&connection).map_err(super::sqlite)?;
-    Ok(connection)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_key_always_lands_in_the_same_file() {
-        // Pinned (the first 8 bytes of the key's SHA-256, big-endian, modulo the file count):
-        // a change here would strand every blob of an existing data directory.
-        for (key, file) in [
-            ("a", 2),
-            ("answers/acme/team/00000000000000000001.json", 2),
-            ("summaries/acme/team.json", 0),
-            ("tenants/demo.json", 0),
-        ] {
-            assert_eq!(file_of(key, 4), file, "{key}");
-        }
-        assert_eq!(file_of("anything", 1), 0);
-    }
 }

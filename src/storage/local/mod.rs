@@ -28,11 +28,15 @@ pub mod backup;
 mod blob;
 mod busy;
 mod database;
+mod files;
 mod layout;
 mod private;
 mod queue;
 mod upgrade;
 mod writer;
+
+/// Where state lives when `CANVASS_DATA_DIR` is not set.
+pub const DEFAULT_DATA_DIR: &str = "./data";
 
 pub use blob::LocalBlobStore;
 pub use layout::QUEUE_FILE;

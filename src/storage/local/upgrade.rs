@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::busy;
-use super::layout::{blob_path, file_of, open_plain};
+use super::files::{blob_path, file_of, open_plain};
 use crate::storage::Result;
 
 /// Blobs moved per transaction.

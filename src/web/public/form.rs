@@ -231,7 +231,7 @@ impl QuestionView {
                 _ => Vec::new(),
             },
             other: question.kind.has_other(),
-            other_checked: values.contains(&crate::domain::question::OTHER)
+            other_checked: values.contains(&crate::domain::choice::OTHER)
                 || posted.first(&format!("{}.other", question.id)).is_some(),
             other_text: posted
                 .first(&format!("{}.other", question.id))

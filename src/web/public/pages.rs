@@ -418,7 +418,7 @@ pub async fn submit(
         .answer_queues
         .submit(&answer, tenant.subscription)
         .await?;
-    crate::metrics::submission(tenant.subscription);
+    crate::telemetry::metrics::submission(tenant.subscription);
     let signature = thanks_signature(
         &state.stores.signing_key,
         &survey.survey_ref(),

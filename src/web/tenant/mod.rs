@@ -61,7 +61,7 @@ static ROUTES: &[Route] = &[
     anyone(Method::GET, "/sso", |r| r.to(sso::start)),
     anyone(Method::GET, "/sso/callback", |r| r.to(sso::callback)),
     member(Role::Owner, Method::POST, "/settings/sso", |r| {
-        r.to(sso::save_settings)
+        r.to(settings::save_sso)
     }),
     member(Role::Owner, Method::GET, "/audit", |r| r.to(audit::show)),
     member(Role::Viewer, Method::GET, "/account", |r| {

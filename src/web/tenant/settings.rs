@@ -1,6 +1,6 @@
 //! The tenant's settings page: its time zone, the look of its public pages (accent colour and
 //! logo, checked before they are kept), and its own PostgreSQL database for exports, where the operator
-//! allows one (`export::AllowedHosts`), checked by connecting before it is saved, and only ever
+//! allows one (`outbound::AllowedHosts`), checked by connecting before it is saved, and only ever
 //! shown back with its password masked. A failed connection says only that it failed: the
 //! network's answer would tell a tenant what the server can reach.
 
@@ -22,7 +22,7 @@ use futures_util::StreamExt;
 
 use crate::domain::branding::{self, BrandingError, MAX_LOGO_BYTES, logo_type};
 use crate::domain::{Tenant, Zone};
-use crate::sso::SsoSettings;
+use crate::sso::{Provider, SsoSettings};
 use crate::stores::tenant_settings::masked;
 use crate::web::forms::field;
 use crate::web::{AppState, WebError, render, render_with_status};
@@ -254,7 +254,7 @@ pub async fn save(
     let export_database_url = if field(&form, "action") == Some("clear") || url.is_empty() {
         None
     } else {
-        let problem = match state.export_hosts.check(&url) {
+        let problem = match crate::export::check_target(&state.export_hosts, &url) {
             Err(refused) => Some(format!("Canvass cannot use this database: {refused}.")),
             Ok(()) => connect(&url).await.err(),
         };
@@ -292,4 +292,61 @@ async fn connect(url: &str) -> Result<(), String> {
         }
         Err(_) => Err(failed()),
     }
+}
+
+/// `POST /tenant/settings/sso`: sets (after discovery works) or removes the provider.
+pub async fn save_sso(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Owner>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let slug = &signed_in.tenant.slug;
+    let current = super::sso::settings_of(&state, slug).await?;
+    let chosen = if field(&form, "action") == Some("remove") {
+        None
+    } else {
+        let text = |name| field(&form, name).unwrap_or("").trim().to_owned();
+        // A blank secret keeps the one saved (it is never shown back).
+        let secret = match text("client_secret") {
+            typed if typed.is_empty() => current
+                .as_ref()
+                .map(|c| c.client_secret.clone())
+                .unwrap_or_default(),
+            typed => typed,
+        };
+        let settings = SsoSettings {
+            issuer: text("issuer"),
+            client_id: text("client_id"),
+            client_secret: secret,
+            required: field(&form, "required") == Some("on"),
+        };
+        if let Err(error) = Provider::discover(&settings, &state.sso_hosts).await {
+            let mut page = page(&state, &signed_in).await?;
+            page.sso_error = Some(error.to_string());
+            page.sso_redirect = super::sso::callback_url(&state, &request);
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
+        }
+        Some(settings)
+    };
+    let detail = match &chosen {
+        Some(settings) => format!(
+            "single sign-on through {}{}",
+            settings.issuer,
+            if settings.required { ", required" } else { "" }
+        ),
+        None => "single sign-on removed".to_owned(),
+    };
+    state
+        .stores
+        .tenant_settings
+        .change(slug, |settings| settings.sso = chosen.clone())
+        .await?;
+    signed_in
+        .record(&state, AuditAction::SettingsChanged, detail)
+        .await?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((LOCATION, "/tenant/settings?saved=1#sso-title"))
+        .finish())
 }

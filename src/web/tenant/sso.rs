@@ -1,7 +1,7 @@
 //! Signing in through a tenant's own identity provider: the page that asks which
 //! organisation, the redirect to its provider (state, nonce and PKCE verifier kept in an
 //! encrypted, short-lived cookie), the provider's answer, and accepting an invitation the
-//! same way. The owners' settings form for the provider lives here too.
+//! same way. The owners' form for the provider is with the other settings (`settings`).
 
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::http::StatusCode;
@@ -12,14 +12,12 @@ use serde::Deserialize;
 use time::OffsetDateTime;
 
 use super::auth::{member_account, start_session};
-use super::session::{AtLeast, read_public_form, seal, unseal};
+use super::session::{read_public_form, seal, unseal};
 use crate::domain::TenantSlug;
 use crate::domain::audit::AuditAction;
 use crate::sso::{Flow, Provider, SsoError, SsoSettings};
 use crate::stores::membership::Joined;
 use crate::web::audit::record;
-use crate::web::forms::field;
-use crate::web::roles::Owner;
 use crate::web::{AppState, WebError, render_with_status};
 
 /// The cookie that carries a sign-in in progress.
@@ -46,7 +44,7 @@ pub struct SsoQuery {
 }
 
 /// The tenant's provider settings, if it set one up.
-async fn settings_of(
+pub(super) async fn settings_of(
     state: &AppState,
     tenant: &TenantSlug,
 ) -> Result<Option<SsoSettings>, WebError> {
@@ -281,61 +279,4 @@ pub async fn join(
         WebError::BadRequest("This organisation does not use single sign-on.".into())
     })?;
     redirect_to_provider(&request, &state, &slug, &settings, Some(token)).await
-}
-
-/// `POST /tenant/settings/sso`: sets (after discovery works) or removes the provider.
-pub async fn save_settings(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
-    let form = signed_in.checked_form(payload, &state).await?;
-    let slug = &signed_in.tenant.slug;
-    let current = settings_of(&state, slug).await?;
-    let chosen = if field(&form, "action") == Some("remove") {
-        None
-    } else {
-        let text = |name| field(&form, name).unwrap_or("").trim().to_owned();
-        // A blank secret keeps the one saved (it is never shown back).
-        let secret = match text("client_secret") {
-            typed if typed.is_empty() => current
-                .as_ref()
-                .map(|c| c.client_secret.clone())
-                .unwrap_or_default(),
-            typed => typed,
-        };
-        let settings = SsoSettings {
-            issuer: text("issuer"),
-            client_id: text("client_id"),
-            client_secret: secret,
-            required: field(&form, "required") == Some("on"),
-        };
-        if let Err(error) = Provider::discover(&settings, &state.sso_hosts).await {
-            let mut page = super::settings::page(&state, &signed_in).await?;
-            page.sso_error = Some(error.to_string());
-            page.sso_redirect = callback_url(&state, &request);
-            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
-        }
-        Some(settings)
-    };
-    let detail = match &chosen {
-        Some(settings) => format!(
-            "single sign-on through {}{}",
-            settings.issuer,
-            if settings.required { ", required" } else { "" }
-        ),
-        None => "single sign-on removed".to_owned(),
-    };
-    state
-        .stores
-        .tenant_settings
-        .change(slug, |settings| settings.sso = chosen.clone())
-        .await?;
-    signed_in
-        .record(&state, AuditAction::SettingsChanged, detail)
-        .await?;
-    Ok(HttpResponse::SeeOther()
-        .insert_header((LOCATION, "/tenant/settings?saved=1#sso-title"))
-        .finish())
 }

@@ -199,7 +199,7 @@ impl QuestionEdit {
             "single_choice" | "multiple_choice" | "dropdown" | "ranking" => {
                 let mut values = options();
                 if self.other && self.kind != "dropdown" {
-                    values.push(crate::domain::question::OTHER.to_owned());
+                    values.push(crate::domain::choice::OTHER.to_owned());
                 }
                 values
             }

@@ -1,12 +1,21 @@
-//! Requests to addresses tenants name (webhook endpoints, identity providers): https to public
+//! The one home of the rules for requests the server makes to addresses tenants name (webhook
+//! endpoints, identity providers, export databases): which addresses are internal (the IANA
+//! special-purpose registries, `addresses`), which hosts the operator allows (`hosts`), which
+//! URLs may be named (`endpoint`), and requests made by them (`pinned`): https to public
 //! addresses only, unless the operator allows the host. The host's address is resolved once,
 //! checked, and the connection made to that address alone, so a name cannot be made to point
-//! elsewhere between the check and the connection; redirects are never followed.
+//! elsewhere between the check and the connection; redirects are never followed. It sits at the
+//! ground of the house: it imports nothing of the service.
+
+mod addresses;
+mod endpoint;
+mod hosts;
+
+pub use addresses::is_internal;
+pub use endpoint::{MAX_URL, Target, UrlProblem, check_url, forbidden};
+pub use hosts::AllowedHosts;
 
 use std::time::Duration;
-
-use crate::domain::webhook::{check_url, forbidden};
-use crate::export::AllowedHosts;
 
 /// A client that reaches one checked URL's host at its checked address.
 pub struct Pinned {

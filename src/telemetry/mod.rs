@@ -1,8 +1,31 @@
-//! Structured logging with tracing, set up once per process.
+//! What the process tells its operator, at the ground of the house (it imports nothing above
+//! the domain): structured logs with tracing, set up once per process; errors with their
+//! causes on one line; and the metrics registry (`metrics`) recorded into from every layer.
+
+pub mod metrics;
 
 use tracing_subscriber::EnvFilter;
 
-use crate::config::{LogFormat, LogSettings};
+/// How logs are written.
+#[derive(Clone, Debug)]
+pub struct LogSettings {
+    /// Which events to log, as a tracing filter (e.g. `info`, `canvass=debug`).
+    pub filter: String,
+    /// Text or JSON.
+    pub log_format: LogFormat,
+}
+
+/// The filter when none is set.
+pub const DEFAULT_FILTER: &str = "info";
+
+/// A log line format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable text.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
 
 /// Installs the global subscriber; logs go to stderr so stdout stays free for command output.
 pub fn init(settings: &LogSettings) {
