@@ -89,6 +89,12 @@ pub struct ServeSettings {
     #[arg(long, env = "CANVASS_PUBLIC_URL")]
     pub public_url: Option<String>,
 
+    /// Where browsers fetch the stylesheet and scripts from, when a CDN serves them for this
+    /// server (`https://cdn.example.com`; the CDN fetches `/static/...` from here). Files are
+    /// named by their content's hash, so they may be cached for ever; by default this server.
+    #[arg(long, env = "CANVASS_ASSET_URL", value_parser = parse_asset_url)]
+    pub asset_url: Option<String>,
+
     /// Hosts tenants' identity providers (single sign-on) may be on over plain http and on any
     /// address, internal ones included (names or addresses, separated by commas); by default
     /// none: https to public addresses.
@@ -312,6 +318,17 @@ impl WorkerArgs {
 #[derive(Clone, Debug, Default)]
 pub struct TrustedProxies(pub Vec<ipnet::IpNet>);
 
+fn parse_asset_url(text: &str) -> Result<String, String> {
+    let url = url::Url::parse(text)
+        .map_err(|_| format!("{text:?} is not an address like https://cdn.example.com"))?;
+    if !matches!(url.scheme(), "https" | "http") || url.host().is_none() || url.query().is_some() {
+        return Err(format!(
+            "{text:?} is not an address like https://cdn.example.com"
+        ));
+    }
+    Ok(text.trim_end_matches('/').to_owned())
+}
+
 fn parse_proxies(list: &str) -> Result<TrustedProxies, String> {
     crate::web::client::parse_trusted(list).map(TrustedProxies)
 }
@@ -340,6 +357,7 @@ impl ServeSettings {
             body_timeout_secs: crate::web::DEFAULT_BODY_TIMEOUT_SECS,
             trusted_proxies: TrustedProxies::default(),
             public_url: None,
+            asset_url: None,
             sso_allowed_hosts: String::new(),
             demo: true,
             demo_responses: crate::demo::DEFAULT_RESPONSES,

@@ -3,7 +3,10 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use canvass::config::{BackendSettings, LogArgs, MetricsArgs, ServeSettings, WorkerArgs};
+use canvass::cli::{
+    Cli, Command, MemberAction, MemberRole, Plan, PoisonAction, TenantAction, WorkersAction,
+};
+use canvass::config::{BackendSettings, ServeSettings};
 use canvass::domain::Subscription;
 use canvass::domain::member::Role;
 use canvass::loadgen::LoadSettings;
@@ -12,7 +15,7 @@ use canvass::metrics::listener::MetricsServer;
 use canvass::startup::{Application, open_stores, open_worker_stores};
 use canvass::worker::{Worker, reconcile};
 use canvass::{admin, signals, telemetry};
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 // Serving a submission allocates many small, short-lived buffers on several threads; glibc's
 // malloc spent ~18% of the web threads' time on them (perf under `canvass loadgen`).
@@ -27,179 +30,6 @@ macro_rules! outln {
         use std::io::Write as _;
         let _ = writeln!(std::io::stdout().lock(), $($arg)*);
     }};
-}
-
-/// Canvass: a multi-tenant survey service.
-#[derive(Parser)]
-#[command(version, about)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-
-    #[command(flatten)]
-    log: LogArgs,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Serve the public site, the tenant site and the JSON API (and run a worker unless
-    /// --no-worker).
-    Serve(ServeSettings),
-    /// Process queued answers until stopped; start as many as you like.
-    Worker {
-        #[command(flatten)]
-        backend: BackendSettings,
-        #[command(flatten)]
-        worker: WorkerArgs,
-        #[command(flatten)]
-        metrics: MetricsArgs,
-    },
-    /// Manage tenants.
-    Tenant {
-        #[command(subcommand)]
-        action: TenantAction,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-    /// Invite members and make password-reset links (links print alone on the last line).
-    Member {
-        #[command(subcommand)]
-        action: MemberAction,
-        /// The site's address, which the links start with.
-        #[arg(long, env = "CANVASS_PUBLIC_URL", global = true)]
-        public_url: Option<String>,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-    /// Print a survey's current summary as one JSON object.
-    Summary {
-        /// The tenant's slug.
-        tenant: String,
-        /// The survey's slug.
-        survey: String,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-    /// Print every queue with its approximate length.
-    Queues {
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-    /// Hold or release every worker (a flag in storage that workers poll).
-    Workers {
-        #[command(subcommand)]
-        action: WorkersAction,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-    /// Repair answers that never reached their list and summary (one instance at a time).
-    Reconcile {
-        /// Only answers stored at least this many seconds ago are looked at.
-        #[arg(long, default_value_t = reconcile::GRACE.as_secs())]
-        grace_secs: u64,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-    /// List or requeue the messages in the poison queue.
-    Poison {
-        #[command(subcommand)]
-        action: PoisonAction,
-        /// Print JSON instead of lines.
-        #[arg(long, global = true)]
-        json: bool,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-    /// Back up the local data directory while serve and workers keep running, into the new
-    /// or empty directory DEST (with a manifest, each copy integrity-checked and verified).
-    Backup {
-        /// Where the backup goes: a new or empty directory.
-        dest: std::path::PathBuf,
-        #[command(flatten)]
-        storage: canvass::config::StorageSettings,
-    },
-    /// Run one of the worker's benchmarks on a fresh local data directory.
-    Bench {
-        #[command(subcommand)]
-        bench: canvass::bench::Bench,
-    },
-    /// Measure submissions/s and latency of a running serve against a trivial handler.
-    Loadgen {
-        #[command(flatten)]
-        load: LoadSettings,
-        #[command(flatten)]
-        backend: BackendSettings,
-    },
-}
-
-#[derive(Subcommand)]
-enum TenantAction {
-    /// Create a tenant and print its new API key alone on the last line.
-    Create {
-        /// The tenant's slug (lowercase letters, digits and dashes).
-        #[arg(long)]
-        slug: String,
-        /// Its display name.
-        #[arg(long)]
-        name: String,
-        /// Its subscription.
-        #[arg(long, value_enum, default_value_t = Plan::Standard)]
-        plan: Plan,
-    },
-}
-
-#[derive(Subcommand)]
-enum MemberAction {
-    /// Invite someone to a tenant; prints the invitation link (single use, 7 days).
-    Invite {
-        /// The tenant's slug.
-        #[arg(long)]
-        tenant: String,
-        /// Who is invited.
-        #[arg(long)]
-        email: String,
-        /// The role they will have.
-        #[arg(long, value_enum)]
-        role: MemberRole,
-    },
-    /// Make a link that sets a new password for the account with this address (single use,
-    /// one hour).
-    ResetLink {
-        /// The account's email address.
-        email: String,
-    },
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum MemberRole {
-    Owner,
-    Editor,
-    Viewer,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Plan {
-    Standard,
-    Premium,
-}
-
-#[derive(Subcommand)]
-enum WorkersAction {
-    /// Hold every worker: they finish their batch and take no more messages.
-    Pause,
-    /// Release every worker.
-    Resume,
-}
-
-#[derive(Subcommand)]
-enum PoisonAction {
-    /// Show the poison messages (they stay in the poison queue).
-    List,
-    /// Move every readable poison message back to its tenant's queue.
-    Requeue,
 }
 
 #[tokio::main]

@@ -140,6 +140,9 @@ impl Application {
         settings: &ServeSettings,
         storage: Storage,
     ) -> Result<Self, StartupError> {
+        if let Some(prefix) = &settings.asset_url {
+            crate::web::assets::use_asset_url(prefix);
+        }
         let stores = Stores::open(storage, &settings.stores.settings()).await?;
         let worker =
             (!settings.no_worker).then(|| Worker::new(stores.clone(), settings.worker.settings()));

@@ -44,6 +44,41 @@ pub enum AnswerValue {
     },
 }
 
+/// Between the parts of one answer written as text (ticked options, a matrix's rows): a
+/// semicolon, since option labels may hold commas.
+pub const TEXT_SEPARATOR: &str = "; ";
+
+impl AnswerValue {
+    /// The answer as one line of text, as every list and download writes it: options joined by
+    /// `TEXT_SEPARATOR`, a ranking's options by " > ", a matrix's rows as "row: column", and
+    /// "Other" with what the respondent wrote. Numbers are written as `number` says.
+    pub fn to_text(&self, number: impl Fn(f64) -> String) -> String {
+        match self {
+            AnswerValue::Text(text) | AnswerValue::Choice(text) | AnswerValue::Date(text) => {
+                text.clone()
+            }
+            AnswerValue::Choices(options) => options.join(TEXT_SEPARATOR),
+            AnswerValue::Stars(n) | AnswerValue::Point(n) => n.to_string(),
+            AnswerValue::Number(n) => number(*n),
+            AnswerValue::Ranking(order) => order.join(" > "),
+            AnswerValue::Matrix(picked) => picked
+                .iter()
+                .map(|(row, column)| format!("{row}: {column}"))
+                .collect::<Vec<_>>()
+                .join(TEXT_SEPARATOR),
+            AnswerValue::Other { picked, text } => {
+                let other = match text.is_empty() {
+                    true => super::choice::OTHER.to_owned(),
+                    false => format!("{}: {text}", super::choice::OTHER),
+                };
+                let mut parts = picked.clone();
+                parts.push(other);
+                parts.join(TEXT_SEPARATOR)
+            }
+        }
+    }
+}
+
 /// A respondent's complete, valid set of answers to one version of a survey.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Answer {
@@ -511,6 +546,44 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_is_one_line_of_text_with_one_separator_rule() {
+        let shown = |value: AnswerValue| value.to_text(|n| format!("{n}"));
+        assert_eq!(
+            shown(AnswerValue::Choices(vec!["Tea, hot".into(), "Cake".into()])),
+            "Tea, hot; Cake"
+        );
+        assert_eq!(
+            shown(AnswerValue::Ranking(vec!["A".into(), "B".into()])),
+            "A > B"
+        );
+        let matrix = [("Food", "Good"), ("Service", "Poor")]
+            .map(|(r, c)| (r.to_owned(), c.to_owned()))
+            .into_iter()
+            .collect();
+        assert_eq!(
+            shown(AnswerValue::Matrix(matrix)),
+            "Food: Good; Service: Poor"
+        );
+        assert_eq!(
+            shown(AnswerValue::Other {
+                picked: vec!["Tea".into()],
+                text: "Mate".into()
+            }),
+            "Tea; Other: Mate"
+        );
+        assert_eq!(
+            shown(AnswerValue::Other {
+                picked: Vec::new(),
+                text: String::new()
+            }),
+            "Other"
+        );
+        assert_eq!(shown(AnswerValue::Number(2.5)), "2.5");
+        assert_eq!(shown(AnswerValue::Stars(4)), "4");
+        assert_eq!(shown(AnswerValue::Date("2026-11-25".into())), "2026-11-25");
+    }
     use crate::domain::Question;
     use crate::domain::definition::Definition;
 

@@ -182,30 +182,19 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
     }
 }
 
-/// A whole answer in one cell.
+/// A whole answer in one cell: numbers and dates as such, the rest as the domain's one line of
+/// text.
 fn whole(value: &AnswerValue) -> Cell {
     match value {
-        AnswerValue::Text(text) | AnswerValue::Choice(text) => Cell::Text(text.clone()),
-        AnswerValue::Choices(options) => Cell::Text(options.join("; ")),
         AnswerValue::Stars(stars) => Cell::Number(f64::from(*stars)),
         AnswerValue::Point(point) => Cell::Number(f64::from(*point)),
         AnswerValue::Number(number) => Cell::Number(*number),
         AnswerValue::Date(day) => {
             crate::domain::answer::date(day).map_or_else(|| Cell::Text(day.clone()), Cell::Date)
         }
-        AnswerValue::Ranking(order) => Cell::Text(order.join(" > ")),
-        AnswerValue::Matrix(picked) => Cell::Text(
-            picked
-                .iter()
-                .map(|(row, column)| format!("{row}: {column}"))
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
         // A single choice's "Other": the text has a column of its own.
         AnswerValue::Other { picked, .. } if picked.is_empty() => Cell::Text(OTHER.into()),
-        AnswerValue::Other { picked, text } => {
-            Cell::Text(format!("{}; {OTHER}: {text}", picked.join("; ")))
-        }
+        other => Cell::Text(other.to_text(|n| n.to_string())),
     }
 }
 

@@ -1,20 +1,28 @@
 //! Security headers on every response. Public pages (surveys, the home page) may be framed by
 //! any site, so a survey can be embedded; the tenant site and the API are never framed, never
 //! cached and send no referrer outside the site. Every page allows only this site's own
-//! stylesheet, scripts and images (pages have no inline script or style).
+//! stylesheet, scripts and images (and the static files' CDN, when set) (pages have no inline script or style).
 
 use actix_web::middleware::DefaultHeaders;
 
-/// Content allowed on every page: this site's own files only.
-const CONTENT: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; \
-                       base-uri 'none'; form-action 'self'";
+/// Content allowed on every page: this site's own files only, and the static files' CDN when
+/// the operator set one (`CANVASS_ASSET_URL`).
+fn content() -> String {
+    let cdn = super::assets::asset_origin()
+        .map(|origin| format!(" {origin}"))
+        .unwrap_or_default();
+    format!(
+        "default-src 'self'{cdn}; img-src 'self' data:; object-src 'none'; base-uri 'none'; \
+         form-action 'self'"
+    )
+}
 
 /// Headers of public pages: framing allowed (embedding a survey), everything else strict.
 pub fn public() -> DefaultHeaders {
     DefaultHeaders::new()
         .add((
             "Content-Security-Policy",
-            format!("{CONTENT}; frame-ancestors *"),
+            format!("{}; frame-ancestors *", content()),
         ))
         .add(("X-Content-Type-Options", "nosniff"))
         .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
@@ -25,7 +33,7 @@ pub fn private() -> DefaultHeaders {
     DefaultHeaders::new()
         .add((
             "Content-Security-Policy",
-            format!("{CONTENT}; frame-ancestors 'none'"),
+            format!("{}; frame-ancestors 'none'", content()),
         ))
         .add(("X-Frame-Options", "DENY"))
         .add(("X-Content-Type-Options", "nosniff"))

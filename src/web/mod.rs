@@ -1,7 +1,7 @@
 //! The HTTP side: routes, pages and the one place errors become responses.
 
 mod api;
-mod assets;
+pub mod assets;
 mod audit;
 mod branding;
 pub mod client;

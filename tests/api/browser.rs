@@ -130,6 +130,9 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "reset-password-phone",
         "reset-done-phone",
         "account",
+        "readme-form-phone",
+        "readme-designer",
+        "readme-summary",
     ] {
         assert!(
             shots.join(format!("{shot}.png")).exists(),

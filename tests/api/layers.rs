@@ -29,6 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("loadgen", 5),
     ("startup", 6),
     ("admin", 6),
+    ("cli", 6),
 ];
 
 /// A file's module path (`src/web/api/mod.rs` is `web::api`).

@@ -219,7 +219,7 @@ async fn a_respondent_goes_page_by_page_back_and_forth_and_a_jump_ends_the_surve
         form.contains("Answer this if your answer to &#34;Do you like it?&#34; is &#34;No&#34;."),
         "{form}"
     );
-    assert!(form.contains("/static/logic.js"));
+    assert!(form.contains(&canvass::web::assets::url("logic.js")));
     assert!(!form.contains("How likely"), "page 2 is not shown yet");
     assert!(form.contains(">Next<"), "{form}");
     let token = token_in(&form);

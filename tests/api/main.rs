@@ -9,6 +9,7 @@ mod branding;
 mod browser;
 mod claims;
 mod designer_saves;
+mod docs;
 mod export;
 mod faults;
 mod first_run;

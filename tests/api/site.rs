@@ -34,7 +34,11 @@ async fn the_home_page_says_what_canvass_is() {
         html.contains("<h1>Surveys you host yourself</h1>"),
         "{html}"
     );
-    assert!(html.contains(r#"href="/static/canvass.css""#));
+    let stylesheet = crate::owner::between(&html, r#"<link rel="stylesheet" href=""#, "\"");
+    assert!(
+        stylesheet.starts_with("/static/canvass.") && stylesheet.ends_with(".css"),
+        "{stylesheet}"
+    );
 }
 
 #[tokio::test]
@@ -50,17 +54,84 @@ async fn the_home_page_is_served_from_the_local_backend_too() {
 }
 
 #[tokio::test]
-async fn the_stylesheet_is_served_as_css() {
+async fn static_files_are_named_by_their_content_and_kept_for_a_year() {
     let app = spawn_app().await;
+    let html = app.get("/").await.text().await.expect("a body");
+    let stylesheet = crate::owner::between(&html, r#"<link rel="stylesheet" href=""#, "\"");
+    let hash = stylesheet
+        .trim_start_matches("/static/canvass.")
+        .trim_end_matches(".css");
+    assert!(
+        hash.len() == 10 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+        "{stylesheet}"
+    );
 
-    let response = app.get("/static/canvass.css").await;
-
+    let response = app.get(&stylesheet).await;
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.headers()["content-type"],
         "text/css; charset=utf-8"
     );
-    assert!(response.text().await.expect("a body").contains(":root"));
+    assert_eq!(
+        response.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let body = response.text().await.expect("a body");
+    assert!(body.contains(":root"));
+    // The name is the content's: the first 10 hex digits of its SHA-256.
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body.as_bytes());
+    let expected: String = digest[..5].iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hash, expected);
+
+    // The plain name still answers, to be checked again each time; another hash is not found.
+    let plain = app.get("/static/canvass.css").await;
+    assert_eq!(plain.status(), 200);
+    assert_eq!(plain.headers()["cache-control"], "public, no-cache");
+    assert_eq!(
+        app.get("/static/canvass.0000000000.css").await.status(),
+        404
+    );
+
+    // Every page names the scripts it uses by their hashed names too.
+    let designer_script = canvass::web::assets::url("designer.js");
+    assert!(designer_script.starts_with("/static/designer.") && designer_script.len() > 25);
+    assert_eq!(app.get(&designer_script).await.status(), 200);
+}
+
+#[tokio::test]
+async fn with_an_asset_url_pages_fetch_static_files_from_the_cdn() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let server = crate::helpers::CanvassProcess::serve(
+        dir.path(),
+        &[
+            ("CANVASS_ASSET_URL", "https://cdn.example.test/canvass/"),
+            ("CANVASS_DEMO", "false"),
+        ],
+    );
+    let response = reqwest::get(format!("{}/", server.address))
+        .await
+        .expect("an answer");
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        policy.starts_with("default-src 'self' https://cdn.example.test;"),
+        "{policy}"
+    );
+    let html = response.text().await.expect("a body");
+    let stylesheet = crate::owner::between(&html, r#"<link rel="stylesheet" href=""#, "\"");
+    assert!(
+        stylesheet.starts_with("https://cdn.example.test/canvass/static/canvass."),
+        "{stylesheet}"
+    );
+    // What the CDN fetches from this server is there.
+    let path = stylesheet.trim_start_matches("https://cdn.example.test/canvass");
+    let fetched = reqwest::get(format!("{}{path}", server.address))
+        .await
+        .expect("an answer");
+    assert_eq!(fetched.status(), 200);
 }
 
 #[tokio::test]

@@ -20,6 +20,12 @@ const questions = [
   ["Anything else?", "long_text", ""],
 ];
 
+// What the README shows: the window as a person sees it, not the whole page; scripts/docs
+// copies these into docs/images/.
+async function frame(page, name) {
+  await page.screenshot({ path: path.join(shots, `readme-${name}.png`) });
+}
+
 async function shoot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
   await audit(page, name);
@@ -215,11 +221,13 @@ async function main() {
     await owner.click("form[action$='/publish'] button");
     await owner.waitForSelector(".badge.live");
     await shoot(owner, "designer");
+    await frame(owner, "designer");
     const slug = new URL(owner.url()).pathname.split("/").pop();
 
     const respondent = await (await browser.newContext({ viewport: { width: 420, height: 900 } })).newPage();
     await respondent.goto(`${base}/s/browser-bistro/${slug}`);
     await shoot(respondent, "form");
+    await frame(respondent, "form-phone");
     await respondent.click("text=4 stars");
     await respondent.check("text=Tea");
     await respondent.check("text=Taste");
@@ -240,6 +248,10 @@ async function main() {
       await owner.waitForTimeout(300);
     }
     await shoot(owner, "summary");
+    // The README shows the charts, not the header cards above them.
+    await owner.$eval(".question-summary", (first) => first.scrollIntoView());
+    await frame(owner, "summary");
+    await owner.evaluate(() => window.scrollTo(0, 0));
     const stars = (await pairs(owner, "facts")).slice(0, 5);
     expectEqual(stars, [["Mean", "4"], ["Median", "4"], ["Standard deviation", "0"], ["Lowest", "4"], ["Highest", "4"]],
       "the star rating's statistics");
@@ -286,7 +298,7 @@ async function main() {
     expectEqual(await pairs(owner, "answers"), [
       ["How was it overall?", "4 of 5 stars"],
       ["What did you order?", "Tea"],
-      ["What did you like?", "Taste, Price"],
+      ["What did you like?", "Taste; Price"],
       ["How many minutes did you wait?", "7"],
       ["Your name", "Ada"],
       ["Anything else?", "Lovely soup, friendly staff."],

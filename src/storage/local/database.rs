@@ -169,7 +169,11 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Opens a connection in WAL mode with the durability asked for and our busy handler.
 fn connect(path: &Path, options: &Options) -> Result<Connection> {
-    let connection = configure(path, options).map_err(|error| opening(path, error))?;
+    // Switching a file to WAL may be refused at once (SQLITE_BUSY without the busy handler)
+    // while another process upgrades its own lock, as when two processes open a restored
+    // backup at the same moment: such an opening is tried again, like any busy call.
+    let connection =
+        busy::retry(|| configure(path, options)).map_err(|error| opening(path, error))?;
     let mode: String = connection
         .query_row("pragma journal_mode", [], |row| row.get(0))
         .map_err(|error| opening(path, error))?;

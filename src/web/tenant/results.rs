@@ -201,27 +201,11 @@ pub async fn summary(
     })
 }
 
-/// One answer, as a line of text.
+/// One answer, as a line of text (stars said in words, numbers as people write them).
 fn shown(value: &AnswerValue) -> String {
     match value {
-        AnswerValue::Text(text) => text.clone(),
-        AnswerValue::Choice(option) => option.clone(),
-        AnswerValue::Choices(options) => options.join(", "),
         AnswerValue::Stars(stars) => format!("{stars} of 5 stars"),
-        AnswerValue::Number(n) => number(*n),
-        AnswerValue::Point(point) => point.to_string(),
-        AnswerValue::Date(date) => date.clone(),
-        AnswerValue::Ranking(order) => order.join(" > "),
-        AnswerValue::Matrix(picked) => picked
-            .iter()
-            .map(|(row, column)| format!("{row}: {column}"))
-            .collect::<Vec<_>>()
-            .join("; "),
-        AnswerValue::Other { picked, text } => {
-            let mut parts = picked.clone();
-            parts.push(format!("Other: {text}"));
-            parts.join(", ")
-        }
+        other => other.to_text(number),
     }
 }
 
