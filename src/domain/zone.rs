@@ -1,5 +1,10 @@
 //! An owner's time zone: times are stored in UTC and entered and shown in the zone the tenant
 //! chose (an IANA name such as `Europe/Paris`; the database is bundled with the program).
+//!
+//! Why a second date crate: `time` is the house's date and time type everywhere, but it has
+//! no time zone database; `jiff` brings one (bundled, so a server without `/usr/share/zoneinfo`
+//! shows the same local times) and is used here only, to turn a UTC instant into a zone's
+//! wall-clock time and back.
 
 use std::fmt;
 use std::sync::LazyLock;

@@ -29,6 +29,12 @@ pub const MAX_PAGES: usize = 50;
 pub const MAX_QUESTIONS: usize = 100;
 /// Most options of one choice question.
 pub const MAX_OPTIONS: usize = 50;
+/// Most characters of a question's text.
+pub const MAX_QUESTION_TEXT: u64 = 500;
+/// Most characters of a survey's title.
+pub const MAX_TITLE: u64 = 200;
+/// Most characters of a survey's introduction, closing message or thank-you message.
+pub const MAX_MESSAGE: u64 = 2000;
 /// Most characters of text in one definition (title, introduction, questions and options
 /// together): a page of a hundred questions fits easily, and no survey costs more than a few
 /// hundred kilobytes to store, cache or send.
@@ -44,10 +50,10 @@ pub struct QuestionInput {
     /// What is asked.
     #[validate(length(
         min = 1,
-        max = 500,
+        max = MAX_QUESTION_TEXT,
         message = "a question needs a text of 1 to 500 characters"
     ))]
-    #[schema(min_length = 1, max_length = 500)]
+    #[schema(min_length = 1)]
     pub text: String,
     /// The type's API name: `short_text`, `long_text`, `single_choice`, `multiple_choice`,
     /// `dropdown`, `five_stars`, `nps`, `scale`, `numeric`, `date`, `matrix` or `ranking`.
@@ -59,7 +65,6 @@ pub struct QuestionInput {
     pub required: bool,
     /// Options of a choice question.
     #[serde(default)]
-    #[schema(max_items = 50)]
     pub options: Vec<String>,
     /// Smallest number accepted.
     #[serde(default)]
@@ -143,23 +148,23 @@ pub struct SurveyInput {
     /// Its title.
     #[validate(length(
         min = 1,
-        max = 200,
+        max = MAX_TITLE,
         message = "a survey needs a title of 1 to 200 characters"
     ))]
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1)]
     pub title: String,
     /// An optional introduction.
     #[serde(default)]
-    #[validate(length(max = 2000, message = "the description is at most 2,000 characters"))]
-    #[schema(max_length = 2000)]
+    #[validate(length(
+        max = MAX_MESSAGE,
+        message = "the description is at most 2,000 characters"
+    ))]
     pub description: Option<String>,
     /// The questions, in order, for a survey of one page (not read when `pages` is sent).
     #[serde(default)]
-    #[schema(max_items = 100)]
     pub questions: Vec<QuestionInput>,
     /// The pages, for a survey of several (instead of `questions`).
     #[serde(default)]
-    #[schema(max_items = 50)]
     pub pages: Option<Vec<PageInput>>,
     /// When it stops taking answers: RFC 3339 (`2026-12-01T17:00:00+01:00`).
     #[serde(default)]
@@ -172,23 +177,21 @@ pub struct SurveyInput {
         max = MAX_RESPONSE_LIMIT,
         message = "a response limit is a whole number from 1 to 100,000,000"
     ))]
-    #[schema(minimum = 1, maximum = 100_000_000)]
+    #[schema(minimum = 1)]
     pub response_limit: Option<u64>,
     /// What respondents read once it is closed (Markdown).
     #[serde(default)]
     #[validate(length(
-        max = 2000,
+        max = MAX_MESSAGE,
         message = "the closing message is at most 2,000 characters"
     ))]
-    #[schema(max_length = 2000)]
     pub closed_message: Option<String>,
     /// What respondents read after sending their answers (Markdown).
     #[serde(default)]
     #[validate(length(
-        max = 2000,
+        max = MAX_MESSAGE,
         message = "the thank-you message is at most 2,000 characters"
     ))]
-    #[schema(max_length = 2000)]
     pub thank_you: Option<String>,
 }
 
