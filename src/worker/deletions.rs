@@ -17,10 +17,16 @@
 //! built have no deletions to recount: deletions wait for builds).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
+use super::StepOutcome;
 use crate::domain::segment::options_of;
 use crate::domain::{QuestionId, Reference, SurveyRef, SurveySummary};
+use crate::stores::deletions::DeletionMessage;
 use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
+
+/// How long a deletion waiting for a segment build stays hidden before it is tried again.
+const SEGMENT_BUILD_WAIT: Duration = Duration::from_secs(2);
 
 /// Answers read per storage call.
 const READ: usize = 64;
@@ -218,5 +224,69 @@ pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, S
                 answers: counted.summary.total,
             });
         }
+    }
+}
+
+impl super::Worker {
+    /// Handles the next deletion or recount, if any: after answers, before exports (an
+    /// export should not carry responses already asked to be deleted).
+    pub(super) async fn deletion(&self) -> Result<Option<StepOutcome>, StoreError> {
+        let deletions = &self.stores.deletions;
+        let queue = deletions.queue();
+        let Some((mut message, content)) = queue.receive(self.settings.visibility).await? else {
+            return Ok(None);
+        };
+        let request: DeletionMessage = match content {
+            Ok(request) => request,
+            Err(reason) => {
+                tracing::error!(id = %message.id, %reason, "dropping an unreadable deletion message");
+                queue.finish(&message).await?;
+                return Ok(Some(StepOutcome::QueuesEmpty));
+            }
+        };
+        let survey = request.survey();
+        match self
+            .stores
+            .surveys
+            .get(&survey.tenant, &survey.slug)
+            .await?
+        {
+            Some(current) if current.id == survey.id => {}
+            // Deleted with its survey: nothing left to delete.
+            _ => {
+                queue.finish(&message).await?;
+                return Ok(Some(StepOutcome::DeletionDone { survey }));
+            }
+        }
+        match request {
+            DeletionMessage::Delete { references, .. } => {
+                match delete(&self.stores, &survey, &references).await? {
+                    Deleted::Applied(applied) => {
+                        tracing::info!(%survey, applied, "deleted responses");
+                        // Also when this delivery applied nothing: the one that did may have
+                        // died before asking. A recount with nothing to do costs one read.
+                        deletions.recount(&survey).await?;
+                    }
+                    // Counting is monotonic: the message comes back after its visibility
+                    // timeout, by when they are counted.
+                    Deleted::NotCounted(waiting) => {
+                        tracing::info!(%survey, ?waiting, "a deletion waits for its responses to be counted");
+                        return Ok(Some(StepOutcome::DeletionDone { survey }));
+                    }
+                    // Builds take seconds to minutes: looked at again soon.
+                    Deleted::SegmentsBuilding => {
+                        tracing::info!(%survey, "a deletion waits for a segment build");
+                        queue.extend(&mut message, SEGMENT_BUILD_WAIT).await?;
+                        return Ok(Some(StepOutcome::DeletionDone { survey }));
+                    }
+                }
+            }
+            DeletionMessage::Recount { .. } => {
+                let recounted = recount(&self.stores, &survey).await?;
+                tracing::info!(%survey, answers = recounted.answers, "recounted a summary after deletions");
+            }
+        }
+        queue.finish(&message).await?;
+        Ok(Some(StepOutcome::DeletionDone { survey }))
     }
 }

@@ -8,16 +8,19 @@
 //! been received more than `max_dequeue` times. Visibility is extended when a step runs long.
 //! A queue that filled a step's batches is asked for all of them at once the next step.
 
+mod batch;
 pub mod crash;
 mod deletions;
 pub mod deliveries;
 pub mod digests;
+mod export_job;
 pub mod mail;
 pub mod mailer;
 mod merge;
 mod rebuild;
 pub mod reconcile;
 pub mod segments;
+mod side_work;
 
 pub use deletions::{Deleted, Recounted, delete, recount};
 pub use merge::{Merged, SurveyBatch, complete, merge, tidy};
@@ -28,18 +31,12 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use futures_util::FutureExt;
-use futures_util::future::join_all;
 use time::OffsetDateTime;
 
-use crate::domain::segment::segment_questions;
-use crate::domain::{Answer, Reference, SurveyRef};
-use crate::export::Target;
-use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
-use crate::stores::deletions::DeletionMessage;
-use crate::stores::exports::ExportStatus;
-use crate::stores::{AnswerMessage, Received, StoreError, Stores};
+use crate::domain::{Reference, SurveyRef};
+use crate::storage::QueueName;
+use crate::stores::{StoreError, Stores};
 use crate::telemetry::error_chain;
-use crate::telemetry::metrics::ExportState;
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
@@ -88,9 +85,6 @@ impl Default for WorkerSettings {
         }
     }
 }
-
-/// How long a deletion waiting for a segment build stays hidden before it is tried again.
-const SEGMENT_BUILD_WAIT: Duration = Duration::from_secs(2);
 
 /// What one step did.
 #[derive(Debug)]
@@ -142,23 +136,6 @@ pub struct Worker {
     backlogged: BTreeSet<QueueName>,
     /// Whether the last step found the pause flag set.
     paused: bool,
-}
-
-/// Received messages sorted by what becomes of them.
-struct Resolved {
-    /// Answers to merge.
-    work: Vec<Work>,
-    /// Messages for the poison queue, with why.
-    poison: Vec<(Received, String)>,
-    /// Pointers to answers deleted with their survey.
-    gone: Vec<Received>,
-}
-
-/// A received message with the answer it carries.
-struct Work {
-    received: Received,
-    answer: Answer,
-    incoming: bool,
 }
 
 impl Worker {
@@ -213,132 +190,6 @@ impl Worker {
         self.export().await
     }
 
-    /// Queues the side work of newly listed answers: a webhook delivery to each enabled
-    /// endpoint of their tenant (endpoint lists are cached for a few seconds: most tenants
-    /// have none), email notices, and segment builds. Returns the answers whose side work
-    /// failed: only their messages are held back for redelivery (where they are listed and
-    /// queued again, with the same ids), so one answer's failure never holds up another's.
-    async fn side_work(
-        &self,
-        finished: &[Work],
-        listed: &[Answer],
-        to_build: &[SurveyRef],
-    ) -> BTreeSet<(SurveyRef, Reference)> {
-        let mut held = BTreeSet::new();
-        for answer in listed {
-            if let Err(error) = self.queue_deliveries(answer).await {
-                let (survey, reference) = (answer.survey_ref(), answer.reference);
-                tracing::error!(%survey, %reference, error = %error_chain(&error), "queueing webhook deliveries failed; the answer will be redelivered");
-                held.insert((survey, reference));
-            }
-        }
-        let mut surveys: BTreeSet<SurveyRef> = listed.iter().map(Answer::survey_ref).collect();
-        surveys.extend(to_build.iter().cloned());
-        for survey in surveys {
-            let answers: Vec<Answer> = listed
-                .iter()
-                .filter(|answer| answer.survey_ref() == survey)
-                .cloned()
-                .collect();
-            let outcome = async {
-                mail::queue_notices(&self.stores, &self.settings.mailer, &answers).await?;
-                if to_build.contains(&survey) {
-                    self.stores.segments.request(&survey).await?;
-                }
-                Ok::<_, StoreError>(())
-            };
-            if let Err(error) = outcome.await {
-                tracing::error!(%survey, error = %error_chain(&error), "queueing notices or a segment build failed; the survey's answers will be redelivered");
-                held.extend(
-                    finished
-                        .iter()
-                        .filter(|w| w.answer.survey_ref() == survey)
-                        .map(|w| (survey.clone(), w.answer.reference)),
-                );
-            }
-        }
-        held
-    }
-
-    /// Queues a webhook delivery of one answer to each enabled endpoint of its tenant.
-    async fn queue_deliveries(&self, answer: &Answer) -> Result<(), StoreError> {
-        let webhooks = &self.stores.webhooks;
-        let endpoints = webhooks.cached(&answer.tenant).await?;
-        for endpoint in endpoints.iter().filter(|e| e.disabled.is_none()) {
-            let delivery = crate::stores::webhooks::DeliveryMessage::event(
-                &answer.tenant,
-                &endpoint.id,
-                format!("msg_{}_{}", answer.reference, endpoint.id),
-                "response.counted",
-                answer,
-            );
-            webhooks.enqueue(&delivery).await?;
-        }
-        Ok(())
-    }
-
-    /// Handles the next deletion or recount, if any: after answers, before exports (an
-    /// export should not carry responses already asked to be deleted).
-    async fn deletion(&self) -> Result<Option<StepOutcome>, StoreError> {
-        let deletions = &self.stores.deletions;
-        let queue = deletions.queue();
-        let Some((mut message, content)) = queue.receive(self.settings.visibility).await? else {
-            return Ok(None);
-        };
-        let request: DeletionMessage = match content {
-            Ok(request) => request,
-            Err(reason) => {
-                tracing::error!(id = %message.id, %reason, "dropping an unreadable deletion message");
-                queue.finish(&message).await?;
-                return Ok(Some(StepOutcome::QueuesEmpty));
-            }
-        };
-        let survey = request.survey();
-        match self
-            .stores
-            .surveys
-            .get(&survey.tenant, &survey.slug)
-            .await?
-        {
-            Some(current) if current.id == survey.id => {}
-            // Deleted with its survey: nothing left to delete.
-            _ => {
-                queue.finish(&message).await?;
-                return Ok(Some(StepOutcome::DeletionDone { survey }));
-            }
-        }
-        match request {
-            DeletionMessage::Delete { references, .. } => {
-                match delete(&self.stores, &survey, &references).await? {
-                    Deleted::Applied(applied) => {
-                        tracing::info!(%survey, applied, "deleted responses");
-                        // Also when this delivery applied nothing: the one that did may have
-                        // died before asking. A recount with nothing to do costs one read.
-                        deletions.recount(&survey).await?;
-                    }
-                    // Counting is monotonic: the message comes back after its visibility
-                    // timeout, by when they are counted.
-                    Deleted::NotCounted(waiting) => {
-                        tracing::info!(%survey, ?waiting, "a deletion waits for its responses to be counted");
-                        return Ok(Some(StepOutcome::DeletionDone { survey }));
-                    }
-                    // Builds take seconds to minutes: looked at again soon.
-                    Deleted::SegmentsBuilding => {
-                        tracing::info!(%survey, "a deletion waits for a segment build");
-                        queue.extend(&mut message, SEGMENT_BUILD_WAIT).await?;
-                        return Ok(Some(StepOutcome::DeletionDone { survey }));
-                    }
-                }
-            }
-            DeletionMessage::Recount { .. } => {
-                let recounted = recount(&self.stores, &survey).await?;
-                tracing::info!(%survey, answers = recounted.answers, "recounted a summary after deletions");
-            }
-        }
-        queue.finish(&message).await?;
-        Ok(Some(StepOutcome::DeletionDone { survey }))
-    }
-
     /// Drops every answer this worker settled from its summary's `recent` map, for surveys
     /// whose next commit is not coming soon.
     async fn tidy(&mut self) -> Result<(), StoreError> {
@@ -363,369 +214,6 @@ impl Worker {
             }
         }
         Ok(())
-    }
-
-    /// Runs the next export request, if any: answers come first, exports when they are done.
-    async fn export(&self) -> Result<StepOutcome, StoreError> {
-        let visibility = self.settings.visibility;
-        let Some((mut held, request)) = self.stores.exports.receive(visibility).await? else {
-            return Ok(StepOutcome::QueuesEmpty);
-        };
-        let job = match request {
-            Ok(request) => {
-                self.stores
-                    .exports
-                    .get(&request.tenant, &request.id)
-                    .await?
-            }
-            Err(_) => None,
-        };
-        let Some(mut job) = job else {
-            tracing::warn!(id = %held.message.id, "dropping an export request without a job");
-            self.stores.exports.finish(&held.message).await?;
-            return Ok(StepOutcome::QueuesEmpty);
-        };
-        let id = job.id.clone();
-        if matches!(job.status, ExportStatus::Done | ExportStatus::Failed) {
-            self.stores.exports.finish(&held.message).await?;
-            return Ok(StepOutcome::ExportDone { id });
-        }
-        tracing::info!(tenant = %job.tenant, survey = %job.survey, %id, "exporting");
-        // The tenant's own database when it set one, else the server's.
-        let own = self
-            .stores
-            .tenant_settings
-            .get(&job.tenant)
-            .await?
-            .export_database_url;
-        let target = match (&own, &self.settings.export_database_url) {
-            (Some(url), _) => Target::Tenant(url, &self.settings.export_hosts),
-            (None, Some(url)) => Target::Server(url),
-            (None, None) => Target::Nowhere,
-        };
-        match crate::export::run(&self.stores, &mut job, target, &mut held).await {
-            Ok(()) => crate::telemetry::metrics::export(match job.status {
-                ExportStatus::Failed => ExportState::Failed,
-                _ => ExportState::Done,
-            }),
-            // Our own storage hiccuped: leave the request to come back and resume.
-            Err(error) if error.is_transient() => {
-                crate::telemetry::metrics::export(ExportState::Interrupted);
-                tracing::error!(%id, error = %error_chain(&error), "export interrupted; it will resume");
-                return Ok(StepOutcome::ExportDone { id });
-            }
-            Err(error) => {
-                crate::telemetry::metrics::export(ExportState::Failed);
-                tracing::error!(%id, error = %error_chain(&error), "export failed");
-                job.status = ExportStatus::Failed;
-                job.error = Some(error.to_string());
-                job.finished = Some(time::OffsetDateTime::now_utc());
-                self.stores.exports.save(&job).await?;
-            }
-        }
-        self.stores.exports.finish(&held.message).await?;
-        Ok(StepOutcome::ExportDone { id })
-    }
-
-    async fn receive(&mut self, queue: &QueueName) -> Result<Vec<Received>, StoreError> {
-        let queues = &self.stores.answer_queues;
-        let visibility = self.settings.visibility;
-        let batches = self.settings.batches_per_step.max(1);
-        // A queue that filled the last step's batches most likely fills them again: ask for
-        // them all at once. Otherwise one batch first, and the rest only if it comes back full.
-        let first = if self.backlogged.contains(queue) {
-            batches
-        } else {
-            1
-        };
-        let mut all = Vec::new();
-        for batch in
-            join_all((0..first).map(|_| queues.receive(queue, MAX_MESSAGES_PER_GET, visibility)))
-                .await
-        {
-            all.extend(batch?);
-        }
-        if first == 1 && all.len() == MAX_MESSAGES_PER_GET {
-            let more =
-                (1..batches).map(|_| queues.receive(queue, MAX_MESSAGES_PER_GET, visibility));
-            for batch in join_all(more).await {
-                all.extend(batch?);
-            }
-        }
-        if all.len() == batches * MAX_MESSAGES_PER_GET {
-            self.backlogged.insert(queue.clone());
-        } else {
-            self.backlogged.remove(queue);
-        }
-        Ok(all)
-    }
-
-    async fn process(
-        &mut self,
-        queue: QueueName,
-        received: Vec<Received>,
-    ) -> Result<StepOutcome, StoreError> {
-        let started = Instant::now();
-        let count = received.len();
-        // Redeliveries are normal after a crash or a slow step; many of them are worth a look.
-        let redelivered = received
-            .iter()
-            .filter(|r| r.message.dequeue_count > 1)
-            .count();
-        if redelivered > 0 {
-            tracing::info!(%queue, redelivered, "received messages that were delivered before");
-        }
-        let Resolved { work, poison, gone } = self.resolve(received).await;
-        let poisoned = poison.len();
-        for (message, reason) in poison {
-            tracing::warn!(%queue, id = %message.message.id, dequeued = message.message.dequeue_count, %reason, "moving a message to the poison queue");
-            self.stores.answer_queues.to_poison(&message).await?;
-        }
-        let mut groups: BTreeMap<SurveyRef, Vec<Work>> = BTreeMap::new();
-        for item in work {
-            groups
-                .entry(item.answer.survey_ref())
-                .or_default()
-                .push(item);
-        }
-        // Answers to a survey deleted since they were given have nowhere to go (a survey made
-        // since with the same slug has another identity): they are dropped, counted nowhere.
-        let mut orphans = Vec::new();
-        let mut failed = 0;
-        let mut segments: BTreeMap<SurveyRef, Vec<crate::domain::QuestionId>> = BTreeMap::new();
-        for survey in groups.keys().cloned().collect::<Vec<_>>() {
-            match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
-                Ok(Some(current)) if current.id == survey.id => {
-                    segments.insert(survey, segment_questions(&current.questions));
-                }
-                Ok(_) => {
-                    tracing::warn!(%survey, "dropping answers to a survey that no longer exists");
-                    orphans.extend(groups.remove(&survey).unwrap_or_default());
-                }
-                // Left for redelivery (and, if it keeps failing, the poison queue).
-                Err(error) => {
-                    let items = groups.remove(&survey);
-                    failed += items.map_or(0, |items| items.len());
-                    tracing::error!(%survey, error = %error_chain(&error), "reading the survey of queued answers failed");
-                }
-            }
-        }
-        if !orphans.is_empty() {
-            self.finish(&orphans).await?;
-        }
-        if !gone.is_empty() {
-            let gone: Vec<&Received> = gone.iter().collect();
-            self.stores.answer_queues.delete_many(&gone).await?;
-        }
-        if started.elapsed() > self.settings.visibility / 2 {
-            for items in groups.values_mut() {
-                self.extend(items).await?;
-            }
-        }
-        // Surveys are merged side by side, so their storage calls share rounds.
-        let stores = &self.stores;
-        let merged_surveys: BTreeSet<SurveyRef> = groups.keys().cloned().collect();
-        let settled_before = &self.settled;
-        let merges = groups.into_iter().map(|(survey, items)| {
-            let settled = settled_before.get(&survey).cloned().unwrap_or_default();
-            let segments = segments.remove(&survey).unwrap_or_default();
-            async move {
-                let batch = SurveyBatch {
-                    survey: survey.clone(),
-                    answers: items
-                        .iter()
-                        .map(|w| (w.answer.reference, w.answer.clone()))
-                        .collect(),
-                    settled,
-                    segments,
-                };
-                // Two messages with one reference in this batch are one answer.
-                let repeated = items.len() - batch.answers.len();
-                let merged = merge(stores, batch).await;
-                (survey, items, repeated, merged)
-            }
-        });
-        let (mut counted, mut duplicates, mut commits, mut conflicts) = (Vec::new(), 0, 0, 0);
-        let mut finished = Vec::new();
-        let mut settled = Vec::new();
-        let mut listed: Vec<Answer> = Vec::new();
-        let mut to_build = Vec::new();
-        let merging = Instant::now();
-        let merges = join_all(merges).await;
-        let merge_time = merging.elapsed();
-        for (survey, items, repeated, merged) in merges {
-            match merged {
-                Ok(merged) => {
-                    listed.extend(
-                        items
-                            .iter()
-                            .filter(|w| merged.listed.contains(&w.answer.reference))
-                            .map(|w| w.answer.clone()),
-                    );
-                    if merged.segments_to_build {
-                        to_build.push(survey.clone());
-                    }
-                    counted.extend(merged.counted);
-                    duplicates += merged.duplicates + repeated;
-                    commits += merged.commits;
-                    conflicts += merged.conflicts;
-                    finished.extend(items);
-                    settled.push((survey, merged.settled));
-                }
-                Err(error) => {
-                    failed += items.len();
-                    tracing::error!(%survey, error = %error_chain(&error), "merging answers failed; they will be redelivered");
-                }
-            }
-        }
-        // Before the messages go: a worker that dies first leaves them to be redelivered, and
-        // their answers, still in `recent`, are listed again and queued again (same ids).
-        // Answers whose side work failed are held back the same way: not finished, and not
-        // settled, so they stay in `recent` to be listed again.
-        let held = self.side_work(&finished, &listed, &to_build).await;
-        if !held.is_empty() {
-            finished.retain(|w| !held.contains(&(w.answer.survey_ref(), w.answer.reference)));
-            for (survey, references) in &mut settled {
-                references.retain(|reference| !held.contains(&(survey.clone(), *reference)));
-            }
-            failed += held.len();
-        }
-        self.finish(&finished).await?;
-        // Deleting the messages made everything before it durable: these answers may now
-        // leave `recent` (had the deletes failed, they would stay there, and be settled again
-        // when their messages came back).
-        self.settled.extend(settled);
-        // Under a backlog the surveys just merged are likely merged again next step, and that
-        // commit drops what this one settled; everything else is tidied now.
-        let keep = if self.backlogged.contains(&queue) {
-            merged_surveys
-        } else {
-            BTreeSet::new()
-        };
-        self.tidy_except(&keep).await?;
-        let submitted: Vec<OffsetDateTime> = counted.iter().map(|(_, at)| *at).collect();
-        crate::telemetry::metrics::batch(&crate::telemetry::metrics::BatchFigures {
-            plan: self.plan_of(&queue),
-            counted: &submitted,
-            duplicates,
-            poisoned,
-            conflicts,
-            merge: merge_time,
-        });
-        tracing::debug!(%queue, received = count, counted = counted.len(), "batch done");
-        Ok(StepOutcome::BatchDone {
-            queue,
-            received: count,
-            counted,
-            duplicates,
-            poisoned,
-            failed,
-            commits,
-            conflicts,
-        })
-    }
-
-    /// The plan whose answers a queue carries.
-    fn plan_of(&self, queue: &QueueName) -> crate::telemetry::metrics::Plan {
-        let (premium, _) = self.stores.answer_queues.work_queues();
-        match premium.contains(queue) {
-            true => crate::telemetry::metrics::Plan::premium,
-            false => crate::telemetry::metrics::Plan::standard,
-        }
-    }
-
-    /// Decodes each message into its answer (reading the incoming blob of a pointer); a
-    /// message that cannot be read and was received too often is poison, and the pointer of
-    /// an oversized answer to a deleted survey is gone with it.
-    async fn resolve(&self, received: Vec<Received>) -> Resolved {
-        let answers = join_all(received.iter().map(|r| self.answer_of(r))).await;
-        let resolved = received.into_iter().zip(answers);
-        let (mut work, mut poison, mut gone) = (Vec::new(), Vec::new(), Vec::new());
-        for (received, answer) in resolved {
-            let too_often = received.message.dequeue_count > self.settings.max_dequeue;
-            match answer {
-                Ok(None) => gone.push(received),
-                Ok(Some((answer, incoming))) if !too_often => work.push(Work {
-                    received,
-                    answer,
-                    incoming,
-                }),
-                Ok(_) => poison.push((received, "received too many times".to_owned())),
-                Err(reason) if too_often => poison.push((received, reason)),
-                // Leave it: it comes back after its visibility timeout and is tried again.
-                Err(reason) => {
-                    tracing::warn!(id = %received.message.id, %reason, "cannot read a queued answer yet")
-                }
-            }
-        }
-        Resolved { work, poison, gone }
-    }
-
-    /// A message's answer and whether it came through an incoming blob; `None` for the pointer
-    /// of an answer whose survey was deleted (with the blob).
-    async fn answer_of(&self, received: &Received) -> Result<Option<(Answer, bool)>, String> {
-        match &received.content {
-            Err(reason) => Err(format!("not an answer message: {reason}")),
-            Ok(AnswerMessage::Answer { answer }) => Ok(Some((answer.clone(), false))),
-            Ok(pointer @ AnswerMessage::Pointer { .. }) => {
-                let (survey, reference) = pointer.addressee();
-                let answers = &self.stores.answers;
-                let found = match answers.incoming(&survey, reference).await {
-                    Ok(Some(answer)) => Some(answer),
-                    // Already processed: the incoming copy was removed after the answer was
-                    // stored, so the stored copy stands in for it.
-                    Ok(None) => answers
-                        .get(&survey, reference)
-                        .await
-                        .map_err(|e| e.to_string())?,
-                    Err(error) => return Err(error.to_string()),
-                };
-                if let Some(answer) = found {
-                    return Ok(Some((answer, true)));
-                }
-                match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
-                    Ok(Some(current)) if current.id == survey.id => Err(format!(
-                        "the oversized answer {reference} of {survey} is missing"
-                    )),
-                    Ok(_) => Ok(None),
-                    Err(error) => Err(error.to_string()),
-                }
-            }
-        }
-    }
-
-    async fn extend(&self, items: &mut [Work]) -> Result<(), StoreError> {
-        for item in items.iter_mut() {
-            self.stores
-                .answer_queues
-                .extend(&mut item.received, self.settings.visibility)
-                .await?;
-        }
-        Ok(())
-    }
-
-    /// Removes incoming copies and deletes the messages of merged answers.
-    async fn finish(&self, items: &[Work]) -> Result<(), StoreError> {
-        if items.is_empty() {
-            return Ok(());
-        }
-        // At most a step's worth, and oversized answers are rare: all at once.
-        let incoming = items.iter().filter(|item| item.incoming).map(|item| {
-            let (survey, reference) = (item.answer.survey_ref(), item.answer.reference);
-            async move {
-                self.stores
-                    .answers
-                    .remove_incoming(&survey, reference)
-                    .await
-            }
-        });
-        join_all(incoming)
-            .await
-            .into_iter()
-            .collect::<Result<(), _>>()?;
-        crash::reached(crash::Point::BeforeDelete);
-        let received: Vec<&Received> = items.iter().map(|item| &item.received).collect();
-        self.stores.answer_queues.delete_many(&received).await
     }
 
     /// Steps until `shutdown` resolves, waiting a little when there is nothing to do. A step in
