@@ -2,7 +2,8 @@
 //! API).
 
 use crate::domain::TenantSlug;
-use crate::domain::audit::{AuditAction, AuditEntry};
+use crate::domain::audit::AuditAction;
+use crate::service::Actor;
 use crate::stores::StoreError;
 use crate::web::AppState;
 
@@ -14,12 +15,10 @@ pub async fn record<E: From<StoreError>>(
     action: AuditAction,
     detail: impl Into<String>,
 ) -> Result<(), E> {
-    let entry = AuditEntry {
-        at: time::OffsetDateTime::now_utc(),
-        actor: actor.to_owned(),
-        action,
-        detail: detail.into(),
+    let actor = Actor {
+        tenant,
+        name: actor,
     };
-    state.stores.audit.record(tenant, &entry).await?;
+    actor.record(&state.stores, action, detail).await?;
     Ok(())
 }

@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("export", 3),
     ("metrics", 3),
     ("demo", 3),
+    ("service", 3),
     ("web", 4),
     ("worker", 4),
     ("config", 5),

@@ -35,6 +35,7 @@ mod question_types;
 mod references;
 mod responses;
 mod segments;
+mod service;
 mod site;
 mod smtp_tls;
 mod sso;

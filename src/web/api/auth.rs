@@ -26,6 +26,14 @@ pub struct ApiCaller<R: Needs> {
 }
 
 impl<R: Needs> ApiCaller<R> {
+    /// The key as the use cases know it.
+    pub fn actor(&self) -> crate::service::Actor<'_> {
+        crate::service::Actor {
+            tenant: &self.tenant.slug,
+            name: &self.actor,
+        }
+    }
+
     /// Adds what this key did to the tenant's audit log.
     pub async fn record(
         &self,

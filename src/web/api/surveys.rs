@@ -1,6 +1,7 @@
 //! `/api/v1/surveys`: list, create, get, update, publish, unpublish, delete, summary and
 //! response pages, all within the caller's tenant.
 
+use crate::service::surveys as service;
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
@@ -191,14 +192,7 @@ pub async fn delete(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    state.stores.surveys.delete(&survey).await?;
-    caller
-        .record(
-            &state,
-            AuditAction::SurveyDeleted,
-            format!("\"{}\" ({})", survey.title, survey.slug),
-        )
-        .await?;
+    service::delete(&state.stores, caller.actor(), &survey).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -215,20 +209,16 @@ pub async fn publish(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    if let Some(problem) = survey.publish_problem() {
-        return Err(ApiError::Invalid {
-            reason: problem.into(),
-            fields: [("questions".to_string(), "add a question first".to_string())].into(),
-        });
-    }
-    let survey = state.stores.surveys.set_published(&survey, true).await?;
-    caller
-        .record(
-            &state,
-            AuditAction::SurveyPublished,
-            format!("\"{}\" ({})", survey.title, survey.slug),
-        )
-        .await?;
+    let survey = match service::publish(&state.stores, caller.actor(), &survey).await {
+        Ok(published) => published,
+        Err(service::PublishError::Incomplete(problem)) => {
+            return Err(ApiError::Invalid {
+                reason: problem.into(),
+                fields: [("questions".to_string(), "add a question first".to_string())].into(),
+            });
+        }
+        Err(service::PublishError::Store(error)) => return Err(error.into()),
+    };
     document(&state, &survey).await
 }
 
@@ -242,14 +232,7 @@ pub async fn unpublish(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let survey = state.stores.surveys.set_published(&survey, false).await?;
-    caller
-        .record(
-            &state,
-            AuditAction::SurveyUnpublished,
-            format!("\"{}\" ({})", survey.title, survey.slug),
-        )
-        .await?;
+    let survey = service::unpublish(&state.stores, caller.actor(), &survey).await?;
     document(&state, &survey).await
 }
 

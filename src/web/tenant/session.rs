@@ -60,6 +60,14 @@ impl SignedIn {
         Ok(form)
     }
 
+    /// The member as the use cases know them.
+    pub fn actor(&self) -> crate::service::Actor<'_> {
+        crate::service::Actor {
+            tenant: &self.tenant.slug,
+            name: self.session.email.as_str(),
+        }
+    }
+
     /// Adds what this member did to the tenant's audit log.
     pub async fn record(
         &self,

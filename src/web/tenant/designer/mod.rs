@@ -2,6 +2,7 @@
 //! reorder questions (applied and shown again without saving, so nothing needs JavaScript),
 //! save, publish, unpublish and delete.
 
+use crate::service::surveys as service;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -558,7 +559,7 @@ async fn save_form(
                 return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
             };
             signed_in
-                .record(state, AuditAction::SurveyCreated, survey_named(&created))
+                .record(state, AuditAction::SurveyCreated, service::named(&created))
                 .await?;
             created
         }
@@ -611,10 +612,6 @@ async fn checked_survey(
 }
 
 /// A survey as the audit log names it.
-pub(super) fn survey_named(survey: &Survey) -> String {
-    format!("\"{}\" ({})", survey.title, survey.slug)
-}
-
 fn back_to(survey: &Survey) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/surveys/{}", survey.slug)))
@@ -629,19 +626,18 @@ pub async fn publish(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    if let Some(problem) = survey.publish_problem() {
-        let mut editor = page(&signed_in, Some(survey));
-        editor.errors.insert(
-            "questions".into(),
-            format!("Add a question first: {problem}."),
-        );
-        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
+    match service::publish(&state.stores, signed_in.actor(), &survey).await {
+        Ok(published) => Ok(back_to(&published)),
+        Err(service::PublishError::Incomplete(problem)) => {
+            let mut editor = page(&signed_in, Some(survey));
+            editor.errors.insert(
+                "questions".into(),
+                format!("Add a question first: {problem}."),
+            );
+            render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor)
+        }
+        Err(service::PublishError::Store(error)) => Err(error.into()),
     }
-    let published = state.stores.surveys.set_published(&survey, true).await?;
-    signed_in
-        .record(&state, AuditAction::SurveyPublished, survey_named(&survey))
-        .await?;
-    Ok(back_to(&published))
 }
 
 /// `POST /tenant/surveys/{slug}/unpublish`
@@ -652,14 +648,7 @@ pub async fn unpublish(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    let unpublished = state.stores.surveys.set_published(&survey, false).await?;
-    signed_in
-        .record(
-            &state,
-            AuditAction::SurveyUnpublished,
-            survey_named(&survey),
-        )
-        .await?;
+    let unpublished = service::unpublish(&state.stores, signed_in.actor(), &survey).await?;
     Ok(back_to(&unpublished))
 }
 
@@ -721,10 +710,7 @@ pub async fn delete(
         let page = delete_page(&state, &signed_in, survey, error).await?;
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
     }
-    state.stores.surveys.delete(&survey).await?;
-    signed_in
-        .record(&state, AuditAction::SurveyDeleted, survey_named(&survey))
-        .await?;
+    service::delete(&state.stores, signed_in.actor(), &survey).await?;
     Ok(notice::redirect(
         &state,
         "/tenant",
@@ -748,7 +734,7 @@ pub async fn duplicate(
                 .record(
                     &state,
                     AuditAction::SurveyCreated,
-                    format!("{}, a copy of {}", survey_named(&copy), survey.slug),
+                    format!("{}, a copy of {}", service::named(&copy), survey.slug),
                 )
                 .await?;
             Ok(notice::redirect(
