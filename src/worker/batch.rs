@@ -75,6 +75,19 @@ impl Merges {
     }
 }
 
+/// Since when an answer has waited to be counted, for the freshness histogram: since it was
+/// given, or since its message was queued if that is later. The demo's sample answers are
+/// dated over past weeks but queued at the first start; measured from their dates they would
+/// all fall past the histogram's last bucket.
+fn waiting_since(
+    submitted: OffsetDateTime,
+    queued: Option<std::time::SystemTime>,
+) -> OffsetDateTime {
+    queued.map_or(submitted, |queued| {
+        submitted.max(OffsetDateTime::from(queued))
+    })
+}
+
 /// Redeliveries are normal after a crash or a slow step; many of them are worth a look.
 fn log_redeliveries(queue: &QueueName, received: &[Received]) {
     let redelivered = received
@@ -163,7 +176,16 @@ impl Worker {
             false => BTreeSet::new(),
         };
         self.tidy_except(&keep).await?;
-        let submitted: Vec<OffsetDateTime> = merges.counted.iter().map(|(_, at)| *at).collect();
+        let queued: BTreeMap<Reference, std::time::SystemTime> = merges
+            .finished
+            .iter()
+            .map(|w| (w.answer.reference, w.received.message.inserted_at))
+            .collect();
+        let submitted: Vec<OffsetDateTime> = merges
+            .counted
+            .iter()
+            .map(|(reference, at)| waiting_since(*at, queued.get(reference).copied()))
+            .collect();
         crate::telemetry::metrics::batch(&crate::telemetry::metrics::BatchFigures {
             plan: self.plan_of(&queue),
             counted: &submitted,
@@ -396,5 +418,34 @@ impl Worker {
         crash::reached(crash::Point::BeforeDelete);
         let received: Vec<&Received> = items.iter().map(|item| &item.received).collect();
         self.stores.answer_queues.delete_many(&received).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_waits_from_its_submission_or_from_its_queueing_if_later() {
+        let now = OffsetDateTime::now_utc();
+        let weeks_ago = now - time::Duration::weeks(3);
+        let queued = std::time::SystemTime::from(now - time::Duration::seconds(2));
+        // A demo sample: dated weeks ago, queued two seconds ago.
+        assert_eq!(
+            waiting_since(weeks_ago, Some(queued)),
+            OffsetDateTime::from(queued)
+        );
+        // A respondent's answer: queued a moment after it was given.
+        let given = now - time::Duration::seconds(3);
+        assert_eq!(
+            waiting_since(
+                given,
+                Some(std::time::SystemTime::from(
+                    given + time::Duration::milliseconds(2)
+                ))
+            ),
+            given + time::Duration::milliseconds(2)
+        );
+        assert_eq!(waiting_since(given, None), given);
     }
 }

@@ -11,9 +11,7 @@ use std::time::{Duration, Instant};
 use canvass::storage::local;
 use canvass::stores::{StoreSettings, Stores};
 
-use crate::helpers::{CanvassProcess, demo_survey, reference_in, token_in};
-
-const SURVEY: &str = "/s/demo/customer-satisfaction";
+use crate::helpers::{CanvassProcess, answer_demo, demo_survey};
 
 /// An answer given during the load: its reference, its stars, when its POST was sent and when
 /// its thanks came back.
@@ -30,30 +28,13 @@ async fn load(address: String, stop: Arc<AtomicBool>, given: Arc<Mutex<Vec<Given
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("a client");
-    let url = format!("{address}{SURVEY}");
     let mut i = n;
     while !stop.load(Ordering::SeqCst) {
-        let form = client.get(&url).send().await.expect("the form");
-        let token = token_in(&form.text().await.expect("a body"));
         let stars = 1 + i % 5;
         let sent = Instant::now();
-        let posted = client
-            .post(&url)
-            .form(&[
-                ("token", token.as_str()),
-                ("q-overall", &stars.to_string()),
-                ("q-drink", "Tea"),
-            ])
-            .send()
-            .await
-            .expect("answered");
-        assert_eq!(posted.status(), 303, "thanked");
-        let location = posted.headers()["location"]
-            .to_str()
-            .expect("ascii")
-            .to_owned();
+        let reference = answer_demo(&client, &address, &stars.to_string()).await;
         given.lock().expect("not poisoned").push(Given {
-            reference: reference_in(&location),
+            reference,
             stars,
             sent,
             thanked: Instant::now(),
