@@ -4,6 +4,9 @@
 //! without one get a new id.
 
 mod logic;
+mod path;
+
+pub use path::FieldPath;
 
 use std::collections::{BTreeMap, HashSet};
 

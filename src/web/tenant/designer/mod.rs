@@ -2,6 +2,7 @@
 //! reorder questions (applied and shown again without saving, so nothing needs JavaScript),
 //! save, publish, unpublish and delete.
 
+use crate::domain::definition::FieldPath;
 use crate::service::surveys as service;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -429,28 +430,20 @@ fn input_of(
     })
 }
 
-/// `pages[p].questions[q].field` → `questions[k].field` (k counted over every page), and a
-/// page's own problems (`pages[p].jumps[0]`, ...) → `questions[k].pages` at its first question.
-fn flat_path(field: &str, input: &SurveyInput) -> String {
-    let Some(pages) = &input.pages else {
-        return field.to_owned();
-    };
-    let parsed = field
-        .strip_prefix("pages[")
-        .and_then(|rest| rest.split_once(']'))
-        .and_then(|(p, rest)| Some((p.parse::<usize>().ok()?, rest)));
-    let Some((page, rest)) = parsed else {
-        return field.to_owned();
-    };
-    let before: usize = pages.iter().take(page).map(|p| p.questions.len()).sum();
-    let question = rest
-        .strip_prefix(".questions[")
-        .and_then(|rest| rest.split_once(']'))
-        .and_then(|(q, rest)| Some((q.parse::<usize>().ok()?, rest)));
-    match question {
-        Some((q, rest)) => format!("questions[{}]{rest}", before + q),
-        None => format!("questions[{before}].pages"),
-    }
+/// A problem's field as the form shows it: a page's question at its block (questions counted
+/// over every page, then mapped to the blocks that were kept), a page's own problem at its
+/// first question.
+fn form_field(field: &str, input: &SurveyInput, kept: &[usize]) -> String {
+    let sizes: Vec<usize> = input
+        .pages
+        .iter()
+        .flatten()
+        .map(|page| page.questions.len())
+        .collect();
+    FieldPath::parse(field)
+        .flattened(&sizes)
+        .renumbered(kept)
+        .to_string()
 }
 
 /// In the designer, a question whose type was changed becomes a new question (a new id):
@@ -527,7 +520,7 @@ async fn save_form(
         input.check(&existing).map_err(|errors| {
             errors
                 .into_iter()
-                .map(|(field, message)| (renumber(&flat_path(&field, &input), &kept), message))
+                .map(|(field, message)| (form_field(&field, &input, &kept), message))
                 .collect()
         })
     });
@@ -567,18 +560,6 @@ async fn save_form(
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/surveys/{}?saved=1", survey.slug)))
         .finish())
-}
-
-/// `questions[k].field` among kept blocks → `questions[block].field` in the form.
-fn renumber(field: &str, kept: &[usize]) -> String {
-    let parsed = field
-        .strip_prefix("questions[")
-        .and_then(|rest| rest.split_once(']'))
-        .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)));
-    match parsed {
-        Some((k, rest)) => format!("questions[{}]{rest}", kept.get(k).copied().unwrap_or(k)),
-        None => field.to_owned(),
-    }
 }
 
 /// `POST /tenant/surveys`: creates a survey (a draft) from the designer form.
