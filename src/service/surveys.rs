@@ -1,7 +1,9 @@
-//! Publishing, closing and deleting a survey, each with its audit entry.
+//! A survey's life: creating it, revising its definition, publishing, closing and deleting
+//! it, each with the audit entry it leaves.
 
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
+use crate::domain::definition::Definition;
 use crate::stores::{StoreError, Stores};
 
 use super::Actor;
@@ -20,6 +22,32 @@ pub enum PublishError {
 /// A survey as the audit log names it: `"Title" (slug)`.
 pub fn named(survey: &Survey) -> String {
     format!("\"{}\" ({})", survey.title, survey.slug)
+}
+
+/// Creates a survey (a draft) in the actor's tenant; `None` when the tenant already has its
+/// most surveys.
+pub async fn create(
+    stores: &Stores,
+    actor: Actor<'_>,
+    definition: Definition,
+) -> Result<Option<Survey>, StoreError> {
+    let Some(created) = stores.surveys.create(actor.tenant, definition).await? else {
+        return Ok(None);
+    };
+    actor
+        .record(stores, AuditAction::SurveyCreated, named(&created))
+        .await?;
+    Ok(Some(created))
+}
+
+/// Replaces a survey's definition (a published survey starts a new version) and has its
+/// segments follow when its segment questions change.
+pub async fn revise(
+    stores: &Stores,
+    current: &Survey,
+    definition: Definition,
+) -> Result<Survey, StoreError> {
+    stores.revise_survey(current, definition).await
 }
 
 /// Opens a survey to respondents.

@@ -1,6 +1,6 @@
 //! The survey use cases the JSON API and the pages share: publishing refuses a survey that
-//! cannot be answered and records nothing; publishing, closing and deleting each leave one
-//! audit entry naming who did it and which survey.
+//! cannot be answered and records nothing; creating, publishing, closing and deleting each
+//! leave one audit entry naming who did it and which survey.
 
 use canvass::domain::audit::AuditAction;
 use canvass::domain::{QuestionKind, TenantSlug};
@@ -10,7 +10,7 @@ use canvass::service::surveys::{self, PublishError};
 use crate::helpers::{question, spawn_app, survey};
 
 #[tokio::test]
-async fn publishing_closing_and_deleting_each_leave_one_audit_entry() {
+async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
     let app = spawn_app().await;
     let stores = app.stores().await;
     let tenant = TenantSlug::parse("acme").expect("a slug");
@@ -35,13 +35,15 @@ async fn publishing_closing_and_deleting_each_leave_one_audit_entry() {
     }
     assert!(entries().await.is_empty(), "a refusal records nothing");
 
-    let draft = survey(
-        "acme",
-        "lunch",
-        "Lunch",
-        vec![question("overall", false, QuestionKind::FiveStars)],
-    );
-    stores.surveys.save(&draft).await.expect("saved");
+    let definition = canvass::domain::definition::Definition {
+        title: "Lunch".into(),
+        questions: vec![question("overall", false, QuestionKind::FiveStars)],
+        ..Default::default()
+    };
+    let draft = surveys::create(&stores, actor, definition)
+        .await
+        .expect("stored")
+        .expect("room for it");
     let published = surveys::publish(&stores, actor, &draft)
         .await
         .expect("published");
@@ -82,6 +84,11 @@ async fn publishing_closing_and_deleting_each_leave_one_audit_entry() {
             ),
             (
                 AuditAction::SurveyPublished,
+                "ada@acme.test",
+                "\"Lunch\" (lunch)"
+            ),
+            (
+                AuditAction::SurveyCreated,
                 "ada@acme.test",
                 "\"Lunch\" (lunch)"
             ),

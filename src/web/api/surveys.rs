@@ -123,10 +123,7 @@ pub async fn create(
     JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
     let definition = input.check(&[]).map_err(invalid)?;
-    let survey = state
-        .stores
-        .surveys
-        .create(&caller.tenant.slug, definition)
+    let survey = service::create(&state.stores, caller.actor(), definition)
         .await?
         .ok_or_else(|| ApiError::Invalid {
             reason: format!(
@@ -134,13 +131,6 @@ pub async fn create(
             ),
             fields: Default::default(),
         })?;
-    caller
-        .record(
-            &state,
-            AuditAction::SurveyCreated,
-            format!("\"{}\" ({})", survey.title, survey.slug),
-        )
-        .await?;
     let now = state.stores.survey_state(&survey).await?;
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
@@ -178,7 +168,7 @@ pub async fn update(
     let current = find(&state, &caller.tenant, &slug).await?;
     let known = state.stores.surveys.known_questions(&current).await?;
     let definition = input.check(&known).map_err(invalid)?;
-    let survey = state.stores.revise_survey(&current, definition).await?;
+    let survey = service::revise(&state.stores, &current, definition).await?;
     document(&state, &survey).await
 }
 

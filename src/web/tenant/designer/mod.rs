@@ -533,13 +533,9 @@ async fn save_form(
         }
     };
     let survey = match &current {
-        Some(current) => state.stores.revise_survey(current, definition).await?,
+        Some(current) => service::revise(&state.stores, current, definition).await?,
         None => {
-            let created = state
-                .stores
-                .surveys
-                .create(&signed_in.tenant.slug, definition)
-                .await?;
+            let created = service::create(&state.stores, signed_in.actor(), definition).await?;
             let Some(created) = created else {
                 editor.errors.insert(
                     "title".into(),
@@ -551,9 +547,6 @@ async fn save_form(
                 (editor.fields, editor.questions) = (fields, questions);
                 return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
             };
-            signed_in
-                .record(state, AuditAction::SurveyCreated, service::named(&created))
-                .await?;
             created
         }
     };
