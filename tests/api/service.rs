@@ -95,3 +95,65 @@ async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
         ]
     );
 }
+
+#[tokio::test]
+async fn exports_downloads_and_deletions_leave_their_audit_entries() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let tenant = TenantSlug::parse("acme").expect("a slug");
+    let actor = Actor {
+        tenant: &tenant,
+        name: "API key \"ci\" of ada@acme.test",
+    };
+    let lunch = survey(
+        "acme",
+        "lunch",
+        "Lunch",
+        vec![question("overall", false, QuestionKind::FiveStars)],
+    );
+    stores.surveys.save(&lunch).await.expect("saved");
+    let job = canvass::service::responses::request_export(&stores, actor, &lunch)
+        .await
+        .expect("queued");
+    canvass::service::responses::downloaded(&stores, actor, &lunch, "csv")
+        .await
+        .expect("recorded");
+    let references = [canvass::domain::Reference(7), canvass::domain::Reference(9)];
+    canvass::service::responses::request_deletion(&stores, actor, &lunch.survey_ref(), &references)
+        .await
+        .expect("queued");
+    assert_eq!(
+        stores.deletions.queue().waiting().await.expect("a length"),
+        1,
+        "the deletion is queued for a worker"
+    );
+    let log = stores
+        .audit
+        .page(&tenant, None)
+        .await
+        .expect("the log")
+        .entries;
+    let said: Vec<(AuditAction, String)> =
+        log.iter().map(|e| (e.action, e.detail.clone())).collect();
+    assert_eq!(
+        said,
+        [
+            (
+                AuditAction::ResponsesDeleted,
+                "2 of \"lunch\": 7, 9".to_owned()
+            ),
+            (
+                AuditAction::ResponsesExported,
+                "lunch downloaded as csv".to_owned()
+            ),
+            (
+                AuditAction::ResponsesExported,
+                format!("lunch to PostgreSQL (job {})", job.id)
+            ),
+        ]
+    );
+    assert!(
+        log.iter()
+            .all(|e| e.actor == "API key \"ci\" of ada@acme.test")
+    );
+}

@@ -1,6 +1,7 @@
 //! `/api/v1/surveys`: list, create, get, update, publish, unpublish, delete, summary and
 //! response pages, all within the caller's tenant.
 
+use crate::service::responses;
 use crate::service::surveys as service;
 use std::sync::Arc;
 
@@ -11,7 +12,6 @@ use utoipa::{IntoParams, ToSchema};
 use super::document::SurveyDocument;
 use super::error::ErrorBody;
 use super::{ApiCaller, ApiError, JsonBody};
-use crate::domain::audit::AuditAction;
 use crate::domain::definition::SurveyInput;
 use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
@@ -388,14 +388,7 @@ pub async fn request_export(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let job = state.stores.exports.request(&survey.survey_ref()).await?;
-    caller
-        .record(
-            &state,
-            AuditAction::ResponsesExported,
-            format!("{} to PostgreSQL (job {})", survey.slug, job.id),
-        )
-        .await?;
+    let job = responses::request_export(&state.stores, caller.actor(), &survey).await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("location", format!("/api/v1/exports/{}", job.id)))
         .json(ExportAccepted {
@@ -441,13 +434,7 @@ pub async fn download_responses(
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(ApiError::NotFound)?;
     let survey = find(&state, &caller.tenant, &slug).await?;
-    caller
-        .record(
-            &state,
-            AuditAction::ResponsesExported,
-            format!("{} downloaded as {extension}", survey.slug),
-        )
-        .await?;
+    responses::downloaded(&state.stores, caller.actor(), &survey, &extension).await?;
     Ok(download(state.stores.clone(), survey, format, &query))
 }
 
@@ -486,18 +473,7 @@ pub async fn delete_response(
             ));
         }
     }
-    state
-        .stores
-        .deletions
-        .request(&at, &[reference], &caller.actor)
-        .await?;
-    caller
-        .record(
-            &state,
-            AuditAction::ResponsesDeleted,
-            format!("1 of \"{}\": {reference}", survey.slug),
-        )
-        .await?;
+    responses::request_deletion(&state.stores, caller.actor(), &at, &[reference]).await?;
     Ok(HttpResponse::Accepted().json(DeletionAccepted {
         reference,
         status: Deleting::Deleting,

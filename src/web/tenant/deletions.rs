@@ -3,6 +3,7 @@
 //! which reference) and queued; a worker takes the responses out of every figure, list and
 //! download (see `worker::deletions`).
 
+use crate::service::responses;
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
@@ -11,7 +12,6 @@ use askama::Template;
 use super::results::{ResponseRow, response_row};
 use super::session::AtLeast;
 use super::{notice, own_survey};
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
 use crate::domain::{Reference, Survey};
 use crate::stores::deletions::MAX_DELETIONS_PER_REQUEST;
@@ -100,21 +100,7 @@ pub async fn delete(
     };
     let (counted, waiting) = (pick(Standing::Counted), pick(Standing::Waiting));
     if !counted.is_empty() {
-        let by = signed_in.session.email.as_str();
-        state.stores.deletions.request(&at, &counted, by).await?;
-        let listed: Vec<String> = counted.iter().map(ToString::to_string).collect();
-        signed_in
-            .record(
-                &state,
-                AuditAction::ResponsesDeleted,
-                format!(
-                    "{} of \"{}\": {}",
-                    counted.len(),
-                    survey.slug,
-                    listed.join(", ")
-                ),
-            )
-            .await?;
+        responses::request_deletion(&state.stores, signed_in.actor(), &at, &counted).await?;
     }
     let mut text = match counted.len() {
         0 => "Nothing was deleted.".to_owned(),

@@ -1,13 +1,13 @@
 //! Exports from the tenant site: request one to PostgreSQL and follow its progress, or
 //! download the responses as CSV or XLSX.
 
+use crate::service::responses;
 use actix_web::http::header::LOCATION;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 
 use super::own_survey;
 use super::session::AtLeast;
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
 use crate::export::SheetFormat;
 use crate::stores::exports::{ExportJob, ExportStatus};
@@ -35,14 +35,7 @@ pub async fn request(
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let job = state.stores.exports.request(&survey.survey_ref()).await?;
-    signed_in
-        .record(
-            &state,
-            AuditAction::ResponsesExported,
-            format!("{} to PostgreSQL (job {})", survey.slug, job.id),
-        )
-        .await?;
+    let job = responses::request_export(&state.stores, signed_in.actor(), &survey).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/exports/{}", job.id)))
         .finish())
@@ -86,12 +79,6 @@ pub async fn download_responses(
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    signed_in
-        .record(
-            &state,
-            AuditAction::ResponsesExported,
-            format!("{} downloaded as {extension}", survey.slug),
-        )
-        .await?;
+    responses::downloaded(&state.stores, signed_in.actor(), &survey, &extension).await?;
     Ok(download(state.stores.clone(), survey, format, &query))
 }
