@@ -1,6 +1,6 @@
 //! Webhooks, the pure part: endpoint secrets and signatures by the Standard Webhooks scheme
 //! (<https://www.standardwebhooks.com>) and the retry schedule. Which URLs and addresses a
-//! delivery may go to is `crate::outbound`'s rule, shared with exports and single sign-on.
+//! delivery may go to is the outbound module's rule, shared with exports and single sign-on.
 //!
 //! A delivery carries `webhook-id` (the same on every attempt, so a receiver can drop
 //! repeats), `webhook-timestamp` (seconds since the epoch, of this attempt) and

@@ -1,10 +1,10 @@
 //! What the process counts for operators: one registry of Prometheus metrics per process,
-//! recorded into from wherever the event happens (stores, workers, pages), and served by
-//! `crate::metrics` on its own address.
+//! recorded into from wherever the event happens (stores, workers, pages), and served to
+//! Prometheus by the metrics listener on its own address.
 //!
 //! Recording is a few atomic operations (a label lookup for labelled metrics), cheap enough to
 //! stay on even when nothing scrapes; the per-request HTTP histogram is only recorded when
-//! the metrics listener is on (see `crate::metrics::http`). Queue depths and storage
+//! the metrics listener is on (the request timer decides). Queue depths and storage
 //! transactions are read when scraped, so they are never staler than the scrape.
 
 use std::sync::LazyLock;
