@@ -6,7 +6,6 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::domain::account::Email;
-use crate::domain::audit::{AuditAction, AuditEntry};
 use crate::domain::summary::SummaryReport;
 use crate::domain::{Subscription, SurveySlug, TenantSlug};
 use crate::stores::{AnswerMessage, Received, StoreError, Stores};
@@ -213,18 +212,13 @@ pub async fn invite(
         .ok_or_else(|| AdminError::NotFound(format!("no tenant {slug}")))?;
     let email = Email::parse(email)
         .ok_or_else(|| AdminError::Invalid(format!("{email} is not an email address")))?;
-    let (token, _) = stores
-        .invite(&tenant, &email, role, OPERATOR)
+    let operator = crate::service::Actor {
+        tenant: &slug,
+        name: OPERATOR,
+    };
+    crate::service::members::invite(stores, operator, &tenant, &email, role)
         .await?
-        .map_err(|reason| AdminError::Invalid(reason.to_string()))?;
-    record_by_operator(
-        stores,
-        &slug,
-        AuditAction::MemberInvited,
-        format!("{} as {role}", email.as_str()),
-    )
-    .await?;
-    Ok(token)
+        .map_err(|reason| AdminError::Invalid(reason.to_string()))
 }
 
 /// Makes a password-reset link for the account with this address (`canvass member
@@ -238,21 +232,6 @@ pub async fn reset_link(stores: &Stores, email: &str) -> Result<String, AdminErr
 
 /// Who the audit log says acted when an operator did, from the shell.
 const OPERATOR: &str = "operator";
-
-async fn record_by_operator(
-    stores: &Stores,
-    tenant: &TenantSlug,
-    action: AuditAction,
-    detail: String,
-) -> Result<(), AdminError> {
-    let entry = AuditEntry {
-        at: time::OffsetDateTime::now_utc(),
-        actor: OPERATOR.into(),
-        action,
-        detail,
-    };
-    Ok(stores.audit.record(tenant, &entry).await?)
-}
 
 /// Backs up the local data directory into `dest` while other processes keep using it (see
 /// `storage::local::backup`), printing progress to stderr, then verifies the backup against

@@ -157,3 +157,68 @@ async fn exports_downloads_and_deletions_leave_their_audit_entries() {
             .all(|e| e.actor == "API key \"ci\" of ada@acme.test")
     );
 }
+
+#[tokio::test]
+async fn an_invitation_leaves_one_audit_entry_and_a_refused_one_none() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    // A tenant whose owner signed up, as on the site.
+    let _owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let slug = TenantSlug::parse("acme").expect("a slug");
+    let tenant = stores
+        .tenants
+        .get(&slug)
+        .await
+        .expect("read")
+        .expect("the tenant");
+    let operator = Actor {
+        tenant: &slug,
+        name: "operator",
+    };
+    let before = stores
+        .audit
+        .page(&slug, None)
+        .await
+        .expect("the log")
+        .entries
+        .len();
+    let ada = canvass::domain::account::Email::parse("ada@acme.test").expect("an address");
+    let token = canvass::service::members::invite(
+        &stores,
+        operator,
+        &tenant,
+        &ada,
+        canvass::domain::member::Role::Editor,
+    )
+    .await
+    .expect("stored")
+    .expect("invited");
+    assert!(token.len() >= 20, "{token}");
+    // The owner is a member already: refused, and nothing recorded.
+    let owner = canvass::domain::account::Email::parse("owner@acme.test").expect("an address");
+    let refused = canvass::service::members::invite(
+        &stores,
+        operator,
+        &tenant,
+        &owner,
+        canvass::domain::member::Role::Viewer,
+    )
+    .await
+    .expect("stored");
+    assert!(refused.is_err(), "{refused:?}");
+    let log = stores
+        .audit
+        .page(&slug, None)
+        .await
+        .expect("the log")
+        .entries;
+    assert_eq!(log.len(), before + 1);
+    assert_eq!(
+        (log[0].action, log[0].actor.as_str(), log[0].detail.as_str()),
+        (
+            AuditAction::MemberInvited,
+            "operator",
+            "ada@acme.test as editor"
+        )
+    );
+}

@@ -159,19 +159,16 @@ pub async fn invite(
         return render_with_status(actix_web::http::StatusCode::UNPROCESSABLE_ENTITY, &members);
     };
     let invited_by = signed_in.session.email.as_str();
-    match state
-        .stores
-        .invite(&signed_in.tenant, &email, role, invited_by)
-        .await?
+    match crate::service::members::invite(
+        &state.stores,
+        signed_in.actor(),
+        &signed_in.tenant,
+        &email,
+        role,
+    )
+    .await?
     {
-        Ok((token, _)) => {
-            signed_in
-                .record(
-                    &state,
-                    AuditAction::MemberInvited,
-                    format!("{} as {role}", email.as_str()),
-                )
-                .await?;
+        Ok(token) => {
             // Emailed links lead only to the configured address; a link shown here to the
             // owner may follow the address their own browser reached.
             let mail_site = state.mail_links();
