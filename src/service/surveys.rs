@@ -4,6 +4,7 @@
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
 use crate::domain::definition::Definition;
+use crate::domain::segment::segment_questions;
 use crate::stores::{StoreError, Stores};
 
 use super::Actor;
@@ -47,7 +48,13 @@ pub async fn revise(
     current: &Survey,
     definition: Definition,
 ) -> Result<Survey, StoreError> {
-    stores.revise_survey(current, definition).await
+    let survey = stores.surveys.revise(current, definition).await?;
+    let wanted = segment_questions(&survey.questions);
+    // Answers may exist only once it was published: then its segments must follow.
+    if survey.was_published && wanted != segment_questions(&current.questions) {
+        stores.segments.request(&survey.survey_ref()).await?;
+    }
+    Ok(survey)
 }
 
 /// Opens a survey to respondents.

@@ -19,12 +19,11 @@ use super::answer_list::ListView;
 use super::error::decode;
 use super::summaries::{DaySpan, SegmentQuestion, SegmentTally, SummaryDoc};
 use super::work_queue::WorkQueue;
-use super::{Context, StoreError, Stores, json_blob, keys};
-use crate::domain::definition::Definition;
-use crate::domain::segment::{options_of, segment_questions};
+use super::{Context, StoreError, json_blob, keys};
+use crate::domain::segment::options_of;
 use crate::domain::{
-    Answer, QuestionId, Reference, SegmentId, Survey, SurveyId, SurveyRef, SurveySlug,
-    SurveySummary, TenantSlug,
+    Answer, QuestionId, Reference, SegmentId, SurveyId, SurveyRef, SurveySlug, SurveySummary,
+    TenantSlug,
 };
 use crate::storage::{BlobStore, Error, Storage};
 
@@ -301,24 +300,6 @@ impl SegmentStore {
         )
         .await?;
         Ok(())
-    }
-}
-
-impl Stores {
-    /// Replaces a survey's definition (see `SurveyStore::revise`) and, when that changes which
-    /// questions are segment questions of a survey that may have answers, asks for its
-    /// segments to follow.
-    pub async fn revise_survey(
-        &self,
-        current: &Survey,
-        definition: Definition,
-    ) -> Result<Survey, StoreError> {
-        let survey = self.surveys.revise(current, definition).await?;
-        let wanted = segment_questions(&survey.questions);
-        if survey.was_published && wanted != segment_questions(&current.questions) {
-            self.segments.request(&survey.survey_ref()).await?;
-        }
-        Ok(survey)
     }
 }
 
