@@ -6,6 +6,7 @@
 pub mod members;
 pub mod responses;
 pub mod surveys;
+pub mod webhooks;
 
 use crate::domain::TenantSlug;
 use crate::domain::audit::{AuditAction, AuditEntry};

@@ -41,6 +41,27 @@ pub async fn create(
     Ok(Some(created))
 }
 
+/// A new draft with `survey`'s questions, pages, logic and texts, titled "Copy of ...";
+/// `None` when the tenant already has its most surveys.
+pub async fn duplicate(
+    stores: &Stores,
+    actor: Actor<'_>,
+    survey: &Survey,
+) -> Result<Option<Survey>, StoreError> {
+    let copy = survey.copy(time::OffsetDateTime::now_utc());
+    let Some(copy) = stores.surveys.create(&survey.tenant, copy).await? else {
+        return Ok(None);
+    };
+    actor
+        .record(
+            stores,
+            AuditAction::SurveyCreated,
+            format!("{}, a copy of {}", named(&copy), survey.slug),
+        )
+        .await?;
+    Ok(Some(copy))
+}
+
 /// Replaces a survey's definition (a published survey starts a new version) and has its
 /// segments follow when its segment questions change.
 pub async fn revise(

@@ -18,7 +18,6 @@ pub mod request_log;
 pub mod roles;
 pub mod route_table;
 mod tenant;
-mod webhooks;
 
 pub use error::WebError;
 pub use render::{render, render_with_status};

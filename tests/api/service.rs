@@ -222,3 +222,92 @@ async fn an_invitation_leaves_one_audit_entry_and_a_refused_one_none() {
         )
     );
 }
+
+#[tokio::test]
+async fn webhooks_and_copies_go_through_one_rule_each_with_their_audit_entries() {
+    use canvass::service::webhooks::{self, Refusal};
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let tenant = TenantSlug::parse("acme").expect("a slug");
+    let actor = Actor {
+        tenant: &tenant,
+        name: "ada@acme.test",
+    };
+    let none = canvass::outbound::AllowedHosts::default();
+    let local = canvass::outbound::AllowedHosts::parse("127.0.0.1");
+
+    // The operator's rule decides, for the API and the page alike.
+    let refused = webhooks::add(&stores, actor, &none, "https://127.0.0.1:9/hook")
+        .await
+        .expect("stored");
+    assert!(
+        matches!(&refused, Err(Refusal::Address(problem)) if problem.contains("127.0.0.1")),
+        "{refused:?}"
+    );
+    let (endpoint, secret) = webhooks::add(&stores, actor, &local, "http://127.0.0.1:9/hook")
+        .await
+        .expect("stored")
+        .expect("allowed by the rule");
+    assert!(secret.as_str().starts_with("whsec_"), "a signing secret");
+    let queued = webhooks::send_test(&stores, actor, &endpoint.id)
+        .await
+        .expect("stored");
+    assert!(queued.is_some_and(|id| id.starts_with("msg_test_")));
+    assert_eq!(
+        webhooks::send_test(&stores, actor, "nothing")
+            .await
+            .expect("read"),
+        None
+    );
+    assert!(
+        webhooks::remove(&stores, actor, &endpoint.id)
+            .await
+            .expect("removed")
+    );
+    assert!(
+        !webhooks::remove(&stores, actor, &endpoint.id)
+            .await
+            .expect("read")
+    );
+
+    let lunch = survey(
+        "acme",
+        "lunch",
+        "Lunch",
+        vec![question("overall", false, QuestionKind::FiveStars)],
+    );
+    stores.surveys.save(&lunch).await.expect("saved");
+    let copy = surveys::duplicate(&stores, actor, &lunch)
+        .await
+        .expect("stored")
+        .expect("room for it");
+    assert_eq!(copy.title, "Copy of Lunch");
+    assert!(!copy.published, "a copy is a draft");
+
+    let log = stores
+        .audit
+        .page(&tenant, None)
+        .await
+        .expect("the log")
+        .entries;
+    let said: Vec<(AuditAction, String)> =
+        log.iter().map(|e| (e.action, e.detail.clone())).collect();
+    assert_eq!(
+        said,
+        [
+            (
+                AuditAction::SurveyCreated,
+                format!("\"Copy of Lunch\" ({}), a copy of lunch", copy.slug)
+            ),
+            (
+                AuditAction::WebhookRemoved,
+                format!("endpoint {}", endpoint.id)
+            ),
+            (
+                AuditAction::WebhookAdded,
+                "http://127.0.0.1:9/hook".to_owned()
+            ),
+        ],
+        "a refusal records nothing; each change one entry"
+    );
+}

@@ -11,7 +11,6 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
 
 use super::ApiError;
 use crate::domain::Tenant;
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
 use crate::web::AppState;
 use crate::web::roles::{Needs, refusal};
@@ -32,16 +31,6 @@ impl<R: Needs> ApiCaller<R> {
             tenant: &self.tenant.slug,
             name: &self.actor,
         }
-    }
-
-    /// Adds what this key did to the tenant's audit log.
-    pub async fn record(
-        &self,
-        state: &AppState,
-        action: AuditAction,
-        detail: impl Into<String>,
-    ) -> Result<(), ApiError> {
-        crate::web::audit::record(state, &self.tenant.slug, &self.actor, action, detail).await
     }
 }
 

@@ -8,11 +8,10 @@ use utoipa::ToSchema;
 
 use super::error::ErrorBody;
 use super::{ApiCaller, ApiError, JsonBody};
-use crate::domain::audit::AuditAction;
-use crate::stores::webhooks::{Endpoint, MAX_ENDPOINTS};
+use crate::service::webhooks::{self as service, Refusal};
+use crate::stores::webhooks::Endpoint;
 use crate::web::AppState;
 use crate::web::roles::Editor;
-use crate::web::webhooks::{check, send_test};
 
 /// What `POST /api/v1/webhooks` takes.
 #[derive(Deserialize, ToSchema)]
@@ -84,22 +83,20 @@ pub async fn create(
     caller: ApiCaller<Editor>,
     body: JsonBody<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
-    let url = check(&state, &body.0.url).map_err(|problem| ApiError::Invalid {
-        reason: problem.clone(),
-        fields: [("url".to_owned(), problem)].into(),
+    let (endpoint, secret) = service::add(
+        &state.stores,
+        caller.actor(),
+        &state.webhook_hosts,
+        &body.0.url,
+    )
+    .await?
+    .map_err(|refusal| ApiError::Invalid {
+        reason: refusal.to_string(),
+        fields: match refusal {
+            Refusal::Address(problem) => [("url".to_owned(), problem)].into(),
+            Refusal::TooMany => Default::default(),
+        },
     })?;
-    let (endpoint, secret) = state
-        .stores
-        .webhooks
-        .add(&caller.tenant.slug, &url)
-        .await?
-        .ok_or_else(|| ApiError::Invalid {
-            reason: format!("a tenant has at most {MAX_ENDPOINTS} webhooks"),
-            fields: Default::default(),
-        })?;
-    caller
-        .record(&state, AuditAction::WebhookAdded, endpoint.url.clone())
-        .await?;
     Ok(HttpResponse::Created().json(NewEndpoint {
         webhook: Webhook::from(&endpoint),
         secret: secret.as_str(),
@@ -130,22 +127,8 @@ pub async fn delete(
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    match state
-        .stores
-        .webhooks
-        .remove(&caller.tenant.slug, &id)
-        .await?
-    {
-        true => {
-            caller
-                .record(
-                    &state,
-                    AuditAction::WebhookRemoved,
-                    format!("endpoint {id}"),
-                )
-                .await?;
-            Ok(HttpResponse::NoContent().finish())
-        }
+    match service::remove(&state.stores, caller.actor(), &id).await? {
+        true => Ok(HttpResponse::NoContent().finish()),
         false => Err(ApiError::NotFound),
     }
 }
@@ -160,7 +143,7 @@ pub async fn test(
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    match send_test(&state, &caller.tenant.slug, &id).await? {
+    match service::send_test(&state.stores, caller.actor(), &id).await? {
         Some(webhook_id) => Ok(HttpResponse::Accepted().json(TestQueued { webhook_id })),
         None => Err(ApiError::NotFound),
     }

@@ -9,12 +9,11 @@ use askama::Template;
 use super::notice;
 use super::session::{AtLeast, SignedIn};
 use crate::domain::Tenant;
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
+use crate::service::webhooks::{self as service, Refusal};
 use crate::stores::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::webhooks::{check, send_test};
 use crate::web::{AppState, WebError, render};
 
 /// An endpoint with its latest deliveries.
@@ -77,38 +76,27 @@ pub async fn create(
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
     let typed = field(&form, "url").unwrap_or("").trim().to_owned();
+    let added = service::add(
+        &state.stores,
+        signed_in.actor(),
+        &state.webhook_hosts,
+        &typed,
+    )
+    .await?;
     let mut shown = page(&state, &signed_in).await?;
-    let url = match check(&state, &typed) {
-        Ok(url) => url,
-        Err(problem) => {
-            shown.refused = Some((typed, problem));
-            return crate::web::render_with_status(
-                actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
-                &shown,
-            );
-        }
-    };
-    match state
-        .stores
-        .webhooks
-        .add(&signed_in.tenant.slug, &url)
-        .await?
-    {
-        Some((endpoint, secret)) => {
-            signed_in
-                .record(&state, AuditAction::WebhookAdded, endpoint.url.clone())
-                .await?;
-            let mut shown = page(&state, &signed_in).await?;
+    match added {
+        Ok((endpoint, secret)) => {
             shown.created = Some((endpoint.url, secret.as_str().to_owned()));
             render(&shown)
         }
-        None => {
-            shown.refused = Some((
-                typed,
-                format!(
+        Err(refusal) => {
+            let problem = match refusal {
+                Refusal::Address(problem) => problem,
+                Refusal::TooMany => format!(
                     "You have {MAX_ENDPOINTS} webhooks, the most there can be: remove one first."
                 ),
-            ));
+            };
+            shown.refused = Some((typed, problem));
             crate::web::render_with_status(
                 actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
                 &shown,
@@ -125,7 +113,7 @@ pub async fn test(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
-    send_test(&state, &signed_in.tenant.slug, &id)
+    service::send_test(&state.stores, signed_in.actor(), &id)
         .await?
         .ok_or(WebError::NotFound)?;
     Ok(notice::redirect(
@@ -143,21 +131,9 @@ pub async fn remove(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
-    if !state
-        .stores
-        .webhooks
-        .remove(&signed_in.tenant.slug, &id)
-        .await?
-    {
+    if !service::remove(&state.stores, signed_in.actor(), &id).await? {
         return Err(WebError::NotFound);
     }
-    signed_in
-        .record(
-            &state,
-            AuditAction::WebhookRemoved,
-            format!("endpoint {id}"),
-        )
-        .await?;
     Ok(notice::redirect(
         &state,
         "/tenant/webhooks",

@@ -12,7 +12,6 @@ use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
-use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 mod block;
@@ -28,7 +27,6 @@ use problems::Problem;
 
 use super::session::{AtLeast, SignedIn};
 use super::{notice, own_survey};
-use crate::domain::audit::AuditAction;
 use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
 use crate::domain::member::Role;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
@@ -701,25 +699,15 @@ pub async fn duplicate(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    let copy = survey.copy(OffsetDateTime::now_utc());
-    match state.stores.surveys.create(&survey.tenant, copy).await? {
-        Some(copy) => {
-            signed_in
-                .record(
-                    &state,
-                    AuditAction::SurveyCreated,
-                    format!("{}, a copy of {}", service::named(&copy), survey.slug),
-                )
-                .await?;
-            Ok(notice::redirect(
-                &state,
-                &format!("/tenant/surveys/{}", copy.slug),
-                &format!(
-                    "Survey duplicated: this is \"{}\", a draft of its own with no answers.",
-                    copy.title
-                ),
-            ))
-        }
+    match service::duplicate(&state.stores, signed_in.actor(), &survey).await? {
+        Some(copy) => Ok(notice::redirect(
+            &state,
+            &format!("/tenant/surveys/{}", copy.slug),
+            &format!(
+                "Survey duplicated: this is \"{}\", a draft of its own with no answers.",
+                copy.title
+            ),
+        )),
         None => Ok(notice::redirect(
             &state,
             &format!("/tenant/surveys/{}", survey.slug),

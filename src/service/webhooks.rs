@@ -1,0 +1,82 @@
+//! A tenant's webhook endpoints: adding one (its address checked against the operator's
+//! rule), removing one, and sending a test event, each as the JSON API and the webhooks page
+//! both do it.
+
+use crate::domain::audit::AuditAction;
+use crate::domain::webhook::Secret;
+use crate::outbound::{AllowedHosts, check_url};
+use crate::stores::webhooks::{DeliveryMessage, Endpoint, MAX_ENDPOINTS};
+use crate::stores::{StoreError, Stores};
+
+use super::Actor;
+
+/// Why an endpoint was not added.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum Refusal {
+    /// The address is malformed or points where the operator's rule forbids.
+    #[error("{0}")]
+    Address(String),
+    /// The tenant already has its most endpoints.
+    #[error("a tenant has at most {MAX_ENDPOINTS} webhooks")]
+    TooMany,
+}
+
+/// Adds an endpoint at `url` to the actor's tenant: the endpoint and its signing secret
+/// (shown this once), or why it was refused.
+pub async fn add(
+    stores: &Stores,
+    actor: Actor<'_>,
+    hosts: &AllowedHosts,
+    url: &str,
+) -> Result<Result<(Endpoint, Secret), Refusal>, StoreError> {
+    let url = match check_url(url, |host| hosts.allows(host)) {
+        Ok(target) => target.url.to_string(),
+        Err(problem) => return Ok(Err(Refusal::Address(problem.to_string()))),
+    };
+    let Some((endpoint, secret)) = stores.webhooks.add(actor.tenant, &url).await? else {
+        return Ok(Err(Refusal::TooMany));
+    };
+    actor
+        .record(stores, AuditAction::WebhookAdded, endpoint.url.clone())
+        .await?;
+    Ok(Ok((endpoint, secret)))
+}
+
+/// Removes the endpoint `id`; false when the tenant has no such endpoint.
+pub async fn remove(stores: &Stores, actor: Actor<'_>, id: &str) -> Result<bool, StoreError> {
+    if !stores.webhooks.remove(actor.tenant, id).await? {
+        return Ok(false);
+    }
+    actor
+        .record(
+            stores,
+            AuditAction::WebhookRemoved,
+            format!("endpoint {id}"),
+        )
+        .await?;
+    Ok(true)
+}
+
+/// Queues a test event for the endpoint `id`: its `webhook-id`, or `None` when the tenant has
+/// no such endpoint.
+pub async fn send_test(
+    stores: &Stores,
+    actor: Actor<'_>,
+    id: &str,
+) -> Result<Option<String>, StoreError> {
+    let webhooks = &stores.webhooks;
+    if !webhooks
+        .list(actor.tenant)
+        .await?
+        .iter()
+        .any(|e| e.id == id)
+    {
+        return Ok(None);
+    }
+    let webhook_id = format!("msg_test_{}", uuid::Uuid::new_v4().simple());
+    let data =
+        serde_json::json!({"message": "A test event from Canvass: this endpoint is set up."});
+    let delivery = DeliveryMessage::event(actor.tenant, id, webhook_id.clone(), "test", &data);
+    webhooks.enqueue(&delivery).await?;
+    Ok(Some(webhook_id))
+}
