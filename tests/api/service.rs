@@ -127,14 +127,7 @@ async fn exports_downloads_and_deletions_leave_their_audit_entries() {
         1,
         "the deletion is queued for a worker"
     );
-    let log = stores
-        .audit
-        .page(&tenant, None)
-        .await
-        .expect("the log")
-        .entries;
-    let said: Vec<(AuditAction, String)> =
-        log.iter().map(|e| (e.action, e.detail.clone())).collect();
+    let (said, log) = said(&stores, &tenant).await;
     assert_eq!(
         said,
         [
@@ -284,14 +277,7 @@ async fn webhooks_and_copies_go_through_one_rule_each_with_their_audit_entries()
     assert_eq!(copy.title, "Copy of Lunch");
     assert!(!copy.published, "a copy is a draft");
 
-    let log = stores
-        .audit
-        .page(&tenant, None)
-        .await
-        .expect("the log")
-        .entries;
-    let said: Vec<(AuditAction, String)> =
-        log.iter().map(|e| (e.action, e.detail.clone())).collect();
+    let (said, _) = said(&stores, &tenant).await;
     assert_eq!(
         said,
         [
@@ -310,4 +296,22 @@ async fn webhooks_and_copies_go_through_one_rule_each_with_their_audit_entries()
         ],
         "a refusal records nothing; each change one entry"
     );
+}
+
+/// The tenant's audit log, newest first: each entry's action and detail, and the entries.
+async fn said(
+    stores: &canvass::stores::Stores,
+    tenant: &TenantSlug,
+) -> (
+    Vec<(AuditAction, String)>,
+    Vec<canvass::domain::audit::AuditEntry>,
+) {
+    let log = stores
+        .audit
+        .page(tenant, None)
+        .await
+        .expect("the log")
+        .entries;
+    let said = log.iter().map(|e| (e.action, e.detail.clone())).collect();
+    (said, log)
 }
