@@ -240,11 +240,14 @@ pub async fn backup(
     settings: &crate::config::StorageSettings,
     dest: std::path::PathBuf,
 ) -> Result<crate::storage::local::backup::Manifest, AdminError> {
-    use crate::config::StorageKind;
+    use crate::storage::Backend;
     use crate::storage::local::backup;
-    match settings.storage {
-        StorageKind::Local => {}
-        StorageKind::Azure => {
+    let placement = settings
+        .placement()
+        .map_err(|error| AdminError::Invalid(error.to_string()))?;
+    let data_dir = match placement.backend {
+        Backend::Local { data_dir } => data_dir,
+        Backend::Azure { .. } => {
             return Err(AdminError::Invalid(
                 "canvass backup copies the local data directory; on Azure Storage use the \
                  storage account's own protections instead: blob soft delete, blob versioning \
@@ -253,13 +256,12 @@ pub async fn backup(
                     .into(),
             ));
         }
-        StorageKind::Memory => {
+        Backend::Memory => {
             return Err(AdminError::Invalid(
                 "the memory backend keeps nothing on disk: there is nothing to back up".into(),
             ));
         }
-    }
-    let data_dir = settings.data_dir.clone();
+    };
     let run = move || {
         let last = std::sync::Mutex::new((String::new(), std::time::Instant::now()));
         let progress = |file: &str, done: u64, total: u64| {

@@ -6,6 +6,10 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use std::sync::Arc;
+
+use crate::regions::{Regions, RegionsFileError};
+use crate::storage::Backend;
 use crate::stores::StoreSettings;
 use crate::telemetry::LogFormat;
 use crate::worker::WorkerSettings;
@@ -28,8 +32,50 @@ impl StorageSettings {
             storage: StorageKind::Local,
             data_dir: data_dir.into(),
             azure_connection_string: None,
+            regions_file: None,
+            region: None,
         }
     }
+
+    /// The installation's regions (read from the regions file, when one is given) and the
+    /// storage this process uses: its region's, or the one the storage settings name.
+    pub fn placement(&self) -> Result<Placement, RegionsFileError> {
+        let regions = match (&self.regions_file, &self.region) {
+            (Some(file), region) => crate::regions::load(file, region.as_deref())?,
+            (None, Some(region)) => {
+                return Err(RegionsFileError {
+                    file: PathBuf::from("CANVASS_REGIONS_FILE"),
+                    line: None,
+                    problem: format!(
+                        "CANVASS_REGION={region} needs a regions file naming the regions: set CANVASS_REGIONS_FILE"
+                    ),
+                });
+            }
+            (None, None) => Regions::implicit(),
+        };
+        let own = match self.storage {
+            StorageKind::Local => Backend::Local {
+                data_dir: self.data_dir.clone(),
+            },
+            StorageKind::Memory => Backend::Memory,
+            StorageKind::Azure => Backend::Azure {
+                connection_string: self.azure_connection_string.clone().unwrap_or_default(),
+            },
+        };
+        Ok(Placement {
+            backend: regions.backend_or(own),
+            regions: Arc::new(regions),
+        })
+    }
+}
+
+/// Where a process keeps its state, and the regions around it.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// This process's storage.
+    pub backend: Backend,
+    /// The installation's regions (implicit without a regions file).
+    pub regions: Arc<Regions>,
 }
 
 /// Where state lives; every command that touches storage reads the same settings.
@@ -47,6 +93,17 @@ pub struct StorageSettings {
     /// development string works unchanged). Never printed: it holds the account key.
     #[arg(long, env = "CANVASS_AZURE_CONNECTION_STRING", hide_env_values = true)]
     pub azure_connection_string: Option<String>,
+
+    /// A TOML file naming the installation's regions, each with its storage and public
+    /// address (see docs/operators.md, "Regions"). With it, this process takes its storage
+    /// from its region's entry, and the three settings above are not read.
+    #[arg(long, env = "CANVASS_REGIONS_FILE")]
+    pub regions_file: Option<PathBuf>,
+
+    /// The region this process runs in, one of the regions file's (not needed when the file
+    /// names one region).
+    #[arg(long, env = "CANVASS_REGION")]
+    pub region: Option<String>,
 }
 
 impl std::fmt::Debug for StorageSettings {
@@ -59,6 +116,8 @@ impl std::fmt::Debug for StorageSettings {
                 "azure_connection_string",
                 &self.azure_connection_string.as_ref().map(|_| "***"),
             )
+            .field("regions_file", &self.regions_file)
+            .field("region", &self.region)
             .finish()
     }
 }

@@ -13,6 +13,7 @@ pub mod loadgen;
 pub mod mail;
 pub mod metrics;
 pub mod outbound;
+pub mod regions;
 pub mod service;
 pub mod signals;
 pub mod sso;

@@ -11,13 +11,14 @@ use actix_web::middleware::{Condition, from_fn};
 use actix_web::{App, HttpServer, web};
 use tracing_actix_web::TracingLogger;
 
-use crate::config::{BackendSettings, ServeSettings, StorageKind, StorageSettings};
+use crate::config::{BackendSettings, Placement, ServeSettings, StoreArgs};
 use crate::demo::{DemoError, Welcome};
 use crate::metrics::Scraped;
 use crate::metrics::listener::MetricsServer;
+use crate::regions::RegionsFileError;
 use crate::storage::local::Durability;
-use crate::storage::{self, Storage};
-use crate::stores::{StoreError, Stores};
+use crate::storage::{self, Backend, Storage};
+use crate::stores::{StoreError, StoreSettings, Stores};
 use crate::web::AppState;
 use crate::web::health::Readiness;
 use crate::web::request_log::RequestSpan;
@@ -32,6 +33,9 @@ pub enum StartupError {
     /// Storage could not be opened.
     #[error("cannot open storage")]
     Storage(#[from] storage::Error),
+    /// The regions file cannot be used (the message names the line).
+    #[error(transparent)]
+    Regions(#[from] RegionsFileError),
     /// The stores could not be prepared (queues, signing key).
     #[error("cannot prepare the stores")]
     Stores(#[from] StoreError),
@@ -49,39 +53,34 @@ pub enum StartupError {
     },
 }
 
-/// Opens the storage the settings name, every write durable before it returns.
-pub async fn open_storage(settings: &StorageSettings) -> Result<Storage, storage::Error> {
-    open_storage_with(settings, Durability::Full).await
-}
-
-/// Opens the storage the settings name with the given durability (workers may relax it:
-/// everything they write is redone from the queue if lost).
-pub async fn open_storage_with(
-    settings: &StorageSettings,
-    durability: Durability,
-) -> Result<Storage, storage::Error> {
-    match settings.storage {
-        StorageKind::Local => storage::local::storage_with(&settings.data_dir, durability).await,
-        StorageKind::Memory => Ok(storage::memory::storage()),
-        StorageKind::Azure => match &settings.azure_connection_string {
-            Some(connection_string) => storage::azure::storage(connection_string).await,
-            None => Err(storage::Error::InvalidArgument(
-                "CANVASS_STORAGE=azure needs CANVASS_AZURE_CONNECTION_STRING".into(),
-            )),
-        },
-    }
-}
-
-/// Opens the storage and the typed stores the settings name.
+/// Opens the stores the settings name (their region's, with a regions file), every write
+/// durable before it returns.
 pub async fn open_stores(settings: &BackendSettings) -> Result<Stores, StartupError> {
-    let storage = open_storage(&settings.storage).await?;
-    Ok(Stores::open(storage, &settings.stores.settings()).await?)
+    open_stores_with(settings, Durability::Full).await
 }
 
-/// Opens the stores a worker uses: on the local backend, with relaxed durability.
+/// Opens the stores a worker uses: on the local backend, with relaxed durability (everything
+/// a worker writes is redone from the queue if lost).
 pub async fn open_worker_stores(settings: &BackendSettings) -> Result<Stores, StartupError> {
-    let storage = open_storage_with(&settings.storage, Durability::Relaxed).await?;
-    Ok(Stores::open(storage, &settings.stores.settings()).await?)
+    open_stores_with(settings, Durability::Relaxed).await
+}
+
+async fn open_stores_with(
+    settings: &BackendSettings,
+    durability: Durability,
+) -> Result<Stores, StartupError> {
+    let placement = settings.storage.placement()?;
+    let storage = placement.backend.open(durability).await?;
+    let stores = store_settings(&settings.stores, &placement);
+    Ok(Stores::open(storage, &stores).await?)
+}
+
+/// The stores' tuning, in the placement's regions.
+fn store_settings(args: &StoreArgs, placement: &Placement) -> StoreSettings {
+    StoreSettings {
+        regions: placement.regions.clone(),
+        ..args.settings()
+    }
 }
 
 /// A built, bound, not yet running application.
@@ -103,23 +102,25 @@ impl Application {
     pub async fn build(settings: ServeSettings) -> Result<Self, StartupError> {
         // The web tier thanks respondents only once their answer is on disk: every commit of
         // its handle is fsynced (`Durability::Full`), which `file_durability` lets tests see.
-        let (storage, diagnostics) = match settings.storage.storage {
-            StorageKind::Local => {
+        let placement = settings.storage.placement()?;
+        let (storage, diagnostics) = match &placement.backend {
+            Backend::Local { data_dir } => {
                 let options = storage::local::Options::with(Durability::Full);
-                let (storage, diagnostics) =
-                    storage::local::open(&settings.storage.data_dir, options).await?;
+                let (storage, diagnostics) = storage::local::open(data_dir, options).await?;
                 (storage, Some(diagnostics))
             }
-            _ => (open_storage(&settings.storage).await?, None),
+            other => (other.open(Durability::Full).await?, None),
         };
-        let mut application = Self::build_with_storage(&settings, storage).await?;
+        let mut application = Self::build_in(&settings, storage, &placement).await?;
         application.diagnostics = diagnostics;
         let mut storages = Vec::new();
-        if application.worker.is_some() && settings.storage.storage == StorageKind::Local {
+        let local = matches!(placement.backend, Backend::Local { .. });
+        if application.worker.is_some() && local {
             // The in-process worker gets its own relaxed-durability handle on the database.
-            let relaxed = open_storage_with(&settings.storage, Durability::Relaxed).await?;
+            let relaxed = placement.backend.open(Durability::Relaxed).await?;
             storages.push(relaxed.clone());
-            let stores = Stores::open(relaxed, &settings.stores.settings()).await?;
+            let stores =
+                Stores::open(relaxed, &store_settings(&settings.stores, &placement)).await?;
             application.worker = Some(Worker::new(stores, settings.worker.settings()));
         }
         if let Some(listen) = &settings.metrics.listen {
@@ -140,10 +141,20 @@ impl Application {
         settings: &ServeSettings,
         storage: Storage,
     ) -> Result<Self, StartupError> {
+        let placement = settings.storage.placement()?;
+        Self::build_in(settings, storage, &placement).await
+    }
+
+    /// Serves from `storage`, in the placement's regions.
+    async fn build_in(
+        settings: &ServeSettings,
+        storage: Storage,
+        placement: &Placement,
+    ) -> Result<Self, StartupError> {
         if let Some(prefix) = &settings.asset_url {
             crate::web::assets::use_asset_url(prefix);
         }
-        let stores = Stores::open(storage, &settings.stores.settings()).await?;
+        let stores = Stores::open(storage, &store_settings(&settings.stores, placement)).await?;
         let worker =
             (!settings.no_worker).then(|| Worker::new(stores.clone(), settings.worker.settings()));
         let demo = match settings.demo {

@@ -13,6 +13,7 @@ pub mod logic;
 pub mod member;
 pub mod question;
 pub mod reference;
+pub mod region;
 pub mod segment;
 pub mod slug;
 pub mod submission;

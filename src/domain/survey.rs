@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::definition::Definition;
+use super::region::{RegionName, Residency};
 use super::{PageLayout, Question, QuestionId, SurveySlug, TenantSlug};
 
 /// Most surveys one tenant may have (drafts, open and closed alike).
@@ -126,6 +127,12 @@ pub struct Survey {
     /// What respondents read after sending their answers (Markdown).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thank_you: Option<String>,
+    /// The regions it is answered in (none: its tenant's home region only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<RegionName>,
+    /// Whether its answers move home or stay where they were given.
+    #[serde(default, skip_serializing_if = "Residency::is_home")]
+    pub residency: Residency,
 }
 
 impl Survey {
@@ -153,6 +160,8 @@ impl Survey {
             response_limit: definition.response_limit,
             closed_message: definition.closed_message,
             thank_you: definition.thank_you,
+            regions: definition.regions,
+            residency: definition.residency,
         }
     }
 
@@ -215,6 +224,8 @@ impl Survey {
         self.response_limit = definition.response_limit;
         self.closed_message = definition.closed_message;
         self.thank_you = definition.thank_you;
+        self.regions = definition.regions;
+        self.residency = definition.residency;
         self.updated = now;
     }
 
@@ -236,6 +247,16 @@ impl Survey {
             response_limit: self.response_limit,
             closed_message: self.closed_message.clone(),
             thank_you: self.thank_you.clone(),
+            regions: self.regions.clone(),
+            residency: self.residency,
+        }
+    }
+
+    /// The regions it is answered in, given its tenant's home: those it names, or home.
+    pub fn hosting_regions<'a>(&'a self, home: &'a RegionName) -> &'a [RegionName] {
+        match self.regions.is_empty() {
+            true => std::slice::from_ref(home),
+            false => &self.regions,
         }
     }
 

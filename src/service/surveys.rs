@@ -1,9 +1,10 @@
 //! A survey's life: creating it, revising its definition, publishing, closing and deleting
 //! it, each with the audit entry it leaves.
 
+use crate::domain::Question;
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
-use crate::domain::definition::Definition;
+use crate::domain::definition::{Definition, DefinitionErrors, SurveyInput};
 use crate::domain::segment::segment_questions;
 use crate::stores::{StoreError, Stores};
 
@@ -18,6 +19,39 @@ pub enum PublishError {
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// A survey's definition as sent, checked: its own rules, and that the regions it names are
+/// ones this installation has.
+pub fn check(
+    stores: &Stores,
+    input: &SurveyInput,
+    existing: &[Question],
+) -> Result<Definition, DefinitionErrors> {
+    let definition = input.check(existing)?;
+    let regions = &stores.regions;
+    let mut errors = DefinitionErrors::new();
+    for (at, name) in definition.regions.iter().enumerate() {
+        if regions.get(name).is_some() {
+            continue;
+        }
+        let problem = match regions.named() {
+            false => "this installation has one region: leave regions out".to_owned(),
+            true => format!(
+                "{name} is not one of this installation's regions ({})",
+                regions
+                    .all()
+                    .map(|region| region.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        errors.insert(format!("regions[{at}]"), problem);
+    }
+    match errors.is_empty() {
+        true => Ok(definition),
+        false => Err(errors),
+    }
 }
 
 /// A survey as the audit log names it: `"Title" (slug)`.

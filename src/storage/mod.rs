@@ -5,6 +5,7 @@
 //! nothing about surveys: they move bytes under keys and queue names.
 
 pub mod azure;
+mod backend;
 mod blob;
 mod counter;
 mod error;
@@ -12,6 +13,7 @@ pub mod local;
 pub mod memory;
 mod queue;
 
+pub use backend::Backend;
 pub use blob::{
     Blob, BlobMeta, BlobPut, BlobStore, ETag, ListPage, ListRequest, MAX_KEY_LEN, MAX_LIST_PAGE,
     PutMode, check_key,

@@ -70,6 +70,8 @@ pub struct StoreSettings {
     pub reference_range: u64,
     /// How many queues each class of answers is split over.
     pub queue_shards: usize,
+    /// The installation's regions and this process's one.
+    pub regions: std::sync::Arc<crate::regions::Regions>,
 }
 
 /// Seconds a cached tenant or survey is served before it is read again, by default.
@@ -85,6 +87,7 @@ impl Default for StoreSettings {
             survey_cache_bytes: 64 * 1024 * 1024,
             reference_range: DEFAULT_REFERENCE_RANGE,
             queue_shards: 1,
+            regions: Default::default(),
         }
     }
 }
@@ -165,6 +168,8 @@ pub struct Stores {
     pub signing_key: SigningKey,
     /// The key that encrypts session cookies (64 bytes).
     pub session_key: [u8; 64],
+    /// The installation's regions and this process's one.
+    pub regions: std::sync::Arc<crate::regions::Regions>,
 }
 
 /// Looks `key` up in `cache`, loading it on a miss (concurrent misses of one key share one
@@ -300,6 +305,7 @@ impl Stores {
             references: std::sync::Arc::new(ReferenceAllocator::new(
                 storage.blobs.clone(),
                 settings.reference_range,
+                settings.regions.reference_base(),
             )),
             answer_queues,
             answers: AnswerStore::new(storage.blobs.clone()),
@@ -322,6 +328,7 @@ impl Stores {
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,
             session_key,
+            regions: settings.regions.clone(),
             storage,
         })
     }

@@ -15,15 +15,19 @@ use crate::storage::{BlobStore, Error, PutMode};
 pub struct ReferenceAllocator {
     blobs: Arc<dyn BlobStore>,
     range_size: u64,
+    /// Added to every number: the region's block (0 without regions), so two regions sharing
+    /// nothing still never hand out the same reference.
+    base: u64,
     range: Mutex<IdRange>,
 }
 
 impl ReferenceAllocator {
-    /// An allocator reserving `range_size` numbers at a time.
-    pub fn new(blobs: Arc<dyn BlobStore>, range_size: u64) -> Self {
+    /// An allocator reserving `range_size` numbers at a time, each number offset by `base`.
+    pub fn new(blobs: Arc<dyn BlobStore>, range_size: u64, base: u64) -> Self {
         Self {
             blobs,
             range_size: range_size.max(1),
+            base,
             range: Mutex::new(IdRange::default()),
         }
     }
@@ -33,7 +37,7 @@ impl ReferenceAllocator {
         let mut range = self.range.lock().await;
         loop {
             if let Some(reference) = range.take() {
-                return Ok(reference);
+                return Ok(Reference(self.base + reference.0));
             }
             *range = self.reserve().await?;
         }

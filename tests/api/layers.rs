@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("links", 1),
     ("mail", 1),
     ("sso", 1),
+    ("regions", 1),
     ("stores", 2),
     ("export", 3),
     ("metrics", 3),

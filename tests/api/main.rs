@@ -33,6 +33,7 @@ mod power_cut;
 mod public;
 mod question_types;
 mod references;
+mod regions;
 mod responses;
 mod segments;
 mod service;

@@ -19,6 +19,7 @@ use super::answer::has_control_characters;
 use super::choice::OTHER;
 use super::lifecycle::MAX_RESPONSE_LIMIT;
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
+use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
 use super::segment::MAX_SEGMENT_QUESTIONS;
 
 /// The message for a text with control characters in it.
@@ -196,6 +197,15 @@ pub struct SurveyInput {
         message = "the thank-you message is at most 2,000 characters"
     ))]
     pub thank_you: Option<String>,
+    /// The regions it is answered in, by name (`["eu"]`; at most 8); none or absent: the
+    /// tenant's home region. Only an installation with a regions file has regions to name.
+    #[serde(default)]
+    #[schema(max_items = 8)]
+    pub regions: Vec<String>,
+    /// `home` (the default): answers given in another region move to the tenant's home
+    /// region once; `region`: they stay in the region they were given in.
+    #[serde(default)]
+    pub residency: Residency,
 }
 
 /// What is wrong, by field (`title`, `description`, `questions[2].options`, ...).
@@ -220,6 +230,10 @@ pub struct Definition {
     pub closed_message: Option<String>,
     /// The thank-you message, trimmed; `None` if blank.
     pub thank_you: Option<String>,
+    /// The regions it is answered in (none: the tenant's home region).
+    pub regions: Vec<RegionName>,
+    /// Whether its answers move home or stay where they were given.
+    pub residency: Residency,
 }
 
 /// One submitted question with its field path, for messages.
@@ -364,6 +378,10 @@ impl SurveyInput {
                 .filter(|t| !t.is_empty())
                 .map(str::to_owned)
         };
+        let regions = self.hosting(&mut errors);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
         Ok(Definition {
             title: self.title.trim().to_owned(),
             description: text(&self.description),
@@ -373,7 +391,34 @@ impl SurveyInput {
             response_limit: self.response_limit,
             closed_message: text(&self.closed_message),
             thank_you: text(&self.thank_you),
+            regions,
+            residency: self.residency,
         })
+    }
+
+    /// The hosting regions sent, checked as names (whether the installation has them is the
+    /// service's to say): no duplicates, at most `MAX_HOSTING_REGIONS`.
+    fn hosting(&self, errors: &mut DefinitionErrors) -> Vec<RegionName> {
+        let mut regions: Vec<RegionName> = Vec::new();
+        if self.regions.len() > MAX_HOSTING_REGIONS {
+            errors.insert(
+                "regions".into(),
+                format!("a survey is hosted in at most {MAX_HOSTING_REGIONS} regions"),
+            );
+            return regions;
+        }
+        for (at, name) in self.regions.iter().enumerate() {
+            match RegionName::parse(name.trim()) {
+                Ok(name) if regions.contains(&name) => {
+                    errors.insert(format!("regions[{at}]"), format!("{name} is named twice"));
+                }
+                Ok(name) => regions.push(name),
+                Err(problem) => {
+                    errors.insert(format!("regions[{at}]"), problem.to_string());
+                }
+            }
+        }
+        regions
     }
 
     /// The close time sent, if any (blank is none).

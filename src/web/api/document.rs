@@ -7,6 +7,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use crate::domain::region::{RegionName, Residency};
 use crate::domain::{
     Condition, Jump, Question, Survey, SurveySlug, SurveyState, TenantSlug, survey::SurveyId,
 };
@@ -81,6 +82,11 @@ pub struct SurveyDocument<'a> {
     /// What respondents read after sending their answers (Markdown).
     #[serde(skip_serializing_if = "Option::is_none")]
     thank_you: Option<&'a str>,
+    /// The regions it is answered in; empty: the tenant's home region.
+    regions: &'a [RegionName],
+    /// `home`: answers move to the tenant's home region once; `region`: they stay where they
+    /// were given.
+    residency: Residency,
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -115,6 +121,8 @@ impl<'a> SurveyDocument<'a> {
             response_limit: survey.response_limit,
             closed_message: survey.closed_message.as_deref(),
             thank_you: survey.thank_you.as_deref(),
+            regions: &survey.regions,
+            residency: survey.residency,
         }
     }
 }

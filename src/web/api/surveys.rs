@@ -122,7 +122,7 @@ pub async fn create(
     caller: ApiCaller<Editor>,
     JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let definition = input.check(&[]).map_err(invalid)?;
+    let definition = service::check(&state.stores, &input, &[]).map_err(invalid)?;
     let survey = service::create(&state.stores, caller.actor(), definition)
         .await?
         .ok_or_else(|| ApiError::Invalid {
@@ -167,7 +167,7 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &caller.tenant, &slug).await?;
     let known = state.stores.surveys.known_questions(&current).await?;
-    let definition = input.check(&known).map_err(invalid)?;
+    let definition = service::check(&state.stores, &input, &known).map_err(invalid)?;
     let survey = service::revise(&state.stores, &current, definition).await?;
     document(&state, &survey).await
 }

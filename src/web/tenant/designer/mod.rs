@@ -3,6 +3,7 @@
 //! save, publish, unpublish and delete.
 
 use crate::domain::definition::FieldPath;
+use crate::domain::region::Residency;
 use crate::service::surveys as service;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -62,6 +63,10 @@ struct SurveyFields {
     closes_at: String,
     response_limit: String,
     closed_message: String,
+    /// The hosting regions ticked, by name, comma-separated (none: home).
+    regions: String,
+    /// `region` when answers stay in their region, else blank.
+    residency: String,
 }
 
 impl SurveyFields {
@@ -80,6 +85,16 @@ impl SurveyFields {
                 .map(|n| n.to_string())
                 .unwrap_or_default(),
             closed_message: text(&survey.closed_message),
+            regions: survey
+                .regions
+                .iter()
+                .map(|name| name.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+            residency: match survey.residency {
+                Residency::Home => String::new(),
+                Residency::Region => "region".into(),
+            },
         }
     }
 
@@ -92,6 +107,13 @@ impl SurveyFields {
             closes_at: get("closes_at"),
             response_limit: get("response_limit"),
             closed_message: get("closed_message"),
+            regions: form
+                .iter()
+                .filter(|(name, _)| name == "region")
+                .map(|(_, value)| value.trim())
+                .collect::<Vec<_>>()
+                .join(","),
+            residency: get("residency"),
         }
     }
 
@@ -130,6 +152,16 @@ impl SurveyFields {
             closed_message: Some(self.closed_message.clone()),
             closes_at,
             response_limit,
+            regions: self
+                .regions
+                .split(',')
+                .filter(|name| !name.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            residency: match self.residency.as_str() {
+                "region" => Residency::Region,
+                _ => Residency::Home,
+            },
             ..SurveyInput::default()
         }
     }
@@ -158,6 +190,9 @@ struct DesignerPage {
     conflict: bool,
     /// What the form holds that is not saved yet, in words (after a structural button).
     unsaved: Vec<String>,
+    /// The installation's regions a survey may be answered in, as (name, label, whether the
+    /// tenant's home); empty without a regions file, and the choice is not shown.
+    regions: Vec<(String, String, bool)>,
 }
 
 impl DesignerPage {
@@ -293,9 +328,25 @@ impl DesignerPage {
     fn keep(&self) -> &'static str {
         KEEP
     }
+
+    /// Whether region `name` is ticked: named by the survey, or home when it names none.
+    fn hosts(&self, name: &str, home: &bool) -> bool {
+        match self.fields.regions.is_empty() {
+            true => *home,
+            false => self.fields.regions.split(',').any(|ticked| ticked == name),
+        }
+    }
 }
 
-fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
+fn page(state: &AppState, signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
+    let regions = &state.stores.regions;
+    let regions = regions
+        .all()
+        .map(|region| {
+            let home = regions.is_here(&region.name);
+            (region.name.to_string(), region.label.clone(), home)
+        })
+        .collect();
     let zone = signed_in.tenant.zone();
     let (fields, questions) = match &survey {
         Some(s) => (SurveyFields::of(s, &zone), QuestionEdit::all_of(s)),
@@ -318,6 +369,7 @@ fn page(signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
         errors: BTreeMap::new(),
         notice: None,
         public_url: None,
+        regions,
     }
 }
 
@@ -342,8 +394,11 @@ fn edit_token(survey: &Survey) -> String {
 }
 
 /// `GET /tenant/surveys/new`
-pub async fn new(signed_in: AtLeast<Editor>) -> Result<HttpResponse, WebError> {
-    render(&page(&signed_in, None))
+pub async fn new(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+) -> Result<HttpResponse, WebError> {
+    render(&page(&state, &signed_in, None))
 }
 
 /// Whether the editor was just saved.
@@ -361,7 +416,7 @@ pub async fn edit(
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let mut editor = page(&signed_in, Some(survey.clone()));
+    let mut editor = page(&state, &signed_in, Some(survey.clone()));
     if survey.published || survey.was_published {
         editor.public_url = Some(state.survey_url(&request, &survey.tenant, &survey.slug));
     }
@@ -472,7 +527,7 @@ async fn save_form(
     let form = signed_in.checked_form(payload, state).await?;
     let (fields, mut questions, action) = posted(&form);
     let edited_from = field(&form, "edited_from").unwrap_or("").to_owned();
-    let mut editor = page(signed_in, current.clone());
+    let mut editor = page(state, signed_in, current.clone());
     if let Some(edit) = Edit::parse(&action, questions.len()) {
         let done = edit.apply(&mut questions);
         editor.unsaved = unsaved::unsaved(&editor.fields, &editor.questions, &fields, &questions);
@@ -495,7 +550,7 @@ async fn save_form(
                 .await?
                 .ok_or(WebError::NotFound)?;
             if !edited_from.is_empty() && edited_from != edit_token(&fresh) {
-                let mut editor = page(signed_in, Some(fresh.clone()));
+                let mut editor = page(state, signed_in, Some(fresh.clone()));
                 editor.conflict = true;
                 (editor.fields, editor.questions) = (fields, questions);
                 return render_with_status(StatusCode::CONFLICT, &editor);
@@ -515,7 +570,7 @@ async fn save_form(
     };
     let checked = input_of(&fields, &editor.zone, &questions).and_then(|mut input| {
         renew_retyped(&mut input, &existing);
-        input.check(&existing).map_err(|errors| {
+        service::check(&state.stores, &input, &existing).map_err(|errors| {
             errors
                 .into_iter()
                 .map(|(field, message)| (form_field(&field, &input, &kept), message))
@@ -601,7 +656,7 @@ pub async fn publish(
     match service::publish(&state.stores, signed_in.actor(), &survey).await {
         Ok(published) => Ok(back_to(&published)),
         Err(service::PublishError::Incomplete(problem)) => {
-            let mut editor = page(&signed_in, Some(survey));
+            let mut editor = page(&state, &signed_in, Some(survey));
             editor.errors.insert(
                 "questions".into(),
                 format!("Add a question first: {problem}."),

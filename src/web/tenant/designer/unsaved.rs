@@ -17,13 +17,15 @@ pub(super) fn unsaved(
     questions: &[QuestionEdit],
 ) -> Vec<String> {
     let mut changes = Vec::new();
-    let texts: [(&str, Field); 6] = [
+    let texts: [(&str, Field); 8] = [
         ("the title", |f| &f.title),
         ("the introduction", |f| &f.description),
         ("the thank-you message", |f| &f.thank_you),
         ("the closing time", |f| &f.closes_at),
         ("the response limit", |f| &f.response_limit),
         ("the closed message", |f| &f.closed_message),
+        ("the regions", |f| &f.regions),
+        ("where answers are kept", |f| &f.residency),
     ];
     for (name, of) in texts {
         if of(saved_fields).trim() != of(fields).trim() {
