@@ -110,6 +110,10 @@ fn describe(received: &Received) -> String {
             let (survey, reference) = message.addressee();
             format!("oversized answer {reference} to {survey}")
         }
+        Ok(message @ AnswerMessage::Stored { .. }) => {
+            let (survey, reference) = message.addressee();
+            format!("answer {reference} to {survey}, moved from another region")
+        }
         Err(reason) => format!("unreadable: {reason}"),
     }
 }

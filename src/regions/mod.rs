@@ -75,6 +75,14 @@ impl Regions {
         self.here.as_ref().is_none_or(|here| here == name)
     }
 
+    /// These regions as a process of region `name` sees them.
+    pub fn seen_from(&self, name: &RegionName) -> Self {
+        Self {
+            here: Some(name.clone()),
+            all: self.all.clone(),
+        }
+    }
+
     /// The first reference number this process's region may hand out (0 without a regions
     /// file, as before regions existed).
     pub fn reference_base(&self) -> u64 {

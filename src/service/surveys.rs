@@ -104,6 +104,7 @@ pub async fn revise(
     definition: Definition,
 ) -> Result<Survey, StoreError> {
     let survey = stores.surveys.revise(current, definition).await?;
+    super::hosting::push(stores, &survey, Some(current)).await?;
     let wanted = segment_questions(&survey.questions);
     // Answers may exist only once it was published: then its segments must follow.
     if survey.was_published && wanted != segment_questions(&current.questions) {
@@ -122,6 +123,7 @@ pub async fn publish(
         return Err(PublishError::Incomplete(problem));
     }
     let published = stores.surveys.set_published(survey, true).await?;
+    super::hosting::push(stores, &published, None).await?;
     actor
         .record(stores, AuditAction::SurveyPublished, named(survey))
         .await?;
@@ -135,6 +137,7 @@ pub async fn unpublish(
     survey: &Survey,
 ) -> Result<Survey, StoreError> {
     let unpublished = stores.surveys.set_published(survey, false).await?;
+    super::hosting::push(stores, &unpublished, None).await?;
     actor
         .record(stores, AuditAction::SurveyUnpublished, named(survey))
         .await?;
@@ -144,6 +147,7 @@ pub async fn unpublish(
 /// Deletes a survey and every answer to it.
 pub async fn delete(stores: &Stores, actor: Actor<'_>, survey: &Survey) -> Result<(), StoreError> {
     stores.surveys.delete(survey).await?;
+    super::hosting::withdraw(stores, survey).await;
     actor
         .record(stores, AuditAction::SurveyDeleted, named(survey))
         .await

@@ -37,6 +37,8 @@ pub const STANDARD_QUEUE: &str = "answers-standard";
 pub const PREMIUM_QUEUE: &str = "answers-premium";
 /// Where messages go that failed too often to process.
 pub const POISON_QUEUE: &str = "answers-poison";
+/// In a hosting region, the answers waiting to move to their tenant's home region.
+pub const TRANSFER_QUEUE: &str = "answers-transfer";
 
 /// What a message on an answer queue carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,6 +61,18 @@ pub enum AnswerMessage {
         /// The answer's reference.
         reference: Reference,
     },
+    /// An answer given in another region and moved here: already stored (create-only, at
+    /// `keys::answer`), to be counted.
+    Stored {
+        /// The survey's owner.
+        tenant: TenantSlug,
+        /// The survey.
+        survey: SurveySlug,
+        /// The survey's identity.
+        survey_id: SurveyId,
+        /// The answer's reference.
+        reference: Reference,
+    },
 }
 
 impl AnswerMessage {
@@ -67,6 +81,12 @@ impl AnswerMessage {
         match self {
             AnswerMessage::Answer { answer } => (answer.survey_ref(), answer.reference),
             AnswerMessage::Pointer {
+                tenant,
+                survey,
+                survey_id,
+                reference,
+            }
+            | AnswerMessage::Stored {
                 tenant,
                 survey,
                 survey_id,
@@ -101,6 +121,8 @@ pub struct AnswerQueues {
     standard: Vec<QueueName>,
     premium: Vec<QueueName>,
     poison: QueueName,
+    /// With regions: the answers waiting to move home.
+    transfer: Option<QueueName>,
 }
 
 /// The most shards a class of answers may be split over.
@@ -133,15 +155,20 @@ fn shard_names(base: &str, shards: usize) -> Vec<QueueName> {
 }
 
 impl AnswerQueues {
-    /// Creates the queues if missing (each class over `shards` queues); called once at
-    /// start-up.
-    pub async fn create(storage: &Storage, shards: usize) -> Result<Self, StoreError> {
+    /// Creates the queues if missing (each class over `shards` queues, and the transfer queue
+    /// when the installation has regions); called once at start-up.
+    pub async fn create(
+        storage: &Storage,
+        shards: usize,
+        regions: bool,
+    ) -> Result<Self, StoreError> {
         let queues = Self {
             queues: storage.queues.clone(),
             blobs: storage.blobs.clone(),
             standard: shard_names(STANDARD_QUEUE, shards),
             premium: shard_names(PREMIUM_QUEUE, shards),
             poison: queue_name(POISON_QUEUE),
+            transfer: regions.then(|| queue_name(TRANSFER_QUEUE)),
         };
         for (_, queue) in queues.all() {
             queues
@@ -176,6 +203,47 @@ impl AnswerQueues {
         subscription: Subscription,
     ) -> Result<Delivery, StoreError> {
         let queue = self.queue_for(answer.reference, subscription);
+        self.submit_to(queue, answer).await
+    }
+
+    /// Hands an answer given here to a survey of another region's tenant to the transfer
+    /// queue, which moves it home; returns once it is durably queued.
+    pub async fn submit_for_transfer(&self, answer: &Answer) -> Result<Delivery, StoreError> {
+        let queue = self.transfer.as_ref().ok_or_else(|| StoreError::Storage {
+            doing: "queueing an answer to move home".into(),
+            source: Error::InvalidArgument("this installation has no regions".into()),
+        })?;
+        self.submit_to(queue, answer).await
+    }
+
+    /// The transfer queue, with regions.
+    pub fn transfer(&self) -> Option<&QueueName> {
+        self.transfer.as_ref()
+    }
+
+    /// Queues, on the tenant's queue here, an answer moved here from another region and
+    /// already stored: the worker counts it.
+    pub async fn queue_stored(
+        &self,
+        answer: &Answer,
+        subscription: Subscription,
+    ) -> Result<(), StoreError> {
+        let queue = self.queue_for(answer.reference, subscription);
+        let stored = AnswerMessage::Stored {
+            tenant: answer.tenant.clone(),
+            survey: answer.survey.clone(),
+            survey_id: answer.survey_id.clone(),
+            reference: answer.reference,
+        };
+        self.queues
+            .add(queue, encode(queue.as_str(), &stored)?.into(), None)
+            .await
+            .context(|| format!("queueing moved answer {}", answer.reference))?;
+        Ok(())
+    }
+
+    /// Queues an answer on `queue`, whole or through an incoming blob when it is too large.
+    async fn submit_to(&self, queue: &QueueName, answer: &Answer) -> Result<Delivery, StoreError> {
         let whole = AnswerMessage::Answer {
             answer: answer.clone(),
         };
@@ -231,6 +299,7 @@ impl AnswerQueues {
         premium
             .chain(standard)
             .chain([("poison", &self.poison)])
+            .chain(self.transfer.iter().map(|queue| ("transfer", queue)))
             .collect()
     }
 

@@ -28,18 +28,7 @@ impl AnswerStore {
     /// Stores answers as `store` does, with one call for all of them: for each answer, in
     /// order, `None` if it was stored now or the copy stored before.
     pub async fn store_many(&self, answers: &[&Answer]) -> Result<Vec<Option<Answer>>, StoreError> {
-        let puts = answers
-            .iter()
-            .map(|answer| {
-                let key = keys::answer(&answer.survey_ref(), answer.reference);
-                let body = encode(&key, answer)?.into();
-                Ok(BlobPut {
-                    key,
-                    body,
-                    mode: PutMode::Create,
-                })
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
+        let puts = create_puts(answers)?;
         let keys: Vec<String> = puts.iter().map(|put| put.key.clone()).collect();
         let written = self
             .blobs
@@ -61,6 +50,28 @@ impl AnswerStore {
             stored[index] = copy;
         }
         Ok(stored)
+    }
+
+    /// Stores answers create-only, leaving a copy already stored as it is without reading it
+    /// back: for answers moved here from another region, where a copy already here is the
+    /// same answer moved by an earlier attempt.
+    pub async fn create_many(&self, answers: &[&Answer]) -> Result<(), StoreError> {
+        let puts = create_puts(answers)?;
+        let written = self
+            .blobs
+            .put_many(puts)
+            .await
+            .context(|| format!("storing {} moved answers", answers.len()))?;
+        for (answer, written) in answers.iter().zip(written) {
+            match written {
+                Ok(_) | Err(Error::AlreadyExists { .. }) => {}
+                Err(error) => {
+                    return Err(error)
+                        .context(|| format!("storing moved answer {}", answer.reference));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A stored answer, if there is one.
@@ -146,4 +157,20 @@ impl AnswerStore {
             Err(error) => Err(error).context(|| format!("reading answer {key}")),
         }
     }
+}
+
+/// Create-only writes of `answers` at their keys.
+fn create_puts(answers: &[&Answer]) -> Result<Vec<BlobPut>, StoreError> {
+    answers
+        .iter()
+        .map(|answer| {
+            let key = keys::answer(&answer.survey_ref(), answer.reference);
+            let body = encode(&key, answer)?.into();
+            Ok(BlobPut {
+                key,
+                body,
+                mode: PutMode::Create,
+            })
+        })
+        .collect()
 }

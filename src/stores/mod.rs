@@ -14,6 +14,7 @@ pub mod deletions;
 pub mod digests;
 mod error;
 pub mod exports;
+pub mod hosted;
 mod json_blob;
 pub mod keys;
 pub mod lease;
@@ -21,6 +22,7 @@ pub mod mail;
 mod members;
 pub mod membership;
 mod references;
+mod regional;
 pub mod reports;
 pub mod responses;
 mod secrets;
@@ -170,6 +172,10 @@ pub struct Stores {
     pub session_key: [u8; 64],
     /// The installation's regions and this process's one.
     pub regions: std::sync::Arc<crate::regions::Regions>,
+    /// Copies of other regions' tenants and surveys hosted here.
+    pub hosted: hosted::HostedStore,
+    /// The stores of the other regions, opened when first needed.
+    elsewhere: std::sync::Arc<regional::Elsewhere>,
 }
 
 /// Looks `key` up in `cache`, loading it on a miss (concurrent misses of one key share one
@@ -291,7 +297,8 @@ impl Stores {
 
     /// Builds the stores, creating the queues and the signing key if this is a new storage.
     pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
-        let answer_queues = AnswerQueues::create(&storage, settings.queue_shards).await?;
+        let answer_queues =
+            AnswerQueues::create(&storage, settings.queue_shards, settings.regions.named()).await?;
         let exports = exports::ExportStore::create(&storage).await?;
         let deletions = deletions::DeletionStore::create(&storage).await?;
         let webhooks = webhooks::WebhookStore::create(&storage).await?;
@@ -329,6 +336,8 @@ impl Stores {
             signing_key,
             session_key,
             regions: settings.regions.clone(),
+            hosted: hosted::HostedStore::new(storage.blobs.clone(), settings),
+            elsewhere: std::sync::Arc::new(regional::Elsewhere::new(settings)),
             storage,
         })
     }

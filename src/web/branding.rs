@@ -7,7 +7,7 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 
 use crate::domain::branding::logo_type;
-use crate::web::public::tenant_named;
+use crate::web::public::{home_elsewhere, tenant_named};
 use crate::web::{AppState, WebError};
 
 /// Mounts `/b`.
@@ -30,6 +30,10 @@ pub async fn logo(
     path: web::Path<String>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
+    // A tenant of another region keeps its logo at home.
+    if let Some(home) = home_elsewhere(&state, &path).await? {
+        return Err(WebError::Elsewhere(format!("{home}{}", request.uri())));
+    }
     let tenant = tenant_named(&state, &path).await?;
     let Some(version) = tenant.branding.logo.clone() else {
         return Err(WebError::NotFound);

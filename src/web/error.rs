@@ -51,6 +51,10 @@ pub enum WebError {
     /// A template failed to render.
     #[error("rendering a page failed")]
     Template(#[source] askama::Error),
+    /// What was asked for is served by another region, at this address: a 307, so a form
+    /// posted here is posted there as it was.
+    #[error("served in another region: {0}")]
+    Elsewhere(String),
 }
 
 /// The page shown for any error.
@@ -78,6 +82,10 @@ impl WebError {
             WebError::Forbidden(message) => ("This request was refused", message.clone()),
             WebError::TooManyRequests(message) => ("Too many attempts", message.clone()),
             WebError::Gone(message) => ("This link no longer works", message.clone()),
+            WebError::Elsewhere(_) => (
+                "This survey is answered elsewhere",
+                "It is served from another address; your browser goes there now.".into(),
+            ),
             WebError::RequestTimeout => (
                 "This took too long",
                 "What you sent did not arrive in time, so it was not saved. Please check your \
@@ -124,6 +132,7 @@ impl ResponseError for WebError {
             WebError::Gone(_) => StatusCode::GONE,
             WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            WebError::Elsewhere(_) => StatusCode::TEMPORARY_REDIRECT,
             WebError::Store(error) if error.is_full() || error.is_corrupt() => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -137,6 +146,11 @@ impl ResponseError for WebError {
         if let WebError::SignInRequired = self {
             return HttpResponse::SeeOther()
                 .insert_header((actix_web::http::header::LOCATION, "/tenant/sign-in"))
+                .finish();
+        }
+        if let WebError::Elsewhere(location) = self {
+            return HttpResponse::TemporaryRedirect()
+                .insert_header((actix_web::http::header::LOCATION, location.as_str()))
                 .finish();
         }
         if self.status_code().is_server_error() {

@@ -30,6 +30,19 @@ pub(super) struct Work {
     pub(super) received: Received,
     pub(super) answer: Answer,
     pub(super) incoming: bool,
+    /// Read from its stored copy (moved here from another region): not stored again.
+    pub(super) stored: bool,
+}
+
+/// Where a message's answer was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// The message itself.
+    Message,
+    /// An incoming blob (an oversized answer).
+    Incoming,
+    /// Its stored copy (an answer moved here from another region).
+    Stored,
 }
 
 /// Each survey's segment questions, as its current definition names them.
@@ -279,6 +292,11 @@ impl Worker {
                         .collect(),
                     settled,
                     segments,
+                    stored: items
+                        .iter()
+                        .filter(|w| w.stored)
+                        .map(|w| w.answer.reference)
+                        .collect(),
                 };
                 // Two messages with one reference in this batch are one answer.
                 let repeated = items.len() - batch.answers.len();
@@ -337,10 +355,11 @@ impl Worker {
             let too_often = received.message.dequeue_count > self.settings.max_dequeue;
             match answer {
                 Ok(None) => gone.push(received),
-                Ok(Some((answer, incoming))) if !too_often => work.push(Work {
+                Ok(Some((answer, source))) if !too_often => work.push(Work {
                     received,
                     answer,
-                    incoming,
+                    incoming: source == Source::Incoming,
+                    stored: source == Source::Stored,
                 }),
                 Ok(_) => poison.push((received, "received too many times".to_owned())),
                 Err(reason) if too_often => poison.push((received, reason)),
@@ -353,12 +372,25 @@ impl Worker {
         Resolved { work, poison, gone }
     }
 
-    /// A message's answer and whether it came through an incoming blob; `None` for the pointer
-    /// of an answer whose survey was deleted (with the blob).
-    async fn answer_of(&self, received: &Received) -> Result<Option<(Answer, bool)>, String> {
+    /// A message's answer and where it was read from; `None` for the pointer of an answer
+    /// whose survey was deleted (with the blob).
+    async fn answer_of(&self, received: &Received) -> Result<Option<(Answer, Source)>, String> {
         match &received.content {
             Err(reason) => Err(format!("not an answer message: {reason}")),
-            Ok(AnswerMessage::Answer { answer }) => Ok(Some((answer.clone(), false))),
+            Ok(AnswerMessage::Answer { answer }) => Ok(Some((answer.clone(), Source::Message))),
+            Ok(stored @ AnswerMessage::Stored { .. }) => {
+                let (survey, reference) = stored.addressee();
+                let found = self
+                    .stores
+                    .answers
+                    .get(&survey, reference)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                match found {
+                    Some(answer) => Ok(Some((answer, Source::Stored))),
+                    None => self.missing(&survey, reference).await,
+                }
+            }
             Ok(pointer @ AnswerMessage::Pointer { .. }) => {
                 let (survey, reference) = pointer.addressee();
                 let answers = &self.stores.answers;
@@ -372,17 +404,27 @@ impl Worker {
                         .map_err(|e| e.to_string())?,
                     Err(error) => return Err(error.to_string()),
                 };
-                if let Some(answer) = found {
-                    return Ok(Some((answer, true)));
-                }
-                match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
-                    Ok(Some(current)) if current.id == survey.id => Err(format!(
-                        "the oversized answer {reference} of {survey} is missing"
-                    )),
-                    Ok(_) => Ok(None),
-                    Err(error) => Err(error.to_string()),
+                match found {
+                    Some(answer) => Ok(Some((answer, Source::Incoming))),
+                    None => self.missing(&survey, reference).await,
                 }
             }
+        }
+    }
+
+    /// A pointed-to answer that is not there: gone with its deleted survey (`None`), or
+    /// missing while the survey stands (an error, retried until it is poison).
+    async fn missing(
+        &self,
+        survey: &SurveyRef,
+        reference: Reference,
+    ) -> Result<Option<(Answer, Source)>, String> {
+        match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
+            Ok(Some(current)) if current.id == survey.id => Err(format!(
+                "the pointed-to answer {reference} of {survey} is missing"
+            )),
+            Ok(_) => Ok(None),
+            Err(error) => Err(error.to_string()),
         }
     }
 

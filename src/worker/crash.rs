@@ -6,7 +6,9 @@
 //! - `after-commit`: the summary counts the batch; nothing is flushed, listed or deleted;
 //! - `after-flush`: the commit is durable; no list entry or counted bit is written yet;
 //! - `after-settle`: list entries and bits are written; the messages are not deleted;
-//! - `before-delete`: incoming blobs are removed; the messages are not deleted.
+//! - `before-delete`: incoming blobs are removed; the messages are not deleted;
+//! - `after-move-store`: answers moving home are stored there; nothing is queued there yet;
+//! - `after-move-queue`: they are queued at home too; nothing is deleted here yet.
 //!
 //! Unset (as in any real deployment) reaching a point costs one look at a value read once.
 
@@ -24,6 +26,10 @@ pub enum Point {
     AfterSettle,
     /// Incoming blobs were removed, messages not yet deleted.
     BeforeDelete,
+    /// Answers moving home were stored there.
+    AfterMoveStore,
+    /// Answers moving home were queued there too.
+    AfterMoveQueue,
 }
 
 impl Point {
@@ -33,6 +39,8 @@ impl Point {
             "after-flush" => Some(Point::AfterFlush),
             "after-settle" => Some(Point::AfterSettle),
             "before-delete" => Some(Point::BeforeDelete),
+            "after-move-store" => Some(Point::AfterMoveStore),
+            "after-move-queue" => Some(Point::AfterMoveQueue),
             _ => None,
         }
     }

@@ -63,6 +63,9 @@ pub struct SurveyBatch {
     pub settled: BTreeSet<Reference>,
     /// The survey's segment questions: the commit starts segments for any that have none.
     pub segments: Vec<QuestionId>,
+    /// Answers read from their stored copy (moved here from another region): not stored
+    /// again.
+    pub stored: BTreeSet<Reference>,
 }
 
 /// What a merge did.
@@ -152,7 +155,14 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
 /// Step 0: stores each answer create-only; a reference already stored is replaced in the
 /// batch by the stored copy, which is the one that counts.
 async fn store_answers(stores: &Stores, batch: &mut SurveyBatch) -> Result<(), StoreError> {
-    let answers: Vec<&Answer> = batch.answers.values().collect();
+    let answers: Vec<&Answer> = batch
+        .answers
+        .values()
+        .filter(|answer| !batch.stored.contains(&answer.reference))
+        .collect();
+    if answers.is_empty() {
+        return Ok(());
+    }
     let kept: Vec<Answer> = stores
         .answers
         .store_many(&answers)

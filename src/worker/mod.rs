@@ -21,10 +21,12 @@ mod rebuild;
 pub mod reconcile;
 pub mod segments;
 mod side_work;
+mod transfer;
 
 pub use deletions::{Deleted, Recounted, delete, recount};
 pub use merge::{Merged, SurveyBatch, complete, merge, tidy};
 pub use rebuild::{Rebuilt, rebuild};
+pub use transfer::Moved;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
@@ -118,6 +120,8 @@ pub enum StepOutcome {
         /// The job's id.
         id: String,
     },
+    /// A batch of answers given here was moved to (or left waiting for) their home region.
+    TransferDone(transfer::Moved),
     /// Every queue was empty.
     QueuesEmpty,
     /// The pause flag is set; nothing was received.
@@ -184,6 +188,22 @@ impl Worker {
             }
         }
         self.tidy().await?;
+        match transfer::step(
+            &self.stores,
+            self.settings.visibility,
+            self.settings.max_dequeue,
+        )
+        .await
+        {
+            Ok(Some(moved)) if moved.moved + moved.poisoned > 0 => {
+                return Ok(StepOutcome::TransferDone(moved));
+            }
+            Ok(_) => {}
+            // Moving answers home is this region's side job: its trouble never stops the rest.
+            Err(error) => {
+                tracing::error!(error = %error_chain(&error), "moving answers home failed");
+            }
+        }
         if let Some(done) = self.deletion().await? {
             return Ok(done);
         }
@@ -253,9 +273,11 @@ impl Worker {
                     totals.conflicts += conflicts as u64;
                     Duration::ZERO
                 }
-                Ok(StepOutcome::ExportDone { .. } | StepOutcome::DeletionDone { .. }) => {
-                    Duration::ZERO
-                }
+                Ok(
+                    StepOutcome::ExportDone { .. }
+                    | StepOutcome::DeletionDone { .. }
+                    | StepOutcome::TransferDone(_),
+                ) => Duration::ZERO,
                 Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => self.settings.idle_wait,
                 Err(error) => {
                     tracing::error!(error = %error_chain(&error), "a worker step failed");

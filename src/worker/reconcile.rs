@@ -286,6 +286,7 @@ async fn repair(
             answers,
             settled: BTreeSet::new(),
             segments: Vec::new(),
+            stored: BTreeSet::new(),
         };
         let merged = merge(stores, batch).await?;
         tidy(stores, survey, &merged.settled).await?;

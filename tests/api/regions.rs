@@ -109,3 +109,153 @@ async fn without_a_regions_file_a_survey_names_no_region() {
     assert_eq!(created["regions"], serde_json::json!([]));
     assert_eq!(created["residency"], "home");
 }
+
+/// A region of a two-region installation on local storage, served in this process.
+struct RegionApp {
+    app: crate::helpers::TestApp,
+    /// Its stores, with the installation's regions.
+    stores: canvass::stores::Stores,
+}
+
+/// Serves region `region` of the regions file `file`; workers are stepped by the test.
+async fn region_app(file: &std::path::Path, region: &str) -> RegionApp {
+    let mut settings = crate::helpers::test_settings();
+    settings.demo = false;
+    settings.storage.regions_file = Some(file.to_owned());
+    settings.storage.region = Some(region.to_owned());
+    let placement = settings.storage.placement().expect("a usable regions file");
+    let storage = placement
+        .backend
+        .open(canvass::storage::local::Durability::Full)
+        .await
+        .expect("the region's storage opens");
+    let backend = canvass::config::BackendSettings {
+        storage: settings.storage.clone(),
+        stores: settings.stores.clone(),
+    };
+    let app = crate::helpers::spawn_app_configured(storage, settings).await;
+    let stores = canvass::startup::open_stores(&backend)
+        .await
+        .expect("the region's stores open");
+    RegionApp { app, stores }
+}
+
+/// Writes a two-region file (us and eu on local storage in `dir`) and returns its path.
+fn regions_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let file = dir.join("regions.toml");
+    std::fs::write(&file, two_regions(dir)).expect("written");
+    file
+}
+
+#[tokio::test]
+async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
+    use canvass::worker::StepOutcome;
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let us = region_app(&file, "us").await;
+    let eu = region_app(&file, "eu").await;
+    let key = canvass::admin::create_tenant(
+        &us.stores,
+        "acme",
+        "Acme",
+        canvass::domain::Subscription::Standard,
+    )
+    .await
+    .expect("created at home");
+    let survey = us
+        .app
+        .published_survey(
+            &key,
+            serde_json::json!({
+                "title": "Lunch",
+                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
+                "regions": ["eu"],
+            }),
+        )
+        .await;
+    assert_eq!(survey["regions"], serde_json::json!(["eu"]));
+
+    // Home sends respondents to the region hosting it, keeping the address.
+    let at_home = us.app.get("/s/acme/lunch").await;
+    assert_eq!(at_home.status(), 307);
+    assert_eq!(
+        at_home.headers()["location"],
+        "http://127.0.0.1:8081/s/acme/lunch"
+    );
+
+    // The hosting region serves it from the copy pushed at publish, and thanks.
+    let token = crate::helpers::token_in(&eu.app.form("acme", "lunch").await);
+    let thanked = eu
+        .app
+        .submit("acme", "lunch", &token, &[("overall", "4")])
+        .await;
+    assert_eq!(thanked.status(), 303);
+    // The same form posted again (a retry) is the same answer.
+    let again = eu
+        .app
+        .submit("acme", "lunch", &token, &[("overall", "4")])
+        .await;
+    assert_eq!(again.status(), 303);
+    let second = eu.app.answer("acme", "lunch", &[("overall", "2")]).await;
+    assert_eq!(second.status(), 303);
+    let transfer = eu
+        .stores
+        .answer_queues
+        .transfer()
+        .expect("a transfer queue")
+        .clone();
+    assert_eq!(
+        eu.stores.queue_length(&transfer).await.expect("a length"),
+        3
+    );
+
+    // Moved home, then counted there: exact, and nothing of it stays in the hosting region.
+    let mut mover = crate::helpers::worker(&eu.stores, std::time::Duration::from_secs(60));
+    match mover.step().await.expect("a step") {
+        StepOutcome::TransferDone(moved) => assert_eq!(moved.moved, 3, "{moved:?}"),
+        other => panic!("moved nothing: {other:?}"),
+    }
+    assert_eq!(
+        eu.stores.queue_length(&transfer).await.expect("a length"),
+        0
+    );
+    crate::helpers::drain(&us.stores).await;
+    let (_, summary) = us
+        .app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/lunch/summary",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(summary["total"], 2, "{summary}");
+    let left = eu.stores.scan("answers/", None).await.expect("listed");
+    assert!(
+        left.keys.is_empty(),
+        "answers stayed in eu: {:?}",
+        left.keys
+    );
+    let references: Vec<u64> = {
+        let (_, page) = us
+            .app
+            .api(
+                reqwest::Method::GET,
+                "/api/v1/surveys/lunch/responses",
+                &key,
+                None,
+            )
+            .await;
+        page["responses"]
+            .as_array()
+            .expect("responses")
+            .iter()
+            .map(|r| r["reference"].as_u64().expect("a reference"))
+            .collect()
+    };
+    let eu_block = canvass::regions::REFERENCE_BLOCK_SIZE;
+    assert!(
+        references.iter().all(|r| *r >= eu_block),
+        "references come from eu's block: {references:?}"
+    );
+}

@@ -5,7 +5,7 @@ mod pages;
 mod share;
 
 pub(crate) use form::{parse as parse_form, read_body};
-pub(crate) use pages::{FormContext, Step, SurveyPage, step, tenant_named};
+pub(crate) use pages::{FormContext, Step, SurveyPage, home_elsewhere, step, tenant_named};
 
 use actix_web::web::{self, ServiceConfig};
 

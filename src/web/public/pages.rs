@@ -5,15 +5,17 @@ use std::sync::Arc;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::LOCATION;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use time::OffsetDateTime;
 
 use super::form::{self, QuestionView};
+use crate::domain::region::{RegionName, Residency};
 use crate::domain::{
     Answer, FieldErrors, QuestionId, RawAnswers, Reference, SubmissionToken, Survey, SurveySlug,
     SurveyState, Target, Tenant, TenantSlug, thanks_signature, thanks_signed,
 };
+use crate::stores::hosted::HostedTenant;
 use crate::web::{AppState, WebError, markdown, render, render_with_status};
 
 #[derive(Template)]
@@ -253,34 +255,119 @@ struct ThanksPage {
     message: Option<String>,
 }
 
-/// The tenant at this address, or 404.
-pub(crate) async fn tenant_named(state: &AppState, tenant: &str) -> Result<Arc<Tenant>, WebError> {
+/// How this region holds a tenant whose public address was asked for.
+enum Standing {
+    /// It lives here.
+    Own(Arc<Tenant>),
+    /// It lives elsewhere; this region hosts some of its surveys.
+    Hosted(Arc<HostedTenant>),
+}
+
+/// The tenant at this address as this region holds it, or 404.
+async fn standing(state: &AppState, tenant: &str) -> Result<Standing, WebError> {
     let slug = TenantSlug::parse(tenant).map_err(|_| WebError::NotFound)?;
+    if let Some(own) = state.stores.tenants.get(&slug).await? {
+        return Ok(Standing::Own(own));
+    }
+    if state.stores.regions.named()
+        && let Some(hosted) = state.stores.hosted.tenant(&slug).await?
+    {
+        return Ok(Standing::Hosted(hosted));
+    }
+    Err(WebError::NotFound)
+}
+
+/// The tenant at this address (living here, or hosted here), or 404.
+pub(crate) async fn tenant_named(state: &AppState, tenant: &str) -> Result<Arc<Tenant>, WebError> {
+    Ok(match standing(state, tenant).await? {
+        Standing::Own(tenant) => tenant,
+        Standing::Hosted(hosted) => hosted.tenant.clone(),
+    })
+}
+
+/// Where the tenant at this address lives when that is another region: its address there.
+pub(crate) async fn home_elsewhere(
+    state: &AppState,
+    tenant: &str,
+) -> Result<Option<String>, WebError> {
+    Ok(match standing(state, tenant).await? {
+        Standing::Own(_) => None,
+        Standing::Hosted(hosted) => Some(region_url(state, &hosted.home)?),
+    })
+}
+
+/// A region's public address.
+fn region_url(state: &AppState, region: &RegionName) -> Result<String, WebError> {
     state
         .stores
-        .tenants
-        .get(&slug)
-        .await?
-        .ok_or(WebError::NotFound)
+        .regions
+        .get(region)
+        .map(|region| region.public_url.clone())
+        .ok_or_else(|| WebError::Internal(format!("{region} is not a region of this installation")))
 }
 
 /// The tenant and one of its surveys; 404 unless both exist and the survey was published
-/// at some time (a draft never published is not there for respondents).
+/// at some time (a draft never published is not there for respondents). A survey answered in
+/// another region is a 307 to the same address there (`request` gives the address).
 pub(super) async fn survey_named(
     state: &AppState,
+    request: &HttpRequest,
     tenant: &str,
     survey: &str,
 ) -> Result<(Arc<Tenant>, Arc<Survey>), WebError> {
-    let tenant = tenant_named(state, tenant).await?;
     let slug = SurveySlug::parse(survey).map_err(|_| WebError::NotFound)?;
-    let survey = state
-        .stores
-        .surveys
-        .get(&tenant.slug, &slug)
-        .await?
-        .filter(|survey| survey.published || survey.was_published)
-        .ok_or(WebError::NotFound)?;
-    Ok((tenant, survey))
+    let answered = |survey: &Survey| survey.published || survey.was_published;
+    let elsewhere = |region: &RegionName| -> Result<WebError, WebError> {
+        Ok(WebError::Elsewhere(format!(
+            "{}{}",
+            region_url(state, region)?,
+            request.uri()
+        )))
+    };
+    match standing(state, tenant).await? {
+        Standing::Own(tenant) => {
+            let survey = state
+                .stores
+                .surveys
+                .get(&tenant.slug, &slug)
+                .await?
+                .filter(|survey| answered(survey))
+                .ok_or(WebError::NotFound)?;
+            if let Some(here) = state.stores.regions.here() {
+                let hosts = survey.hosting_regions(here);
+                if !hosts.contains(here) {
+                    return Err(elsewhere(&hosts[0])?);
+                }
+            }
+            Ok((tenant, survey))
+        }
+        Standing::Hosted(hosted) => {
+            let here = state.stores.regions.here();
+            let copy = state
+                .stores
+                .hosted
+                .survey(&hosted.tenant.slug, &slug)
+                .await?
+                .filter(|survey| answered(survey))
+                .filter(|survey| {
+                    here.is_some_and(|here| survey.hosting_regions(&hosted.home).contains(here))
+                });
+            match copy {
+                Some(survey) => Ok((hosted.tenant.clone(), survey)),
+                // Not answered here (or no longer): its home says where it is.
+                None => Err(elsewhere(&hosted.home)?),
+            }
+        }
+    }
+}
+
+/// Whether answers to `survey` move home from here: it is hosted here for a tenant living in
+/// another region, and its answers may leave.
+async fn moves_home(state: &AppState, tenant: &Tenant, survey: &Survey) -> Result<bool, WebError> {
+    if !state.stores.regions.named() || survey.residency == Residency::Region {
+        return Ok(false);
+    }
+    Ok(state.stores.tenants.get(&tenant.slug).await?.is_none())
 }
 
 /// A survey respondents can answer now, or the page saying it is closed (410).
@@ -291,8 +378,13 @@ enum Reached {
 
 /// The survey at this address as respondents reach it: 404 for a draft never published, the
 /// closing page for one closed (by its owner, its date or its response limit).
-async fn reach(state: &AppState, tenant: &str, survey: &str) -> Result<Reached, WebError> {
-    let (tenant, survey) = survey_named(state, tenant, survey).await?;
+async fn reach(
+    state: &AppState,
+    request: &HttpRequest,
+    tenant: &str,
+    survey: &str,
+) -> Result<Reached, WebError> {
+    let (tenant, survey) = survey_named(state, request, tenant, survey).await?;
     if state.stores.survey_state(&survey).await? == SurveyState::Open {
         return Ok(Reached::Open(tenant, survey));
     }
@@ -320,9 +412,14 @@ struct ClosedPage {
 /// `GET /s/{tenant}?page=N`: the tenant's published surveys, 20 to a page.
 pub async fn tenant(
     state: web::Data<AppState>,
+    request: HttpRequest,
     path: web::Path<String>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, WebError> {
+    // A tenant of another region lists its surveys at home.
+    if let Some(home) = home_elsewhere(&state, &path).await? {
+        return Err(WebError::Elsewhere(format!("{home}{}", request.uri())));
+    }
     let tenant = tenant_named(&state, &path).await?;
     let mut published = Vec::new();
     for survey in state.stores.surveys.published(&tenant.slug).await? {
@@ -352,9 +449,10 @@ pub async fn tenant(
 /// `GET /s/{tenant}/{survey}`: the form, carrying a fresh signed submission token.
 pub async fn form(
     state: web::Data<AppState>,
+    request: HttpRequest,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey) = match reach(&state, &path.0, &path.1).await? {
+    let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
     };
@@ -374,12 +472,13 @@ pub async fn form(
 /// `POST /s/{tenant}/{survey}`: validates the answers, queues them, redirects to the thanks.
 pub async fn submit(
     state: web::Data<AppState>,
+    request: HttpRequest,
     path: web::Path<(String, String)>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let body = form::read_body(payload, &state).await?;
     let posted = form::parse(&body)?;
-    let (tenant, survey) = match reach(&state, &path.0, &path.1).await? {
+    let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
     };
@@ -413,11 +512,11 @@ pub async fn submit(
         values,
         hidden,
     };
-    state
-        .stores
-        .answer_queues
-        .submit(&answer, tenant.subscription)
-        .await?;
+    let queues = &state.stores.answer_queues;
+    match moves_home(&state, &tenant, &survey).await? {
+        true => queues.submit_for_transfer(&answer).await?,
+        false => queues.submit(&answer, tenant.subscription).await?,
+    };
     crate::telemetry::metrics::submission(tenant.subscription);
     let signature = thanks_signature(
         &state.stores.signing_key,
@@ -444,10 +543,11 @@ pub struct ThanksQuery {
 /// also once the survey has closed (its last respondents are thanked too).
 pub async fn thanks(
     state: web::Data<AppState>,
+    request: HttpRequest,
     path: web::Path<(String, String, String)>,
     query: web::Query<ThanksQuery>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey) = survey_named(&state, &path.0, &path.1).await?;
+    let (tenant, survey) = survey_named(&state, &request, &path.0, &path.1).await?;
     let reference = path
         .2
         .parse()

@@ -15,7 +15,7 @@ pub async fn qr(
     path: web::Path<(String, String)>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey) = survey_named(&state, &path.0, &path.1).await?;
+    let (tenant, survey) = survey_named(&state, &request, &path.0, &path.1).await?;
     let url = state.survey_url(&request, &tenant.slug, &survey.slug);
     let code = QrCode::new(url.as_bytes())
         .map_err(|error| WebError::Internal(format!("a QR code of {url}: {error}")))?;

@@ -1,0 +1,121 @@
+//! Hosted copies: what a hosting region keeps of another region's tenant so its public site
+//! serves that tenant's surveys from its own storage (the seed's step 2, a definition pushed
+//! once per version), never waiting on the tenant's home region.
+//!
+//! A copy lives under `hosted/`, apart from the region's own tenants and surveys, so nothing
+//! that walks those (digests, reconcile passes, the tenant site) ever takes a copy for an
+//! own tenant.
+
+use std::sync::Arc;
+
+use moka::future::Cache;
+use serde::{Deserialize, Serialize};
+
+use super::error::{decode, encode};
+use super::{Context, StoreError, StoreSettings};
+use crate::domain::region::RegionName;
+use crate::domain::{Survey, SurveySlug, Tenant, TenantSlug};
+use crate::storage::{BlobStore, Error, PutMode};
+
+/// What a hosting region knows of a tenant at home elsewhere: its public face and its home.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HostedTenant {
+    /// The tenant as its public pages show it (no owner address).
+    pub tenant: Arc<Tenant>,
+    /// Where it lives, and where its answers go.
+    pub home: RegionName,
+}
+
+fn tenant_key(tenant: &TenantSlug) -> String {
+    format!("hosted/tenants/{tenant}.json")
+}
+
+fn survey_key(tenant: &TenantSlug, survey: &SurveySlug) -> String {
+    format!("hosted/surveys/{tenant}/{survey}.json")
+}
+
+/// Reads and writes hosted copies; reads are cached for the stores' TTL, so a pushed change
+/// is served within it.
+#[derive(Clone, Debug)]
+pub struct HostedStore {
+    blobs: Arc<dyn BlobStore>,
+    tenants: Cache<TenantSlug, Option<Arc<HostedTenant>>>,
+    surveys: Cache<(TenantSlug, SurveySlug), Option<Arc<Survey>>>,
+}
+
+impl HostedStore {
+    pub(super) fn new(blobs: Arc<dyn BlobStore>, settings: &StoreSettings) -> Self {
+        Self {
+            blobs,
+            tenants: settings.cache(),
+            surveys: settings.cache(),
+        }
+    }
+
+    /// The hosted copy of a tenant, if this region hosts any of its surveys.
+    pub async fn tenant(&self, slug: &TenantSlug) -> Result<Option<Arc<HostedTenant>>, StoreError> {
+        let load = async {
+            let key = tenant_key(slug);
+            match self.blobs.get(&key).await {
+                Ok(blob) => Ok(Some(Arc::new(decode::<HostedTenant>(&key, &blob.body)?))),
+                Err(Error::NotFound { .. }) => Ok(None),
+                Err(error) => Err(error).context(|| format!("reading the copy of tenant {slug}")),
+            }
+        };
+        super::cached(&self.tenants, "hosted_tenants", slug.clone(), load).await
+    }
+
+    /// The hosted copy of a survey, if this region hosts it.
+    pub async fn survey(
+        &self,
+        tenant: &TenantSlug,
+        slug: &SurveySlug,
+    ) -> Result<Option<Arc<Survey>>, StoreError> {
+        let load = async {
+            let key = survey_key(tenant, slug);
+            match self.blobs.get(&key).await {
+                Ok(blob) => Ok(Some(Arc::new(decode::<Survey>(&key, &blob.body)?))),
+                Err(Error::NotFound { .. }) => Ok(None),
+                Err(error) => {
+                    Err(error).context(|| format!("reading the copy of survey {tenant}/{slug}"))
+                }
+            }
+        };
+        let key = (tenant.clone(), slug.clone());
+        super::cached(&self.surveys, "hosted_surveys", key, load).await
+    }
+
+    /// Writes the copies of `survey` and its tenant over any older ones.
+    pub async fn put(&self, hosted: &HostedTenant, survey: &Survey) -> Result<(), StoreError> {
+        let key = tenant_key(&hosted.tenant.slug);
+        let body = encode(&key, hosted)?;
+        self.blobs
+            .put(&key, body.into(), PutMode::Overwrite)
+            .await
+            .context(|| format!("copying tenant {}", hosted.tenant.slug))?;
+        let key = survey_key(&survey.tenant, &survey.slug);
+        let body = encode(&key, survey)?;
+        self.blobs
+            .put(&key, body.into(), PutMode::Overwrite)
+            .await
+            .context(|| format!("copying survey {}/{}", survey.tenant, survey.slug))?;
+        self.tenants.invalidate(&hosted.tenant.slug).await;
+        self.surveys
+            .invalidate(&(survey.tenant.clone(), survey.slug.clone()))
+            .await;
+        Ok(())
+    }
+
+    /// Removes a survey's copy (it is no longer hosted here, or was deleted).
+    pub async fn remove(&self, tenant: &TenantSlug, slug: &SurveySlug) -> Result<(), StoreError> {
+        let key = survey_key(tenant, slug);
+        match self.blobs.delete(&key, None).await {
+            Ok(()) | Err(Error::NotFound { .. }) => {}
+            Err(error) => return Err(error).context(|| format!("removing {key}")),
+        }
+        self.surveys
+            .invalidate(&(tenant.clone(), slug.clone()))
+            .await;
+        Ok(())
+    }
+}

@@ -1,0 +1,187 @@
+//! Moving answers home. In a hosting region, an answer given to a survey of another region's
+//! tenant waits on the transfer queue; this job stores it in the home region create-only,
+//! keyed by its reference (so a retry after a crash or a lost acknowledgement never makes a
+//! second copy), queues it there to be counted as a local answer, and only then deletes it
+//! here. A home region that cannot be reached leaves the answers waiting, however long: they
+//! are never given up on as poison for that.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+
+use crate::domain::region::RegionName;
+use crate::domain::{Answer, Subscription};
+use crate::stores::{AnswerMessage, Received, StoreError, Stores};
+use crate::telemetry::error_chain;
+
+/// Answers read from the transfer queue per step.
+const BATCH: usize = 32;
+
+/// How long a step waits for a home region before leaving its answers for later.
+const REACH: Duration = Duration::from_secs(10);
+
+/// What one step did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Moved {
+    /// Answers moved home (stored there, queued there, deleted here).
+    pub moved: usize,
+    /// Answers left here for later: their home could not be reached.
+    pub waiting: usize,
+    /// Unreadable messages, moved to the poison queue.
+    pub poisoned: usize,
+}
+
+/// An answer to move, with the message that carries it.
+struct Moving {
+    received: Received,
+    answer: Answer,
+    /// Read from an incoming blob here (removed once moved).
+    incoming: bool,
+}
+
+/// Moves one batch from the transfer queue; `None` when there is no transfer queue or it is
+/// empty.
+pub(super) async fn step(
+    stores: &Stores,
+    visibility: Duration,
+    max_dequeue: u32,
+) -> Result<Option<Moved>, StoreError> {
+    let Some(queue) = stores.answer_queues.transfer().cloned() else {
+        return Ok(None);
+    };
+    let received = stores
+        .answer_queues
+        .receive(&queue, BATCH, visibility)
+        .await?;
+    if received.is_empty() {
+        return Ok(None);
+    }
+    let mut done = Moved::default();
+    // By home region, with the tenant's plan there.
+    let mut homes: BTreeMap<RegionName, Vec<(Moving, Subscription)>> = BTreeMap::new();
+    for received in received {
+        let too_often = received.message.dequeue_count > max_dequeue;
+        match resolve(stores, &received).await {
+            Ok(Some((moving, home, plan))) => {
+                let moving = Moving {
+                    received,
+                    answer: moving.0,
+                    incoming: moving.1,
+                };
+                homes.entry(home).or_default().push((moving, plan));
+            }
+            // The survey's copy or the answer is gone (the survey was withdrawn or deleted
+            // with its incoming blob): nothing is left to move.
+            Ok(None) => stores.answer_queues.delete(&received).await?,
+            Err(reason) if too_often => {
+                tracing::error!(id = %received.message.id, %reason, "an answer to move home cannot be read: moved to the poison queue");
+                stores.answer_queues.to_poison(&received).await?;
+                done.poisoned += 1;
+            }
+            Err(reason) => {
+                tracing::warn!(id = %received.message.id, %reason, "cannot read an answer to move home yet");
+            }
+        }
+    }
+    for (home, answers) in homes {
+        let count = answers.len();
+        match tokio::time::timeout(REACH, move_home(stores, &home, &answers)).await {
+            Ok(Ok(())) => {
+                finish(stores, &answers).await?;
+                done.moved += count;
+            }
+            Ok(Err(error)) => {
+                tracing::warn!(%home, waiting = count, error = %error_chain(&error), "cannot move answers home yet");
+                done.waiting += count;
+            }
+            Err(_) => {
+                tracing::warn!(%home, waiting = count, "cannot move answers home yet: no answer within {}s", REACH.as_secs());
+                done.waiting += count;
+            }
+        }
+    }
+    Ok(Some(done))
+}
+
+/// The answer a message carries (and whether it came through an incoming blob), its tenant's
+/// home and plan; `None` when there is nothing left to move.
+async fn resolve(
+    stores: &Stores,
+    received: &Received,
+) -> Result<Option<((Answer, bool), RegionName, Subscription)>, String> {
+    let message = received
+        .content
+        .as_ref()
+        .map_err(|e| format!("not an answer message: {e}"))?;
+    let (survey, reference) = message.addressee();
+    let answer = match message {
+        AnswerMessage::Answer { answer } => (answer.clone(), false),
+        AnswerMessage::Pointer { .. } => match stores.answers.incoming(&survey, reference).await {
+            Ok(Some(answer)) => (answer, true),
+            Ok(None) => return Ok(None),
+            Err(error) => return Err(error.to_string()),
+        },
+        AnswerMessage::Stored { .. } => {
+            return Err("a stored answer has nothing to move".into());
+        }
+    };
+    let hosted = stores
+        .hosted
+        .tenant(&survey.tenant)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| {
+            format!(
+                "no copy of tenant {} here to say where its home is",
+                survey.tenant
+            )
+        })?;
+    Ok(Some((
+        answer,
+        hosted.home.clone(),
+        hosted.tenant.subscription,
+    )))
+}
+
+/// Stores the answers at home create-only, then queues each there to be counted.
+async fn move_home(
+    stores: &Stores,
+    home: &RegionName,
+    answers: &[(Moving, Subscription)],
+) -> Result<(), StoreError> {
+    let there = stores.in_region(home).await?;
+    let all: Vec<&Answer> = answers.iter().map(|(moving, _)| &moving.answer).collect();
+    there.answers.create_many(&all).await?;
+    crate::worker::crash::reached(crate::worker::crash::Point::AfterMoveStore);
+    let queued = answers
+        .iter()
+        .map(|(moving, plan)| there.answer_queues.queue_stored(&moving.answer, *plan));
+    join_all(queued)
+        .await
+        .into_iter()
+        .collect::<Result<(), _>>()?;
+    crate::worker::crash::reached(crate::worker::crash::Point::AfterMoveQueue);
+    Ok(())
+}
+
+/// Deletes the moved answers here: their incoming blobs, then their messages.
+async fn finish(stores: &Stores, answers: &[(Moving, Subscription)]) -> Result<(), StoreError> {
+    let incoming =
+        answers
+            .iter()
+            .filter(|(moving, _)| moving.incoming)
+            .map(|(moving, _)| async move {
+                let survey = moving.answer.survey_ref();
+                stores
+                    .answers
+                    .remove_incoming(&survey, moving.answer.reference)
+                    .await
+            });
+    join_all(incoming)
+        .await
+        .into_iter()
+        .collect::<Result<(), _>>()?;
+    let received: Vec<&Received> = answers.iter().map(|(moving, _)| &moving.received).collect();
+    stores.answer_queues.delete_many(&received).await
+}
