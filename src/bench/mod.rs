@@ -15,6 +15,7 @@ mod drain;
 mod export;
 mod responses;
 mod sheets;
+pub mod transfer;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -34,6 +35,13 @@ pub enum Bench {
     /// Storage transactions per answer (submit + worker).
     Transactions {
         /// Answers to submit and drain.
+        #[arg(long, default_value_t = 10_000)]
+        answers: u64,
+    },
+    /// Answers moved from a hosting region home per second, and the storage transactions the
+    /// move adds per answer in each region (two regions on local storage).
+    Transfer {
+        /// Answers to give in the hosting region and move.
         #[arg(long, default_value_t = 10_000)]
         answers: u64,
     },
@@ -141,6 +149,7 @@ pub enum BenchError {
 pub async fn run(bench: Bench) -> Result<(), BenchError> {
     match bench {
         Bench::Transactions { answers } => transactions(answers).await,
+        Bench::Transfer { answers } => transfer::run(answers).await,
         Bench::Drain {
             answers,
             processes,

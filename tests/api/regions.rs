@@ -259,3 +259,23 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
         "references come from eu's block: {references:?}"
     );
 }
+
+#[tokio::test]
+async fn moving_an_answer_home_adds_at_most_two_transactions_there_and_one_at_home() {
+    let report = canvass::bench::transfer::count_transfer(1_000)
+        .await
+        .expect("the move runs");
+    assert!(
+        report.added_in_hosting() <= 2.0,
+        "hosting region: {:.3} per answer ({:?})",
+        report.added_in_hosting(),
+        report.hosting
+    );
+    assert!(
+        report.added_at_home() <= 1.0,
+        "home: {:.3} per answer beyond a local answer ({:?}, {:?})",
+        report.added_at_home(),
+        report.home,
+        report.counting
+    );
+}
