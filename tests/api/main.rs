@@ -34,6 +34,7 @@ mod public;
 mod question_types;
 mod references;
 mod regions;
+mod regions_crash;
 mod responses;
 mod segments;
 mod service;

@@ -28,7 +28,7 @@ fn serve_with(text: &str, region: Option<&str>) -> (std::process::ExitStatus, St
     )
 }
 
-fn two_regions(dir: &std::path::Path) -> String {
+pub(crate) fn two_regions(dir: &std::path::Path) -> String {
     format!(
         "[regions.us]\nstorage = \"local\"\ndata_dir = \"{us}\"\npublic_url = \"http://127.0.0.1:8080\"\n\n\
          [regions.eu]\nstorage = \"local\"\ndata_dir = \"{eu}\"\npublic_url = \"http://127.0.0.1:8081\"\n",
@@ -141,7 +141,7 @@ async fn region_app(file: &std::path::Path, region: &str) -> RegionApp {
 }
 
 /// Writes a two-region file (us and eu on local storage in `dir`) and returns its path.
-fn regions_file(dir: &std::path::Path) -> std::path::PathBuf {
+pub(crate) fn regions_file(dir: &std::path::Path) -> std::path::PathBuf {
     let file = dir.join("regions.toml");
     std::fs::write(&file, two_regions(dir)).expect("written");
     file

@@ -28,10 +28,10 @@ use futures_util::future::join_all;
 use crate::helpers::{CanvassProcess, demo_answer};
 
 /// A small deterministic random source, so a failure can be replayed.
-struct Xorshift(u64);
+pub(crate) struct Xorshift(pub(crate) u64);
 
 impl Xorshift {
-    fn next(&mut self, below: u64) -> u64 {
+    pub(crate) fn next(&mut self, below: u64) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -39,7 +39,7 @@ impl Xorshift {
     }
 }
 
-fn answer_for(survey: &SurveyRef, reference: u64, n: u64) -> Answer {
+pub(crate) fn answer_for(survey: &SurveyRef, reference: u64, n: u64) -> Answer {
     let mut answer = demo_answer(survey, reference, n);
     if n % 200 == 7 {
         // Too large for a message: travels as an incoming blob plus a pointer.
@@ -52,7 +52,7 @@ fn answer_for(survey: &SurveyRef, reference: u64, n: u64) -> Answer {
 }
 
 /// The questions the answers answer (see `demo_answer`); `drink` a segment question if asked.
-fn questions(drink_segment: bool) -> Vec<Question> {
+pub(crate) fn questions(drink_segment: bool) -> Vec<Question> {
     use crate::helpers::question;
     let drinks = [
         "Espresso",
@@ -500,7 +500,7 @@ fn assert_close(a: f64, b: f64, what: &str) {
     );
 }
 
-fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey: &str) {
+pub(crate) fn assert_same_summary(actual: &SurveySummary, expected: &SurveySummary, survey: &str) {
     assert_eq!(actual.total, expected.total, "{survey}: total");
     assert_eq!(
         actual.questions.len(),
