@@ -164,6 +164,31 @@ pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminErro
     Ok((moved, stayed))
 }
 
+/// The stores of region `name` (a tenant's home to be), or this process's without a name.
+pub async fn home_region(stores: &Stores, name: Option<&str>) -> Result<Stores, AdminError> {
+    let Some(name) = name else {
+        return Ok(stores.clone());
+    };
+    let known = crate::domain::region::RegionName::parse(name)
+        .ok()
+        .filter(|name| stores.regions.get(name).is_some());
+    match known {
+        Some(region) => Ok(stores.in_region(&region).await?),
+        None if !stores.regions.named() => Err(AdminError::Invalid(format!(
+            "--region {name}: this installation has no regions file (CANVASS_REGIONS_FILE)"
+        ))),
+        None => Err(AdminError::Invalid(format!(
+            "--region {name} is not one of the installation's regions ({})",
+            stores
+                .regions
+                .all()
+                .map(|region| region.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
 /// Creates a tenant (without an owner account) and an API key for it; returns the key.
 pub async fn create_tenant(
     stores: &Stores,
@@ -187,7 +212,9 @@ pub async fn create_tenant(
         time_zone: None,
         branding: Default::default(),
     };
-    if !stores.tenants.create(&tenant).await? {
+    if crate::service::tenants::taken_elsewhere(stores, &slug).await?
+        || !stores.tenants.create(&tenant).await?
+    {
         return Err(AdminError::Invalid(format!(
             "the tenant {slug} already exists"
         )));

@@ -127,6 +127,10 @@ pub enum TenantAction {
         /// Its subscription.
         #[arg(long, value_enum, default_value_t = Plan::Standard)]
         plan: Plan,
+        /// Its home region, one of the regions file's (by default this process's region);
+        /// its account, surveys and results live there.
+        #[arg(long)]
+        region: Option<String>,
     },
 }
 

@@ -78,7 +78,13 @@ async fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Tenant {
-            action: TenantAction::Create { slug, name, plan },
+            action:
+                TenantAction::Create {
+                    slug,
+                    name,
+                    plan,
+                    region,
+                },
             backend,
         } => {
             let subscription = match plan {
@@ -86,9 +92,15 @@ async fn run(command: Command) -> Result<(), Failure> {
                 Plan::Premium => Subscription::Premium,
             };
             let stores = open_stores(&backend).await?;
-            let key = admin::create_tenant(&stores, &slug, &name, subscription).await?;
+            let home = admin::home_region(&stores, region.as_deref()).await?;
+            let key = admin::create_tenant(&home, &slug, &name, subscription).await?;
+            let region = home
+                .regions
+                .here()
+                .map(|here| format!(", at home in region {here}"))
+                .unwrap_or_default();
             outln!(
-                "created tenant {slug} ({}); its API key, shown once:",
+                "created tenant {slug} ({}{region}); its API key, shown once:",
                 subscription.as_str()
             );
             outln!("{key}");

@@ -7,6 +7,7 @@ pub mod hosting;
 pub mod members;
 pub mod responses;
 pub mod surveys;
+pub mod tenants;
 pub mod webhooks;
 
 use crate::domain::TenantSlug;

@@ -279,3 +279,87 @@ async fn moving_an_answer_home_adds_at_most_two_transactions_there_and_one_at_ho
         report.counting
     );
 }
+
+/// Runs `canvass tenant create` in region `here` of `file` with extra arguments.
+fn tenant_create(file: &std::path::Path, here: &str, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_canvass"))
+        .args(["tenant", "create"])
+        .args(args)
+        .env("CANVASS_REGIONS_FILE", file)
+        .env("CANVASS_REGION", here)
+        .env("CANVASS_LOG", "warn")
+        .output()
+        .expect("canvass runs")
+}
+
+#[tokio::test]
+async fn a_tenant_is_made_at_home_in_the_region_named_and_its_address_is_one_across_regions() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let made = tenant_create(
+        &file,
+        "us",
+        &["--slug", "acme", "--name", "Acme", "--region", "eu"],
+    );
+    let said = String::from_utf8_lossy(&made.stdout);
+    assert!(
+        made.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert!(said.contains("at home in region eu"), "{said}");
+    let us = region_app(&file, "us").await;
+    let eu = region_app(&file, "eu").await;
+    let slug = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    assert!(
+        eu.stores.tenants.get(&slug).await.expect("read").is_some(),
+        "made in eu"
+    );
+    assert!(
+        us.stores.tenants.get(&slug).await.expect("read").is_none(),
+        "not in us"
+    );
+
+    // The address is taken in every region, by the shell and on the sign-up page alike.
+    let again = tenant_create(&file, "us", &["--slug", "acme", "--name", "Other"]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    let unknown = tenant_create(
+        &file,
+        "us",
+        &["--slug", "beta", "--name", "Beta", "--region", "asia"],
+    );
+    assert!(!unknown.status.success());
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr)
+            .contains("--region asia is not one of the installation's regions (eu, us)"),
+        "{}",
+        String::from_utf8_lossy(&unknown.stderr)
+    );
+    let suggested: serde_json::Value = us
+        .app
+        .get("/tenant/sign-up/address?name=Acme")
+        .await
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(suggested["taken"], true, "{suggested}");
+
+    // Sign-up offers every region, each signing up at its own address.
+    let page = us
+        .app
+        .get("/tenant/sign-up")
+        .await
+        .text()
+        .await
+        .expect("a page");
+    assert!(page.contains("Where your data lives"), "{page}");
+    assert!(
+        page.contains(r#"<a href="http://127.0.0.1:8081/tenant/sign-up">eu</a>"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<strong aria-current="page">us</strong>"#),
+        "{page}"
+    );
+}

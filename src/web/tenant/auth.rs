@@ -36,6 +36,24 @@ struct SignUpPage {
     premium: bool,
     email: String,
     errors: BTreeMap<&'static str, String>,
+    /// Where the organisation's data may live, as (label, that region's sign-up address,
+    /// whether it is this one); empty without regions.
+    regions: Vec<(String, String, bool)>,
+}
+
+/// The installation's regions as the sign-up page offers them.
+fn region_choices(state: &AppState) -> Vec<(String, String, bool)> {
+    let regions = &state.stores.regions;
+    regions
+        .all()
+        .map(|region| {
+            (
+                region.label.clone(),
+                format!("{}/tenant/sign-up", region.public_url),
+                regions.is_here(&region.name),
+            )
+        })
+        .collect()
 }
 
 #[derive(Template)]
@@ -73,6 +91,7 @@ pub async fn sign_up_form(
         premium: false,
         email: String::new(),
         errors: BTreeMap::new(),
+        regions: region_choices(&state),
     };
     page_with_token(&request, StatusCode::OK, &csrf, &page)
 }
@@ -178,6 +197,7 @@ pub async fn sign_up(
         premium,
         email: email_text,
         errors,
+        regions: region_choices(&state),
     };
     let status = match suggest && page.errors.is_empty() {
         true => StatusCode::OK,
@@ -191,7 +211,10 @@ const TAKEN: &str = "This address is taken: choose another.";
 /// Whether a tenant has this address already.
 async fn taken(state: &AppState, slug: &str) -> Result<bool, WebError> {
     Ok(match TenantSlug::parse(slug) {
-        Ok(slug) => state.stores.tenants.get(&slug).await?.is_some(),
+        Ok(slug) => {
+            state.stores.tenants.get(&slug).await?.is_some()
+                || crate::service::tenants::taken_elsewhere(&state.stores, &slug).await?
+        }
         Err(_) => false,
     })
 }
@@ -260,7 +283,8 @@ async fn create_owner_and_tenant(
             None => return Ok(Created::EmailTaken),
         },
     };
-    if state.stores.tenants.create(tenant).await? {
+    let elsewhere = crate::service::tenants::taken_elsewhere(&state.stores, &tenant.slug).await?;
+    if !elsewhere && state.stores.tenants.create(tenant).await? {
         Ok(Created::Done(account))
     } else {
         accounts.remove(email, &claimed).await?;
