@@ -72,6 +72,69 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
     Ok(depths)
 }
 
+/// A region as `canvass regions` shows it.
+#[derive(Debug, Serialize)]
+pub struct RegionReport {
+    /// Its name.
+    pub name: String,
+    /// How people know it.
+    pub label: String,
+    /// Its public address.
+    pub public_url: String,
+    /// Whether this process runs in it.
+    pub here: bool,
+    /// Whether its storage answered (`None`), or why not.
+    pub unreachable: Option<String>,
+    /// Answers given there waiting to move to their home regions.
+    pub waiting: u64,
+    /// How long the oldest of them has waited, in seconds.
+    pub oldest_secs: Option<u64>,
+}
+
+/// How long `canvass regions` waits for each region.
+const ASK_REGION: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Every region of the installation, asked in turn.
+pub async fn regions(stores: &Stores) -> Result<Vec<RegionReport>, AdminError> {
+    if !stores.regions.named() {
+        return Err(AdminError::Invalid(
+            "this installation has no regions file (CANVASS_REGIONS_FILE): it is one region".into(),
+        ));
+    }
+    let mut reports = Vec::new();
+    for region in stores.regions.all() {
+        let asked = async {
+            let there = stores.in_region(&region.name).await?;
+            let (mut waiting, mut oldest) = (0, None::<std::time::Duration>);
+            for tenant in there.hosted.tenants().await? {
+                let (count, age) = there.answer_queues.transfer_backlog(&tenant).await?;
+                waiting += count;
+                oldest = oldest.max(age);
+            }
+            Ok::<_, StoreError>((waiting, oldest))
+        };
+        let (unreachable, waiting, oldest) = match tokio::time::timeout(ASK_REGION, asked).await {
+            Ok(Ok((waiting, oldest))) => (None, waiting, oldest),
+            Ok(Err(error)) => (Some(crate::telemetry::error_chain(&error)), 0, None),
+            Err(_) => (
+                Some(format!("no answer within {}s", ASK_REGION.as_secs())),
+                0,
+                None,
+            ),
+        };
+        reports.push(RegionReport {
+            name: region.name.to_string(),
+            label: region.label.clone(),
+            public_url: region.public_url.clone(),
+            here: stores.regions.is_here(&region.name),
+            unreachable,
+            waiting,
+            oldest_secs: oldest.map(|age| age.as_secs()),
+        });
+    }
+    Ok(reports)
+}
+
 /// A message in the poison queue.
 #[derive(Debug, Serialize)]
 pub struct PoisonEntry {

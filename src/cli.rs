@@ -67,6 +67,15 @@ pub enum Command {
         #[command(flatten)]
         backend: BackendSettings,
     },
+    /// List the installation's regions: each one's address, whether it can be reached from
+    /// here, and how many answers wait there to move home (and how long the oldest has).
+    Regions {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
     /// Hold or release every worker (a flag in storage that workers poll).
     Workers {
         #[command(subcommand)]

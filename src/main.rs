@@ -160,6 +160,43 @@ async fn run(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Regions { json, backend } => {
+            let reports = admin::regions(&open_stores(&backend).await?).await?;
+            if json {
+                outln!("{}", serde_json::json!({ "regions": reports }));
+            } else {
+                outln!(
+                    "{:<10} {:<30} {:<12} {:>8}  {}",
+                    "region",
+                    "address",
+                    "reachable",
+                    "waiting",
+                    "oldest"
+                );
+                for region in reports {
+                    let name = match region.here {
+                        true => format!("{} (here)", region.name),
+                        false => region.name,
+                    };
+                    let reachable = match &region.unreachable {
+                        None => "yes".to_owned(),
+                        Some(_) => "NO".to_owned(),
+                    };
+                    let oldest = region
+                        .oldest_secs
+                        .map_or_else(|| "-".to_owned(), |secs| format!("{secs} s"));
+                    outln!(
+                        "{name:<10} {:<30} {reachable:<12} {:>8}  {oldest}",
+                        region.public_url,
+                        region.waiting
+                    );
+                    if let Some(why) = region.unreachable {
+                        outln!("           {why}");
+                    }
+                }
+            }
+            Ok(())
+        }
         Command::Workers { action, backend } => {
             let stores = open_stores(&backend).await?;
             match action {

@@ -70,9 +70,17 @@ async fn open_stores_with(
     durability: Durability,
 ) -> Result<Stores, StartupError> {
     let placement = settings.storage.placement()?;
+    label_metrics(&placement);
     let storage = placement.backend.open(durability).await?;
     let stores = store_settings(&settings.stores, &placement);
     Ok(Stores::open(storage, &stores).await?)
+}
+
+/// With regions, labels this process's metrics with its region.
+fn label_metrics(placement: &Placement) {
+    if let Some(here) = placement.regions.here() {
+        crate::telemetry::metrics::label_region(here.as_str());
+    }
 }
 
 /// The stores' tuning, in the placement's regions.
@@ -103,6 +111,7 @@ impl Application {
         // The web tier thanks respondents only once their answer is on disk: every commit of
         // its handle is fsynced (`Durability::Full`), which `file_durability` lets tests see.
         let placement = settings.storage.placement()?;
+        label_metrics(&placement);
         let (storage, diagnostics) = match &placement.backend {
             Backend::Local { data_dir } => {
                 let options = storage::local::Options::with(Durability::Full);

@@ -39,8 +39,36 @@ impl Scraped {
     /// Reads what is read at scrape time into the metrics and renders them all.
     pub async fn render(&self) -> String {
         self.read_queues().await;
+        self.read_transfers().await;
         self.count_transactions();
         metrics::rendered()
+    }
+
+    /// With regions: what waits here to move to other regions, over every hosted tenant.
+    async fn read_transfers(&self) {
+        if !self.stores.regions.named() {
+            return;
+        }
+        let read = async {
+            let (mut waiting, mut oldest) = (0, std::time::Duration::ZERO);
+            for tenant in self.stores.hosted.tenants().await? {
+                let (count, age) = self.stores.answer_queues.transfer_backlog(&tenant).await?;
+                waiting += count;
+                oldest = oldest.max(age.unwrap_or_default());
+            }
+            Ok::<_, crate::stores::StoreError>((waiting, oldest))
+        };
+        match tokio::time::timeout(READ_TIMEOUT, read).await {
+            Ok(Ok((waiting, oldest))) => metrics::transfer_backlog(waiting, oldest),
+            Ok(Err(error)) => {
+                metrics::scrape_error();
+                tracing::warn!(error = %crate::telemetry::error_chain(&error), "reading the transfer queues for /metrics failed");
+            }
+            Err(_) => {
+                metrics::scrape_error();
+                tracing::warn!("reading the transfer queues for /metrics timed out");
+            }
+        }
     }
 
     async fn read_queues(&self) {

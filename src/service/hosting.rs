@@ -46,6 +46,7 @@ pub async fn push(
     for region in &hosts {
         let copied = async {
             let there = stores.in_region(region).await?;
+            there.answer_queues.create_transfer(&survey.tenant).await?;
             there.hosted.put(&hosted, survey).await
         };
         reached(

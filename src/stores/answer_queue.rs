@@ -37,8 +37,9 @@ pub const STANDARD_QUEUE: &str = "answers-standard";
 pub const PREMIUM_QUEUE: &str = "answers-premium";
 /// Where messages go that failed too often to process.
 pub const POISON_QUEUE: &str = "answers-poison";
-/// In a hosting region, the answers waiting to move to their tenant's home region.
-pub const TRANSFER_QUEUE: &str = "answers-transfer";
+/// The start of the name of a tenant's transfer queue: in a hosting region, its answers
+/// waiting to move to its home region.
+pub const TRANSFER_QUEUE: &str = "transfer-";
 
 /// What a message on an answer queue carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -121,8 +122,8 @@ pub struct AnswerQueues {
     standard: Vec<QueueName>,
     premium: Vec<QueueName>,
     poison: QueueName,
-    /// With regions: the answers waiting to move home.
-    transfer: Option<QueueName>,
+    /// Whether the installation has regions (and so transfer queues).
+    regions: bool,
 }
 
 /// The most shards a class of answers may be split over.
@@ -137,6 +138,18 @@ pub struct Received {
     pub message: Message,
     /// What it says, or why it could not be read.
     pub content: Result<AnswerMessage, String>,
+}
+
+/// The queue of a tenant's answers waiting here to move to its home region:
+/// `transfer-{tenant}`, or `transfer-` and a digest of a slug too long for a queue name.
+pub fn transfer_queue(tenant: &TenantSlug) -> QueueName {
+    let name = format!("{TRANSFER_QUEUE}{tenant}");
+    QueueName::parse(&name).unwrap_or_else(|_| {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(tenant.as_str().as_bytes());
+        let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        queue_name(&format!("{TRANSFER_QUEUE}{hex}"))
+    })
 }
 
 fn queue_name(name: &str) -> QueueName {
@@ -168,7 +181,7 @@ impl AnswerQueues {
             standard: shard_names(STANDARD_QUEUE, shards),
             premium: shard_names(PREMIUM_QUEUE, shards),
             poison: queue_name(POISON_QUEUE),
-            transfer: regions.then(|| queue_name(TRANSFER_QUEUE)),
+            regions,
         };
         for (_, queue) in queues.all() {
             queues
@@ -206,19 +219,58 @@ impl AnswerQueues {
         self.submit_to(queue, answer).await
     }
 
-    /// Hands an answer given here to a survey of another region's tenant to the transfer
-    /// queue, which moves it home; returns once it is durably queued.
+    /// Hands an answer given here to a survey of another region's tenant to that tenant's
+    /// transfer queue, which moves it home; returns once it is durably queued.
     pub async fn submit_for_transfer(&self, answer: &Answer) -> Result<Delivery, StoreError> {
-        let queue = self.transfer.as_ref().ok_or_else(|| StoreError::Storage {
-            doing: "queueing an answer to move home".into(),
-            source: Error::InvalidArgument("this installation has no regions".into()),
-        })?;
-        self.submit_to(queue, answer).await
+        if !self.regions {
+            return Err(StoreError::Storage {
+                doing: "queueing an answer to move home".into(),
+                source: Error::InvalidArgument("this installation has no regions".into()),
+            });
+        }
+        let queue = transfer_queue(&answer.tenant);
+        match self.submit_to(&queue, answer).await {
+            // Made when the tenant's first survey was pushed here; made now if it was lost.
+            Err(StoreError::Storage {
+                source: Error::NotFound { .. },
+                ..
+            }) => {
+                self.create_transfer(&answer.tenant).await?;
+                self.submit_to(&queue, answer).await
+            }
+            queued => queued,
+        }
     }
 
-    /// The transfer queue, with regions.
-    pub fn transfer(&self) -> Option<&QueueName> {
-        self.transfer.as_ref()
+    /// How many of a tenant's answers wait here to move home, and how long the oldest has.
+    pub async fn transfer_backlog(
+        &self,
+        tenant: &TenantSlug,
+    ) -> Result<(u64, Option<Duration>), StoreError> {
+        let queue = transfer_queue(tenant);
+        let waiting = match self.queues.approximate_length(&queue).await {
+            Ok(waiting) => waiting,
+            Err(Error::NotFound { .. }) => return Ok((0, None)),
+            Err(error) => return Err(error).context(|| format!("reading the length of {queue}")),
+        };
+        if waiting == 0 {
+            return Ok((0, None));
+        }
+        let added = self
+            .queues
+            .head_inserted_at(&queue)
+            .await
+            .context(|| format!("peeking at {queue}"))?;
+        Ok((waiting, added.map(|at| at.elapsed().unwrap_or_default())))
+    }
+
+    /// Creates a tenant's transfer queue if missing (when its first survey is hosted here).
+    pub async fn create_transfer(&self, tenant: &TenantSlug) -> Result<(), StoreError> {
+        let queue = transfer_queue(tenant);
+        self.queues
+            .create_queue(&queue)
+            .await
+            .context(|| format!("creating queue {queue}"))
     }
 
     /// Queues, on the tenant's queue here, an answer moved here from another region and
@@ -299,7 +351,6 @@ impl AnswerQueues {
         premium
             .chain(standard)
             .chain([("poison", &self.poison)])
-            .chain(self.transfer.iter().map(|queue| ("transfer", queue)))
             .collect()
     }
 

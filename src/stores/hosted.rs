@@ -106,6 +106,14 @@ impl HostedStore {
         Ok(())
     }
 
+    /// The tenants of other regions with a survey hosted here, in slug order.
+    pub async fn tenants(&self) -> Result<Vec<TenantSlug>, StoreError> {
+        super::json_names(self.blobs.as_ref(), "hosted/tenants/", |name| {
+            TenantSlug::parse(name).ok()
+        })
+        .await
+    }
+
     /// Removes a survey's copy (it is no longer hosted here, or was deleted).
     pub async fn remove(&self, tenant: &TenantSlug, slug: &SurveySlug) -> Result<(), StoreError> {
         let key = survey_key(tenant, slug);

@@ -39,7 +39,9 @@ pub mod work_queue;
 
 pub use accounts::AccountStore;
 pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK, ListView};
-pub use answer_queue::{AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received};
+pub use answer_queue::{
+    AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received, transfer_queue,
+};
 pub use answers::AnswerStore;
 pub use api_keys::{ApiKeyRecord, ApiKeyStore};
 pub use audit::AuditLog;
@@ -176,6 +178,30 @@ pub struct Stores {
     pub hosted: hosted::HostedStore,
     /// The stores of the other regions, opened when first needed.
     elsewhere: std::sync::Arc<regional::Elsewhere>,
+}
+
+/// The names of the `.json` documents right under `prefix` that `parse` accepts, in key
+/// order, read a page at a time.
+pub(crate) async fn json_names<T>(
+    blobs: &dyn crate::storage::BlobStore,
+    prefix: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, StoreError> {
+    let mut request = crate::storage::ListRequest::new(prefix.to_owned(), 0);
+    let mut names = Vec::new();
+    loop {
+        let page = blobs
+            .list(&request)
+            .await
+            .context(|| format!("listing {prefix}"))?;
+        names.extend(page.items.iter().filter_map(|meta| {
+            parse(meta.key.strip_prefix(prefix)?.strip_suffix(".json")?)
+        }));
+        match page.continuation {
+            Some(token) => request.continuation = Some(token),
+            None => return Ok(names),
+        }
+    }
 }
 
 /// Looks `key` up in `cache`, loading it on a miss (concurrent misses of one key share one

@@ -83,23 +83,10 @@ impl SurveyStore {
         }
         crate::telemetry::metrics::cache_lookup("survey_lists", false);
         let prefix = keys::surveys_of(tenant);
-        let mut request = ListRequest::new(prefix.clone(), 0);
-        let mut slugs = Vec::new();
-        loop {
-            let page = self
-                .blobs
-                .list(&request)
-                .await
-                .context(|| format!("listing the surveys of {tenant}"))?;
-            slugs.extend(page.items.iter().filter_map(|meta| {
-                let name = meta.key.strip_prefix(&prefix)?.strip_suffix(".json")?;
-                SurveySlug::parse(name).ok()
-            }));
-            match page.continuation {
-                Some(token) => request.continuation = Some(token),
-                None => break,
-            }
-        }
+        let slugs = super::json_names(self.blobs.as_ref(), &prefix, |name| {
+            SurveySlug::parse(name).ok()
+        })
+        .await?;
         let slugs = Arc::new(slugs);
         self.slugs.insert(tenant.clone(), slugs.clone()).await;
         Ok(slugs)

@@ -7,6 +7,7 @@
 //! the metrics listener is on (the request timer decides). Queue depths and storage
 //! transactions are read when scraped, so they are never staler than the scrape.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
@@ -106,6 +107,8 @@ pub struct Metrics {
     exports: Family<StateLabels, Counter>,
     cache: Family<CacheLabels, Counter>,
     scrape_errors: Counter,
+    transfer_waiting: Gauge,
+    transfer_age: Gauge<f64, AtomicU64>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -125,7 +128,14 @@ fn freshness_histogram() -> Histogram {
 impl Metrics {
     fn new() -> Self {
         let mut metrics = Metrics {
-            registry: Registry::with_prefix("canvass"),
+            // With regions, every series says which region's process it came from.
+            registry: Registry::with_prefix_and_labels(
+                "canvass",
+                REGION
+                    .get()
+                    .map(|region| (Cow::Borrowed("region"), Cow::Owned(region.clone())))
+                    .into_iter(),
+            ),
             requests: Family::new_with_constructor(latency_histogram),
             submissions: Family::default(),
             batches: Family::default(),
@@ -141,6 +151,8 @@ impl Metrics {
             exports: Family::default(),
             cache: Family::default(),
             scrape_errors: Counter::default(),
+            transfer_waiting: Gauge::default(),
+            transfer_age: Gauge::default(),
         };
         let r = &mut metrics.registry;
         r.register_with_unit(
@@ -224,8 +236,40 @@ impl Metrics {
             "Storage reads that failed while serving /metrics (queue gauges keep their last value)",
             metrics.scrape_errors.clone(),
         );
+        r.register(
+            "transfer_waiting",
+            "Answers given in this region waiting to move to their tenants' home regions \
+             (read when scraped; hosting regions only)",
+            metrics.transfer_waiting.clone(),
+        );
+        r.register_with_unit(
+            "transfer_oldest_answer_age",
+            "How long the oldest answer waiting to move home has waited; 0 when none waits \
+             (read when scraped; hosting regions only)",
+            Unit::Seconds,
+            metrics.transfer_age.clone(),
+        );
         metrics
     }
+}
+
+/// The region this process runs in, when the installation has regions: set before the first
+/// metric is recorded, it labels every series.
+static REGION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Labels every metric of this process with its region (the first call wins; call it before
+/// anything is recorded).
+pub fn label_region(region: &str) {
+    let _ = REGION.set(region.to_owned());
+}
+
+/// What waits in this region to move home, as a scrape read it.
+pub fn transfer_backlog(waiting: u64, oldest: Duration) {
+    let metrics = get();
+    metrics
+        .transfer_waiting
+        .set(i64::try_from(waiting).unwrap_or(i64::MAX));
+    metrics.transfer_age.set(oldest.as_secs_f64());
 }
 
 static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);

@@ -161,6 +161,26 @@ impl AppState {
     ) -> String {
         format!("{}/s/{tenant}/{survey}", self.site_url(request))
     }
+
+    /// A survey's public address as owners share it: in the first region hosting it, when
+    /// that is not this one.
+    pub fn survey_address(
+        &self,
+        request: &actix_web::HttpRequest,
+        survey: &crate::domain::Survey,
+    ) -> String {
+        let regions = &self.stores.regions;
+        let elsewhere = regions.here().and_then(|here| {
+            let hosts = survey.hosting_regions(here);
+            (!hosts.contains(here))
+                .then(|| hosts.first().and_then(|first| regions.get(first)))
+                .flatten()
+        });
+        match elsewhere {
+            Some(region) => format!("{}/s/{}/{}", region.public_url, survey.tenant, survey.slug),
+            None => self.survey_url(request, &survey.tenant, &survey.slug),
+        }
+    }
 }
 
 /// Every route of the tenant site and of the API, as their tables mount them (the role and

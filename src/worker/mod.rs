@@ -140,6 +140,8 @@ pub struct Worker {
     backlogged: BTreeSet<QueueName>,
     /// Whether the last step found the pause flag set.
     paused: bool,
+    /// Moving answers given here home, with regions.
+    mover: transfer::Mover,
 }
 
 impl Worker {
@@ -152,6 +154,7 @@ impl Worker {
             settled: BTreeMap::new(),
             backlogged: BTreeSet::new(),
             paused: false,
+            mover: transfer::Mover::default(),
         }
     }
 
@@ -188,13 +191,8 @@ impl Worker {
             }
         }
         self.tidy().await?;
-        match transfer::step(
-            &self.stores,
-            self.settings.visibility,
-            self.settings.max_dequeue,
-        )
-        .await
-        {
+        let (visibility, max_dequeue) = (self.settings.visibility, self.settings.max_dequeue);
+        match self.mover.step(&self.stores, visibility, max_dequeue).await {
             Ok(Some(moved)) if moved.moved + moved.poisoned > 0 => {
                 return Ok(StepOutcome::TransferDone(moved));
             }

@@ -3,16 +3,17 @@
 //! keyed by its reference (so a retry after a crash or a lost acknowledgement never makes a
 //! second copy), queues it there to be counted as a local answer, and only then deletes it
 //! here. A home region that cannot be reached leaves the answers waiting, however long: they
-//! are never given up on as poison for that.
+//! are never given up on as poison for that. Each tenant has a transfer queue of its own, so
+//! what waits can be told per tenant (`backlog`) without reading other tenants' answers.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 
 use crate::domain::region::RegionName;
-use crate::domain::{Answer, Subscription};
-use crate::stores::{AnswerMessage, Received, StoreError, Stores};
+use crate::domain::{Answer, Subscription, TenantSlug};
+use crate::stores::{AnswerMessage, Received, StoreError, Stores, transfer_queue};
 use crate::telemetry::error_chain;
 
 /// Answers read from the transfer queue per step.
@@ -40,23 +41,80 @@ struct Moving {
     incoming: bool,
 }
 
-/// Moves one batch from the transfer queue; `None` when there is no transfer queue or it is
-/// empty.
-pub(super) async fn step(
-    stores: &Stores,
-    visibility: Duration,
-    max_dequeue: u32,
-) -> Result<Option<Moved>, StoreError> {
-    let Some(queue) = stores.answer_queues.transfer().cloned() else {
-        return Ok(None);
-    };
-    let received = stores
-        .answer_queues
-        .receive(&queue, BATCH, visibility)
-        .await?;
-    if received.is_empty() {
-        return Ok(None);
+/// How often the list of tenants hosted here is read again (a tenant newly hosted waits at
+/// most this long for its first answers to move).
+const RELIST: Duration = Duration::from_secs(10);
+
+/// How long an empty transfer queue is left alone before it is looked at again: what keeps
+/// an idle region from polling every hosted tenant's queue on every step.
+const IDLE: Duration = Duration::from_secs(2);
+
+/// A worker's part in moving answers home: the hosted tenants whose queues it reads in turn.
+#[derive(Debug, Default)]
+pub(super) struct Mover {
+    tenants: Vec<TenantSlug>,
+    listed: Option<Instant>,
+    next: usize,
+    idle_until: BTreeMap<TenantSlug, Instant>,
+}
+
+impl Mover {
+    /// Moves one batch from the next tenant's transfer queue that has answers; `None` when the
+    /// installation has no regions or no queue had any.
+    pub(super) async fn step(
+        &mut self,
+        stores: &Stores,
+        visibility: Duration,
+        max_dequeue: u32,
+    ) -> Result<Option<Moved>, StoreError> {
+        if !stores.regions.named() {
+            return Ok(None);
+        }
+        if self.listed.is_none_or(|at| at.elapsed() >= RELIST) {
+            self.tenants = stores.hosted.tenants().await?;
+            self.listed = Some(Instant::now());
+        }
+        for _ in 0..self.tenants.len() {
+            let tenant = self.tenants[self.next % self.tenants.len()].clone();
+            self.next = self.next.wrapping_add(1);
+            if self
+                .idle_until
+                .get(&tenant)
+                .is_some_and(|until| Instant::now() < *until)
+            {
+                continue;
+            }
+            let queue = transfer_queue(&tenant);
+            let received = match stores
+                .answer_queues
+                .receive(&queue, BATCH, visibility)
+                .await
+            {
+                Ok(received) => received,
+                // Its first survey's push made the queue; none yet is an empty queue.
+                Err(StoreError::Storage {
+                    source: crate::storage::Error::NotFound { .. },
+                    ..
+                }) => Vec::new(),
+                Err(error) => return Err(error),
+            };
+            if received.is_empty() {
+                self.idle_until.insert(tenant, Instant::now() + IDLE);
+                continue;
+            }
+            self.idle_until.remove(&tenant);
+            return Ok(Some(move_batch(stores, received, max_dequeue).await?));
+        }
+        Ok(None)
     }
+}
+
+/// Moves the received answers home, grouped by home region.
+async fn move_batch(
+    stores: &Stores,
+    received: Vec<Received>,
+    max_dequeue: u32,
+) -> Result<Moved, StoreError> {
     let mut done = Moved::default();
     // By home region, with the tenant's plan there.
     let mut homes: BTreeMap<RegionName, Vec<(Moving, Subscription)>> = BTreeMap::new();
@@ -101,7 +159,7 @@ pub(super) async fn step(
             }
         }
     }
-    Ok(Some(done))
+    Ok(done)
 }
 
 /// The answer a message carries (and whether it came through an incoming blob), its tenant's

@@ -154,14 +154,8 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     let file = regions_file(dir.path());
     let us = region_app(&file, "us").await;
     let eu = region_app(&file, "eu").await;
-    let key = canvass::admin::create_tenant(
-        &us.stores,
-        "acme",
-        "Acme",
-        canvass::domain::Subscription::Standard,
-    )
-    .await
-    .expect("created at home");
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("regions").await;
     let survey = us
         .app
         .published_survey(
@@ -198,16 +192,47 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     assert_eq!(again.status(), 303);
     let second = eu.app.answer("acme", "lunch", &[("overall", "2")]).await;
     assert_eq!(second.status(), 303);
-    let transfer = eu
-        .stores
-        .answer_queues
-        .transfer()
-        .expect("a transfer queue")
-        .clone();
+    let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    let transfer = canvass::stores::transfer_queue(&acme);
     assert_eq!(
         eu.stores.queue_length(&transfer).await.expect("a length"),
         3
     );
+
+    // While they wait, the owner's dashboard at home says so, and so does the operator's
+    // command; the survey's shared address is the hosting region's.
+    let dashboard = owner.page("/tenant").await;
+    let waiting = crate::owner::between(&dashboard, "Answers on their way home", "</table>");
+    assert!(
+        waiting.contains("<td>eu</td>") && waiting.contains(r#"<td class="number">3</td>"#),
+        "{waiting}"
+    );
+    assert!(
+        dashboard.contains("http://127.0.0.1:8081/s/acme/lunch"),
+        "the shared address is eu's"
+    );
+    let listed = Command::new(env!("CARGO_BIN_EXE_canvass"))
+        .args(["regions", "--json"])
+        .env("CANVASS_REGIONS_FILE", &file)
+        .env("CANVASS_REGION", "us")
+        .env("CANVASS_LOG", "warn")
+        .output()
+        .expect("canvass runs");
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("JSON");
+    let eu_listed = &listed["regions"][0];
+    assert_eq!(eu_listed["name"], "eu", "{listed}");
+    assert_eq!(eu_listed["waiting"], 3, "{listed}");
+    assert_eq!(
+        eu_listed["unreachable"],
+        serde_json::Value::Null,
+        "{listed}"
+    );
+    assert_eq!(listed["regions"][1]["here"], true, "{listed}");
 
     // Moved home, then counted there: exact, and nothing of it stays in the hosting region.
     let mut mover = crate::helpers::worker(&eu.stores, std::time::Duration::from_secs(60));

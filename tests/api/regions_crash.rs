@@ -100,12 +100,7 @@ impl Moving {
 
     /// Messages still waiting in either region: to move, or to count.
     async fn waiting(&self) -> u64 {
-        let transfer = self
-            .eu
-            .answer_queues
-            .transfer()
-            .expect("a transfer queue")
-            .clone();
+        let transfer = canvass::stores::transfer_queue(&self.survey.tenant);
         let mut waiting = self.eu.queue_length(&transfer).await.expect("a length");
         for (role, queue) in self.us.queues() {
             if role == "standard" || role == "premium" {

@@ -418,7 +418,7 @@ pub async fn edit(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut editor = page(&state, &signed_in, Some(survey.clone()));
     if survey.published || survey.was_published {
-        editor.public_url = Some(state.survey_url(&request, &survey.tenant, &survey.slug));
+        editor.public_url = Some(state.survey_address(&request, &survey));
     }
     editor.notice = notice::take(&request, &state);
     if query.saved.is_some() {
