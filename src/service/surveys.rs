@@ -48,6 +48,14 @@ pub fn check(
         };
         errors.insert(format!("regions[{at}]"), problem);
     }
+    // Answers kept in their region need the hosting region to count them itself: until it
+    // does, a survey asking for it is refused rather than its answers moved home regardless.
+    if definition.residency == crate::domain::region::Residency::Region {
+        errors.insert(
+            "residency".into(),
+            "keeping answers in the region they were given in is not available yet: leave residency out (answers move home)".into(),
+        );
+    }
     match errors.is_empty() {
         true => Ok(definition),
         false => Err(errors),

@@ -194,9 +194,11 @@ pub(crate) async fn json_names<T>(
             .list(&request)
             .await
             .context(|| format!("listing {prefix}"))?;
-        names.extend(page.items.iter().filter_map(|meta| {
-            parse(meta.key.strip_prefix(prefix)?.strip_suffix(".json")?)
-        }));
+        names.extend(
+            page.items
+                .iter()
+                .filter_map(|meta| parse(meta.key.strip_prefix(prefix)?.strip_suffix(".json")?)),
+        );
         match page.continuation {
             Some(token) => request.continuation = Some(token),
             None => return Ok(names),

@@ -168,6 +168,28 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
         )
         .await;
     assert_eq!(survey["regions"], serde_json::json!(["eu"]));
+    // Answers kept in their region are not available yet: said, not silently ignored.
+    let (status, refused) = us
+        .app
+        .api(
+            reqwest::Method::PUT,
+            "/api/v1/surveys/lunch",
+            &key,
+            Some(serde_json::json!({
+                "title": "Lunch",
+                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
+                "regions": ["eu"],
+                "residency": "region",
+            })),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["fields"]["residency"]
+            .as_str()
+            .is_some_and(|said| said.contains("not available yet")),
+        "{refused}"
+    );
 
     // Home sends respondents to the region hosting it, keeping the address.
     let at_home = us.app.get("/s/acme/lunch").await;
