@@ -34,6 +34,29 @@ fn survey_key(tenant: &TenantSlug, survey: &SurveySlug) -> String {
     format!("hosted/surveys/{tenant}/{survey}.json")
 }
 
+fn count_key(tenant: &TenantSlug, survey: &SurveySlug) -> String {
+    format!("hosted/counts/{tenant}/{survey}.json")
+}
+
+/// What a hosting region knows of a hosted survey's total, for its response limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HomeCount {
+    /// Answers counted at home, as last read from there.
+    pub counted: u64,
+    /// Answers this region has moved home, ever: they count even before home counts them.
+    #[serde(default)]
+    pub moved: u64,
+}
+
+impl HomeCount {
+    /// The survey's total as far as this region can tell (answers waiting here to move come
+    /// on top): it errs high rather than low (a repeated post moved twice counts twice), so a
+    /// limited survey closes early rather than late for answers given here.
+    pub fn at_least(&self) -> u64 {
+        self.counted.max(self.moved)
+    }
+}
+
 /// Reads and writes hosted copies; reads are cached for the stores' TTL, so a pushed change
 /// is served within it.
 #[derive(Clone, Debug)]
@@ -41,6 +64,7 @@ pub struct HostedStore {
     blobs: Arc<dyn BlobStore>,
     tenants: Cache<TenantSlug, Option<Arc<HostedTenant>>>,
     surveys: Cache<(TenantSlug, SurveySlug), Option<Arc<Survey>>>,
+    counts: Cache<(TenantSlug, SurveySlug), HomeCount>,
 }
 
 impl HostedStore {
@@ -49,6 +73,10 @@ impl HostedStore {
             blobs,
             tenants: settings.cache(),
             surveys: settings.cache(),
+            counts: moka::future::Cache::builder()
+                .max_capacity(settings.cache_capacity)
+                .time_to_live(std::time::Duration::from_secs(1))
+                .build(),
         }
     }
 
@@ -102,6 +130,71 @@ impl HostedStore {
         self.tenants.invalidate(&hosted.tenant.slug).await;
         self.surveys
             .invalidate(&(survey.tenant.clone(), survey.slug.clone()))
+            .await;
+        Ok(())
+    }
+
+    /// The slugs of a tenant's surveys hosted here.
+    pub async fn surveys_of(&self, tenant: &TenantSlug) -> Result<Vec<SurveySlug>, StoreError> {
+        let prefix = format!("hosted/surveys/{tenant}/");
+        super::json_names(self.blobs.as_ref(), &prefix, |name| {
+            SurveySlug::parse(name).ok()
+        })
+        .await
+    }
+
+    /// A hosted survey's total counted at home, as last read from there (read here at most
+    /// once a second); 0 before the first reading.
+    pub async fn home_count(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+    ) -> Result<HomeCount, StoreError> {
+        let load = async {
+            let key = count_key(tenant, survey);
+            match self.blobs.get(&key).await {
+                Ok(blob) => Ok(decode::<HomeCount>(&key, &blob.body)?),
+                Err(Error::NotFound { .. }) => Ok(HomeCount::default()),
+                Err(error) => Err(error).context(|| format!("reading {key}")),
+            }
+        };
+        let key = (tenant.clone(), survey.clone());
+        super::cached(&self.counts, "hosted_counts", key, load).await
+    }
+
+    /// Records a hosted survey's total counted at home, as just read from there.
+    pub async fn set_home_count(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        counted: u64,
+    ) -> Result<(), StoreError> {
+        let key = count_key(tenant, survey);
+        super::json_blob::update(self.blobs.as_ref(), &key, |count: &mut HomeCount| {
+            (count.counted != counted).then(|| count.counted = counted)
+        })
+        .await?;
+        self.counts
+            .invalidate(&(tenant.clone(), survey.clone()))
+            .await;
+        Ok(())
+    }
+
+    /// Adds `moved` answers this region just moved home to a hosted survey's count.
+    pub async fn add_moved(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        moved: u64,
+    ) -> Result<(), StoreError> {
+        let key = count_key(tenant, survey);
+        super::json_blob::update(self.blobs.as_ref(), &key, |count: &mut HomeCount| {
+            count.moved += moved;
+            Some(())
+        })
+        .await?;
+        self.counts
+            .invalidate(&(tenant.clone(), survey.clone()))
             .await;
         Ok(())
     }

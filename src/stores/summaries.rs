@@ -27,6 +27,23 @@ impl Stores {
         };
         Ok(survey.state(OffsetDateTime::now_utc(), counted))
     }
+
+    /// The state now of a survey hosted here for a tenant of another region: its response
+    /// limit is checked against its total at home (as last read from there) plus everything
+    /// of its tenant waiting here to move home, so it never closes late for answers given
+    /// here; answers given meanwhile in other regions show once they are counted at home and
+    /// read again (see docs/operators.md, "Regions").
+    pub async fn hosted_survey_state(&self, survey: &Survey) -> Result<SurveyState, StoreError> {
+        let counted = match survey.response_limit {
+            Some(_) if survey.published => {
+                let home = self.hosted.home_count(&survey.tenant, &survey.slug).await?;
+                let (waiting, _) = self.answer_queues.transfer_backlog(&survey.tenant).await?;
+                home.at_least() + waiting
+            }
+            _ => 0,
+        };
+        Ok(survey.state(OffsetDateTime::now_utc(), counted))
+    }
 }
 
 /// What the summary blob of a survey holds (a new survey's has `days_from` 0: every answer

@@ -73,6 +73,11 @@ impl Mover {
         if self.listed.is_none_or(|at| at.elapsed() >= RELIST) {
             self.tenants = stores.hosted.tenants().await?;
             self.listed = Some(Instant::now());
+            for tenant in &self.tenants {
+                if let Err(error) = read_home_counts(stores, tenant).await {
+                    tracing::warn!(%tenant, error = %error_chain(&error), "cannot read hosted surveys' totals at home yet");
+                }
+            }
         }
         for _ in 0..self.tenants.len() {
             let tenant = self.tenants[self.next % self.tenants.len()].clone();
@@ -107,6 +112,44 @@ impl Mover {
         }
         Ok(None)
     }
+}
+
+/// Reads from home the counted totals of the tenant's hosted surveys with a response limit,
+/// so this region closes them near their limit without asking home on a respondent's
+/// request.
+async fn read_home_counts(stores: &Stores, tenant: &TenantSlug) -> Result<(), StoreError> {
+    let Some(hosted) = stores.hosted.tenant(tenant).await? else {
+        return Ok(());
+    };
+    let mut limited = Vec::new();
+    for slug in stores.hosted.surveys_of(tenant).await? {
+        if let Some(survey) = stores.hosted.survey(tenant, &slug).await?
+            && survey.published
+            && survey.response_limit.is_some()
+        {
+            limited.push(survey);
+        }
+    }
+    if limited.is_empty() {
+        return Ok(());
+    }
+    let read = async {
+        let home = stores.in_region(&hosted.home).await?;
+        for survey in &limited {
+            let counted = home.summaries.counted(&survey.survey_ref()).await?;
+            stores
+                .hosted
+                .set_home_count(tenant, &survey.slug, counted)
+                .await?;
+        }
+        Ok(())
+    };
+    tokio::time::timeout(REACH, read).await.unwrap_or_else(|_| {
+        Err(StoreError::Storage {
+            doing: format!("reading totals in region {}", hosted.home),
+            source: crate::storage::Error::backend("no answer in time"),
+        })
+    })
 }
 
 /// Moves the received answers home, grouped by home region.
@@ -146,6 +189,7 @@ async fn move_batch(
         let count = answers.len();
         match tokio::time::timeout(REACH, move_home(stores, &home, &answers)).await {
             Ok(Ok(())) => {
+                count_moved(stores, &answers).await?;
                 finish(stores, &answers).await?;
                 done.moved += count;
             }
@@ -220,6 +264,33 @@ async fn move_home(
         .into_iter()
         .collect::<Result<(), _>>()?;
     crate::worker::crash::reached(crate::worker::crash::Point::AfterMoveQueue);
+    Ok(())
+}
+
+/// Adds the answers just moved to their surveys' counts here, for surveys with a response
+/// limit (before their messages are deleted, so the limit never sees them in neither place;
+/// a crash in between counts them twice, which only closes the survey early by as many).
+async fn count_moved(
+    stores: &Stores,
+    answers: &[(Moving, Subscription)],
+) -> Result<(), StoreError> {
+    let mut by_survey: BTreeMap<(TenantSlug, crate::domain::SurveySlug), u64> = BTreeMap::new();
+    for (moving, _) in answers {
+        let answer = &moving.answer;
+        *by_survey
+            .entry((answer.tenant.clone(), answer.survey.clone()))
+            .or_default() += 1;
+    }
+    for ((tenant, slug), moved) in by_survey {
+        let limited = stores
+            .hosted
+            .survey(&tenant, &slug)
+            .await?
+            .is_some_and(|survey| survey.response_limit.is_some());
+        if limited {
+            stores.hosted.add_moved(&tenant, &slug, moved).await?;
+        }
+    }
     Ok(())
 }
 

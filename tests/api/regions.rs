@@ -410,3 +410,51 @@ async fn a_tenant_is_made_at_home_in_the_region_named_and_its_address_is_one_acr
         "{page}"
     );
 }
+
+#[tokio::test]
+async fn a_hosting_region_closes_a_survey_at_its_limit_before_and_after_the_answers_move() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let us = region_app(&file, "us").await;
+    let eu = region_app(&file, "eu").await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("limits").await;
+    us.app
+        .published_survey(
+            &key,
+            serde_json::json!({
+                "title": "Lunch",
+                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
+                "regions": ["eu"],
+                "response_limit": 2,
+            }),
+        )
+        .await;
+    for stars in ["5", "4"] {
+        let thanked = eu.app.answer("acme", "lunch", &[("overall", stars)]).await;
+        assert_eq!(thanked.status(), 303);
+    }
+    // Two wait to move: the limit is reached here already.
+    assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
+    let mut mover = crate::helpers::worker(&eu.stores, std::time::Duration::from_secs(60));
+    match mover.step().await.expect("a step") {
+        canvass::worker::StepOutcome::TransferDone(moved) => assert_eq!(moved.moved, 2),
+        other => panic!("moved nothing: {other:?}"),
+    }
+    // Moved, not yet counted at home: still closed here (the store's one-second cache of
+    // the count is waited out).
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
+    crate::helpers::drain(&us.stores).await;
+    let (_, summary) = us
+        .app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/lunch/summary",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(summary["total"], 2, "{summary}");
+    assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
+}

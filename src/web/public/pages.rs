@@ -361,13 +361,21 @@ pub(super) async fn survey_named(
     }
 }
 
-/// Whether answers to `survey` move home from here: it is hosted here for a tenant living in
-/// another region, and its answers may leave.
-async fn moves_home(state: &AppState, tenant: &Tenant, survey: &Survey) -> Result<bool, WebError> {
-    if !state.stores.regions.named() || survey.residency == Residency::Region {
+/// Whether `tenant` lives in another region and its surveys are hosted here.
+async fn hosted_here(state: &AppState, tenant: &Tenant) -> Result<bool, WebError> {
+    if !state.stores.regions.named() {
         return Ok(false);
     }
     Ok(state.stores.tenants.get(&tenant.slug).await?.is_none())
+}
+
+/// Whether answers to `survey` move home from here: it is hosted here for a tenant living in
+/// another region, and its answers may leave.
+async fn moves_home(state: &AppState, tenant: &Tenant, survey: &Survey) -> Result<bool, WebError> {
+    if survey.residency == Residency::Region {
+        return Ok(false);
+    }
+    hosted_here(state, tenant).await
 }
 
 /// A survey respondents can answer now, or the page saying it is closed (410).
@@ -385,7 +393,11 @@ async fn reach(
     survey: &str,
 ) -> Result<Reached, WebError> {
     let (tenant, survey) = survey_named(state, request, tenant, survey).await?;
-    if state.stores.survey_state(&survey).await? == SurveyState::Open {
+    let now = match hosted_here(state, &tenant).await? {
+        true => state.stores.hosted_survey_state(&survey).await?,
+        false => state.stores.survey_state(&survey).await?,
+    };
+    if now == SurveyState::Open {
         return Ok(Reached::Open(tenant, survey));
     }
     let message = survey.closed_message.as_deref().map_or_else(
