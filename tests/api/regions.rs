@@ -140,6 +140,23 @@ async fn region_app(file: &std::path::Path, region: &str) -> RegionApp {
     RegionApp { app, stores }
 }
 
+/// Moves one batch of answers home with a worker of `region` (the hosting one): how many.
+async fn move_once(region: &RegionApp) -> usize {
+    let mut mover = crate::helpers::worker(&region.stores, std::time::Duration::from_secs(60));
+    match mover.step().await.expect("a step") {
+        canvass::worker::StepOutcome::TransferDone(moved) => moved.moved,
+        other => panic!("moved nothing: {other:?}"),
+    }
+}
+
+/// Counts what waits at home and reads the survey's total there.
+async fn counted_at_home(home: &RegionApp, key: &str, survey: &str) -> serde_json::Value {
+    crate::helpers::drain(&home.stores).await;
+    let path = format!("/api/v1/surveys/{survey}/summary");
+    let (_, summary) = home.app.api(reqwest::Method::GET, &path, key, None).await;
+    summary["total"].clone()
+}
+
 /// Writes a two-region file (us and eu on local storage in `dir`) and returns its path.
 pub(crate) fn regions_file(dir: &std::path::Path) -> std::path::PathBuf {
     let file = dir.join("regions.toml");
@@ -149,7 +166,6 @@ pub(crate) fn regions_file(dir: &std::path::Path) -> std::path::PathBuf {
 
 #[tokio::test]
 async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
-    use canvass::worker::StepOutcome;
     let dir = tempfile::tempdir().expect("a temp dir");
     let file = regions_file(dir.path());
     let us = region_app(&file, "us").await;
@@ -257,26 +273,12 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     assert_eq!(listed["regions"][1]["here"], true, "{listed}");
 
     // Moved home, then counted there: exact, and nothing of it stays in the hosting region.
-    let mut mover = crate::helpers::worker(&eu.stores, std::time::Duration::from_secs(60));
-    match mover.step().await.expect("a step") {
-        StepOutcome::TransferDone(moved) => assert_eq!(moved.moved, 3, "{moved:?}"),
-        other => panic!("moved nothing: {other:?}"),
-    }
+    assert_eq!(move_once(&eu).await, 3);
     assert_eq!(
         eu.stores.queue_length(&transfer).await.expect("a length"),
         0
     );
-    crate::helpers::drain(&us.stores).await;
-    let (_, summary) = us
-        .app
-        .api(
-            reqwest::Method::GET,
-            "/api/v1/surveys/lunch/summary",
-            &key,
-            None,
-        )
-        .await;
-    assert_eq!(summary["total"], 2, "{summary}");
+    assert_eq!(counted_at_home(&us, &key, "lunch").await, 2);
     let left = eu.stores.scan("answers/", None).await.expect("listed");
     assert!(
         left.keys.is_empty(),
@@ -436,25 +438,11 @@ async fn a_hosting_region_closes_a_survey_at_its_limit_before_and_after_the_answ
     }
     // Two wait to move: the limit is reached here already.
     assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
-    let mut mover = crate::helpers::worker(&eu.stores, std::time::Duration::from_secs(60));
-    match mover.step().await.expect("a step") {
-        canvass::worker::StepOutcome::TransferDone(moved) => assert_eq!(moved.moved, 2),
-        other => panic!("moved nothing: {other:?}"),
-    }
+    assert_eq!(move_once(&eu).await, 2);
     // Moved, not yet counted at home: still closed here (the store's one-second cache of
     // the count is waited out).
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
-    crate::helpers::drain(&us.stores).await;
-    let (_, summary) = us
-        .app
-        .api(
-            reqwest::Method::GET,
-            "/api/v1/surveys/lunch/summary",
-            &key,
-            None,
-        )
-        .await;
-    assert_eq!(summary["total"], 2, "{summary}");
+    assert_eq!(counted_at_home(&us, &key, "lunch").await, 2);
     assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
 }
