@@ -35,6 +35,7 @@ mod question_types;
 mod references;
 mod regions;
 mod regions_crash;
+mod regions_outage;
 mod responses;
 mod segments;
 mod service;

@@ -111,14 +111,14 @@ async fn without_a_regions_file_a_survey_names_no_region() {
 }
 
 /// A region of a two-region installation on local storage, served in this process.
-struct RegionApp {
-    app: crate::helpers::TestApp,
+pub(crate) struct RegionApp {
+    pub(crate) app: crate::helpers::TestApp,
     /// Its stores, with the installation's regions.
-    stores: canvass::stores::Stores,
+    pub(crate) stores: canvass::stores::Stores,
 }
 
 /// Serves region `region` of the regions file `file`; workers are stepped by the test.
-async fn region_app(file: &std::path::Path, region: &str) -> RegionApp {
+pub(crate) async fn region_app(file: &std::path::Path, region: &str) -> RegionApp {
     let mut settings = crate::helpers::test_settings();
     settings.demo = false;
     settings.storage.regions_file = Some(file.to_owned());

@@ -915,14 +915,14 @@ async fn a_worker_dying_between_removing_incoming_blobs_and_deleting_messages_lo
 
 /// An Azurite of a test's own (through `scripts/azurite`), so that no other test's messages
 /// are in its queues; stopped when dropped.
-struct OwnAzurite {
-    connection: String,
+pub(crate) struct OwnAzurite {
+    pub(crate) connection: String,
     pid: std::path::PathBuf,
     _dir: tempfile::TempDir,
 }
 
 impl OwnAzurite {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (log, pid) = (dir.path().join("log"), dir.path().join("pid"));
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -1,0 +1,192 @@
+//! A home region out of reach: its storage (Azurite, behind a proxy this test switches off and
+//! on) cannot be reached from the hosting region for a while. Respondents there are thanked
+//! all the same, the answers wait (never poisoned), `canvass regions`' report says so, and once
+//! home is back they move and are counted exactly.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+use crate::worker_crash::OwnAzurite;
+
+/// A TCP proxy to `target` that can be cut: while down, it drops every connection it holds
+/// and every new one at once.
+struct Proxy {
+    port: u16,
+    up: Arc<AtomicBool>,
+    cut: watch::Sender<u64>,
+}
+
+impl Proxy {
+    async fn to(target: u16) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let port = listener.local_addr().expect("an address").port();
+        let up = Arc::new(AtomicBool::new(true));
+        let (cut, cuts) = watch::channel(0u64);
+        let running = up.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut inbound, _)) = listener.accept().await else {
+                    return;
+                };
+                if !running.load(Ordering::SeqCst) {
+                    drop(inbound);
+                    continue;
+                }
+                let mut cuts = cuts.clone();
+                // Only a cut after this connection was made ends it.
+                cuts.borrow_and_update();
+                tokio::spawn(async move {
+                    let Ok(mut outbound) = TcpStream::connect(("127.0.0.1", target)).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                        _ = cuts.changed() => {}
+                    }
+                });
+            }
+        });
+        Self { port, up, cut }
+    }
+
+    fn down(&self) {
+        self.up.store(false, Ordering::SeqCst);
+        self.cut.send_modify(|n| *n += 1);
+    }
+
+    fn back(&self) {
+        self.up.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The port of `endpoint` (`BlobEndpoint=http://127.0.0.1:PORT/account`) in a connection
+/// string.
+fn port_of(connection: &str, endpoint: &str) -> u16 {
+    let start = connection
+        .find(&format!("{endpoint}="))
+        .expect("the endpoint")
+        + endpoint.len()
+        + 1;
+    let url = connection[start..].split(';').next().expect("a value");
+    url.split(':')
+        .nth(2)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .expect("a port")
+}
+
+#[tokio::test]
+async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is_back() {
+    let azurite = OwnAzurite::start();
+    let blob = Proxy::to(port_of(&azurite.connection, "BlobEndpoint")).await;
+    let queue = Proxy::to(port_of(&azurite.connection, "QueueEndpoint")).await;
+    let home = azurite
+        .connection
+        .replace(
+            &format!(":{}/", port_of(&azurite.connection, "BlobEndpoint")),
+            &format!(":{}/", blob.port),
+        )
+        .replace(
+            &format!(":{}/", port_of(&azurite.connection, "QueueEndpoint")),
+            &format!(":{}/", queue.port),
+        );
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("regions.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[regions.us]\nstorage = \"azure\"\nazure_connection_string = \"{home}\"\npublic_url = \"http://127.0.0.1:8080\"\n\n\
+             [regions.eu]\nstorage = \"local\"\ndata_dir = \"{}\"\npublic_url = \"http://127.0.0.1:8081\"\n",
+            dir.path().join("eu").display()
+        ),
+    )
+    .expect("written");
+    let us = crate::regions::region_app(&file, "us").await;
+    let eu = crate::regions::region_app(&file, "eu").await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("outage").await;
+    us.app
+        .published_survey(
+            &key,
+            serde_json::json!({
+                "title": "Lunch",
+                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
+                "regions": ["eu"],
+            }),
+        )
+        .await;
+
+    // Home goes out of reach: eu keeps thanking respondents.
+    blob.down();
+    queue.down();
+    for stars in ["5", "4", "3", "2", "1", "5"] {
+        let thanked = eu.app.answer("acme", "lunch", &[("overall", stars)]).await;
+        assert_eq!(thanked.status(), 303, "thanked while home is out of reach");
+    }
+    let mut mover = crate::helpers::worker(&eu.stores, Duration::from_secs(1));
+    for _ in 0..2 {
+        let outcome = mover
+            .step()
+            .await
+            .expect("a step (moving home fails on its own)");
+        assert!(
+            !matches!(outcome, canvass::worker::StepOutcome::TransferDone(_)),
+            "moved while home was out of reach: {outcome:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+    }
+    let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    let (waiting, oldest) = eu
+        .stores
+        .answer_queues
+        .transfer_backlog(&acme)
+        .await
+        .expect("read in eu");
+    assert_eq!(waiting, 6, "every answer waits");
+    assert!(
+        oldest.is_some_and(|age| age >= Duration::from_secs(1)),
+        "{oldest:?}"
+    );
+    let poison = eu.stores.answer_queues.poison().clone();
+    assert_eq!(
+        eu.stores.queue_length(&poison).await.expect("a length"),
+        0,
+        "none poisoned"
+    );
+
+    // Home is back: everything moves and is counted once.
+    blob.back();
+    queue.back();
+    let mut moved = 0;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while moved < 6 {
+        assert!(std::time::Instant::now() < deadline, "moved {moved} of 6");
+        match mover.step().await.expect("a step") {
+            canvass::worker::StepOutcome::TransferDone(step) => moved += step.moved,
+            _ => tokio::time::sleep(Duration::from_millis(300)).await,
+        }
+    }
+    assert_eq!(moved, 6);
+    crate::helpers::drain(&us.stores).await;
+    let (_, summary) = us
+        .app
+        .api(
+            reqwest::Method::GET,
+            "/api/v1/surveys/lunch/summary",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(summary["total"], 6, "{summary}");
+    let (waiting, _) = eu
+        .stores
+        .answer_queues
+        .transfer_backlog(&acme)
+        .await
+        .expect("read");
+    assert_eq!(waiting, 0);
+}
