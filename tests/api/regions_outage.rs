@@ -127,6 +127,8 @@ async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is
         let thanked = eu.app.answer("acme", "lunch", &[("overall", stars)]).await;
         assert_eq!(thanked.status(), 303, "thanked while home is out of reach");
     }
+    // The hosting region is ready all the same: its readiness is its own storage's.
+    assert_eq!(eu.app.get("/readyz").await.status(), 200);
     let mut mover = crate::helpers::worker(&eu.stores, Duration::from_secs(1));
     for _ in 0..2 {
         let outcome = mover
