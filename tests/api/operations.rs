@@ -12,7 +12,7 @@ use crate::storage::azure::connection_string;
 
 const SURVEY: &str = "/s/demo/customer-satisfaction";
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .expect("a free port")
@@ -28,7 +28,7 @@ fn client() -> reqwest::Client {
 }
 
 /// GETs `/metrics` from a metrics port, waiting for the listener to come up.
-async fn scrape(port: u16) -> String {
+pub(crate) async fn scrape(port: u16) -> String {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         match client()

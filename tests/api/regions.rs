@@ -446,3 +446,72 @@ async fn a_hosting_region_closes_a_survey_at_its_limit_before_and_after_the_answ
     assert_eq!(counted_at_home(&us, &key, "lunch").await, 2);
     assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
 }
+
+#[tokio::test]
+async fn the_designer_sets_where_a_survey_is_answered() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let us = region_app(&file, "us").await;
+    let _eu = region_app(&file, "eu").await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let blank = owner.page("/tenant/surveys/new").await;
+    let choice = crate::owner::between(&blank, "Where it is answered", "</fieldset>");
+    // Home is ticked until the owner says otherwise; every region is offered.
+    assert!(
+        choice.contains(r#"name="region" value="us" checked"#),
+        "{choice}"
+    );
+    assert!(choice.contains(r#"name="region" value="eu">"#), "{choice}");
+    assert!(choice.contains("(your home region)"), "{choice}");
+
+    let csrf = owner.csrf("/tenant/surveys/new").await;
+    let saved = owner
+        .post(
+            "/tenant/surveys",
+            &[
+                ("csrf", csrf.as_str()),
+                ("title", "Lunch"),
+                ("count", "1"),
+                ("q0.text", "How was it?"),
+                ("q0.type", "five_stars"),
+                ("region", "eu"),
+                ("action", "save"),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status(), 303);
+    let slug = canvass::domain::SurveySlug::parse("lunch").expect("a slug");
+    let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    let survey = us
+        .stores
+        .surveys
+        .get(&acme, &slug)
+        .await
+        .expect("read")
+        .expect("saved");
+    let names: Vec<&str> = survey.regions.iter().map(|r| r.as_str()).collect();
+    assert_eq!(names, ["eu"]);
+    let page = owner.page("/tenant/surveys/lunch").await;
+    let choice = crate::owner::between(&page, "Where it is answered", "</fieldset>");
+    assert!(
+        choice.contains(r#"name="region" value="eu" checked"#),
+        "{choice}"
+    );
+    assert!(choice.contains(r#"name="region" value="us">"#), "{choice}");
+}
+
+#[tokio::test]
+async fn without_regions_the_designer_offers_no_choice_of_region() {
+    let app = crate::helpers::spawn_app().await;
+    let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let page = owner.page("/tenant/surveys/new").await;
+    assert!(page.contains("Thanks and closing"), "the designer");
+    assert!(!page.contains("Where it is answered"));
+    let sign_up = app
+        .get("/tenant/sign-up")
+        .await
+        .text()
+        .await
+        .expect("a page");
+    assert!(!sign_up.contains("Where your data lives"));
+}

@@ -252,3 +252,44 @@ async fn a_mover_dying_after_storing_answers_at_home_before_queueing_them_loses_
 async fn a_mover_dying_after_queueing_answers_at_home_before_deleting_them_doubles_nothing() {
     move_crashing_at("after-move-queue").await;
 }
+
+#[tokio::test]
+async fn a_hosting_region_reports_what_waits_to_move_home_in_its_metrics() {
+    let moving = Moving::given(40, 7).await;
+    let port = crate::operations::free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let file = moving.file.display().to_string();
+    let _server = CanvassProcess::serve(
+        moving.dir.path(),
+        &[
+            ("CANVASS_REGIONS_FILE", file.as_str()),
+            ("CANVASS_REGION", "eu"),
+            ("CANVASS_NO_WORKER", "true"),
+            ("CANVASS_DEMO", "false"),
+            ("CANVASS_METRICS_LISTEN", listen.as_str()),
+        ],
+    );
+    let text = crate::operations::scrape(port).await;
+    // 40 answers, two in 40 posted twice (one in 20 by the seed's draw): at least 40 messages.
+    let waiting: f64 = text
+        .lines()
+        .find(|line| line.starts_with("canvass_transfer_waiting{"))
+        .and_then(|line| line.rsplit_once(' '))
+        .and_then(|(_, value)| value.parse().ok())
+        .unwrap_or_else(|| panic!("no transfer gauge in:\n{text}"));
+    let posts = moving.waiting().await;
+    assert!(
+        waiting >= 40.0 && waiting == posts as f64,
+        "{waiting} waiting, {posts} posted"
+    );
+    assert!(
+        text.contains(r#"canvass_transfer_waiting{region="eu"}"#),
+        "labelled with its region:\n{text}"
+    );
+    assert!(
+        text.lines()
+            .filter(|line| line.starts_with("canvass_queue_length{"))
+            .all(|line| line.contains(r#"region="eu""#)),
+        "every series carries the region"
+    );
+}
