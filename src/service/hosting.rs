@@ -5,17 +5,17 @@
 use std::time::Duration;
 
 use crate::domain::region::RegionName;
-use crate::domain::{Survey, Tenant};
-use crate::stores::hosted::HostedTenant;
+use crate::domain::{Survey, SurveySlug, Tenant, TenantSlug};
+use crate::stores::hosted::{HostedTenant, HostingSync};
 use crate::stores::{StoreError, Stores};
 
-/// How long a push waits for a region before giving up on it for now.
-const REACH: Duration = Duration::from_secs(10);
+/// How long a push waits for a region before leaving it to a worker's retry (an owner's
+/// publish waits at most this long per unreachable region).
+const REACH: Duration = Duration::from_secs(5);
 
 /// Pushes `survey` as it is now to each region hosting it besides home, and removes the
 /// copies of regions that hosted `before` but no longer host it. A region that cannot be
-/// reached is logged and skipped: its copy follows with the next push, and meanwhile it keeps
-/// serving the version it has.
+/// reached keeps serving the version it has; a worker at home tries it again (see `sync`).
 pub async fn push(
     stores: &Stores,
     survey: &Survey,
@@ -24,86 +24,102 @@ pub async fn push(
     let Some(home) = stores.regions.here().cloned() else {
         return Ok(());
     };
-    if !(survey.published || survey.was_published) {
+    // Drafts never published stay home: nothing of them was ever pushed.
+    let shown = |survey: &Survey| survey.published || survey.was_published;
+    if !shown(survey) && before.is_none_or(|before| !shown(before)) {
         return Ok(());
     }
-    let Some(tenant) = stores.tenants.get(&survey.tenant).await? else {
-        return Ok(());
-    };
-    let hosted = HostedTenant {
-        // A hosting region shows the tenant's public face only.
-        tenant: std::sync::Arc::new(Tenant {
-            owner: None,
-            ..(*tenant).clone()
-        }),
-        home: home.clone(),
-    };
-    let hosts: Vec<&RegionName> = survey
-        .hosting_regions(&home)
-        .iter()
-        .filter(|region| **region != home)
-        .collect();
-    for region in &hosts {
-        let copied = async {
-            let there = stores.in_region(region).await?;
-            there.answer_queues.create_transfer(&survey.tenant).await?;
-            there.hosted.put(&hosted, survey).await
-        };
-        reached(
-            region,
-            tokio::time::timeout(REACH, copied).await,
-            "push the survey",
-        );
-    }
+    let mut regions: Vec<RegionName> = survey.hosting_regions(&home).to_vec();
     if let Some(before) = before {
-        for region in before.hosting_regions(&home) {
-            if *region != home && !hosts.contains(&region) {
-                remove_from(stores, region, survey).await;
-            }
-        }
+        regions.extend(before.hosting_regions(&home).iter().cloned());
     }
-    Ok(())
+    regions.retain(|region| *region != home);
+    regions.sort();
+    regions.dedup();
+    let failed = sync(stores, &survey.tenant, &survey.slug, &regions).await?;
+    queue_retry(stores, survey, failed).await
 }
 
 /// Removes a deleted survey's copies from every region hosting it.
-pub async fn withdraw(stores: &Stores, survey: &Survey) {
+pub async fn withdraw(stores: &Stores, survey: &Survey) -> Result<(), StoreError> {
+    push(stores, survey, None).await
+}
+
+/// Brings each of `regions` up to date with the survey as it is at home now: its copy where
+/// it is hosted and was published, no copy elsewhere. The regions that could not be reached.
+pub async fn sync(
+    stores: &Stores,
+    tenant: &TenantSlug,
+    slug: &SurveySlug,
+    regions: &[RegionName],
+) -> Result<Vec<RegionName>, StoreError> {
     let Some(home) = stores.regions.here().cloned() else {
-        return;
+        return Ok(Vec::new());
     };
-    for region in survey.hosting_regions(&home) {
-        if *region != home {
-            remove_from(stores, region, survey).await;
+    let survey = stores.surveys.fresh(tenant, slug).await?;
+    let owner = stores.tenants.get(tenant).await?;
+    let mut failed = Vec::new();
+    for region in regions {
+        let copy = match (&survey, &owner) {
+            (Some(survey), Some(owner))
+                if (survey.published || survey.was_published)
+                    && survey.hosting_regions(&home).contains(region) =>
+            {
+                Some((
+                    HostedTenant {
+                        // A hosting region shows the tenant's public face only.
+                        tenant: std::sync::Arc::new(Tenant {
+                            owner: None,
+                            ..(**owner).clone()
+                        }),
+                        home: home.clone(),
+                    },
+                    survey.clone(),
+                ))
+            }
+            _ => None,
+        };
+        let synced = async {
+            let there = stores.in_region(region).await?;
+            match &copy {
+                Some((hosted, survey)) => {
+                    there.answer_queues.create_transfer(tenant).await?;
+                    there.hosted.put(hosted, survey).await
+                }
+                None => there.hosted.remove(tenant, slug).await,
+            }
+        };
+        match tokio::time::timeout(REACH, synced).await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                tracing::warn!(%region, error = %crate::telemetry::error_chain(&error), "could not bring a hosting region up to date; a worker tries again");
+                failed.push(region.clone());
+            }
+            Err(_) => {
+                tracing::warn!(%region, "could not bring a hosting region up to date within {}s; a worker tries again", REACH.as_secs());
+                failed.push(region.clone());
+            }
         }
     }
+    Ok(failed)
 }
 
-async fn remove_from(stores: &Stores, region: &RegionName, survey: &Survey) {
-    let removed = async {
-        let there = stores.in_region(region).await?;
-        there.hosted.remove(&survey.tenant, &survey.slug).await
-    };
-    reached(
-        region,
-        tokio::time::timeout(REACH, removed).await,
-        "remove the survey's copy",
-    );
-}
-
-/// Logs a region that could not be reached in time, or failed.
-fn reached(
-    region: &RegionName,
-    outcome: Result<Result<(), StoreError>, tokio::time::error::Elapsed>,
-    doing: &str,
-) {
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(error)) => tracing::warn!(
-            %region,
-            error = %crate::telemetry::error_chain(&error),
-            "could not {doing} in a hosting region"
-        ),
-        Err(_) => {
-            tracing::warn!(%region, "could not {doing} in a hosting region within {}s", REACH.as_secs())
+/// Leaves the regions a push did not reach for a worker at home to try again.
+async fn queue_retry(
+    stores: &Stores,
+    survey: &Survey,
+    regions: Vec<RegionName>,
+) -> Result<(), StoreError> {
+    match (&stores.hosting_syncs, regions.is_empty()) {
+        (Some(queue), false) => {
+            queue
+                .send(&HostingSync {
+                    tenant: survey.tenant.clone(),
+                    survey: survey.slug.clone(),
+                    regions,
+                })
+                .await
         }
+        _ => Ok(()),
     }
 }

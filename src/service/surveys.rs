@@ -155,7 +155,7 @@ pub async fn unpublish(
 /// Deletes a survey and every answer to it.
 pub async fn delete(stores: &Stores, actor: Actor<'_>, survey: &Survey) -> Result<(), StoreError> {
     stores.surveys.delete(survey).await?;
-    super::hosting::withdraw(stores, survey).await;
+    super::hosting::withdraw(stores, survey).await?;
     actor
         .record(stores, AuditAction::SurveyDeleted, named(survey))
         .await

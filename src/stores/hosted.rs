@@ -26,6 +26,21 @@ pub struct HostedTenant {
     pub home: RegionName,
 }
 
+/// A push to hosting regions that did not reach them, waiting at home for a worker to try
+/// again: the survey's current state goes to each region named (its copy, or its removal).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostingSync {
+    /// The survey's tenant.
+    pub tenant: TenantSlug,
+    /// The survey.
+    pub survey: SurveySlug,
+    /// The regions still to bring up to date.
+    pub regions: Vec<RegionName>,
+}
+
+/// The queue of hosting syncs, at home.
+pub const SYNC_QUEUE: &str = "hosting-syncs";
+
 fn tenant_key(tenant: &TenantSlug) -> String {
     format!("hosted/tenants/{tenant}.json")
 }

@@ -176,6 +176,8 @@ pub struct Stores {
     pub regions: std::sync::Arc<crate::regions::Regions>,
     /// Copies of other regions' tenants and surveys hosted here.
     pub hosted: hosted::HostedStore,
+    /// With regions: pushes to hosting regions that failed, for a worker to retry.
+    pub hosting_syncs: Option<work_queue::WorkQueue>,
     /// The stores of the other regions, opened when first needed.
     elsewhere: std::sync::Arc<regional::Elsewhere>,
 }
@@ -332,6 +334,10 @@ impl Stores {
         let webhooks = webhooks::WebhookStore::create(&storage).await?;
         let segments = segments::SegmentStore::create(&storage).await?;
         let mail = mail::MailQueue::create(&storage).await?;
+        let hosting_syncs = match settings.regions.named() {
+            true => Some(work_queue::WorkQueue::create(&storage, hosted::SYNC_QUEUE).await?),
+            false => None,
+        };
         let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
         let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
         Ok(Self {
@@ -365,6 +371,7 @@ impl Stores {
             session_key,
             regions: settings.regions.clone(),
             hosted: hosted::HostedStore::new(storage.blobs.clone(), settings),
+            hosting_syncs,
             elsewhere: std::sync::Arc::new(regional::Elsewhere::new(settings)),
             storage,
         })

@@ -14,6 +14,7 @@ mod deletions;
 pub mod deliveries;
 pub mod digests;
 mod export_job;
+mod hosting_sync;
 pub mod mail;
 pub mod mailer;
 mod merge;
@@ -122,6 +123,11 @@ pub enum StepOutcome {
     },
     /// A batch of answers given here was moved to (or left waiting for) their home region.
     TransferDone(transfer::Moved),
+    /// Hosting regions a push had not reached were brought up to date.
+    HostingSynced {
+        /// How many.
+        regions: usize,
+    },
     /// Every queue was empty.
     QueuesEmpty,
     /// The pause flag is set; nothing was received.
@@ -205,6 +211,9 @@ impl Worker {
         if let Some(done) = self.deletion().await? {
             return Ok(done);
         }
+        if let Some(StepOutcome::HostingSynced { regions }) = self.hosting_sync().await? {
+            return Ok(StepOutcome::HostingSynced { regions });
+        }
         self.export().await
     }
 
@@ -274,7 +283,8 @@ impl Worker {
                 Ok(
                     StepOutcome::ExportDone { .. }
                     | StepOutcome::DeletionDone { .. }
-                    | StepOutcome::TransferDone(_),
+                    | StepOutcome::TransferDone(_)
+                    | StepOutcome::HostingSynced { .. },
                 ) => Duration::ZERO,
                 Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => self.settings.idle_wait,
                 Err(error) => {

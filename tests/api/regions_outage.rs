@@ -79,32 +79,95 @@ fn port_of(connection: &str, endpoint: &str) -> u16 {
         .expect("a port")
 }
 
-#[tokio::test]
-async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is_back() {
-    let azurite = OwnAzurite::start();
-    let blob = Proxy::to(port_of(&azurite.connection, "BlobEndpoint")).await;
-    let queue = Proxy::to(port_of(&azurite.connection, "QueueEndpoint")).await;
-    let home = azurite
+/// A two-region file in a new directory where region `azure` keeps its data on `azurite`
+/// through two proxies (blob and queue) and the other region on local storage.
+async fn behind_proxies(
+    azurite: &OwnAzurite,
+    azure: &str,
+) -> (Proxy, Proxy, tempfile::TempDir, std::path::PathBuf) {
+    let (blob_port, queue_port) = (
+        port_of(&azurite.connection, "BlobEndpoint"),
+        port_of(&azurite.connection, "QueueEndpoint"),
+    );
+    let blob = Proxy::to(blob_port).await;
+    let queue = Proxy::to(queue_port).await;
+    let proxied = azurite
         .connection
-        .replace(
-            &format!(":{}/", port_of(&azurite.connection, "BlobEndpoint")),
-            &format!(":{}/", blob.port),
-        )
-        .replace(
-            &format!(":{}/", port_of(&azurite.connection, "QueueEndpoint")),
-            &format!(":{}/", queue.port),
-        );
+        .replace(&format!(":{blob_port}/"), &format!(":{}/", blob.port))
+        .replace(&format!(":{queue_port}/"), &format!(":{}/", queue.port));
     let dir = tempfile::tempdir().expect("a temp dir");
+    let local = dir.path().join("local");
+    let entry = |name: &str, port: u16| match name == azure {
+        true => format!(
+            "[regions.{name}]\nstorage = \"azure\"\nazure_connection_string = \"{proxied}\"\npublic_url = \"http://127.0.0.1:{port}\"\n"
+        ),
+        false => format!(
+            "[regions.{name}]\nstorage = \"local\"\ndata_dir = \"{}\"\npublic_url = \"http://127.0.0.1:{port}\"\n",
+            local.display()
+        ),
+    };
     let file = dir.path().join("regions.toml");
     std::fs::write(
         &file,
-        format!(
-            "[regions.us]\nstorage = \"azure\"\nazure_connection_string = \"{home}\"\npublic_url = \"http://127.0.0.1:8080\"\n\n\
-             [regions.eu]\nstorage = \"local\"\ndata_dir = \"{}\"\npublic_url = \"http://127.0.0.1:8081\"\n",
-            dir.path().join("eu").display()
-        ),
+        format!("{}\n{}", entry("us", 8080), entry("eu", 8081)),
     )
     .expect("written");
+    (blob, queue, dir, file)
+}
+
+#[tokio::test]
+async fn a_survey_published_while_its_hosting_region_is_out_of_reach_reaches_it_later() {
+    let azurite = OwnAzurite::start();
+    let (blob, queue, _dir, file) = behind_proxies(&azurite, "eu").await;
+    let us = crate::regions::region_app(&file, "us").await;
+    let eu = crate::regions::region_app(&file, "eu").await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("outage").await;
+    blob.down();
+    queue.down();
+    // Publishing at home works; the push waits for the region.
+    us.app
+        .published_survey(
+            &key,
+            serde_json::json!({
+                "title": "Lunch",
+                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
+                "regions": ["eu"],
+            }),
+        )
+        .await;
+    let syncs = us.stores.hosting_syncs.clone().expect("a sync queue");
+    assert_eq!(
+        syncs.waiting().await.expect("a length"),
+        1,
+        "a retry waits at home"
+    );
+    blob.back();
+    queue.back();
+    let mut worker = crate::helpers::worker(&us.stores, Duration::from_secs(1));
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the push never arrived"
+        );
+        if let canvass::worker::StepOutcome::HostingSynced { regions } =
+            worker.step().await.expect("a step")
+        {
+            assert_eq!(regions, 1);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(syncs.waiting().await.expect("a length"), 0);
+    let form = eu.app.get("/s/acme/lunch").await;
+    assert_eq!(form.status(), 200, "served in eu once the push arrived");
+}
+
+#[tokio::test]
+async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is_back() {
+    let azurite = OwnAzurite::start();
+    let (blob, queue, _dir, file) = behind_proxies(&azurite, "us").await;
     let us = crate::regions::region_app(&file, "us").await;
     let eu = crate::regions::region_app(&file, "eu").await;
     let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
