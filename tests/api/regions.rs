@@ -140,6 +140,19 @@ pub(crate) async fn region_app(file: &std::path::Path, region: &str) -> RegionAp
     RegionApp { app, stores }
 }
 
+/// "Lunch", one required five-star question, hosted in eu, with `extra` fields on top.
+pub(crate) fn lunch_in_eu(extra: serde_json::Value) -> serde_json::Value {
+    let mut survey = serde_json::json!({
+        "title": "Lunch",
+        "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
+        "regions": ["eu"],
+    });
+    if let (Some(fields), Some(more)) = (survey.as_object_mut(), extra.as_object()) {
+        fields.extend(more.clone());
+    }
+    survey
+}
+
 /// Moves one batch of answers home with a worker of `region` (the hosting one): how many.
 async fn move_once(region: &RegionApp) -> usize {
     let mut mover = crate::helpers::worker(&region.stores, std::time::Duration::from_secs(60));
@@ -174,14 +187,7 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     let key = owner.api_key("regions").await;
     let survey = us
         .app
-        .published_survey(
-            &key,
-            serde_json::json!({
-                "title": "Lunch",
-                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
-                "regions": ["eu"],
-            }),
-        )
+        .published_survey(&key, lunch_in_eu(serde_json::json!({})))
         .await;
     assert_eq!(survey["regions"], serde_json::json!(["eu"]));
     // Answers kept in their region are not available yet: said, not silently ignored.
@@ -191,12 +197,7 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
             reqwest::Method::PUT,
             "/api/v1/surveys/lunch",
             &key,
-            Some(serde_json::json!({
-                "title": "Lunch",
-                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
-                "regions": ["eu"],
-                "residency": "region",
-            })),
+            Some(lunch_in_eu(serde_json::json!({"residency": "region"}))),
         )
         .await;
     assert_eq!(status, 422, "{refused}");
@@ -422,15 +423,7 @@ async fn a_hosting_region_closes_a_survey_at_its_limit_before_and_after_the_answ
     let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
     let key = owner.api_key("limits").await;
     us.app
-        .published_survey(
-            &key,
-            serde_json::json!({
-                "title": "Lunch",
-                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
-                "regions": ["eu"],
-                "response_limit": 2,
-            }),
-        )
+        .published_survey(&key, lunch_in_eu(serde_json::json!({"response_limit": 2})))
         .await;
     for stars in ["5", "4"] {
         let thanked = eu.app.answer("acme", "lunch", &[("overall", stars)]).await;

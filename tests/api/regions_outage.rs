@@ -127,14 +127,7 @@ async fn a_survey_published_while_its_hosting_region_is_out_of_reach_reaches_it_
     queue.down();
     // Publishing at home works; the push waits for the region.
     us.app
-        .published_survey(
-            &key,
-            serde_json::json!({
-                "title": "Lunch",
-                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
-                "regions": ["eu"],
-            }),
-        )
+        .published_survey(&key, crate::regions::lunch_in_eu(serde_json::json!({})))
         .await;
     let syncs = us.stores.hosting_syncs.clone().expect("a sync queue");
     assert_eq!(
@@ -173,14 +166,7 @@ async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is
     let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
     let key = owner.api_key("outage").await;
     us.app
-        .published_survey(
-            &key,
-            serde_json::json!({
-                "title": "Lunch",
-                "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars", "required": true}],
-                "regions": ["eu"],
-            }),
-        )
+        .published_survey(&key, crate::regions::lunch_in_eu(serde_json::json!({})))
         .await;
 
     // Home goes out of reach: eu keeps thanking respondents.
