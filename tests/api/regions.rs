@@ -154,7 +154,7 @@ pub(crate) fn lunch_in_eu(extra: serde_json::Value) -> serde_json::Value {
 }
 
 /// Moves one batch of answers home with a worker of `region` (the hosting one): how many.
-async fn move_once(region: &RegionApp) -> usize {
+pub(crate) async fn move_once(region: &RegionApp) -> usize {
     let mut mover = crate::helpers::worker(&region.stores, std::time::Duration::from_secs(60));
     match mover.step().await.expect("a step") {
         canvass::worker::StepOutcome::TransferDone(moved) => moved.moved,
@@ -163,7 +163,11 @@ async fn move_once(region: &RegionApp) -> usize {
 }
 
 /// Counts what waits at home and reads the survey's total there.
-async fn counted_at_home(home: &RegionApp, key: &str, survey: &str) -> serde_json::Value {
+pub(crate) async fn counted_at_home(
+    home: &RegionApp,
+    key: &str,
+    survey: &str,
+) -> serde_json::Value {
     crate::helpers::drain(&home.stores).await;
     let path = format!("/api/v1/surveys/{survey}/summary");
     let (_, summary) = home.app.api(reqwest::Method::GET, &path, key, None).await;

@@ -222,17 +222,7 @@ async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is
         }
     }
     assert_eq!(moved, 6);
-    crate::helpers::drain(&us.stores).await;
-    let (_, summary) = us
-        .app
-        .api(
-            reqwest::Method::GET,
-            "/api/v1/surveys/lunch/summary",
-            &key,
-            None,
-        )
-        .await;
-    assert_eq!(summary["total"], 6, "{summary}");
+    assert_eq!(crate::regions::counted_at_home(&us, &key, "lunch").await, 6);
     let (waiting, _) = eu
         .stores
         .answer_queues
@@ -240,4 +230,40 @@ async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is
         .await
         .expect("read");
     assert_eq!(waiting, 0);
+}
+
+#[tokio::test]
+async fn two_regions_on_two_azurite_accounts_move_an_answer_home_once() {
+    let (home, hosting) = (OwnAzurite::start(), OwnAzurite::start());
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("regions.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[regions.us]\nstorage = \"azure\"\nazure_connection_string = \"{}\"\npublic_url = \"http://127.0.0.1:8080\"\n\n\
+             [regions.eu]\nstorage = \"azure\"\nazure_connection_string = \"{}\"\npublic_url = \"http://127.0.0.1:8081\"\n",
+            home.connection, hosting.connection
+        ),
+    )
+    .expect("written");
+    let us = crate::regions::region_app(&file, "us").await;
+    let eu = crate::regions::region_app(&file, "eu").await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("azure").await;
+    us.app
+        .published_survey(&key, crate::regions::lunch_in_eu(serde_json::json!({})))
+        .await;
+    let token = crate::helpers::token_in(&eu.app.form("acme", "lunch").await);
+    for _ in 0..2 {
+        // Posted twice (a retry): one answer.
+        let thanked = eu
+            .app
+            .submit("acme", "lunch", &token, &[("overall", "5")])
+            .await;
+        assert_eq!(thanked.status(), 303);
+    }
+    assert_eq!(crate::regions::move_once(&eu).await, 2);
+    assert_eq!(crate::regions::counted_at_home(&us, &key, "lunch").await, 1);
+    let left = eu.stores.scan("answers/", None).await.expect("listed");
+    assert!(left.keys.is_empty(), "{:?}", left.keys);
 }
