@@ -416,6 +416,19 @@ async fn a_tenant_is_made_at_home_in_the_region_named_and_its_address_is_one_acr
         page.contains(r#"<strong aria-current="page">us</strong>"#),
         "{page}"
     );
+    // An account signs in at its organisation's home: the sign-in page says where else to.
+    let sign_in = us
+        .app
+        .get("/tenant/sign-in")
+        .await
+        .text()
+        .await
+        .expect("a page");
+    assert!(
+        sign_in
+            .contains(r#"Sign in there: <a href="http://127.0.0.1:8081/tenant/sign-in">eu</a>."#),
+        "{sign_in}"
+    );
 }
 
 #[tokio::test]
@@ -511,4 +524,11 @@ async fn without_regions_the_designer_offers_no_choice_of_region() {
         .await
         .expect("a page");
     assert!(!sign_up.contains("Where your data lives"));
+    let sign_in = app
+        .get("/tenant/sign-in")
+        .await
+        .text()
+        .await
+        .expect("a page");
+    assert!(!sign_in.contains("another region"));
 }

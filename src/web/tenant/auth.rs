@@ -62,6 +62,18 @@ struct SignInPage {
     csrf: String,
     email: String,
     error: Option<String>,
+    /// The other regions, as (label, their sign-in address): an account lives in its
+    /// organisation's home region and signs in there.
+    elsewhere: Vec<(String, String)>,
+}
+
+/// The other regions' sign-in pages.
+fn sign_in_elsewhere(state: &AppState) -> Vec<(String, String)> {
+    region_choices(state)
+        .into_iter()
+        .filter(|(_, _, here)| !here)
+        .map(|(label, url, _)| (label, url.replace("/tenant/sign-up", "/tenant/sign-in")))
+        .collect()
 }
 
 pub(super) fn page_with_token(
@@ -331,12 +343,16 @@ pub(super) async fn start_session(
 }
 
 /// `GET /tenant/sign-in`
-pub async fn sign_in_form(request: HttpRequest) -> Result<HttpResponse, WebError> {
+pub async fn sign_in_form(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, WebError> {
     let csrf = new_form_token();
     let page = SignInPage {
         csrf: csrf.clone(),
         email: String::new(),
         error: None,
+        elsewhere: sign_in_elsewhere(&state),
     };
     page_with_token(&request, StatusCode::OK, &csrf, &page)
 }
@@ -394,6 +410,7 @@ pub async fn sign_in(
                     csrf: csrf.clone(),
                     email: email_text,
                     error: Some(SSO_REQUIRED.into()),
+                    elsewhere: sign_in_elsewhere(&state),
                 };
                 return page_with_token(&request, StatusCode::FORBIDDEN, &csrf, &page);
             }
@@ -413,6 +430,7 @@ pub async fn sign_in(
                 csrf: csrf.clone(),
                 email: email_text,
                 error: Some("The email address or the password is not right.".into()),
+                elsewhere: sign_in_elsewhere(&state),
             };
             page_with_token(&request, StatusCode::UNAUTHORIZED, &csrf, &page)
         }
