@@ -220,6 +220,11 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
         "http://127.0.0.1:8081/s/acme/lunch"
     );
 
+    // The owner's share panel at home shows its QR code from home (same origin as the page).
+    let qr = us.app.get("/s/acme/lunch/qr.svg").await;
+    assert_eq!(qr.status(), 200);
+    assert_eq!(qr.headers()["content-type"], "image/svg+xml");
+
     // The hosting region serves it from the copy pushed at publish, and thanks.
     let token = crate::helpers::token_in(&eu.app.form("acme", "lunch").await);
     let thanked = eu

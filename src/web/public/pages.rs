@@ -361,6 +361,25 @@ pub(super) async fn survey_named(
     }
 }
 
+/// A survey of a tenant living here, published at some time, wherever it is answered (`None`
+/// for any other).
+pub(super) async fn own_survey(
+    state: &AppState,
+    tenant: &str,
+    survey: &str,
+) -> Result<Option<(Arc<Tenant>, Arc<Survey>)>, WebError> {
+    let (Ok(tenant), Ok(slug)) = (TenantSlug::parse(tenant), SurveySlug::parse(survey)) else {
+        return Ok(None);
+    };
+    let Some(tenant) = state.stores.tenants.get(&tenant).await? else {
+        return Ok(None);
+    };
+    let survey = state.stores.surveys.get(&tenant.slug, &slug).await?;
+    Ok(survey
+        .filter(|survey| survey.published || survey.was_published)
+        .map(|survey| (tenant, survey)))
+}
+
 /// Whether `tenant` lives in another region and its surveys are hosted here.
 async fn hosted_here(state: &AppState, tenant: &Tenant) -> Result<bool, WebError> {
     if !state.stores.regions.named() {

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use qrcode::QrCode;
 use qrcode::render::svg;
 
-use super::pages::survey_named;
+use super::pages::{own_survey, survey_named};
 use crate::web::{AppState, WebError};
 
 /// `GET /s/{tenant}/{survey}/qr.svg` (404 for a draft never published, like the survey).
@@ -15,8 +15,13 @@ pub async fn qr(
     path: web::Path<(String, String)>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey) = survey_named(&state, &request, &path.0, &path.1).await?;
-    let url = state.survey_url(&request, &tenant.slug, &survey.slug);
+    // The owner's share panel shows it from the home site, whichever region hosts it: the
+    // code (same origin as the page) carries the hosting region's address.
+    let (_, survey) = match own_survey(&state, &path.0, &path.1).await? {
+        Some(found) => found,
+        None => survey_named(&state, &request, &path.0, &path.1).await?,
+    };
+    let url = state.survey_address(&request, &survey);
     let code = QrCode::new(url.as_bytes())
         .map_err(|error| WebError::Internal(format!("a QR code of {url}: {error}")))?;
     let image = code
