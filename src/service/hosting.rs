@@ -40,6 +40,20 @@ pub async fn push(
     queue_retry(stores, survey, failed).await
 }
 
+/// Pushes the tenant's public face (name, colour, logo, time zone) anew to every region
+/// hosting one of its surveys, after the owner changed it.
+pub async fn refresh_tenant(stores: &Stores, tenant: &TenantSlug) -> Result<(), StoreError> {
+    if !stores.regions.named() {
+        return Ok(());
+    }
+    for slug in stores.surveys.slugs(tenant).await?.iter() {
+        if let Some(survey) = stores.surveys.get(tenant, slug).await? {
+            push(stores, &survey, None).await?;
+        }
+    }
+    Ok(())
+}
+
 /// Removes a deleted survey's copies from every region hosting it.
 pub async fn withdraw(stores: &Stores, survey: &Survey) -> Result<(), StoreError> {
     push(stores, survey, None).await
@@ -57,7 +71,7 @@ pub async fn sync(
         return Ok(Vec::new());
     };
     let survey = stores.surveys.fresh(tenant, slug).await?;
-    let owner = stores.tenants.get(tenant).await?;
+    let owner = stores.tenants.fresh(tenant).await?;
     let mut failed = Vec::new();
     for region in regions {
         let copy = match (&survey, &owner) {
@@ -84,6 +98,11 @@ pub async fn sync(
             match &copy {
                 Some((hosted, survey)) => {
                     there.answer_queues.create_transfer(tenant).await?;
+                    if hosted.tenant.branding.logo.is_some()
+                        && let Some(logo) = stores.tenant_settings.logo(tenant).await?
+                    {
+                        there.hosted.put_logo(tenant, logo).await?;
+                    }
                     there.hosted.put(hosted, survey).await
                 }
                 None => there.hosted.remove(tenant, slug).await,

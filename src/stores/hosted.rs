@@ -49,6 +49,10 @@ fn survey_key(tenant: &TenantSlug, survey: &SurveySlug) -> String {
     format!("hosted/surveys/{tenant}/{survey}.json")
 }
 
+fn logo_key(tenant: &TenantSlug) -> String {
+    format!("hosted/logos/{tenant}")
+}
+
 fn count_key(tenant: &TenantSlug, survey: &SurveySlug) -> String {
     format!("hosted/counts/{tenant}/{survey}.json")
 }
@@ -220,6 +224,31 @@ impl HostedStore {
             TenantSlug::parse(name).ok()
         })
         .await
+    }
+
+    /// The copy of a hosted tenant's logo, if it has one.
+    pub async fn logo(&self, tenant: &TenantSlug) -> Result<Option<bytes::Bytes>, StoreError> {
+        let key = logo_key(tenant);
+        match self.blobs.get(&key).await {
+            Ok(blob) => Ok(Some(blob.body)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading {key}")),
+        }
+    }
+
+    /// Copies a hosted tenant's logo here (its public pages here show it from here: a page's
+    /// images come from its own origin).
+    pub async fn put_logo(
+        &self,
+        tenant: &TenantSlug,
+        logo: bytes::Bytes,
+    ) -> Result<(), StoreError> {
+        let key = logo_key(tenant);
+        self.blobs
+            .put(&key, logo, PutMode::Overwrite)
+            .await
+            .context(|| format!("writing {key}"))?;
+        Ok(())
     }
 
     /// Removes a survey's copy (it is no longer hosted here, or was deleted).

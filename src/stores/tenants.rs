@@ -42,6 +42,12 @@ impl TenantStore {
         Ok(tenant)
     }
 
+    /// As `get`, read from storage even when cached.
+    pub async fn fresh(&self, slug: &TenantSlug) -> Result<Option<Arc<Tenant>>, StoreError> {
+        self.cache.invalidate(slug).await;
+        self.get(slug).await
+    }
+
     /// Stores a new tenant; `Ok(false)` if the slug is taken.
     pub async fn create(&self, tenant: &Tenant) -> Result<bool, StoreError> {
         let key = keys::tenant(&tenant.slug);

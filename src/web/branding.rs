@@ -30,11 +30,10 @@ pub async fn logo(
     path: web::Path<String>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
-    // A tenant of another region keeps its logo at home.
-    if let Some(home) = home_elsewhere(&state, &path).await? {
-        return Err(WebError::Elsewhere(format!("{home}{}", request.uri())));
-    }
     let tenant = tenant_named(&state, &path).await?;
+    // A tenant of another region: the copy pushed here with its surveys (a page's images
+    // come from its own origin).
+    let hosted = home_elsewhere(&state, &path).await?.is_some();
     let Some(version) = tenant.branding.logo.clone() else {
         return Err(WebError::NotFound);
     };
@@ -50,12 +49,11 @@ pub async fn logo(
             .insert_header(cached_a_day())
             .finish());
     }
-    let bytes = state
-        .stores
-        .tenant_settings
-        .logo(&tenant.slug)
-        .await?
-        .ok_or(WebError::NotFound)?;
+    let bytes = match hosted {
+        true => state.stores.hosted.logo(&tenant.slug).await?,
+        false => state.stores.tenant_settings.logo(&tenant.slug).await?,
+    }
+    .ok_or(WebError::NotFound)?;
     // Checked when uploaded; its type is read from its bytes again, never trusted from a name.
     let media = logo_type(&bytes).map_err(|_| WebError::NotFound)?;
     Ok(HttpResponse::Ok()

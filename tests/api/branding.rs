@@ -8,7 +8,7 @@ use crate::helpers::spawn_app;
 use crate::owner::{Owner, value_of};
 
 /// A whole, valid PNG of `width` × `height` (one colour), made with no image library.
-fn png(width: u32, height: u32) -> Vec<u8> {
+pub(crate) fn png(width: u32, height: u32) -> Vec<u8> {
     fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
         out.extend((data.len() as u32).to_be_bytes());
         let mut crc_input = kind.to_vec();

@@ -189,6 +189,22 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     let eu = region_app(&file, "eu").await;
     let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
     let key = owner.api_key("regions").await;
+    // A logo, which the survey's pages in the hosting region show from there.
+    let acme_slug = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    let logo = crate::branding::png(40, 20);
+    let tag = us
+        .stores
+        .tenant_settings
+        .set_logo(&acme_slug, logo.clone().into())
+        .await
+        .expect("stored");
+    us.stores
+        .tenants
+        .change(&acme_slug, |tenant| {
+            tenant.branding.logo = Some(tag.clone())
+        })
+        .await
+        .expect("changed");
     let survey = us
         .app
         .published_survey(&key, lunch_in_eu(serde_json::json!({})))
@@ -224,6 +240,10 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     let qr = us.app.get("/s/acme/lunch/qr.svg").await;
     assert_eq!(qr.status(), 200);
     assert_eq!(qr.headers()["content-type"], "image/svg+xml");
+
+    let served = eu.app.get("/b/acme/logo").await;
+    assert_eq!(served.status(), 200, "the logo is served in eu, from eu");
+    assert_eq!(served.bytes().await.expect("a body").to_vec(), logo);
 
     // The hosting region serves it from the copy pushed at publish, and thanks.
     let token = crate::helpers::token_in(&eu.app.form("acme", "lunch").await);

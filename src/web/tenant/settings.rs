@@ -115,6 +115,7 @@ pub async fn save_zone(
             tenant.time_zone = Some(zone.clone());
         })
         .await?;
+    crate::service::hosting::refresh_tenant(&state.stores, &signed_in.tenant.slug).await?;
     signed_in
         .record(
             &state,
@@ -211,6 +212,7 @@ pub async fn save_branding(
     if logo == Some(None) {
         store.remove_logo(slug).await?;
     }
+    crate::service::hosting::refresh_tenant(&state.stores, slug).await?;
     signed_in
         .record(
             &state,
