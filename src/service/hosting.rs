@@ -1,6 +1,7 @@
 //! Hosting a survey in other regions: each change respondents must see (publishing, a new
-//! version, closing) is pushed to every hosting region besides home, and a region that no
-//! longer hosts it loses its copy. Drafts stay home.
+//! version, closing, the tenant's look) is pushed to every hosting region besides home, and a
+//! region that no longer hosts it loses its copy; a region out of reach is brought up to date
+//! later by a worker (`sync`, from the `hosting-syncs` queue). Drafts stay home.
 
 use std::time::Duration;
 
@@ -34,6 +35,9 @@ pub async fn push(
         regions.extend(before.hosting_regions(&home).iter().cloned());
     }
     regions.retain(|region| *region != home);
+    if regions.is_empty() {
+        return Ok(());
+    }
     regions.sort();
     regions.dedup();
     let failed = sync(stores, &survey.tenant, &survey.slug, &regions).await?;
