@@ -187,8 +187,21 @@ pub async fn sign_up(
             time_zone: None,
             branding: Default::default(),
         };
-        match create_owner_and_tenant(&state, email, password, &tenant).await? {
+        // An address is one across regions: every other region is asked first, before
+        // anything is claimed here.
+        let created = match crate::service::tenants::taken_elsewhere(&state.stores, slug).await {
+            Ok(false) => create_owner_and_tenant(&state, email, password, &tenant).await?,
+            Ok(true) => Created::SlugTaken,
+            Err(error) => {
+                tracing::warn!(error = %crate::telemetry::error_chain(&error), "a region could not say whether an address is free");
+                Created::Unchecked
+            }
+        };
+        match created {
             Created::Done(account) => return start_session(&request, &state, account, None).await,
+            Created::Unchecked => {
+                errors.insert("slug", UNCHECKED.to_owned());
+            }
             Created::EmailTaken => {
                 errors.insert(
                     "email",
@@ -219,13 +232,18 @@ pub async fn sign_up(
 }
 
 const TAKEN: &str = "This address is taken: choose another.";
+const UNCHECKED: &str = "Whether this address is free could not be checked in every region just now: \
+                         nothing was created. Please try again in a minute.";
 
 /// Whether a tenant has this address already.
 async fn taken(state: &AppState, slug: &str) -> Result<bool, WebError> {
     Ok(match TenantSlug::parse(slug) {
         Ok(slug) => {
             state.stores.tenants.get(&slug).await?.is_some()
-                || crate::service::tenants::taken_elsewhere(&state.stores, &slug).await?
+                // A suggestion only: a region out of reach is asked again at the sign-up.
+                || crate::service::tenants::taken_elsewhere(&state.stores, &slug)
+                    .await
+                    .unwrap_or(false)
         }
         Err(_) => false,
     })
@@ -261,6 +279,8 @@ enum Created {
     Done(Account),
     EmailTaken,
     SlugTaken,
+    /// Another region could not be asked whether the address is free.
+    Unchecked,
 }
 
 /// A sign-up whose account was made but whose tenant never was (the process died between the
@@ -295,8 +315,7 @@ async fn create_owner_and_tenant(
             None => return Ok(Created::EmailTaken),
         },
     };
-    let elsewhere = crate::service::tenants::taken_elsewhere(&state.stores, &tenant.slug).await?;
-    if !elsewhere && state.stores.tenants.create(tenant).await? {
+    if state.stores.tenants.create(tenant).await? {
         Ok(Created::Done(account))
     } else {
         accounts.remove(email, &claimed).await?;
