@@ -721,6 +721,28 @@ mod tests {
     }
 
     #[test]
+    fn hosting_regions_are_names_each_named_once_at_most_eight() {
+        let hosted = |regions: &[&str]| SurveyInput {
+            title: "Trips".into(),
+            questions: vec![question("single_choice")],
+            regions: regions.iter().map(|name| (*name).to_owned()).collect(),
+            ..SurveyInput::default()
+        };
+        let kept = hosted(&["eu", " us "]).check(&[]).expect("two regions");
+        let names: Vec<&str> = kept.regions.iter().map(RegionName::as_str).collect();
+        assert_eq!(names, ["eu", "us"], "trimmed, in the order given");
+        assert!(hosted(&[]).check(&[]).expect("none").regions.is_empty());
+        let twice = hosted(&["eu", "eu"]).check(&[]).expect_err("named twice");
+        assert_eq!(twice["regions[1]"], "eu is named twice");
+        let bad = hosted(&["EU"]).check(&[]).expect_err("not a name");
+        assert!(bad["regions[0]"].contains("not a region name"), "{bad:?}");
+        let names: Vec<String> = (0..=MAX_HOSTING_REGIONS).map(|n| format!("r{n}")).collect();
+        let many: Vec<&str> = names.iter().map(String::as_str).collect();
+        let too_many = hosted(&many).check(&[]).expect_err("nine");
+        assert!(too_many["regions"].contains("at most 8"), "{too_many:?}");
+    }
+
+    #[test]
     fn up_to_three_choice_type_questions_may_be_segments() {
         let marked = |kind: &str| QuestionInput {
             segment: true,
