@@ -216,27 +216,15 @@ async fn move_crashing_at(point: &str) {
         (canvass::worker::crash::VARIABLE, crash_at.as_str()),
     ];
     let counting = moving.worker("us", logs.path(), 0, &env[..2]);
-    let mut started = 1;
     let mut movers: Vec<CanvassProcess> = (1..=2)
         .map(|n| moving.worker("eu", logs.path(), n, &env))
         .collect();
-    let deadline = Instant::now() + Duration::from_secs(90);
-    let mut crashes = 0;
-    while moving.waiting().await > 0 {
-        assert!(
-            Instant::now() < deadline,
-            "{point}: the answers did not all arrive home"
-        );
-        for mover in &mut movers {
-            if let Some(status) = mover.exited() {
-                assert!(!status.success(), "{point}: a worker stopped on its own");
-                crashes += 1;
-                started += 1;
-                *mover = moving.worker("eu", logs.path(), started, &env);
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let start = |n| moving.worker("eu", logs.path(), n, &env);
+    let crashes =
+        crate::worker_crash::replace_the_dying(point, &mut movers, 3, start, async || {
+            moving.waiting().await
+        })
+        .await;
     drop(movers);
     drop(counting);
     assert!(crashes >= 3, "{point}: only {crashes} crashes at the point");

@@ -853,6 +853,35 @@ async fn wait_until_drained(backlog: &Backlog, deadline: Instant) {
     }
 }
 
+/// Until `waiting` says nothing is left (90 s at most), replaces each of `workers` that died
+/// (none may stop on its own) with `start(n)`, numbering new ones from `next`; how many died.
+pub(crate) async fn replace_the_dying(
+    point: &str,
+    workers: &mut [CanvassProcess],
+    mut next: usize,
+    start: impl Fn(usize) -> CanvassProcess,
+    waiting: impl AsyncFn() -> u64,
+) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let mut crashes = 0;
+    while waiting().await > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "{point}: the work was not done in time"
+        );
+        for worker in workers.iter_mut() {
+            if let Some(status) = worker.exited() {
+                assert!(!status.success(), "{point}: a worker stopped on its own");
+                crashes += 1;
+                *worker = start(next);
+                next += 1;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    crashes
+}
+
 /// Drains a backlog with two workers that abort at `point` (the second time each reaches it),
 /// starting a new worker for each that died, until the queues are empty.
 async fn drain_crashing_at(point: &str) {
@@ -865,27 +894,14 @@ async fn drain_crashing_at(point: &str) {
         ("CANVASS_WORKER_BATCHES", "1"),
         (canvass::worker::crash::VARIABLE, crash_at.as_str()),
     ];
-    let mut started = 2;
     let mut workers: Vec<CanvassProcess> = (0..2)
         .map(|n| backlog.worker(logs.path(), n, &env))
         .collect();
-    let deadline = Instant::now() + Duration::from_secs(90);
-    let mut crashes = 0;
-    while backlog.queued().await > 0 {
-        assert!(
-            Instant::now() < deadline,
-            "{point}: the backlog did not drain"
-        );
-        for worker in &mut workers {
-            if let Some(status) = worker.exited() {
-                assert!(!status.success(), "{point}: a worker stopped on its own");
-                crashes += 1;
-                *worker = backlog.worker(logs.path(), started, &env);
-                started += 1;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let start = |n| backlog.worker(logs.path(), n, &env);
+    let crashes = replace_the_dying(point, &mut workers, 2, start, async || {
+        backlog.queued().await
+    })
+    .await;
     drop(workers);
 
     assert!(crashes >= 3, "{point}: only {crashes} crashes at the point");
