@@ -37,11 +37,11 @@ pub async fn summary(
     let tenant = TenantSlug::parse(tenant).map_err(|_| missing())?;
     let slug = SurveySlug::parse(survey).map_err(|_| missing())?;
     let definition = stores
-        .surveys
-        .get(&tenant, &slug)
+        .counted_here(&tenant, &slug)
         .await?
         .ok_or_else(missing)?;
-    let read = stores.summaries.read(&definition.survey_ref()).await?;
+    let results = stores.results_of(&definition).await?;
+    let read = results.summaries.read(&definition.survey_ref()).await?;
     Ok(
         SummaryReport::new(&definition, &read.doc.summary, read.doc.updated)
             .with_unrecounted(read.doc.unrecounted),

@@ -212,7 +212,10 @@ async fn export(
         .ok_or(ExportError::SurveyGone)?;
     let versions = stores.surveys.versions(&job.survey_ref()).await?;
     postgres::write_definition(pool, &survey, &versions).await?;
-    let doc = stores.summaries.read(&job.survey_ref()).await?.doc;
+    // The answers are read where they are kept (in their region, for a survey whose answers
+    // stay there); the job's progress stays with the job, at home.
+    let results = stores.results_of(&survey).await?.into_owned();
+    let doc = results.summaries.read(&job.survey_ref()).await?.doc;
     job.total = doc.list_len;
     job.status = ExportStatus::Running;
     job.started.get_or_insert_with(OffsetDateTime::now_utc);
@@ -237,11 +240,11 @@ async fn export(
                 })??
             }
             // Another worker moved on meanwhile (or nothing was read ahead): read here.
-            _ => read_batch(stores.clone(), job.clone(), doc.clone(), through..end).await?,
+            _ => read_batch(results.clone(), job.clone(), doc.clone(), through..end).await?,
         };
         if end < doc.list_len {
             let range = end..(end + BATCH).min(doc.list_len);
-            let read = read_batch(stores.clone(), job.clone(), doc.clone(), range);
+            let read = read_batch(results.clone(), job.clone(), doc.clone(), range);
             prefetched = Some((end, tokio::spawn(read)));
         }
         // Rows past the progress mark are not in the target (they commit together with the

@@ -21,6 +21,8 @@ pub fn response_batches(
     futures_util::stream::try_unfold(None::<(u64, Arc<SummaryDoc>)>, move |state| {
         let (stores, survey) = (stores.clone(), survey.clone());
         async move {
+            // Wherever its answers are kept (at home, or in their region).
+            let stores = stores.results_of(&survey).await?;
             let (position, doc) = match state {
                 Some(state) => state,
                 None => (

@@ -2,7 +2,7 @@
 //! for some to be deleted, each with the audit entry it leaves.
 
 use crate::domain::audit::AuditAction;
-use crate::domain::{Reference, Survey, SurveyRef};
+use crate::domain::{Reference, Survey};
 use crate::stores::exports::ExportJob;
 use crate::stores::{StoreError, Stores};
 
@@ -42,15 +42,20 @@ pub async fn downloaded(
         .await
 }
 
-/// Asks for counted responses to be deleted (a worker applies it, exactly once); `at` is the
-/// survey as it was when they were counted.
+/// Asks for counted responses to be deleted (a worker applies it, exactly once, where the
+/// answers are kept).
 pub async fn request_deletion(
     stores: &Stores,
     actor: Actor<'_>,
-    at: &SurveyRef,
+    survey: &Survey,
     references: &[Reference],
 ) -> Result<(), StoreError> {
-    stores.deletions.request(at, references, actor.name).await?;
+    let at = &survey.survey_ref();
+    let results = stores.results_of(survey).await?;
+    results
+        .deletions
+        .request(at, references, actor.name)
+        .await?;
     let listed: Vec<String> = references.iter().map(ToString::to_string).collect();
     actor
         .record(

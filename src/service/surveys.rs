@@ -5,6 +5,7 @@ use crate::domain::Question;
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
 use crate::domain::definition::{Definition, DefinitionErrors, SurveyInput};
+use crate::domain::region::Residency;
 use crate::domain::segment::segment_questions;
 use crate::stores::{StoreError, Stores};
 
@@ -21,11 +22,13 @@ pub enum PublishError {
     Store(#[from] StoreError),
 }
 
-/// A survey's definition as sent, checked: its own rules, and that the regions it names are
-/// ones this installation has.
+/// A survey's definition as sent, checked: its own rules, that the regions it names are ones
+/// this installation has, and that where its answers are kept suits its regions and, once it
+/// was published, stays as it was (`current`: the survey it replaces, if any).
 pub fn check(
     stores: &Stores,
     input: &SurveyInput,
+    current: Option<&Survey>,
     existing: &[Question],
 ) -> Result<Definition, DefinitionErrors> {
     let definition = input.check(existing)?;
@@ -48,18 +51,39 @@ pub fn check(
         };
         errors.insert(format!("regions[{at}]"), problem);
     }
-    // Answers kept in their region need the hosting region to count them itself: until it
-    // does, a survey asking for it is refused rather than its answers moved home regardless.
-    if definition.residency == crate::domain::region::Residency::Region {
-        errors.insert(
-            "residency".into(),
-            "keeping answers in the region they were given in is not available yet: leave residency out (answers move home)".into(),
-        );
+    if let Some(problem) = residency_problem(stores, &definition, current) {
+        errors.insert("residency".into(), problem.into());
     }
     match errors.is_empty() {
         true => Ok(definition),
         false => Err(errors),
     }
+}
+
+/// Why the survey cannot keep its answers where it asks to. Answers that stay in their region
+/// are counted by that one region, so there must be exactly one; and once answers may exist,
+/// moving where they are kept (or which region keeps them) would split them in two places.
+fn residency_problem(
+    stores: &Stores,
+    definition: &Definition,
+    current: Option<&Survey>,
+) -> Option<&'static str> {
+    let resident = definition.residency == Residency::Region;
+    if resident && !stores.regions.named() {
+        return Some("this installation has one region: leave residency out");
+    }
+    if resident && definition.regions.len() != 1 {
+        return Some(
+            "answers that stay in their region need exactly one region to be answered in: name one in regions",
+        );
+    }
+    let current = current.filter(|survey| survey.published || survey.was_published)?;
+    let was_resident = current.residency == Residency::Region;
+    let moved = current.residency != definition.residency
+        || ((resident || was_resident) && current.regions != definition.regions);
+    moved.then_some(
+        "where answers are kept, and for answers that stay in their region which region, cannot change once the survey was published: its answers would be split; duplicate it instead",
+    )
 }
 
 /// A survey as the audit log names it: `"Title" (slug)`.
@@ -116,7 +140,8 @@ pub async fn revise(
     let wanted = segment_questions(&survey.questions);
     // Answers may exist only once it was published: then its segments must follow.
     if survey.was_published && wanted != segment_questions(&current.questions) {
-        stores.segments.request(&survey.survey_ref()).await?;
+        let results = stores.results_of(&survey).await?;
+        results.segments.request(&survey.survey_ref()).await?;
     }
     Ok(survey)
 }
@@ -156,6 +181,14 @@ pub async fn unpublish(
 pub async fn delete(stores: &Stores, actor: Actor<'_>, survey: &Survey) -> Result<(), StoreError> {
     stores.surveys.delete(survey).await?;
     super::hosting::withdraw(stores, survey).await?;
+    // Answers kept in their region go there too. A region out of reach keeps them until its
+    // workers' reconcile pass finds their survey gone (the copy withdrawn above).
+    if let Ok(results) = stores.results_of(survey).await
+        && matches!(results, std::borrow::Cow::Owned(_))
+        && let Err(error) = results.surveys.delete_data(&survey.survey_ref()).await
+    {
+        tracing::warn!(survey = %survey.survey_ref(), error = %crate::telemetry::error_chain(&error), "the answers kept in the survey's region are left to that region's reconcile pass");
+    }
     actor
         .record(stores, AuditAction::SurveyDeleted, named(survey))
         .await

@@ -132,6 +132,19 @@ impl HostedStore {
         super::cached(&self.surveys, "hosted_surveys", key, load).await
     }
 
+    /// As `survey`, read from storage even when cached: the copy a home site wrote a moment
+    /// ago (a new version asking for a segment build) is not yet in this process's cache.
+    pub async fn fresh_survey(
+        &self,
+        tenant: &TenantSlug,
+        slug: &SurveySlug,
+    ) -> Result<Option<Arc<Survey>>, StoreError> {
+        self.surveys
+            .invalidate(&(tenant.clone(), slug.clone()))
+            .await;
+        self.survey(tenant, slug).await
+    }
+
     /// Writes the copies of `survey` and its tenant over any older ones.
     pub async fn put(&self, hosted: &HostedTenant, survey: &Survey) -> Result<(), StoreError> {
         let key = tenant_key(&hosted.tenant.slug);

@@ -24,6 +24,7 @@ pub mod membership;
 mod references;
 mod regional;
 pub mod reports;
+mod residency;
 pub mod responses;
 mod secrets;
 pub mod segments;

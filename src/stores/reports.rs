@@ -16,9 +16,11 @@ impl Stores {
         segment: Option<&SegmentId>,
     ) -> Result<SummaryReport, StoreError> {
         let at = survey.survey_ref();
-        let doc = self.summaries.read(&at).await?.doc;
+        let results = self.results_of(survey).await?;
+        let doc = results.summaries.read(&at).await?.doc;
+        // Definitions live at home, wherever the answers are.
         let known = self.surveys.known_questions(survey).await?;
-        let segments = self.segment_reports_in(survey, &doc).await?;
+        let segments = results.segment_reports_in(survey, &doc).await?;
         let empty = SurveySummary::default();
         let summary = match segment {
             None => &doc.summary,

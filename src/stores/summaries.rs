@@ -22,7 +22,10 @@ impl Stores {
     /// total (read at most once a second; no read at all without a limit).
     pub async fn survey_state(&self, survey: &Survey) -> Result<SurveyState, StoreError> {
         let counted = match survey.response_limit {
-            Some(_) if survey.published => self.summaries.counted(&survey.survey_ref()).await?,
+            Some(_) if survey.published => {
+                let results = self.results_of(survey).await?;
+                results.summaries.counted(&survey.survey_ref()).await?
+            }
             _ => 0,
         };
         Ok(survey.state(OffsetDateTime::now_utc(), counted))
@@ -34,6 +37,10 @@ impl Stores {
     /// here; answers given meanwhile in other regions show once they are counted at home and
     /// read again (see docs/operators.md, "Regions").
     pub async fn hosted_survey_state(&self, survey: &Survey) -> Result<SurveyState, StoreError> {
+        // Answers that stay here are counted here: the limit holds exactly, as at home.
+        if survey.residency == crate::domain::region::Residency::Region {
+            return self.survey_state(survey).await;
+        }
         let counted = match survey.response_limit {
             Some(_) if survey.published => {
                 let home = self.hosted.home_count(&survey.tenant, &survey.slug).await?;

@@ -241,7 +241,7 @@ impl Worker {
         let mut failed = 0;
         let mut segments = SegmentsBySurvey::new();
         for survey in groups.keys().cloned().collect::<Vec<_>>() {
-            match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
+            match self.stores.counted_here(&survey.tenant, &survey.slug).await {
                 Ok(Some(current)) if current.id == survey.id => {
                     segments.insert(survey, segment_questions(&current.questions));
                 }
@@ -419,7 +419,7 @@ impl Worker {
         survey: &SurveyRef,
         reference: Reference,
     ) -> Result<Option<(Answer, Source)>, String> {
-        match self.stores.surveys.get(&survey.tenant, &survey.slug).await {
+        match self.stores.counted_here(&survey.tenant, &survey.slug).await {
             Ok(Some(current)) if current.id == survey.id => Err(format!(
                 "the pointed-to answer {reference} of {survey} is missing"
             )),

@@ -247,8 +247,7 @@ impl super::Worker {
         let survey = request.survey();
         match self
             .stores
-            .surveys
-            .get(&survey.tenant, &survey.slug)
+            .counted_here(&survey.tenant, &survey.slug)
             .await?
         {
             Some(current) if current.id == survey.id => {}

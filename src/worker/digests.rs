@@ -66,7 +66,8 @@ async fn tenant_digest(
             continue;
         };
         let at = survey.survey_ref();
-        let total = stores.summaries.read(&at).await?.doc.summary.total;
+        let results = stores.results_of(&survey).await?;
+        let total = results.summaries.read(&at).await?.doc.summary.total;
         totals.insert(at.to_string(), total);
         titles.insert(at.to_string(), (survey.slug.clone(), survey.title.clone()));
     }

@@ -119,15 +119,15 @@ impl<'a> Pass<'a> {
         }
     }
 
-    /// Whether the survey is the one its tenant has under its slug now.
+    /// Whether the survey is the one counted here under its slug now (its tenant's own, or
+    /// one hosted here whose answers stay here).
     async fn alive(&mut self, survey: &SurveyRef) -> Result<bool, StoreError> {
         if let Some(alive) = self.alive.get(survey) {
             return Ok(*alive);
         }
         let current = self
             .stores
-            .surveys
-            .get(&survey.tenant, &survey.slug)
+            .counted_here(&survey.tenant, &survey.slug)
             .await?;
         let alive = current.is_some_and(|current| current.id == survey.id);
         self.alive.insert(survey.clone(), alive);

@@ -136,7 +136,10 @@ async fn build(
     survey: &SurveyRef,
     running: &mut Running<'_>,
 ) -> Result<Option<Built>, StoreError> {
-    let wanted = match stores.surveys.fresh(&survey.tenant, &survey.slug).await? {
+    let wanted = match stores
+        .fresh_counted_here(&survey.tenant, &survey.slug)
+        .await?
+    {
         Some(current) if current.id == survey.id => segment_questions(&current.questions),
         // Deleted with its survey.
         _ => return Ok(Some(Built::default())),

@@ -126,6 +126,8 @@ async fn read_home_counts(stores: &Stores, tenant: &TenantSlug) -> Result<(), St
         if let Some(survey) = stores.hosted.survey(tenant, &slug).await?
             && survey.published
             && survey.response_limit.is_some()
+            // Answers that stay here are counted here, not at home.
+            && survey.residency == crate::domain::region::Residency::Home
         {
             limited.push(survey);
         }

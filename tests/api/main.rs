@@ -36,6 +36,7 @@ mod references;
 mod regions;
 mod regions_crash;
 mod regions_outage;
+mod residency;
 mod responses;
 mod segments;
 mod service;

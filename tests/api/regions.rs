@@ -210,24 +210,6 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
         .published_survey(&key, lunch_in_eu(serde_json::json!({})))
         .await;
     assert_eq!(survey["regions"], serde_json::json!(["eu"]));
-    // Answers kept in their region are not available yet: said, not silently ignored.
-    let (status, refused) = us
-        .app
-        .api(
-            reqwest::Method::PUT,
-            "/api/v1/surveys/lunch",
-            &key,
-            Some(lunch_in_eu(serde_json::json!({"residency": "region"}))),
-        )
-        .await;
-    assert_eq!(status, 422, "{refused}");
-    assert!(
-        refused["fields"]["residency"]
-            .as_str()
-            .is_some_and(|said| said.contains("not available yet")),
-        "{refused}"
-    );
-
     // Home sends respondents to the region hosting it, keeping the address.
     let at_home = us.app.get("/s/acme/lunch").await;
     assert_eq!(at_home.status(), 307);
@@ -510,6 +492,7 @@ async fn the_designer_sets_where_a_survey_is_answered() {
                 ("q0.text", "How was it?"),
                 ("q0.type", "five_stars"),
                 ("region", "eu"),
+                ("residency", "region"),
                 ("action", "save"),
             ],
         )
@@ -526,6 +509,7 @@ async fn the_designer_sets_where_a_survey_is_answered() {
         .expect("saved");
     let names: Vec<&str> = survey.regions.iter().map(|r| r.as_str()).collect();
     assert_eq!(names, ["eu"]);
+    assert_eq!(survey.residency, canvass::domain::region::Residency::Region);
     let page = owner.page("/tenant/surveys/lunch").await;
     let choice = crate::owner::between(&page, "Where it is answered", "</fieldset>");
     assert!(
@@ -533,6 +517,40 @@ async fn the_designer_sets_where_a_survey_is_answered() {
         "{choice}"
     );
     assert!(choice.contains(r#"name="region" value="us">"#), "{choice}");
+    assert!(
+        choice.contains(
+            r#"name="residency" value="region" aria-describedby="residency-hint" checked"#
+        ),
+        "{choice}"
+    );
+
+    // Kept in a region with two regions ticked: said beside the choice, the form kept.
+    let csrf = owner.csrf("/tenant/surveys/lunch").await;
+    let refused = owner
+        .post(
+            "/tenant/surveys/lunch",
+            &[
+                ("csrf", csrf.as_str()),
+                ("title", "Lunch"),
+                ("count", "1"),
+                ("q0.id", "q1"),
+                ("q0.text", "How was it?"),
+                ("q0.type", "five_stars"),
+                ("region", "eu"),
+                ("region", "us"),
+                ("residency", "region"),
+                ("action", "save"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let page = refused.text().await.expect("a page");
+    let choice = crate::owner::between(&page, "Where it is answered", "</fieldset>");
+    assert!(choice.contains("exactly one region"), "{choice}");
+    assert!(
+        choice.contains(r#"name="region" value="us" checked"#),
+        "{choice}"
+    );
 }
 
 #[tokio::test]

@@ -119,7 +119,7 @@ async fn exports_downloads_and_deletions_leave_their_audit_entries() {
         .await
         .expect("recorded");
     let references = [canvass::domain::Reference(7), canvass::domain::Reference(9)];
-    canvass::service::responses::request_deletion(&stores, actor, &lunch.survey_ref(), &references)
+    canvass::service::responses::request_deletion(&stores, actor, &lunch, &references)
         .await
         .expect("queued");
     assert_eq!(

@@ -203,7 +203,8 @@ pub struct SurveyInput {
     #[schema(max_items = 8)]
     pub regions: Vec<String>,
     /// `home` (the default): answers given in another region move to the tenant's home
-    /// region once; `region`: they stay in the region they were given in.
+    /// region once; `region`: they stay in the region they were given in, counted there (the
+    /// survey then names exactly one region, and this cannot change once it was published).
     #[serde(default)]
     pub residency: Residency,
 }

@@ -122,7 +122,7 @@ pub async fn create(
     caller: ApiCaller<Editor>,
     JsonBody(input): JsonBody<SurveyInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let definition = service::check(&state.stores, &input, &[]).map_err(invalid)?;
+    let definition = service::check(&state.stores, &input, None, &[]).map_err(invalid)?;
     let survey = service::create(&state.stores, caller.actor(), definition)
         .await?
         .ok_or_else(|| ApiError::Invalid {
@@ -167,7 +167,8 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &caller.tenant, &slug).await?;
     let known = state.stores.surveys.known_questions(&current).await?;
-    let definition = service::check(&state.stores, &input, &known).map_err(invalid)?;
+    let definition =
+        service::check(&state.stores, &input, Some(&current), &known).map_err(invalid)?;
     let survey = service::revise(&state.stores, &current, definition).await?;
     document(&state, &survey).await
 }
@@ -315,6 +316,8 @@ pub async fn responses(
     };
     let found = state
         .stores
+        .results_of(&survey)
+        .await?
         .response_page(&survey.survey_ref(), page, &filter)
         .await?;
     let responses = if page > found.pages {
@@ -458,7 +461,13 @@ pub async fn delete_response(
     let survey = find(&state, &caller.tenant, &slug).await?;
     let reference = Reference(reference);
     let at = survey.survey_ref();
-    match state.stores.standing(&at, &[reference]).await?[..] {
+    match state
+        .stores
+        .results_of(&survey)
+        .await?
+        .standing(&at, &[reference])
+        .await?[..]
+    {
         [Standing::Counted] => {}
         [Standing::Waiting] => {
             return Err(ApiError::Conflict(
@@ -473,7 +482,7 @@ pub async fn delete_response(
             ));
         }
     }
-    responses::request_deletion(&state.stores, caller.actor(), &at, &[reference]).await?;
+    responses::request_deletion(&state.stores, caller.actor(), &survey, &[reference]).await?;
     Ok(HttpResponse::Accepted().json(DeletionAccepted {
         reference,
         status: Deleting::Deleting,

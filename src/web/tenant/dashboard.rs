@@ -117,7 +117,11 @@ pub async fn show(
     let mut rows = Vec::new();
     for slug in state.stores.surveys.slugs(tenant).await?.iter() {
         if let Some(survey) = state.stores.surveys.get(tenant, slug).await? {
-            let responses = match state.stores.summaries.read(&survey.survey_ref()).await {
+            let read = async {
+                let results = state.stores.results_of(&survey).await?;
+                results.summaries.read(&survey.survey_ref()).await
+            };
+            let responses = match read.await {
                 Ok(read) => Some(read.doc.summary.total),
                 Err(error) => {
                     tracing::error!(%tenant, survey = %slug, error = %error_chain(&error), "a summary on the dashboard cannot be read");

@@ -73,7 +73,8 @@ pub async fn delete(
     }
     let at = survey.survey_ref();
     if field(&form, "confirm") != Some("yes") {
-        let answers = state.stores.answers.get_many(&at, &asked).await?;
+        let results = state.stores.results_of(&survey).await?;
+        let answers = results.answers.get_many(&at, &asked).await?;
         let rows: Vec<ResponseRow> = answers
             .iter()
             .flatten()
@@ -89,7 +90,12 @@ pub async fn delete(
             rows,
         });
     }
-    let standings = state.stores.standing(&at, &asked).await?;
+    let standings = state
+        .stores
+        .results_of(&survey)
+        .await?
+        .standing(&at, &asked)
+        .await?;
     let pick = |wanted: Standing| -> Vec<Reference> {
         asked
             .iter()
@@ -100,7 +106,7 @@ pub async fn delete(
     };
     let (counted, waiting) = (pick(Standing::Counted), pick(Standing::Waiting));
     if !counted.is_empty() {
-        responses::request_deletion(&state.stores, signed_in.actor(), &at, &counted).await?;
+        responses::request_deletion(&state.stores, signed_in.actor(), &survey, &counted).await?;
     }
     let mut text = match counted.len() {
         0 => "Nothing was deleted.".to_owned(),

@@ -142,8 +142,11 @@ pub async fn summary(
         .await?;
     let mut picker = SegmentPicker::new(std::mem::take(&mut report.segments), segment.as_ref());
     picker.error = segment_error;
+    // The queue its answers wait on: at home, or in the region they stay in.
     let waiting = state
         .stores
+        .results_of(&survey)
+        .await?
         .answer_queues
         .waiting(signed_in.tenant.subscription)
         .await?;
@@ -353,16 +356,16 @@ pub async fn responses(
         range,
         segment: segment.clone(),
     };
+    let results = state.stores.results_of(&survey).await?;
     // One summary read for the page and the segment picker.
-    let doc = state.stores.summaries.read(&at).await?.doc;
+    let doc = results.summaries.read(&at).await?.doc;
     let text = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
     if text.is_some_and(|text| text.chars().count() > MAX_SEARCH_CHARS) {
         filter_error = Some(format!("search for at most {MAX_SEARCH_CHARS} characters"));
     }
     let (found, search) = match text.filter(|_| filter_error.is_none()) {
         Some(text) => {
-            let hits = state
-                .stores
+            let hits = results
                 .search_responses(&at, &doc, text, query.before)
                 .await?;
             let found = responses::ResponsePage {
@@ -382,15 +385,12 @@ pub async fn responses(
         }
         None => {
             let page = query.page.unwrap_or(1);
-            let found = state
-                .stores
-                .response_page_in(&at, &doc, page, &filter)
-                .await?;
+            let found = results.response_page_in(&at, &doc, page, &filter).await?;
             (found, None)
         }
     };
     let mut picker = SegmentPicker::new(
-        state.stores.segment_reports_in(&survey, &doc).await?,
+        results.segment_reports_in(&survey, &doc).await?,
         segment.as_ref(),
     );
     picker.error = segment_error;
@@ -398,7 +398,7 @@ pub async fn responses(
     let filter = range.map_or_else(String::new, |_| {
         format!("&from={}&to={}", from.unwrap_or(""), to.unwrap_or(""))
     });
-    let records = state.stores.deletions.records(&at).await?;
+    let records = results.deletions.records(&at).await?;
     // Deletions asked for but not yet applied by a worker (seconds, usually): their rows are
     // left out now, and the count without a filter goes down by them at once.
     let pending: BTreeSet<Reference> = records
@@ -531,6 +531,8 @@ pub async fn response(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let (answer, total) = state
         .stores
+        .results_of(&survey)
+        .await?
         .response_at(&survey.survey_ref(), n)
         .await?
         .ok_or(WebError::NotFound)?;
@@ -548,6 +550,8 @@ pub async fn response_by_reference(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let answer = state
         .stores
+        .results_of(&survey)
+        .await?
         .answers
         .get(&survey.survey_ref(), Reference(reference))
         .await?

@@ -570,7 +570,7 @@ async fn save_form(
     };
     let checked = input_of(&fields, &editor.zone, &questions).and_then(|mut input| {
         renew_retyped(&mut input, &existing);
-        service::check(&state.stores, &input, &existing).map_err(|errors| {
+        service::check(&state.stores, &input, current.as_deref(), &existing).map_err(|errors| {
             errors
                 .into_iter()
                 .map(|(field, message)| (form_field(&field, &input, &kept), message))
