@@ -4,23 +4,36 @@
 use crate::domain::TenantSlug;
 use crate::stores::{StoreError, Stores};
 
-/// Whether a tenant of another region has this slug. Every region is asked; a region that
-/// cannot be reached makes this fail, rather than risk two tenants with one address.
+/// How long another region has to say whether it has an address: a sign-up waits on it.
+const REACH: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Whether a tenant of another region has this slug. Every region is asked, all at once and
+/// each for at most 5 s; a region that cannot answer makes this fail, rather than risk two
+/// tenants with one address.
 pub async fn taken_elsewhere(stores: &Stores, slug: &TenantSlug) -> Result<bool, StoreError> {
-    for region in stores.regions.all() {
-        if stores.regions.is_here(&region.name) {
-            continue;
-        }
-        if stores
-            .in_region(&region.name)
-            .await?
-            .tenants
-            .get(slug)
-            .await?
-            .is_some()
-        {
-            return Ok(true);
-        }
+    let others = stores
+        .regions
+        .all()
+        .filter(|region| !stores.regions.is_here(&region.name));
+    let asked = others.map(|region| async move {
+        let ask = async {
+            let there = stores.in_region(&region.name).await?;
+            Ok::<_, StoreError>(there.tenants.get(slug).await?.is_some())
+        };
+        tokio::time::timeout(REACH, ask).await.unwrap_or_else(|_| {
+            Err(StoreError::Storage {
+                doing: format!(
+                    "asking region {} whether address {slug} is taken",
+                    region.name
+                ),
+                source: crate::storage::Error::backend("no answer within 5 s"),
+            })
+        })
+    });
+    let answers = futures_util::future::join_all(asked).await;
+    // One region that has it settles it, whoever else could not answer.
+    if answers.iter().any(|answer| matches!(answer, Ok(true))) {
+        return Ok(true);
     }
-    Ok(false)
+    answers.into_iter().try_fold(false, |_, answer| answer)
 }

@@ -135,8 +135,25 @@ async fn a_survey_published_while_its_hosting_region_is_out_of_reach_reaches_it_
         1,
         "a retry waits at home"
     );
+    // A sign-up at home cannot learn whether eu has the address: it says so within the 5 s
+    // eu has to answer (not after the storage client's own retries), and creates nothing.
+    let newcomer = crate::owner::Owner::new(&us.app);
+    let asked = std::time::Instant::now();
+    let refused = newcomer.sign_up("Beta", "beta", "owner@beta.test").await;
+    let waited = asked.elapsed();
+    assert_eq!(refused.status(), 422);
+    let page = refused.text().await.expect("a page");
+    assert!(
+        page.contains("could not be checked in every region"),
+        "{page}"
+    );
+    assert!(waited < Duration::from_secs(20), "waited {waited:?}");
+    let beta = canvass::domain::TenantSlug::parse("beta").expect("a slug");
+    assert!(us.stores.tenants.get(&beta).await.expect("read").is_none());
     blob.back();
     queue.back();
+    let welcomed = newcomer.sign_up("Beta", "beta", "owner@beta.test").await;
+    assert_eq!(welcomed.status(), 303, "signed up once eu answers");
     let mut worker = crate::helpers::worker(&us.stores, Duration::from_secs(1));
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
