@@ -8,6 +8,7 @@ pub mod config;
 pub mod demo;
 pub mod domain;
 pub mod export;
+pub mod i18n;
 pub mod links;
 pub mod loadgen;
 pub mod mail;

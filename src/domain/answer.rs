@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::choice::OTHER;
 use super::logic::{Target, next_page};
+use super::problem::AnswerProblem;
 use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT};
 use super::{
     QuestionId, QuestionKind, Reference, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug,
@@ -184,8 +185,8 @@ impl<'a> FromIterator<(&'a str, &'a str)> for RawAnswers {
     }
 }
 
-/// What is wrong with each wrongly answered question, in words for the respondent.
-pub type FieldErrors = BTreeMap<QuestionId, String>;
+/// What is wrong with each wrongly answered question.
+pub type FieldErrors = BTreeMap<QuestionId, AnswerProblem>;
 
 /// A respondent's way through a survey's pages for the answers they posted: the pages shown,
 /// the valid answers to shown questions, and what is wrong with the others.
@@ -288,7 +289,9 @@ impl Survey {
 
 /// The longest text answer and a message, when the texts of a response add up to more than
 /// `MAX_RESPONSE_TEXT` characters.
-fn too_much_text(values: &BTreeMap<QuestionId, AnswerValue>) -> Option<(QuestionId, String)> {
+fn too_much_text(
+    values: &BTreeMap<QuestionId, AnswerValue>,
+) -> Option<(QuestionId, AnswerProblem)> {
     let texts = values.iter().filter_map(|(id, value)| match value {
         AnswerValue::Text(text) => Some((id, text.chars().count())),
         _ => None,
@@ -298,18 +301,18 @@ fn too_much_text(values: &BTreeMap<QuestionId, AnswerValue>) -> Option<(Question
     (total > MAX_RESPONSE_TEXT).then(|| {
         (
             longest.clone(),
-            format!(
-                "Your answers add up to {total} characters; the most one response may have is \
-                 200,000. Please shorten this one."
-            ),
+            AnswerProblem::ResponseTooLong {
+                total,
+                most: MAX_RESPONSE_TEXT,
+            },
         )
     })
 }
 
-fn single<'a>(posted: &[&'a str]) -> Result<&'a str, String> {
+fn single<'a>(posted: &[&'a str]) -> Result<&'a str, AnswerProblem> {
     match posted {
         [one] => Ok(one),
-        _ => Err("Please give one answer only.".into()),
+        _ => Err(AnswerProblem::OneOnly),
     }
 }
 
@@ -325,20 +328,14 @@ pub fn has_control_characters(text: &str) -> bool {
     })
 }
 
-fn text(posted: &[&str], limit: usize) -> Result<AnswerValue, String> {
+fn text(posted: &[&str], limit: usize) -> Result<AnswerValue, AnswerProblem> {
     let text = single(posted)?;
     if has_control_characters(text) {
-        return Err(
-            "Please remove the invisible control characters from your answer (they may come \
-             from pasting)."
-                .into(),
-        );
+        return Err(AnswerProblem::ControlCharacters);
     }
     let length = text.chars().count();
     if length > limit {
-        return Err(format!(
-            "Please shorten your answer to {limit} characters (it has {length})."
-        ));
+        return Err(AnswerProblem::TooLong { limit, length });
     }
     Ok(AnswerValue::Text(text.to_owned()))
 }
@@ -354,7 +351,10 @@ pub fn date(text: &str) -> Option<time::Date> {
 /// The answer a form gives to one shown question: `None` when it is not answered (an error
 /// if it is required). Each kind reads its own fields: `q-ID`, a matrix's `q-ID.N`, and the
 /// text beside "Other" in `q-ID.other`.
-fn answer_to(question: &super::Question, raw: &RawAnswers) -> Result<Option<AnswerValue>, String> {
+fn answer_to(
+    question: &super::Question,
+    raw: &RawAnswers,
+) -> Result<Option<AnswerValue>, AnswerProblem> {
     if let QuestionKind::Matrix { rows, columns } = &question.kind {
         return matrix_answer(raw, &question.id, rows, columns, question.required);
     }
@@ -371,7 +371,7 @@ fn answer_to(question: &super::Question, raw: &RawAnswers) -> Result<Option<Answ
     }
     if posted.is_empty() {
         return if question.required {
-            Err("Please answer this question.".into())
+            Err(AnswerProblem::Required)
         } else {
             Ok(None)
         };
@@ -391,24 +391,22 @@ fn matrix_answer(
     rows: &[String],
     columns: &[String],
     required: bool,
-) -> Result<Option<AnswerValue>, String> {
+) -> Result<Option<AnswerValue>, AnswerProblem> {
     let mut picked = BTreeMap::new();
     for (index, row) in rows.iter().enumerate() {
         let Some(column) = raw.first(&format!("{id}.{index}")) else {
             continue;
         };
         let Some(column) = columns.iter().find(|c| c.as_str() == column) else {
-            return Err(format!(
-                "Please choose one of the columns listed for \"{row}\"."
-            ));
+            return Err(AnswerProblem::UnknownColumn { row: row.clone() });
         };
         picked.insert(row.clone(), column.clone());
     }
     if required && picked.len() < rows.len() {
         return Err(if picked.is_empty() {
-            "Please answer this question.".into()
+            AnswerProblem::Required
         } else {
-            "Please answer every row.".into()
+            AnswerProblem::EveryRow
         });
     }
     Ok((!picked.is_empty()).then_some(AnswerValue::Matrix(picked)))
@@ -420,14 +418,14 @@ fn other_answer(
     kind: &QuestionKind,
     posted: &[&str],
     text: Option<&str>,
-) -> Result<AnswerValue, String> {
+) -> Result<AnswerValue, AnswerProblem> {
     let Some(text) = text else {
-        return Err("Please say what you mean by \"Other\".".into());
+        return Err(AnswerProblem::OtherBlank);
     };
     if has_control_characters(text) || text.chars().count() > MAX_SHORT_TEXT {
-        return Err(format!(
-            "Please keep \"Other\" to {MAX_SHORT_TEXT} characters, without control characters."
-        ));
+        return Err(AnswerProblem::OtherTooLong {
+            limit: MAX_SHORT_TEXT,
+        });
     }
     let picked = match kind {
         QuestionKind::MultipleChoice { .. } => {
@@ -437,7 +435,7 @@ fn other_answer(
                 _ => Vec::new(),
             }
         }
-        _ if posted.len() > 1 => return Err("Please give one answer only.".into()),
+        _ if posted.len() > 1 => return Err(AnswerProblem::OneOnly),
         _ => Vec::new(),
     };
     Ok(AnswerValue::Other {
@@ -446,7 +444,7 @@ fn other_answer(
     })
 }
 
-fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
+fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, AnswerProblem> {
     match kind {
         QuestionKind::ShortText => text(posted, MAX_SHORT_TEXT),
         QuestionKind::LongText => text(posted, MAX_LONG_TEXT),
@@ -456,11 +454,13 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
                 .iter()
                 .find(|option| option.as_str() == picked)
                 .map(|option| AnswerValue::Choice(option.clone()))
-                .ok_or_else(|| "Please choose one of the options listed.".into())
+                .ok_or(AnswerProblem::UnknownOption)
         }
         QuestionKind::MultipleChoice { options, .. } => {
             if let Some(unknown) = posted.iter().find(|p| !options.iter().any(|o| o == *p)) {
-                return Err(format!("{unknown:?} is not one of the options listed."));
+                return Err(AnswerProblem::NotAnOption {
+                    value: (*unknown).to_owned(),
+                });
             }
             let ticked = options
                 .iter()
@@ -471,10 +471,10 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
         }
         QuestionKind::FiveStars => match single(posted)?.parse::<u8>() {
             Ok(stars @ 1..=5) => Ok(AnswerValue::Stars(stars)),
-            _ => Err("Please give a rating from 1 to 5 stars.".into()),
+            _ => Err(AnswerProblem::Stars),
         },
         // Read by `matrix_answer` (its fields are per row); never reached.
-        QuestionKind::Matrix { .. } => Err("Please answer every row.".into()),
+        QuestionKind::Matrix { .. } => Err(AnswerProblem::EveryRow),
         QuestionKind::Ranking { options } => {
             // One select per place, in order: each option once, every place filled.
             let mut seen = std::collections::HashSet::new();
@@ -487,33 +487,35 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
                     posted.iter().map(|p| (*p).to_owned()).collect(),
                 ))
             } else {
-                Err(format!(
-                    "Please put all {} options in order, each once.",
-                    options.len()
-                ))
+                Err(AnswerProblem::Ranking {
+                    count: options.len(),
+                })
             }
         }
         QuestionKind::Nps | QuestionKind::Scale { .. } => {
             let points = kind.points().unwrap_or(0..=0);
             match single(posted)?.parse::<u8>() {
                 Ok(point) if points.contains(&point) => Ok(AnswerValue::Point(point)),
-                _ => Err(format!(
-                    "Please choose a point from {} to {}.",
-                    points.start(),
-                    points.end()
-                )),
+                _ => Err(AnswerProblem::Point {
+                    from: *points.start(),
+                    to: *points.end(),
+                }),
             }
         }
         QuestionKind::Date { earliest, latest } => {
             let text = single(posted)?;
             let Some(date) = date(text) else {
-                return Err("Please enter a date, like 2026-07-14.".into());
+                return Err(AnswerProblem::Date);
             };
             // Dates of one form (YYYY-MM-DD) compare in order as text.
             let date = date.to_string();
             match (earliest, latest) {
-                (Some(first), _) if date < *first => Err(format!("Please enter {first} or later.")),
-                (_, Some(last)) if date > *last => Err(format!("Please enter {last} or earlier.")),
+                (Some(first), _) if date < *first => Err(AnswerProblem::DateTooEarly {
+                    earliest: first.clone(),
+                }),
+                (_, Some(last)) if date > *last => Err(AnswerProblem::DateTooLate {
+                    latest: last.clone(),
+                }),
                 _ => Ok(AnswerValue::Date(date)),
             }
         }
@@ -522,21 +524,22 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, String> {
                 .parse::<f64>()
                 .ok()
                 .filter(|n| n.is_finite())
-                .ok_or("Please enter a number, like 42 or 3.5.")?;
+                .ok_or(AnswerProblem::Number)?;
             if number.abs() > MAX_NUMBER {
-                return Err("Please enter a number between -1,000,000,000,000,000 and \
-                     1,000,000,000,000,000."
-                    .into());
+                return Err(AnswerProblem::NumberHuge);
             }
             if *integer && number.fract() != 0.0 {
-                return Err("Please enter a whole number.".into());
+                return Err(AnswerProblem::WholeNumber);
             }
             match (min, max) {
                 (Some(min), Some(max)) if number < *min || number > *max => {
-                    Err(format!("Please enter a number from {min} to {max}."))
+                    Err(AnswerProblem::NumberBetween {
+                        min: *min,
+                        max: *max,
+                    })
                 }
-                (Some(min), _) if number < *min => Err(format!("Please enter {min} or more.")),
-                (_, Some(max)) if number > *max => Err(format!("Please enter {max} or less.")),
+                (Some(min), _) if number < *min => Err(AnswerProblem::NumberAtLeast { min: *min }),
+                (_, Some(max)) if number > *max => Err(AnswerProblem::NumberAtMost { max: *max }),
                 _ => Ok(AnswerValue::Number(number)),
             }
         }
@@ -745,91 +748,89 @@ mod tests {
     fn each_wrong_answer_gets_its_own_message() {
         let long = "x".repeat(MAX_SHORT_TEXT + 1);
         for (pairs, question, expected) in [
-            (vec![], "short", "Please answer this question."),
-            (
-                vec![("short", "   ")],
-                "short",
-                "Please answer this question.",
-            ),
+            (vec![], "short", AnswerProblem::Required),
+            (vec![("short", "   ")], "short", AnswerProblem::Required),
             (
                 vec![("short", long.as_str())],
                 "short",
-                "Please shorten your answer to 500",
+                AnswerProblem::TooLong {
+                    limit: 500,
+                    length: 501,
+                },
             ),
-            (
-                vec![("one", "Purple")],
-                "one",
-                "Please choose one of the options listed.",
-            ),
+            (vec![("one", "Purple")], "one", AnswerProblem::UnknownOption),
             (
                 vec![("one", "Red"), ("one", "Blue")],
                 "one",
-                "Please give one answer only.",
+                AnswerProblem::OneOnly,
             ),
             (
                 vec![("many", "Red"), ("many", "Pink")],
                 "many",
-                "\"Pink\" is not one of the",
+                AnswerProblem::NotAnOption {
+                    value: "Pink".into(),
+                },
             ),
-            (
-                vec![("stars", "6")],
-                "stars",
-                "Please give a rating from 1 to 5",
-            ),
-            (
-                vec![("stars", "0")],
-                "stars",
-                "Please give a rating from 1 to 5",
-            ),
-            (
-                vec![("stars", "four")],
-                "stars",
-                "Please give a rating from 1 to 5",
-            ),
-            (vec![("age", "abc")], "age", "Please enter a number"),
-            (vec![("age", "NaN")], "age", "Please enter a number"),
-            (vec![("age", "inf")], "age", "Please enter a number"),
-            (vec![("age", "36.5")], "age", "Please enter a whole number."),
+            (vec![("stars", "6")], "stars", AnswerProblem::Stars),
+            (vec![("stars", "0")], "stars", AnswerProblem::Stars),
+            (vec![("stars", "four")], "stars", AnswerProblem::Stars),
+            (vec![("age", "abc")], "age", AnswerProblem::Number),
+            (vec![("age", "NaN")], "age", AnswerProblem::Number),
+            (vec![("age", "inf")], "age", AnswerProblem::Number),
+            (vec![("age", "36.5")], "age", AnswerProblem::WholeNumber),
             (
                 vec![("age", "131")],
                 "age",
-                "Please enter a number from 0 to 130.",
+                AnswerProblem::NumberBetween {
+                    min: 0.0,
+                    max: 130.0,
+                },
             ),
             (
                 vec![("age", "-1")],
                 "age",
-                "Please enter a number from 0 to 130.",
+                AnswerProblem::NumberBetween {
+                    min: 0.0,
+                    max: 130.0,
+                },
             ),
-            (vec![("ratio", "2")], "ratio", "Please enter 1 or less."),
+            (
+                vec![("ratio", "2")],
+                "ratio",
+                AnswerProblem::NumberAtMost { max: 1.0 },
+            ),
             (
                 vec![("short", "a\u{0}b")],
                 "short",
-                "Please remove the invisible",
+                AnswerProblem::ControlCharacters,
             ),
             (
                 vec![("long", "bell\u{7}")],
                 "long",
-                "Please remove the invisible",
+                AnswerProblem::ControlCharacters,
             ),
             (
                 vec![("short", "esc\u{1b}[0m")],
                 "short",
-                "Please remove the invisible",
+                AnswerProblem::ControlCharacters,
             ),
             (
                 vec![("ratio", "-1e200")],
                 "ratio",
-                "Please enter a number between",
+                AnswerProblem::NumberHuge,
             ),
             (
                 vec![("ratio", "-1000000000000001")],
                 "ratio",
-                "Please enter a number between",
+                AnswerProblem::NumberHuge,
             ),
         ] {
             let errors = survey().validate(&raw(&pairs)).expect_err("invalid");
-            let message = errors.get(&id(question)).map(String::as_str).unwrap_or("");
-            assert!(message.starts_with(expected), "case {pairs:?}: {errors:?}");
+            assert_eq!(
+                errors.get(&id(question)),
+                Some(&expected),
+                "case {pairs:?}: {errors:?}"
+            );
         }
     }
 
@@ -852,9 +853,15 @@ mod tests {
         let errors = survey.validate(&over).expect_err("refused");
 
         assert_eq!(errors.len(), 1, "{errors:?}");
-        let (question, message) = errors.iter().next().expect("one error");
+        let (question, problem) = errors.iter().next().expect("one error");
         assert!(["l1", "l2"].contains(&question.as_str()));
-        assert!(message.contains("200,000"), "{message}");
+        assert_eq!(
+            *problem,
+            AnswerProblem::ResponseTooLong {
+                total: 200_002,
+                most: 200_000
+            }
+        );
     }
 
     #[test]

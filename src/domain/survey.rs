@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::definition::Definition;
+use super::language::LanguageTag;
 use super::region::{RegionName, Residency};
 use super::{PageLayout, Question, QuestionId, SurveySlug, TenantSlug};
 
@@ -133,6 +134,9 @@ pub struct Survey {
     /// Whether its answers move home or stay where they were given.
     #[serde(default, skip_serializing_if = "Residency::is_home")]
     pub residency: Residency,
+    /// The languages it is offered in, its default first; none: English only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<LanguageTag>,
 }
 
 impl Survey {
@@ -162,6 +166,7 @@ impl Survey {
             thank_you: definition.thank_you,
             regions: definition.regions,
             residency: definition.residency,
+            languages: definition.languages,
         }
     }
 
@@ -226,6 +231,7 @@ impl Survey {
         self.thank_you = definition.thank_you;
         self.regions = definition.regions;
         self.residency = definition.residency;
+        self.languages = definition.languages;
         self.updated = now;
     }
 
@@ -249,6 +255,15 @@ impl Survey {
             thank_you: self.thank_you.clone(),
             regions: self.regions.clone(),
             residency: self.residency,
+            languages: self.languages.clone(),
+        }
+    }
+
+    /// The languages it is offered in, its default first (English when it names none).
+    pub fn offered_languages(&self) -> Vec<LanguageTag> {
+        match self.languages.is_empty() {
+            true => vec![LanguageTag::english()],
+            false => self.languages.clone(),
         }
     }
 

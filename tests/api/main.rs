@@ -19,6 +19,7 @@ mod helpers;
 mod hostile;
 mod isolation;
 mod json_api;
+mod languages;
 mod layers;
 mod lifecycle;
 mod logic;

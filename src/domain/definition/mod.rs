@@ -17,6 +17,7 @@ use validator::Validate;
 
 use super::answer::has_control_characters;
 use super::choice::OTHER;
+use super::language::{LanguageTag, MAX_LANGUAGES};
 use super::lifecycle::MAX_RESPONSE_LIMIT;
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
@@ -207,6 +208,12 @@ pub struct SurveyInput {
     /// survey then names exactly one region, and this cannot change once it was published).
     #[serde(default)]
     pub residency: Residency,
+    /// The languages it is offered in, as language tags, its default first (`["en", "de",
+    /// "ar"]`; at most 20); none or absent: English only. Respondents get the one they ask
+    /// for (`?lang=`), else the best match of their browser's languages, else the default.
+    #[serde(default)]
+    #[schema(max_items = 20)]
+    pub languages: Vec<String>,
 }
 
 /// What is wrong, by field (`title`, `description`, `questions[2].options`, ...).
@@ -235,6 +242,8 @@ pub struct Definition {
     pub regions: Vec<RegionName>,
     /// Whether its answers move home or stay where they were given.
     pub residency: Residency,
+    /// The languages it is offered in, its default first (none: English only).
+    pub languages: Vec<LanguageTag>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -380,6 +389,7 @@ impl SurveyInput {
                 .map(str::to_owned)
         };
         let regions = self.hosting(&mut errors);
+        let languages = self.language_tags(&mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -394,32 +404,35 @@ impl SurveyInput {
             thank_you: text(&self.thank_you),
             regions,
             residency: self.residency,
+            languages,
         })
+    }
+
+    /// The languages sent, checked as tags, each once, at most 20.
+    fn language_tags(&self, errors: &mut DefinitionErrors) -> Vec<LanguageTag> {
+        let too_many = format!("a survey is offered in at most {MAX_LANGUAGES} languages");
+        named_once(
+            &self.languages,
+            "languages",
+            MAX_LANGUAGES,
+            &too_many,
+            errors,
+            |text| LanguageTag::parse(text).map_err(|problem| problem.to_string()),
+        )
     }
 
     /// The hosting regions sent, checked as names (whether the installation has them is the
     /// service's to say): no duplicates, at most `MAX_HOSTING_REGIONS`.
     fn hosting(&self, errors: &mut DefinitionErrors) -> Vec<RegionName> {
-        let mut regions: Vec<RegionName> = Vec::new();
-        if self.regions.len() > MAX_HOSTING_REGIONS {
-            errors.insert(
-                "regions".into(),
-                format!("a survey is hosted in at most {MAX_HOSTING_REGIONS} regions"),
-            );
-            return regions;
-        }
-        for (at, name) in self.regions.iter().enumerate() {
-            match RegionName::parse(name.trim()) {
-                Ok(name) if regions.contains(&name) => {
-                    errors.insert(format!("regions[{at}]"), format!("{name} is named twice"));
-                }
-                Ok(name) => regions.push(name),
-                Err(problem) => {
-                    errors.insert(format!("regions[{at}]"), problem.to_string());
-                }
-            }
-        }
-        regions
+        let too_many = format!("a survey is hosted in at most {MAX_HOSTING_REGIONS} regions");
+        named_once(
+            &self.regions,
+            "regions",
+            MAX_HOSTING_REGIONS,
+            &too_many,
+            errors,
+            |text| RegionName::parse(text.trim()).map_err(|problem| problem.to_string()),
+        )
     }
 
     /// The close time sent, if any (blank is none).
@@ -706,6 +719,35 @@ impl QuestionInput {
             )),
         }
     }
+}
+
+/// A list of names sent as `field` (`regions`, `languages`), each read by `parse`: at most
+/// `most` of them, each once; what is wrong goes to `errors` by position (`regions[1]`).
+fn named_once<T: PartialEq + std::fmt::Display>(
+    sent: &[String],
+    field: &str,
+    most: usize,
+    too_many: &str,
+    errors: &mut DefinitionErrors,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Vec<T> {
+    let mut kept: Vec<T> = Vec::new();
+    if sent.len() > most {
+        errors.insert(field.into(), too_many.into());
+        return kept;
+    }
+    for (at, text) in sent.iter().enumerate() {
+        match parse(text) {
+            Ok(name) if kept.contains(&name) => {
+                errors.insert(format!("{field}[{at}]"), format!("{name} is named twice"));
+            }
+            Ok(name) => kept.push(name),
+            Err(problem) => {
+                errors.insert(format!("{field}[{at}]"), problem);
+            }
+        }
+    }
+    kept
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use crate::domain::language::LanguageTag;
 use crate::domain::region::{RegionName, Residency};
 use crate::domain::{
     Condition, Jump, Question, Survey, SurveySlug, SurveyState, TenantSlug, survey::SurveyId,
@@ -87,6 +88,8 @@ pub struct SurveyDocument<'a> {
     /// `home`: answers move to the tenant's home region once; `region`: they stay where they
     /// were given.
     residency: Residency,
+    /// The languages it is offered in, its default first (`["en"]` when it names none).
+    languages: Vec<LanguageTag>,
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -123,6 +126,7 @@ impl<'a> SurveyDocument<'a> {
             thank_you: survey.thank_you.as_deref(),
             regions: &survey.regions,
             residency: survey.residency,
+            languages: survey.offered_languages(),
         }
     }
 }

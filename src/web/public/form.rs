@@ -2,6 +2,7 @@
 //! of each question the form template shows (with the respondent's input and its errors).
 
 use crate::domain::{FieldErrors, Question, QuestionKind, RawAnswers};
+use crate::i18n::Words;
 use crate::web::WebError;
 use crate::web::forms::parse_pairs;
 pub use crate::web::forms::read_body;
@@ -57,6 +58,8 @@ pub struct ChoiceView {
     pub value: String,
     /// Whether the respondent picked it.
     pub checked: bool,
+    /// Words a screen reader says after the value (a star rating's "stars"), else blank.
+    pub spoken: String,
 }
 
 /// One question as the form shows it.
@@ -77,6 +80,8 @@ pub struct QuestionView {
     pub value: String,
     /// What is wrong with the answer, if anything.
     pub error: Option<String>,
+    /// What a number question accepts, in words (`A whole number from 0 to 120.`).
+    pub range: Option<String>,
     /// Bounds and step of a numeric input, as HTML attribute values.
     pub min: Option<String>,
     /// Upper bound of a numeric input.
@@ -120,25 +125,10 @@ pub struct MatrixRowView {
 }
 
 impl QuestionView {
-    /// What a number question accepts, in words (`A whole number from 0 to 120.`); `None`
-    /// when it accepts any number.
-    pub fn range_hint(&self) -> Option<String> {
-        let what = if self.step == "1" {
-            "A whole number"
-        } else {
-            "A number"
-        };
-        match (&self.min, &self.max) {
-            (Some(min), Some(max)) => Some(format!("{what} from {min} to {max}.")),
-            (Some(min), None) => Some(format!("{what} of at least {min}.")),
-            (None, Some(max)) => Some(format!("{what} of at most {max}.")),
-            (None, None) if self.step == "1" => Some(format!("{what}.")),
-            (None, None) => None,
-        }
-    }
-
-    /// The view of `question` at `number`, showing `posted` input and `errors` when re-rendered.
+    /// The view of `question` at `number`, showing `posted` input and `errors` when
+    /// re-rendered, with the site's `words` in the respondent's language.
     pub fn new(
+        words: &Words,
         number: usize,
         question: &Question,
         posted: &RawAnswers,
@@ -148,9 +138,15 @@ impl QuestionView {
         let choice = |value: String| ChoiceView {
             checked: values.contains(&value.as_str()),
             value,
+            spoken: String::new(),
         };
         let choices = match &question.kind {
-            QuestionKind::FiveStars => (1..=5).map(|n| choice(n.to_string())).collect(),
+            QuestionKind::FiveStars => (1..=5u8)
+                .map(|n| ChoiceView {
+                    spoken: words.n("form-stars", "count", n),
+                    ..choice(n.to_string())
+                })
+                .collect(),
             kind => match kind.points() {
                 Some(points) => points.map(|n| choice(n.to_string())).collect(),
                 None => kind.options().iter().cloned().map(choice).collect(),
@@ -167,8 +163,8 @@ impl QuestionView {
         };
         let (low_label, high_label) = match &question.kind {
             QuestionKind::Nps => (
-                Some("Not at all likely".to_owned()),
-                Some("Extremely likely".to_owned()),
+                Some(words.t("form-nps-low")),
+                Some(words.t("form-nps-high")),
             ),
             QuestionKind::Scale {
                 min_label,
@@ -189,7 +185,15 @@ impl QuestionView {
             kind: question.kind.name(),
             choices,
             value: values.first().map(|v| (*v).to_owned()).unwrap_or_default(),
-            error: errors.get(&question.id).cloned(),
+            error: errors
+                .get(&question.id)
+                .map(|found| super::words::problem(words, found)),
+            range: match &question.kind {
+                QuestionKind::Numeric { min, max, integer } => {
+                    super::words::number_range(words, *min, *max, *integer)
+                }
+                _ => None,
+            },
             min,
             max,
             step,
@@ -206,7 +210,7 @@ impl QuestionView {
                             .get(place)
                             .map(|v| v.trim().to_owned())
                             .unwrap_or_default();
-                        (ordinal(place + 1), chosen)
+                        (words.n("form-place", "place", place + 1), chosen)
                     })
                     .collect(),
                 _ => Vec::new(),
@@ -242,16 +246,6 @@ impl QuestionView {
 }
 
 /// "1st", "2nd", "3rd", "4th", ... (at most ten places).
-fn ordinal(n: usize) -> String {
-    let suffix = match n {
-        1 => "st",
-        2 => "nd",
-        3 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,8 +291,14 @@ mod tests {
                 show_if: None,
                 segment: false,
             };
-            QuestionView::new(1, &question, &RawAnswers::default(), &Default::default())
-                .range_hint()
+            QuestionView::new(
+                &Words::default(),
+                1,
+                &question,
+                &RawAnswers::default(),
+                &Default::default(),
+            )
+            .range
         };
         assert_eq!(
             hint(Some(0.0), Some(120.0), true).as_deref(),

@@ -3,6 +3,7 @@
 mod form;
 mod pages;
 mod share;
+mod words;
 
 pub(crate) use form::{parse as parse_form, read_body};
 pub(crate) use pages::{FormContext, Step, SurveyPage, home_elsewhere, step, tenant_named};

@@ -15,6 +15,7 @@ use crate::domain::{
     Answer, FieldErrors, QuestionId, RawAnswers, Reference, SubmissionToken, Survey, SurveySlug,
     SurveyState, Target, Tenant, TenantSlug, thanks_signature, thanks_signed,
 };
+use crate::i18n::Words;
 use crate::stores::hosted::HostedTenant;
 use crate::web::{AppState, WebError, markdown, render, render_with_status};
 
@@ -26,6 +27,7 @@ struct TenantPage {
     surveys: Vec<(Arc<Survey>, Option<String>)>,
     page: usize,
     pages: usize,
+    words: Words,
 }
 
 /// Surveys listed per page of a tenant's public list.
@@ -46,6 +48,61 @@ pub(crate) struct FormContext {
     pub(crate) action: String,
     /// In a preview, the CSRF token of the owner's session.
     pub(crate) preview_csrf: Option<String>,
+    /// The site's words in the respondent's language.
+    pub(crate) words: Words,
+}
+
+/// A language asked for in a link (`?lang=de`).
+#[derive(serde::Deserialize)]
+struct LanguageQuery {
+    lang: Option<String>,
+}
+
+/// The language of a survey's page for this request (`?lang=`, else the browser's
+/// `Accept-Language`, else the survey's default) and the site's words in it.
+pub(crate) fn words_for(request: &HttpRequest, survey: &Survey) -> Words {
+    let offered: Vec<String> = survey
+        .offered_languages()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let asked = web::Query::<LanguageQuery>::from_query(request.query_string())
+        .ok()
+        .and_then(|query| query.into_inner().lang);
+    let accept = request
+        .headers()
+        .get(actix_web::http::header::ACCEPT_LANGUAGE)
+        .and_then(|value| value.to_str().ok());
+    Words::for_tag(crate::i18n::choose(&offered, asked.as_deref(), accept))
+}
+
+/// `?lang=TAG` for a survey offered in several languages (so a choice carries from page to
+/// page and to the thanks), else nothing.
+pub(crate) fn language_query(survey: &Survey, words: &Words, first: char) -> String {
+    match survey.languages.len() > 1 {
+        true => format!("{first}lang={}", words.lang()),
+        false => String::new(),
+    }
+}
+
+/// The survey's languages for the switcher (its tag, its name, whether it is the page's),
+/// when it has more than one.
+fn switcher(survey: &Survey, words: &Words) -> Vec<(String, String, bool)> {
+    match survey.languages.len() > 1 {
+        true => survey
+            .languages
+            .iter()
+            .map(|tag| {
+                let current = tag.as_str() == words.lang();
+                (
+                    tag.to_string(),
+                    crate::i18n::language_name(tag.as_str()),
+                    current,
+                )
+            })
+            .collect(),
+        false => Vec::new(),
+    }
 }
 
 /// A page of a survey form, as respondents (or an owner previewing it) see it.
@@ -74,6 +131,9 @@ pub(crate) struct SurveyPage {
     error_count: usize,
     /// Whether the page's script is needed (a question under a condition on this page).
     scripted: bool,
+    words: Words,
+    /// The survey's languages to switch to: tag, name, whether it is this page's.
+    languages: Vec<(String, String, bool)>,
 }
 
 impl SurveyPage {
@@ -133,7 +193,7 @@ impl SurveyPage {
                 continue;
             }
             let number = numbered_before + questions.len() + 1;
-            let mut view = QuestionView::new(number, question, posted, errors);
+            let mut view = QuestionView::new(&form.words, number, question, posted, errors);
             if let Some(condition) = same_page {
                 view.show_if = serde_json::to_string(condition).ok();
                 view.hint = Some(format!(
@@ -179,12 +239,14 @@ impl SurveyPage {
             back: reached && walk.route.len() > 1,
             last: !reached || walk.next == Target::End,
             error_count: errors.len(),
+            languages: switcher(&survey, &form.words),
             tenant,
             survey,
             token: form.token.clone(),
             action: form.action.clone(),
             preview_csrf: form.preview_csrf.clone(),
             page,
+            words: form.words.clone(),
         }
     }
 }
@@ -250,7 +312,9 @@ pub(crate) fn step(
 struct ThanksPage {
     tenant: Arc<Tenant>,
     survey: Arc<Survey>,
-    reference: Reference,
+    words: Words,
+    /// "Your reference number is N ...", as safe HTML with the number in bold.
+    reference_line: String,
     /// The owner's thank-you message, as safe HTML.
     message: Option<String>,
 }
@@ -419,14 +483,21 @@ async fn reach(
     if now == SurveyState::Open {
         return Ok(Reached::Open(tenant, survey));
     }
+    let words = words_for(request, &survey);
     let message = survey.closed_message.as_deref().map_or_else(
-        || "<p>It no longer takes answers. Thank you for your interest.</p>".to_owned(),
+        || {
+            let said = askama::filters::escape(words.t("closed-message"), askama::filters::Html)
+                .map(|escaped| escaped.to_string())
+                .unwrap_or_default();
+            format!("<p>{said}</p>")
+        },
         markdown::to_html,
     );
     let page = ClosedPage {
         tenant,
         survey,
         message,
+        words,
     };
     render_with_status(StatusCode::GONE, &page).map(Reached::Closed)
 }
@@ -438,6 +509,7 @@ struct ClosedPage {
     survey: Arc<Survey>,
     /// The owner's closing message, as safe HTML.
     message: String,
+    words: Words,
 }
 
 /// `GET /s/{tenant}?page=N`: the tenant's published surveys, 20 to a page.
@@ -469,11 +541,22 @@ pub async fn tenant(
             (survey, intro)
         })
         .collect();
+    // No survey says which languages it offers here: the site's own, as the browser asks.
+    let shipped: Vec<String> = crate::i18n::SHIPPED
+        .iter()
+        .map(|t| (*t).to_owned())
+        .collect();
+    let accept = request
+        .headers()
+        .get(actix_web::http::header::ACCEPT_LANGUAGE)
+        .and_then(|value| value.to_str().ok());
+    let words = Words::for_tag(crate::i18n::choose(&shipped, None, accept));
     render(&TenantPage {
         tenant,
         surveys,
         page,
         pages,
+        words,
     })
 }
 
@@ -492,10 +575,17 @@ pub async fn form(
         survey: survey.survey_ref(),
     }
     .sign(&state.stores.signing_key);
+    let words = words_for(&request, &survey);
     let form = FormContext {
-        action: format!("/s/{}/{}", tenant.slug, survey.slug),
+        action: format!(
+            "/s/{}/{}{}",
+            tenant.slug,
+            survey.slug,
+            language_query(&survey, &words, '?')
+        ),
         token,
         preview_csrf: None,
+        words,
     };
     render(&SurveyPage::first(tenant, survey, &form))
 }
@@ -513,20 +603,26 @@ pub async fn submit(
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
     };
+    let words = words_for(&request, &survey);
     let token = SubmissionToken::verify(
         &state.stores.signing_key,
         &posted.token,
         &survey.survey_ref(),
     )
     .map_err(|error| {
-        WebError::BadRequest(format!(
-            "This form cannot be accepted: {error}. Please open the survey again and answer it."
-        ))
+        WebError::BadRequest(words.s("form-not-accepted", "reason", &error.to_string()))
     })?;
+    let language = language_query(&survey, &words, '&');
     let form = FormContext {
         token: posted.token.clone(),
-        action: format!("/s/{}/{}", tenant.slug, survey.slug),
+        action: format!(
+            "/s/{}/{}{}",
+            tenant.slug,
+            survey.slug,
+            language_query(&survey, &words, '?')
+        ),
         preview_csrf: None,
+        words,
     };
     let walk = match step(&tenant, &survey, &form, &posted) {
         Step::Page(status, page) => return render_with_status(status, page.as_ref()),
@@ -555,7 +651,7 @@ pub async fn submit(
         answer.reference,
     );
     let thanks = format!(
-        "/s/{}/{}/thanks/{}?sig={signature}",
+        "/s/{}/{}/thanks/{}?sig={signature}{language}",
         tenant.slug, survey.slug, answer.reference
     );
     Ok(HttpResponse::SeeOther()
@@ -593,10 +689,30 @@ pub async fn thanks(
     ) {
         return Err(WebError::NotFound);
     }
+    let words = words_for(&request, &survey);
+    // The number in bold inside the sentence, wherever the language puts it.
+    const NUMBER: &str = "\u{E000}";
+    let reference_line = askama::filters::escape(
+        words.with(
+            "thanks-reference",
+            &[
+                ("reference", NUMBER.into()),
+                ("tenant", tenant.name.clone().into()),
+            ],
+        ),
+        askama::filters::Html,
+    )
+    .map(|escaped| escaped.to_string())
+    .unwrap_or_default()
+    .replace(
+        NUMBER,
+        &format!(r#"<strong class="reference">{reference}</strong>"#),
+    );
     render(&ThanksPage {
         message: survey.thank_you.as_deref().map(markdown::to_html),
         tenant,
         survey,
-        reference,
+        words,
+        reference_line,
     })
 }

@@ -28,6 +28,13 @@ fn context(signed_in: &SignedIn, survey: &Survey) -> FormContext {
         token: "preview".into(),
         action: format!("/tenant/surveys/{}/preview", survey.slug),
         preview_csrf: Some(signed_in.session.csrf.clone()),
+        // The owner sees it as respondents of its default language do.
+        words: crate::i18n::Words::for_tag(
+            survey
+                .offered_languages()
+                .first()
+                .map_or("en", |tag| tag.as_str()),
+        ),
     }
 }
 

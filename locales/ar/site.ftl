@@ -1,0 +1,91 @@
+language-name = العربية
+language-switch = اللغة
+site-footer = Canvass · استطلاعات مستضافة ذاتيًا
+
+## نموذج الاستطلاع
+
+form-page = الصفحة { $page } من { $pages }
+form-check-answers = { $count ->
+    [zero] لا توجد إجابات للمراجعة
+    [one] يرجى مراجعة إجابة واحدة
+    [two] يرجى مراجعة إجابتين
+    [few] يرجى مراجعة { $count } إجابات
+    [many] يرجى مراجعة { $count } إجابة
+   *[other] يرجى مراجعة { $count } إجابة
+}
+form-question = السؤال { $number }
+form-required = (مطلوب)
+form-choose = اختر
+form-choose-one = اختر واحدًا
+form-stars = { $count ->
+    [zero] نجوم
+    [one] نجمة
+    [two] نجمتان
+    [few] نجوم
+    [many] نجمة
+   *[other] نجمة
+}
+form-other = أخرى، يرجى التحديد:
+form-other-label = أخرى: { $question }
+form-nps-low = غير محتمل على الإطلاق
+form-nps-high = محتمل للغاية
+form-place = المرتبة { $place }
+form-back = السابق
+form-next = التالي
+form-send = إرسال إجاباتي
+form-number-between = { $whole ->
+    [yes] عدد صحيح من { $min } إلى { $max }.
+   *[no] عدد من { $min } إلى { $max }.
+}
+form-number-at-least = { $whole ->
+    [yes] عدد صحيح لا يقل عن { $min }.
+   *[no] عدد لا يقل عن { $min }.
+}
+form-number-at-most = { $whole ->
+    [yes] عدد صحيح لا يزيد على { $max }.
+   *[no] عدد لا يزيد على { $max }.
+}
+form-whole-number = عدد صحيح.
+form-not-accepted = لا يمكن قبول هذا النموذج: { $reason }. يرجى فتح الاستطلاع من جديد والإجابة عنه.
+
+## ما الخطأ في الإجابة
+
+problem-required = يرجى الإجابة عن هذا السؤال.
+problem-one-only = يرجى تقديم إجابة واحدة فقط.
+problem-control-characters = يرجى إزالة أحرف التحكم غير المرئية من إجابتك (قد تأتي من اللصق).
+problem-too-long = يرجى اختصار إجابتك إلى { $limit } حرفًا (طولها { $length }).
+problem-response-too-long = مجموع إجاباتك { $total } حرفًا؛ والحد الأقصى للرد الواحد { $most }. يرجى اختصار هذه الإجابة.
+problem-unknown-column = يرجى اختيار أحد الأعمدة المدرجة لـ «{ $row }».
+problem-every-row = يرجى الإجابة عن كل صف.
+problem-other-blank = يرجى توضيح ما تقصده بـ «أخرى».
+problem-other-too-long = يرجى ألا تتجاوز «أخرى» { $limit } حرفًا، دون أحرف تحكم.
+problem-unknown-option = يرجى اختيار أحد الخيارات المدرجة.
+problem-not-an-option = «{ $value }» ليس من الخيارات المدرجة.
+problem-stars = يرجى التقييم من 1 إلى 5 نجوم.
+problem-ranking = يرجى ترتيب كل الخيارات ({ $count })، كل خيار مرة واحدة.
+problem-point = يرجى اختيار قيمة من { $from } إلى { $to }.
+problem-date = يرجى إدخال تاريخ، مثل 2026-07-14.
+problem-date-too-early = يرجى إدخال { $date } أو تاريخ بعده.
+problem-date-too-late = يرجى إدخال { $date } أو تاريخ قبله.
+problem-number = يرجى إدخال عدد، مثل 42 أو 3.5.
+problem-number-huge = يرجى إدخال عدد بين -1,000,000,000,000,000 و1,000,000,000,000,000.
+problem-whole-number = يرجى إدخال عدد صحيح.
+problem-number-between = يرجى إدخال عدد من { $min } إلى { $max }.
+problem-number-at-least = يرجى إدخال { $min } أو أكثر.
+problem-number-at-most = يرجى إدخال { $max } أو أقل.
+
+## الشكر، الإغلاق، قائمة الاستطلاعات
+
+thanks-title = شكرًا لك!
+thanks-received = تم استلام إجاباتك.
+thanks-reference = رقمك المرجعي هو { $reference }. احتفظ به إن أردت الإشارة إلى إجاباتك لدى { $tenant }.
+thanks-more = مزيد من استطلاعات { $tenant }
+closed-title = هذا الاستطلاع مغلق
+closed-message = لم يعد يقبل إجابات. شكرًا لاهتمامك.
+closed-others = استطلاعات أخرى من { $tenant }
+surveys-title = الاستطلاعات
+surveys-none = ليس لدى { $tenant } استطلاعات مفتوحة حاليًا.
+surveys-answer = أجب عن هذا الاستطلاع
+surveys-pages = صفحات الاستطلاعات
+surveys-previous = السابق
+surveys-next = التالي

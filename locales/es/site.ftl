@@ -1,0 +1,83 @@
+language-name = Español
+language-switch = Idioma
+site-footer = Canvass · encuestas autoalojadas
+
+## El formulario
+
+form-page = Página { $page } de { $pages }
+form-check-answers = { $count ->
+    [one] Revise una respuesta
+   *[other] Revise { $count } respuestas
+}
+form-question = Pregunta { $number }
+form-required = (obligatoria)
+form-choose = Elegir
+form-choose-one = Elija una opción
+form-stars = { $count ->
+    [one] estrella
+   *[other] estrellas
+}
+form-other = Otro, especifique:
+form-other-label = Otro: { $question }
+form-nps-low = Nada probable
+form-nps-high = Muy probable
+form-place = { $place }.º
+form-back = Atrás
+form-next = Siguiente
+form-send = Enviar mis respuestas
+form-number-between = { $whole ->
+    [yes] Un número entero de { $min } a { $max }.
+   *[no] Un número de { $min } a { $max }.
+}
+form-number-at-least = { $whole ->
+    [yes] Un número entero de al menos { $min }.
+   *[no] Un número de al menos { $min }.
+}
+form-number-at-most = { $whole ->
+    [yes] Un número entero de como máximo { $max }.
+   *[no] Un número de como máximo { $max }.
+}
+form-whole-number = Un número entero.
+form-not-accepted = No se puede aceptar este formulario: { $reason }. Abra de nuevo la encuesta y respóndala.
+
+## Qué falla en una respuesta
+
+problem-required = Responda a esta pregunta.
+problem-one-only = Dé una sola respuesta.
+problem-control-characters = Quite los caracteres de control invisibles de su respuesta (suelen venir de pegar texto).
+problem-too-long = Acorte su respuesta a { $limit } caracteres (tiene { $length }).
+problem-response-too-long = Sus respuestas suman { $total } caracteres; una respuesta puede tener como máximo { $most }. Acorte esta.
+problem-unknown-column = Elija una de las columnas indicadas para «{ $row }».
+problem-every-row = Responda a cada fila.
+problem-other-blank = Indique a qué se refiere con «Otro».
+problem-other-too-long = Limite «Otro» a { $limit } caracteres, sin caracteres de control.
+problem-unknown-option = Elija una de las opciones indicadas.
+problem-not-an-option = «{ $value }» no es una de las opciones indicadas.
+problem-stars = Dé una valoración de 1 a 5 estrellas.
+problem-ranking = Ordene las { $count } opciones, cada una una sola vez.
+problem-point = Elija un valor de { $from } a { $to }.
+problem-date = Introduzca una fecha, por ejemplo 2026-07-14.
+problem-date-too-early = Introduzca { $date } o una fecha posterior.
+problem-date-too-late = Introduzca { $date } o una fecha anterior.
+problem-number = Introduzca un número, por ejemplo 42 o 3.5.
+problem-number-huge = Introduzca un número entre -1.000.000.000.000.000 y 1.000.000.000.000.000.
+problem-whole-number = Introduzca un número entero.
+problem-number-between = Introduzca un número de { $min } a { $max }.
+problem-number-at-least = Introduzca { $min } o más.
+problem-number-at-most = Introduzca { $max } o menos.
+
+## Gracias, cerrada, la lista de encuestas
+
+thanks-title = ¡Gracias!
+thanks-received = Hemos recibido sus respuestas.
+thanks-reference = Su número de referencia es { $reference }. Consérvelo si quiere referirse a sus respuestas ante { $tenant }.
+thanks-more = Más encuestas de { $tenant }
+closed-title = Esta encuesta está cerrada
+closed-message = Ya no acepta respuestas. Gracias por su interés.
+closed-others = Otras encuestas de { $tenant }
+surveys-title = Encuestas
+surveys-none = { $tenant } no tiene encuestas abiertas en este momento.
+surveys-answer = Responder a esta encuesta
+surveys-pages = Páginas de encuestas
+surveys-previous = Anterior
+surveys-next = Siguiente

@@ -1,0 +1,86 @@
+language-name = Français
+language-switch = Langue
+site-footer = Canvass · enquêtes auto-hébergées
+
+## Le formulaire
+
+form-page = Page { $page } sur { $pages }
+form-check-answers = { $count ->
+    [one] Veuillez vérifier une réponse
+   *[other] Veuillez vérifier { $count } réponses
+}
+form-question = Question { $number }
+form-required = (obligatoire)
+form-choose = Choisir
+form-choose-one = Choisissez
+form-stars = { $count ->
+    [one] étoile
+   *[other] étoiles
+}
+form-other = Autre, veuillez préciser :
+form-other-label = Autre : { $question }
+form-nps-low = Pas du tout probable
+form-nps-high = Extrêmement probable
+form-place = { NUMBER($place, type: "ordinal") ->
+    [one] { $place }er
+   *[other] { $place }e
+}
+form-back = Retour
+form-next = Suivant
+form-send = Envoyer mes réponses
+form-number-between = { $whole ->
+    [yes] Un nombre entier de { $min } à { $max }.
+   *[no] Un nombre de { $min } à { $max }.
+}
+form-number-at-least = { $whole ->
+    [yes] Un nombre entier d’au moins { $min }.
+   *[no] Un nombre d’au moins { $min }.
+}
+form-number-at-most = { $whole ->
+    [yes] Un nombre entier d’au plus { $max }.
+   *[no] Un nombre d’au plus { $max }.
+}
+form-whole-number = Un nombre entier.
+form-not-accepted = Ce formulaire ne peut pas être accepté : { $reason }. Veuillez rouvrir l’enquête et y répondre.
+
+## Ce qui ne va pas dans une réponse
+
+problem-required = Veuillez répondre à cette question.
+problem-one-only = Veuillez ne donner qu’une seule réponse.
+problem-control-characters = Veuillez retirer les caractères de contrôle invisibles de votre réponse (ils viennent souvent d’un copier-coller).
+problem-too-long = Veuillez raccourcir votre réponse à { $limit } caractères (elle en a { $length }).
+problem-response-too-long = Vos réponses totalisent { $total } caractères ; une réponse peut en avoir au plus { $most }. Veuillez raccourcir celle-ci.
+problem-unknown-column = Veuillez choisir l’une des colonnes proposées pour « { $row } ».
+problem-every-row = Veuillez répondre à chaque ligne.
+problem-other-blank = Veuillez préciser ce que vous entendez par « Autre ».
+problem-other-too-long = Veuillez limiter « Autre » à { $limit } caractères, sans caractères de contrôle.
+problem-unknown-option = Veuillez choisir l’une des options proposées.
+problem-not-an-option = « { $value } » ne fait pas partie des options proposées.
+problem-stars = Veuillez donner une note de 1 à 5 étoiles.
+problem-ranking = Veuillez classer les { $count } options, chacune une seule fois.
+problem-point = Veuillez choisir une valeur de { $from } à { $to }.
+problem-date = Veuillez saisir une date, par exemple 2026-07-14.
+problem-date-too-early = Veuillez saisir le { $date } ou une date ultérieure.
+problem-date-too-late = Veuillez saisir le { $date } ou une date antérieure.
+problem-number = Veuillez saisir un nombre, par exemple 42 ou 3.5.
+problem-number-huge = Veuillez saisir un nombre entre -1 000 000 000 000 000 et 1 000 000 000 000 000.
+problem-whole-number = Veuillez saisir un nombre entier.
+problem-number-between = Veuillez saisir un nombre de { $min } à { $max }.
+problem-number-at-least = Veuillez saisir { $min } ou plus.
+problem-number-at-most = Veuillez saisir { $max } ou moins.
+
+## Merci, fermée, la liste des enquêtes
+
+thanks-title = Merci !
+thanks-received = Vos réponses ont bien été reçues.
+thanks-reference = Votre numéro de référence est { $reference }. Conservez-le si vous souhaitez évoquer vos réponses auprès de { $tenant }.
+thanks-more = Autres enquêtes de { $tenant }
+closed-title = Cette enquête est fermée
+closed-message = Elle n’accepte plus de réponses. Merci de votre intérêt.
+closed-others = Autres enquêtes de { $tenant }
+surveys-title = Enquêtes
+surveys-none = { $tenant } n’a aucune enquête ouverte pour le moment.
+surveys-answer = Répondre à cette enquête
+surveys-pages = Pages d’enquêtes
+surveys-previous = Précédente
+surveys-next = Suivante

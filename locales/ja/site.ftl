@@ -1,0 +1,81 @@
+language-name = 日本語
+language-switch = 言語
+site-footer = Canvass · セルフホスト型アンケート
+
+## アンケートフォーム
+
+form-page = { $page } / { $pages } ページ
+form-check-answers = { $count ->
+   *[other] { $count } 件の回答を確認してください
+}
+form-question = 質問 { $number }
+form-required = (必須)
+form-choose = 選択
+form-choose-one = 1 つ選択してください
+form-stars = { $count ->
+   *[other] つ星
+}
+form-other = その他（具体的に）:
+form-other-label = その他: { $question }
+form-nps-low = まったく可能性がない
+form-nps-high = 非常に可能性が高い
+form-place = { $place } 位
+form-back = 戻る
+form-next = 次へ
+form-send = 回答を送信
+form-number-between = { $whole ->
+    [yes] { $min } から { $max } までの整数。
+   *[no] { $min } から { $max } までの数値。
+}
+form-number-at-least = { $whole ->
+    [yes] { $min } 以上の整数。
+   *[no] { $min } 以上の数値。
+}
+form-number-at-most = { $whole ->
+    [yes] { $max } 以下の整数。
+   *[no] { $max } 以下の数値。
+}
+form-whole-number = 整数。
+form-not-accepted = このフォームは受け付けられません: { $reason }。アンケートを開き直して回答してください。
+
+## 回答の問題
+
+problem-required = この質問に回答してください。
+problem-one-only = 回答は 1 つだけにしてください。
+problem-control-characters = 回答から目に見えない制御文字を削除してください（貼り付けで入ることがあります）。
+problem-too-long = 回答を { $limit } 文字以内にしてください（現在 { $length } 文字）。
+problem-response-too-long = 回答の合計が { $total } 文字です。1 件の回答は最大 { $most } 文字です。この回答を短くしてください。
+problem-unknown-column = 「{ $row }」には一覧の列から選んでください。
+problem-every-row = すべての行に回答してください。
+problem-other-blank = 「その他」の内容を入力してください。
+problem-other-too-long = 「その他」は制御文字を含めず { $limit } 文字以内にしてください。
+problem-unknown-option = 一覧の選択肢から選んでください。
+problem-not-an-option = 「{ $value }」は一覧の選択肢にありません。
+problem-stars = 1 から 5 つ星で評価してください。
+problem-ranking = { $count } 個の選択肢すべてを、それぞれ 1 回ずつ並べてください。
+problem-point = { $from } から { $to } の値を選んでください。
+problem-date = 日付を入力してください（例: 2026-07-14）。
+problem-date-too-early = { $date } 以降の日付を入力してください。
+problem-date-too-late = { $date } 以前の日付を入力してください。
+problem-number = 数値を入力してください（例: 42、3.5）。
+problem-number-huge = -1,000,000,000,000,000 から 1,000,000,000,000,000 までの数値を入力してください。
+problem-whole-number = 整数を入力してください。
+problem-number-between = { $min } から { $max } までの数値を入力してください。
+problem-number-at-least = { $min } 以上を入力してください。
+problem-number-at-most = { $max } 以下を入力してください。
+
+## お礼、終了、アンケート一覧
+
+thanks-title = ありがとうございました！
+thanks-received = 回答を受け付けました。
+thanks-reference = 参照番号は { $reference } です。{ $tenant } に回答について問い合わせる際に使えるよう保管してください。
+thanks-more = { $tenant } のほかのアンケート
+closed-title = このアンケートは終了しました
+closed-message = 回答の受付は終了しました。ご関心をお寄せいただきありがとうございます。
+closed-others = { $tenant } のほかのアンケート
+surveys-title = アンケート
+surveys-none = { $tenant } には現在受付中のアンケートがありません。
+surveys-answer = このアンケートに回答する
+surveys-pages = アンケートのページ
+surveys-previous = 前へ
+surveys-next = 次へ

@@ -1,0 +1,87 @@
+language-name = Polski
+language-switch = Język
+site-footer = Canvass · ankiety na własnym serwerze
+
+## Formularz ankiety
+
+form-page = Strona { $page } z { $pages }
+form-check-answers = { $count ->
+    [one] Sprawdź jedną odpowiedź
+    [few] Sprawdź { $count } odpowiedzi
+    [many] Sprawdź { $count } odpowiedzi
+   *[other] Sprawdź { $count } odpowiedzi
+}
+form-question = Pytanie { $number }
+form-required = (wymagane)
+form-choose = Wybierz
+form-choose-one = Wybierz jedną
+form-stars = { $count ->
+    [one] gwiazdka
+    [few] gwiazdki
+    [many] gwiazdek
+   *[other] gwiazdki
+}
+form-other = Inne, proszę podać:
+form-other-label = Inne: { $question }
+form-nps-low = Zupełnie nieprawdopodobne
+form-nps-high = Bardzo prawdopodobne
+form-place = { $place }.
+form-back = Wstecz
+form-next = Dalej
+form-send = Wyślij moje odpowiedzi
+form-number-between = { $whole ->
+    [yes] Liczba całkowita od { $min } do { $max }.
+   *[no] Liczba od { $min } do { $max }.
+}
+form-number-at-least = { $whole ->
+    [yes] Liczba całkowita co najmniej { $min }.
+   *[no] Liczba co najmniej { $min }.
+}
+form-number-at-most = { $whole ->
+    [yes] Liczba całkowita co najwyżej { $max }.
+   *[no] Liczba co najwyżej { $max }.
+}
+form-whole-number = Liczba całkowita.
+form-not-accepted = Nie można przyjąć tego formularza: { $reason }. Otwórz ankietę ponownie i odpowiedz na nią.
+
+## Co jest nie tak z odpowiedzią
+
+problem-required = Odpowiedz na to pytanie.
+problem-one-only = Podaj tylko jedną odpowiedź.
+problem-control-characters = Usuń niewidoczne znaki sterujące z odpowiedzi (często pochodzą z wklejania).
+problem-too-long = Skróć odpowiedź do { $limit } znaków (ma { $length }).
+problem-response-too-long = Twoje odpowiedzi mają razem { $total } znaków; jedna odpowiedź może mieć najwyżej { $most }. Skróć tę.
+problem-unknown-column = Wybierz jedną z podanych kolumn dla „{ $row }”.
+problem-every-row = Odpowiedz w każdym wierszu.
+problem-other-blank = Napisz, co oznacza „Inne”.
+problem-other-too-long = Ogranicz „Inne” do { $limit } znaków, bez znaków sterujących.
+problem-unknown-option = Wybierz jedną z podanych opcji.
+problem-not-an-option = „{ $value }” nie jest jedną z podanych opcji.
+problem-stars = Wystaw ocenę od 1 do 5 gwiazdek.
+problem-ranking = Uporządkuj wszystkie opcje ({ $count }), każdą jeden raz.
+problem-point = Wybierz wartość od { $from } do { $to }.
+problem-date = Wpisz datę, np. 2026-07-14.
+problem-date-too-early = Wpisz { $date } lub późniejszą datę.
+problem-date-too-late = Wpisz { $date } lub wcześniejszą datę.
+problem-number = Wpisz liczbę, np. 42 lub 3.5.
+problem-number-huge = Wpisz liczbę z zakresu od -1 000 000 000 000 000 do 1 000 000 000 000 000.
+problem-whole-number = Wpisz liczbę całkowitą.
+problem-number-between = Wpisz liczbę od { $min } do { $max }.
+problem-number-at-least = Wpisz { $min } lub więcej.
+problem-number-at-most = Wpisz { $max } lub mniej.
+
+## Podziękowanie, zamknięta, lista ankiet
+
+thanks-title = Dziękujemy!
+thanks-received = Twoje odpowiedzi zostały przyjęte.
+thanks-reference = Twój numer referencyjny to { $reference }. Zachowaj go, jeśli chcesz odnieść się do swoich odpowiedzi w kontakcie z { $tenant }.
+thanks-more = Więcej ankiet od { $tenant }
+closed-title = Ta ankieta jest zamknięta
+closed-message = Nie przyjmuje już odpowiedzi. Dziękujemy za zainteresowanie.
+closed-others = Inne ankiety od { $tenant }
+surveys-title = Ankiety
+surveys-none = { $tenant } nie ma teraz otwartych ankiet.
+surveys-answer = Odpowiedz na tę ankietę
+surveys-pages = Strony ankiet
+surveys-previous = Poprzednia
+surveys-next = Następna

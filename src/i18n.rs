@@ -1,0 +1,405 @@
+//! The site's own words in the respondent's language: one Fluent message file per language
+//! under `locales/`, built into the binary, read with each language's plural rules (CLDR,
+//! through the Fluent library); and choosing a survey's language from a link, the browser's
+//! `Accept-Language`, and the survey's own languages.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use fluent_templates::fluent_bundle::FluentValue;
+use fluent_templates::{LanguageIdentifier, Loader};
+
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "./locales",
+        fallback_language: "en",
+        // Unicode isolation marks around arguments would reach pages and mails as invisible
+        // characters; the pages set `dir` themselves.
+        customise: |bundle| {
+            bundle.set_use_isolating(false);
+            bundle.set_formatter(Some(grouped));
+            // NUMBER(), for ordinals ("1st") by each language's rules.
+            if let Err(errors) = bundle.add_builtins() {
+                tracing::error!(?errors, "the Fluent built-in functions could not be added");
+            }
+        },
+    };
+}
+
+/// A language's digit grouping (`200,000`, `200.000`, `200 000`), from CLDR's data as
+/// `num-format` ships it; English's for a language it lacks.
+struct Grouping(num_format::Locale);
+
+impl intl_memoizer::Memoizable for Grouping {
+    type Args = ();
+    type Error = ();
+    fn construct(lang: LanguageIdentifier, _: ()) -> Result<Self, ()> {
+        let locale =
+            num_format::Locale::from_name(lang.language.as_str()).unwrap_or(num_format::Locale::en);
+        Ok(Self(locale))
+    }
+}
+
+/// Whole numbers in a message, grouped as the message's language groups digits (Fluent's own
+/// formatting does not group); other values as Fluent formats them.
+fn grouped(
+    value: &FluentValue,
+    memoizer: &intl_memoizer::concurrent::IntlLangMemoizer,
+) -> Option<String> {
+    use num_format::ToFormattedString;
+    let FluentValue::Number(number) = value else {
+        return None;
+    };
+    let whole = number.value.fract() == 0.0 && number.value.abs() < 1e15;
+    if !whole || number.options.minimum_fraction_digits.is_some() {
+        return None;
+    }
+    let n = number.value as i64;
+    memoizer
+        .with_try_get::<Grouping, _, _>((), |grouping| n.to_formatted_string(&grouping.0))
+        .ok()
+}
+
+/// The languages the site's words ship in, English (the fallback) first.
+pub const SHIPPED: [&str; 8] = ["en", "de", "fr", "es", "pt", "pl", "ja", "ar"];
+
+/// A number a message counts or shows (plural forms follow it).
+pub trait Number {
+    /// As Fluent takes it.
+    fn number(&self) -> f64;
+}
+
+macro_rules! numbers {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            fn number(&self) -> f64 {
+                *self as f64
+            }
+        }
+    )*};
+}
+numbers!(u8, u32, u64, usize, i64, f64);
+
+impl<T: Number> Number for &T {
+    fn number(&self) -> f64 {
+        (**self).number()
+    }
+}
+
+/// The shipped languages, parsed once.
+static SHIPPED_IDS: std::sync::LazyLock<Vec<LanguageIdentifier>> =
+    std::sync::LazyLock::new(|| SHIPPED.iter().filter_map(|tag| tag.parse().ok()).collect());
+
+/// The site's words in one language, for one page.
+#[derive(Clone, Debug)]
+pub struct Words {
+    /// The language the page is in, as `<html lang>` names it (a survey's language tag).
+    tag: String,
+    /// The shipped language its words come from: `tag`'s own language (`pt` for `pt-BR`),
+    /// else English.
+    site: &'static LanguageIdentifier,
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Self::for_tag("en")
+    }
+}
+
+impl Words {
+    /// The words for a page in language `tag` (`de`, `pt-BR`): that language's own, or
+    /// English when the site does not ship it.
+    pub fn for_tag(tag: &str) -> Self {
+        let wanted: Option<LanguageIdentifier> = tag.parse().ok();
+        let shipped = SHIPPED_IDS.as_slice();
+        let site = wanted
+            .and_then(|wanted| shipped.iter().find(|s| s.language == wanted.language))
+            .or_else(|| shipped.first())
+            .expect("English is shipped");
+        Self {
+            tag: tag.to_owned(),
+            site,
+        }
+    }
+
+    /// `<html lang>`.
+    pub fn lang(&self) -> &str {
+        &self.tag
+    }
+
+    /// `<html dir>`: `rtl` for a language written right to left (Arabic, Hebrew, ...).
+    pub fn dir(&self) -> &'static str {
+        let written: Option<LanguageIdentifier> = self.tag.parse().ok();
+        match written.map(|tag| tag.character_direction()) {
+            Some(unic_langid::CharacterDirection::RTL) => "rtl",
+            _ => "ltr",
+        }
+    }
+
+    /// Message `id`, without arguments.
+    pub fn t(&self, id: &str) -> String {
+        self.lookup(id, None)
+    }
+
+    /// Message `id` with one number argument `name`.
+    pub fn n(&self, id: &str, name: &str, value: impl Number) -> String {
+        let args = HashMap::from([(
+            Cow::Owned(name.to_owned()),
+            FluentValue::from(value.number()),
+        )]);
+        self.lookup(id, Some(&args))
+    }
+
+    /// Message `id` with two number arguments, `first` and `second`.
+    pub fn n2(
+        &self,
+        id: &str,
+        first: &str,
+        a: impl Number,
+        second: &str,
+        b: impl Number,
+    ) -> String {
+        let args = HashMap::from([
+            (Cow::Owned(first.to_owned()), FluentValue::from(a.number())),
+            (Cow::Owned(second.to_owned()), FluentValue::from(b.number())),
+        ]);
+        self.lookup(id, Some(&args))
+    }
+
+    /// Message `id` with one text argument `name`.
+    pub fn s(&self, id: &str, name: &str, value: &str) -> String {
+        let args = HashMap::from([(
+            Cow::Owned(name.to_owned()),
+            FluentValue::from(value.to_owned()),
+        )]);
+        self.lookup(id, Some(&args))
+    }
+
+    /// Message `id` with any arguments.
+    pub fn with(&self, id: &str, args: &[(&str, FluentValue<'static>)]) -> String {
+        let args: HashMap<Cow<'static, str>, FluentValue<'static>> = args
+            .iter()
+            .map(|(name, value)| (Cow::Owned((*name).to_owned()), value.clone()))
+            .collect();
+        self.lookup(id, Some(&args))
+    }
+
+    fn lookup(
+        &self,
+        id: &str,
+        args: Option<&HashMap<Cow<'static, str>, FluentValue<'_>>>,
+    ) -> String {
+        let found = match args {
+            Some(args) => LOCALES.try_lookup_with_args(self.site, id, args),
+            None => LOCALES.try_lookup(self.site, id),
+        };
+        found.unwrap_or_else(|| {
+            // Every id the site uses is checked against the files by a test; this is a slip.
+            tracing::error!(id, language = %self.site, "a message id no file defines");
+            id.to_owned()
+        })
+    }
+}
+
+/// The name of language `tag` in that language (`Deutsch`), for a language switcher; the tag
+/// itself for a language the site does not ship.
+pub fn language_name(tag: &str) -> String {
+    let words = Words::for_tag(tag);
+    match words.site.language.as_str() == tag.split('-').next().unwrap_or(tag) {
+        true => words.t("language-name"),
+        false => tag.to_owned(),
+    }
+}
+
+/// The language of a page among `offered` (a survey's languages, its default first): the one
+/// asked for in the link (`?lang=`), else the best match of the browser's `Accept-Language`,
+/// else the default.
+pub fn choose<'a>(offered: &'a [String], asked: Option<&str>, accept: Option<&str>) -> &'a str {
+    let Some(default) = offered.first() else {
+        return "en";
+    };
+    // One language: nothing to choose (the common case, on every form and submission).
+    if offered.len() == 1 {
+        return default;
+    }
+    if let Some(asked) = asked
+        && let Some(found) = offered
+            .iter()
+            .find(|tag| tag.eq_ignore_ascii_case(asked.trim()))
+    {
+        return found;
+    }
+    let available: Vec<LanguageIdentifier> =
+        offered.iter().filter_map(|t| t.parse().ok()).collect();
+    let requested = fluent_langneg::accepted_languages::parse(accept.unwrap_or(""));
+    let chosen = fluent_langneg::negotiate_languages(
+        &requested,
+        &available,
+        None,
+        fluent_langneg::NegotiationStrategy::Lookup,
+    );
+    chosen
+        .first()
+        .and_then(|found| {
+            let found = found.to_string();
+            offered.iter().find(|tag| tag.eq_ignore_ascii_case(&found))
+        })
+        .map_or(default.as_str(), String::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    use super::*;
+
+    /// The message ids a language's file defines.
+    fn ids(language: &str) -> BTreeSet<String> {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("locales/{language}/site.ftl"));
+        let text = std::fs::read_to_string(&path).expect("a message file");
+        text.lines()
+            .filter_map(|line| line.split_once(" ="))
+            .map(|(id, _)| id)
+            .filter(|id| id.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+            .filter(|id| {
+                id.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            })
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn every_shipped_language_has_every_message_english_has_and_no_other() {
+        let english = ids("en");
+        assert!(english.len() > 50, "{english:?}");
+        for language in &SHIPPED[1..] {
+            let theirs = ids(language);
+            let missing: Vec<&String> = english.difference(&theirs).collect();
+            let extra: Vec<&String> = theirs.difference(&english).collect();
+            assert!(missing.is_empty(), "{language} lacks {missing:?}");
+            assert!(
+                extra.is_empty(),
+                "{language} has ids English lacks: {extra:?}"
+            );
+        }
+    }
+
+    /// The message ids the code and the templates ask for: the first argument of each
+    /// `.t(`, `.n(`, `.n2(`, `.s(` and `.with(` call on the site's words.
+    fn used_ids() -> BTreeSet<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        let mut dirs = vec![root.join("src"), root.join("templates")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("a directory") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        let mut used = BTreeSet::new();
+        for file in files {
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            for call in [
+                "words.t(\"",
+                "words.n(\"",
+                "words.n2(\"",
+                "words.s(\"",
+                "words.with(\"",
+            ] {
+                for (at, _) in text.match_indices(call) {
+                    let rest = &text[at + call.len()..];
+                    if let Some(end) = rest.find('"') {
+                        used.insert(rest[..end].to_owned());
+                    }
+                }
+            }
+        }
+        used
+    }
+
+    #[test]
+    fn every_message_the_site_asks_for_is_defined() {
+        let used = used_ids();
+        assert!(used.len() > 40, "the scan finds the calls: {used:?}");
+        let english = ids("en");
+        let undefined: Vec<&String> = used.iter().filter(|id| !english.contains(*id)).collect();
+        assert!(
+            undefined.is_empty(),
+            "asked for but defined nowhere: {undefined:?}"
+        );
+        // And a lookup of an unknown id says which, rather than nothing.
+        assert_eq!(Words::default().t("no-such-message"), "no-such-message");
+    }
+
+    #[test]
+    fn plurals_follow_each_languages_rules() {
+        let said =
+            |tag: &str, count: usize| Words::for_tag(tag).n("form-check-answers", "count", count);
+        assert_eq!(said("en", 1), "Please check one answer");
+        assert_eq!(said("en", 3), "Please check 3 answers");
+        assert_eq!(said("pl", 3), "Sprawdź 3 odpowiedzi");
+        assert_eq!(said("ar", 2), "يرجى مراجعة إجابتين");
+        assert_eq!(said("ar", 3), "يرجى مراجعة 3 إجابات");
+        assert_eq!(said("ar", 11), "يرجى مراجعة 11 إجابة");
+        let stars = |tag: &str, count: u8| Words::for_tag(tag).n("form-stars", "count", count);
+        assert_eq!(stars("pl", 1), "gwiazdka");
+        assert_eq!(stars("pl", 2), "gwiazdki");
+        assert_eq!(stars("pl", 5), "gwiazdek");
+        let place = |tag: &str, n: usize| Words::for_tag(tag).n("form-place", "place", n);
+        assert_eq!(
+            (1..=4).map(|n| place("en", n)).collect::<Vec<_>>(),
+            ["1st", "2nd", "3rd", "4th"]
+        );
+        assert_eq!(place("en", 22), "22nd");
+        assert_eq!(place("fr", 1), "1er");
+        // Numbers are grouped as each language groups them.
+        let limit = |tag: &str| {
+            Words::for_tag(tag).n2(
+                "problem-too-long",
+                "limit",
+                100_000usize,
+                "length",
+                2_500usize,
+            )
+        };
+        assert!(
+            limit("en").contains("100,000 characters (it has 2,500)"),
+            "{}",
+            limit("en")
+        );
+        assert!(limit("de").contains("100.000 Zeichen"), "{}", limit("de"));
+        assert_eq!(
+            Words::default().n("form-question", "number", 3.5),
+            "Question 3.5"
+        );
+    }
+
+    #[test]
+    fn a_page_is_in_the_language_asked_for_else_the_browsers_best_else_the_default() {
+        let offered: Vec<String> = ["en", "de", "ar"].map(String::from).to_vec();
+        assert_eq!(choose(&offered, Some("ar"), Some("de")), "ar");
+        assert_eq!(choose(&offered, Some("it"), Some("de-AT, en;q=0.5")), "de");
+        assert_eq!(choose(&offered, None, Some("fr, ar;q=0.8, en;q=0.1")), "ar");
+        assert_eq!(choose(&offered, None, Some("ja")), "en");
+        assert_eq!(choose(&offered, None, None), "en");
+        let brazil: Vec<String> = ["pt-BR", "en"].map(String::from).to_vec();
+        assert_eq!(choose(&brazil, None, Some("pt")), "pt-BR");
+        // A language the site does not ship gets English words; right to left is known.
+        assert_eq!(Words::for_tag("it").t("form-next"), "Next");
+        assert_eq!(Words::for_tag("pt-BR").t("form-next"), "Seguinte");
+        assert_eq!(Words::for_tag("ar").dir(), "rtl");
+        assert_eq!(Words::for_tag("he").dir(), "rtl");
+        assert_eq!(Words::for_tag("de").dir(), "ltr");
+        assert_eq!(language_name("ja"), "日本語");
+        assert_eq!(language_name("it"), "it");
+    }
+}

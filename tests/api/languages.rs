@@ -1,0 +1,164 @@
+//! A survey offered in several languages: the site's own words in the language asked for in
+//! the link, else the browser's best, else the survey's default; `<html lang dir>`; a
+//! switcher; the choice carried through the pages and the thanks.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::helpers::{TestApp, spawn_app, token_in};
+
+/// A page of the site asked for with `Accept-Language: accept`.
+async fn page(app: &TestApp, path: &str, accept: &str) -> (u16, String) {
+    let response = app
+        .client
+        .get(format!("{}{path}", app.address))
+        .header("accept-language", accept)
+        .send()
+        .await
+        .expect("answered");
+    let status = response.status().as_u16();
+    (status, response.text().await.expect("a body"))
+}
+
+/// "Trip", in English (the default), German and Arabic: one required rating, one number.
+async fn trip(app: &TestApp) -> String {
+    let owner = crate::owner::Owner::signed_up(app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("languages").await;
+    let survey = app
+        .published_survey(
+            &key,
+            json!({
+                "title": "Trip",
+                "languages": ["en", "de", "ar"],
+                "questions": [
+                    {"id": "overall", "text": "How was it?", "type": "five_stars", "required": true},
+                    {"id": "nights", "text": "Nights", "type": "numeric", "min": 1, "max": 1000, "integer": true},
+                ],
+            }),
+        )
+        .await;
+    assert_eq!(survey["languages"], json!(["en", "de", "ar"]), "{survey}");
+    key
+}
+
+#[tokio::test]
+async fn the_site_speaks_the_language_asked_for_else_the_browsers_else_the_surveys_default() {
+    let app = spawn_app().await;
+    trip(&app).await;
+
+    // The browser's languages, best match first.
+    let (status, german) = page(&app, "/s/acme/trip", "fr;q=0.9, de;q=0.8, en;q=0.1").await;
+    assert_eq!(status, 200);
+    assert!(german.contains(r#"<html lang="de" dir="ltr">"#), "{german}");
+    assert!(
+        german.contains("Antworten absenden"),
+        "the send button in German"
+    );
+    assert!(german.contains("(Pflichtfeld)"));
+    assert!(
+        german.contains("Eine ganze Zahl von 1 bis 1.000."),
+        "grouped the German way"
+    );
+    // The form posts back in the same language.
+    assert!(
+        german.contains(r#"action="/s/acme/trip?lang=de""#),
+        "{german}"
+    );
+    // A switcher names each language in its own words.
+    for (tag, name) in [("en", "English"), ("de", "Deutsch"), ("ar", "العربية")] {
+        assert!(
+            german.contains(&format!(
+                r#"<a href="?lang={tag}" lang="{tag}" hreflang="{tag}""#
+            )),
+            "{tag}"
+        );
+        assert!(german.contains(name), "{name}");
+    }
+
+    // The link's choice wins over the browser's, and Arabic is right to left.
+    let (_, arabic) = page(&app, "/s/acme/trip?lang=ar", "de").await;
+    assert!(arabic.contains(r#"<html lang="ar" dir="rtl">"#), "{arabic}");
+    assert!(arabic.contains("إرسال إجاباتي"));
+
+    // A language the survey does not offer: the default.
+    let (_, default) = page(&app, "/s/acme/trip", "ja").await;
+    assert!(default.contains(r#"<html lang="en" dir="ltr">"#));
+    assert!(default.contains("Send my answers"));
+
+    // What is wrong is said in the respondent's language, and the thanks too.
+    let token = token_in(&german);
+    let refused = app
+        .client
+        .post(format!("{}/s/acme/trip?lang=de", app.address))
+        .form(&[("token", token.as_str()), ("q-nights", "2.5")])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(refused.status(), 422);
+    let refused = refused.text().await.expect("a body");
+    assert!(
+        refused.contains("Bitte prüfen Sie 2 Antworten"),
+        "{refused}"
+    );
+    assert!(refused.contains("Bitte beantworten Sie diese Frage."));
+    assert!(refused.contains("Bitte geben Sie eine ganze Zahl ein."));
+    let thanked = app
+        .client
+        .post(format!("{}/s/acme/trip?lang=de", app.address))
+        .form(&[
+            ("token", token.as_str()),
+            ("q-overall", "5"),
+            ("q-nights", "3"),
+        ])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(thanked.status(), 303);
+    let thanks = thanked.headers()["location"]
+        .to_str()
+        .expect("a location")
+        .to_owned();
+    assert!(thanks.ends_with("&lang=de"), "{thanks}");
+    let (status, thanks) = page(&app, &thanks, "en").await;
+    assert_eq!(status, 200);
+    assert!(thanks.contains("Vielen Dank!"), "{thanks}");
+    assert!(thanks.contains(r#"Ihre Referenznummer ist <strong class="reference">"#));
+}
+
+#[tokio::test]
+async fn a_survey_names_only_real_languages_each_once() {
+    let app = spawn_app().await;
+    let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("languages").await;
+    let (status, refused) = app
+        .api(
+            Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(json!({
+                "title": "Trip",
+                "languages": ["en", "klingon please", "en"],
+                "questions": [{"id": "q", "text": "Why?", "type": "short_text"}],
+            })),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["fields"]["languages[1]"]
+            .as_str()
+            .is_some_and(|said| said.contains("not a language tag")),
+        "{refused}"
+    );
+    assert_eq!(refused["fields"]["languages[2]"], "en is named twice");
+    // A survey that names none is in English, and says so.
+    let survey = app
+        .published_survey(
+            &key,
+            json!({"title": "Plain", "questions": [{"id": "q", "text": "Why?", "type": "short_text"}]}),
+        )
+        .await;
+    assert_eq!(survey["languages"], json!(["en"]));
+    let (_, form) = page(&app, "/s/acme/plain", "de").await;
+    assert!(form.contains(r#"<html lang="en" dir="ltr">"#));
+    assert!(!form.contains("?lang="), "no switcher, no carried choice");
+}
