@@ -270,6 +270,7 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             submitted_at: now - ago,
             values: walk.values,
             hidden: walk.hidden,
+            language: None,
         };
         stores
             .answer_queues

@@ -68,6 +68,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         submitted_at: OffsetDateTime::now_utc(),
         values,
         hidden: Default::default(),
+        language: None,
     }
 }
 

@@ -104,6 +104,11 @@ pub struct Answer {
     /// a page's condition passed their page over); empty for surveys without logic.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub hidden: BTreeSet<QuestionId>,
+    /// The language it was answered in, for a survey offered in more than one (absent for
+    /// one in a single language: its default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, example = "de")]
+    pub language: Option<super::language::LanguageTag>,
 }
 
 impl Answer {
@@ -613,6 +618,7 @@ mod tests {
             ]
             .into(),
             hidden: Default::default(),
+            language: None,
         };
         assert!(answer.mentions("lovely coffee"));
         assert!(
@@ -905,6 +911,7 @@ mod tests {
                 (id("stars"), AnswerValue::Stars(5)),
             ]),
             hidden: BTreeSet::from([id("many")]),
+            language: None,
         };
         let json = serde_json::to_string(&answer).expect("serialises");
         let back: Answer = serde_json::from_str(&json).expect("deserialises");

@@ -232,6 +232,10 @@ pub(super) async fn copy_responses(
             .text(&submitted_at(answer))
             .plain(answer.survey_version)
             .plain(position)
+            .or_null(
+                answer.language.as_ref().map(|tag| tag.as_str()),
+                CopyRows::text,
+            )
             .end_row();
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
@@ -251,7 +255,7 @@ pub(super) async fn copy_responses(
     }
     copy_in(
         transaction,
-        "copy canvass.response (tenant, survey, reference, submitted_at, version, position) from stdin",
+        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language) from stdin",
         responses,
     )
     .await?;
@@ -298,12 +302,16 @@ pub(super) async fn write_responses(
         .map(|(_, a)| a.survey_version as i32)
         .collect();
     let positions: Vec<i64> = answers.iter().map(|(p, _)| *p as i64).collect();
+    let languages: Vec<Option<String>> = answers
+        .iter()
+        .map(|(_, a)| a.language.as_ref().map(ToString::to_string))
+        .collect();
     sqlx::query(
-        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position)
-         select $1, $2, r, s::timestamptz, v, p
-         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[]) as u(r, s, v, p)
+        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language)
+         select $1, $2, r, s::timestamptz, v, p, l
+         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[]) as u(r, s, v, p, l)
          on conflict (tenant, survey, reference) do update set submitted_at = excluded.submitted_at,
-             version = excluded.version, position = excluded.position",
+             version = excluded.version, position = excluded.position, language = excluded.language",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -311,6 +319,7 @@ pub(super) async fn write_responses(
     .bind(&submitted)
     .bind(&versions)
     .bind(&positions)
+    .bind(&languages)
     .execute(&mut **transaction)
     .await?;
 

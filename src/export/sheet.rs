@@ -48,6 +48,8 @@ enum Source {
     Reference,
     Submitted,
     Version,
+    /// The language it was answered in (the survey's default when none was recorded).
+    Language(String),
     /// The whole answer to a question.
     Whole(QuestionId),
     /// 1 when a multiple-choice option was ticked, 0 when the question was answered without it.
@@ -97,6 +99,15 @@ impl Layout {
                 Source::Version,
             ),
         ];
+        // A survey in several languages: which one each response was given in.
+        if survey.languages.len() > 1 {
+            let default = survey.languages[0].to_string();
+            columns.push(column(
+                "Language".into(),
+                "language".into(),
+                Source::Language(default),
+            ));
+        }
         for question in &survey.questions {
             let (id, text) = (&question.id, &question.text);
             let part = |part: &str, source: Source| {
@@ -155,6 +166,12 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
         Source::Reference => Cell::Number(answer.reference.0 as f64),
         Source::Submitted => Cell::Moment(answer.submitted_at),
         Source::Version => Cell::Number(f64::from(answer.survey_version)),
+        Source::Language(default) => Cell::Text(
+            answer
+                .language
+                .as_ref()
+                .map_or_else(|| default.clone(), ToString::to_string),
+        ),
         Source::Whole(id) => value(id).map_or(Cell::Empty, whole),
         Source::Ticked(id, option) => match value(id) {
             Some(AnswerValue::Choices(picked) | AnswerValue::Other { picked, .. }) => {
@@ -280,6 +297,7 @@ mod tests {
             ]
             .into(),
             hidden: Default::default(),
+            language: None,
         };
         let row = layout.row(&answer);
         assert_eq!(

@@ -322,6 +322,7 @@ mod tests {
             submitted_at: time::OffsetDateTime::UNIX_EPOCH,
             values: [(id("place"), AnswerValue::Choice(place.into()))].into(),
             hidden: Default::default(),
+            language: None,
         }
     }
 

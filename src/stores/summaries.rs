@@ -351,6 +351,7 @@ mod tests {
                 .expect("a time"),
             values: Default::default(),
             hidden: Default::default(),
+            language: None,
         }
     }
 

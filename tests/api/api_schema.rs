@@ -123,6 +123,7 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             submitted_at: OffsetDateTime::now_utc(),
             values: values(n),
             hidden: Default::default(),
+            language: None,
         };
         stores
             .answer_queues

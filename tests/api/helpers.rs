@@ -255,6 +255,7 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         submitted_at: OffsetDateTime::now_utc(),
         values,
         hidden: Default::default(),
+        language: None,
     }
 }
 

@@ -21,7 +21,7 @@ async fn page(app: &TestApp, path: &str, accept: &str) -> (u16, String) {
 }
 
 /// "Trip", in English (the default), German and Arabic: one required rating, one number.
-async fn trip(app: &TestApp) -> String {
+async fn trip(app: &TestApp) -> (crate::owner::Owner<'_>, String) {
     let owner = crate::owner::Owner::signed_up(app, "Acme", "acme", "owner@acme.test").await;
     let key = owner.api_key("languages").await;
     let survey = app
@@ -38,13 +38,13 @@ async fn trip(app: &TestApp) -> String {
         )
         .await;
     assert_eq!(survey["languages"], json!(["en", "de", "ar"]), "{survey}");
-    key
+    (owner, key)
 }
 
 #[tokio::test]
 async fn the_site_speaks_the_language_asked_for_else_the_browsers_else_the_surveys_default() {
     let app = spawn_app().await;
-    trip(&app).await;
+    let (owner, key) = trip(&app).await;
 
     // The browser's languages, best match first.
     let (status, german) = page(&app, "/s/acme/trip", "fr;q=0.9, de;q=0.8, en;q=0.1").await;
@@ -123,6 +123,50 @@ async fn the_site_speaks_the_language_asked_for_else_the_browsers_else_the_surve
     assert_eq!(status, 200);
     assert!(thanks.contains("Vielen Dank!"), "{thanks}");
     assert!(thanks.contains(r#"Ihre Referenznummer ist <strong class="reference">"#));
+
+    // The response records its language: in the API, on its page, in every export.
+    let english = app.answer("acme", "trip", &[("overall", "4")]).await;
+    assert_eq!(english.status(), 303);
+    crate::helpers::drain(&app.stores().await).await;
+    let (_, listed) = app
+        .api(Method::GET, "/api/v1/surveys/trip/responses", &key, None)
+        .await;
+    let languages: Vec<&str> = listed["responses"]
+        .as_array()
+        .expect("responses")
+        .iter()
+        .map(|r| r["language"].as_str().expect("a language"))
+        .collect();
+    assert_eq!(languages, ["en", "de"], "newest first: {listed}");
+    let german_one = owner.page("/tenant/surveys/trip/responses/2").await;
+    assert!(
+        german_one.contains(r#"in <span lang="de">Deutsch</span> (de)"#),
+        "{german_one}"
+    );
+    let csv = owner
+        .page("/tenant/surveys/trip/responses.csv?ids=true&bom=false")
+        .await;
+    let header = csv.lines().nth(1).expect("the ids row");
+    assert!(
+        header.starts_with("reference,submitted_at,survey_version,language,"),
+        "{csv}"
+    );
+    assert!(
+        csv.lines().nth(2).is_some_and(|row| row.contains(",de,")),
+        "{csv}"
+    );
+    let database = crate::export::TestDatabase::create().await;
+    let (status, _) = app
+        .api(Method::POST, "/api/v1/surveys/trip/exports", &key, None)
+        .await;
+    assert_eq!(status, 202);
+    crate::export::work(&app, &database.url).await;
+    assert_eq!(
+        database
+            .count("select count(*) from canvass.response where language = 'de'")
+            .await,
+        1
+    );
 }
 
 #[tokio::test]

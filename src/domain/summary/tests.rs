@@ -23,6 +23,7 @@ fn answer(values: Vec<(&str, AnswerValue)>) -> Answer {
         submitted_at: OffsetDateTime::UNIX_EPOCH,
         values: values.into_iter().map(|(q, v)| (id(q), v)).collect(),
         hidden: Default::default(),
+        language: None,
     }
 }
 

@@ -10,6 +10,7 @@ use askama::Template;
 use time::OffsetDateTime;
 
 use super::form::{self, QuestionView};
+use crate::domain::language::LanguageTag;
 use crate::domain::region::{RegionName, Residency};
 use crate::domain::{
     Answer, FieldErrors, QuestionId, RawAnswers, Reference, SubmissionToken, Survey, SurveySlug,
@@ -61,6 +62,10 @@ struct LanguageQuery {
 /// The language of a survey's page for this request (`?lang=`, else the browser's
 /// `Accept-Language`, else the survey's default) and the site's words in it.
 pub(crate) fn words_for(request: &HttpRequest, survey: &Survey) -> Words {
+    // One language (most surveys): nothing to read from the request.
+    if let [] | [_] = survey.languages.as_slice() {
+        return Words::for_tag(survey.languages.first().map_or("en", LanguageTag::as_str));
+    }
     let offered: Vec<String> = survey
         .offered_languages()
         .into_iter()
@@ -638,6 +643,10 @@ pub async fn submit(
         submitted_at: OffsetDateTime::now_utc(),
         values,
         hidden,
+        // Which language it was answered in matters only where there was a choice.
+        language: (survey.languages.len() > 1)
+            .then(|| LanguageTag::parse(form.words.lang()).ok())
+            .flatten(),
     };
     let queues = &state.stores.answer_queues;
     match moves_home(&state, &tenant, &survey).await? {

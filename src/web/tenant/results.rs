@@ -467,6 +467,8 @@ struct ResponsePage {
     reference: String,
     submitted: String,
     version: u32,
+    /// The language it was given in (its name and tag), for a survey in several languages.
+    language: Option<(String, String)>,
     answers: Vec<(String, String)>,
 }
 
@@ -515,6 +517,10 @@ impl ResponsePage {
             reference: answer.reference.to_string(),
             submitted: when(answer),
             version: answer.survey_version,
+            language: answer
+                .language
+                .as_ref()
+                .map(|tag| (crate::i18n::language_name(tag.as_str()), tag.to_string())),
             survey,
             answers,
         })
