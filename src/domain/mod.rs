@@ -22,6 +22,7 @@ pub mod submission;
 pub mod summary;
 pub mod survey;
 pub mod tenant;
+pub mod translation;
 pub mod webhook;
 pub mod zone;
 

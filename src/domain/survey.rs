@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use super::definition::Definition;
 use super::language::LanguageTag;
 use super::region::{RegionName, Residency};
+use super::translation::Translations;
 use super::{PageLayout, Question, QuestionId, SurveySlug, TenantSlug};
 
 /// Most surveys one tenant may have (drafts, open and closed alike).
@@ -137,6 +138,9 @@ pub struct Survey {
     /// The languages it is offered in, its default first; none: English only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub languages: Vec<LanguageTag>,
+    /// Its texts in its other languages, by key.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 impl Survey {
@@ -167,6 +171,7 @@ impl Survey {
             regions: definition.regions,
             residency: definition.residency,
             languages: definition.languages,
+            translations: definition.translations.unwrap_or_default(),
         }
     }
 
@@ -232,6 +237,21 @@ impl Survey {
         self.regions = definition.regions;
         self.residency = definition.residency;
         self.languages = definition.languages;
+        self.translations = match definition.translations {
+            Some(sent) => sent,
+            // Kept, for the texts that still exist, in languages still offered.
+            None => {
+                let texts = self.owner_texts();
+                let mut kept = std::mem::take(&mut self.translations);
+                let others = self.languages.get(1..).unwrap_or_default();
+                kept.retain(|language, _| others.contains(language));
+                for by_key in kept.values_mut() {
+                    by_key.retain(|key, _| texts.iter().any(|(known, _)| known == key));
+                }
+                kept.retain(|_, by_key| !by_key.is_empty());
+                kept
+            }
+        };
         self.updated = now;
     }
 
@@ -256,7 +276,25 @@ impl Survey {
             regions: self.regions.clone(),
             residency: self.residency,
             languages: self.languages.clone(),
+            translations: Some(self.translations.clone()),
         }
+    }
+
+    /// Every owner text, by key, in its default language (see `translation::owner_texts`).
+    pub fn owner_texts(&self) -> Vec<(String, String)> {
+        crate::domain::translation::owner_texts(
+            &self.title,
+            self.description.as_deref(),
+            &self.questions,
+            &self.layout,
+            self.thank_you.as_deref(),
+            self.closed_message.as_deref(),
+        )
+    }
+
+    /// The text by `key` in `language`: its translation, else `default`.
+    pub fn text_in<'a>(&'a self, language: &str, key: &str, default: &'a str) -> &'a str {
+        crate::domain::translation::text_in(&self.translations, language, key, default)
     }
 
     /// The languages it is offered in, its default first (English when it names none).

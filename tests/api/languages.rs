@@ -206,3 +206,154 @@ async fn a_survey_names_only_real_languages_each_once() {
     assert!(form.contains(r#"<html lang="en" dir="ltr">"#));
     assert!(!form.contains("?lang="), "no switcher, no carried choice");
 }
+
+/// "Lunch" in English, German and Arabic, its texts given in place per language, some left
+/// untranslated.
+fn lunch() -> serde_json::Value {
+    json!({
+        "title": {"en": "Lunch", "de": "Mittagessen", "ar": "الغداء"},
+        "description": "Tell us about it.",
+        "languages": ["en", "de", "ar"],
+        "questions": [
+            {"id": "drink", "text": {"en": "What did you drink?", "de": "Was haben Sie getrunken?"},
+             "type": "single_choice", "required": true,
+             "options": [{"en": "Tea", "de": "Tee", "ar": "شاي"}, "Coffee"]},
+            {"id": "grid", "text": "Rate it", "type": "matrix",
+             "rows": [{"en": "Food", "de": "Essen"}], "columns": ["Good", {"en": "Poor", "de": "Schlecht"}]},
+        ],
+        "thank_you": {"en": "Enjoy!", "de": "Guten Appetit!"},
+    })
+}
+
+#[tokio::test]
+async fn texts_given_per_language_are_shown_in_the_respondents_language_else_the_default() {
+    let app = spawn_app().await;
+    let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("languages").await;
+    let survey = app.published_survey(&key, lunch()).await;
+    // The default language's texts are the survey's own; the others are its translations.
+    assert_eq!(survey["title"], "Lunch");
+    assert_eq!(survey["questions"][0]["options"], json!(["Tea", "Coffee"]));
+    assert_eq!(survey["translations"]["de"]["title"], "Mittagessen");
+    assert_eq!(survey["translations"]["de"]["q:drink:option:0"], "Tee");
+    assert_eq!(survey["translations"]["de"]["q:grid:column:1"], "Schlecht");
+    assert_eq!(survey["translations"]["ar"]["q:drink:option:0"], "شاي");
+
+    // In German: each text translated, or the default where it is not (text by text).
+    let (_, german) = page(&app, "/s/acme/lunch", "de").await;
+    for shown in [
+        "<h1>Mittagessen</h1>",
+        "Was haben Sie getrunken?",
+        "<span>Tee</span>",
+        "<span>Coffee</span>",
+        "Tell us about it.",
+        ">Essen</th>",
+        ">Schlecht</th>",
+        "Rate it",
+    ] {
+        assert!(german.contains(shown), "{shown} in {german}");
+    }
+    // What is posted stays the default language's, so every language pools.
+    assert!(german.contains(r#"value="Tea""#) && !german.contains(r#"value="Tee""#));
+    assert!(german.contains(r#"value="Poor""#));
+    let (_, arabic) = page(&app, "/s/acme/lunch?lang=ar", "").await;
+    assert!(arabic.contains("<h1>الغداء</h1>") && arabic.contains("What did you drink?"));
+
+    for (lang, drink) in [("de", "Tea"), ("ar", "Tea"), ("en", "Coffee")] {
+        let (_, form) = page(&app, &format!("/s/acme/lunch?lang={lang}"), "").await;
+        let sent = app
+            .client
+            .post(format!("{}/s/acme/lunch?lang={lang}", app.address))
+            .form(&[
+                ("token", token_in(&form).as_str()),
+                ("q-drink", drink),
+                ("q-grid.0", "Poor"),
+            ])
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(sent.status(), 303, "{lang}");
+        if lang == "de" {
+            let thanks = sent.headers()["location"]
+                .to_str()
+                .expect("a location")
+                .to_owned();
+            let (_, thanks) = page(&app, &thanks, "").await;
+            assert!(thanks.contains("Guten Appetit!"), "{thanks}");
+        }
+    }
+    crate::helpers::drain(&app.stores().await).await;
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/lunch/summary", &key, None)
+        .await;
+    assert_eq!(summary["total"], 3, "one summary for every language");
+
+    // Sent back without translations, a survey keeps them; with an empty map, it drops them.
+    let mut plain = lunch();
+    plain["title"] = json!("Lunch");
+    plain["questions"][0]["options"] = json!(["Tea", "Coffee"]);
+    plain["questions"][0]["text"] = json!("What did you drink?");
+    plain["questions"][1]["rows"] = json!(["Food"]);
+    plain["questions"][1]["columns"] = json!(["Good", "Poor"]);
+    plain["thank_you"] = json!("Enjoy!");
+    let (status, kept) = app
+        .api(
+            Method::PUT,
+            "/api/v1/surveys/lunch",
+            &key,
+            Some(plain.clone()),
+        )
+        .await;
+    assert_eq!(status, 200, "{kept}");
+    assert_eq!(kept["translations"]["de"]["title"], "Mittagessen");
+    plain["translations"] = json!({});
+    let (_, dropped) = app
+        .api(Method::PUT, "/api/v1/surveys/lunch", &key, Some(plain))
+        .await;
+    assert_eq!(dropped["translations"], json!({}));
+}
+
+#[tokio::test]
+async fn a_text_per_language_without_the_default_or_in_another_language_is_refused() {
+    let app = spawn_app().await;
+    let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("languages").await;
+    let refused = |survey: serde_json::Value| {
+        let (app, key) = (&app, &key);
+        async move {
+            let (status, refused) = app
+                .api(Method::POST, "/api/v1/surveys", key, Some(survey))
+                .await;
+            assert_eq!(status, 422, "{refused}");
+            refused["fields"].clone()
+        }
+    };
+    let mut survey = lunch();
+    survey["questions"][0]["text"] = json!({"de": "Was?"});
+    let fields = refused(survey).await;
+    let said = |field: &str, words: &str| {
+        fields[field]
+            .as_str()
+            .is_some_and(|said| said.contains(words))
+    };
+    assert!(
+        said("questions[0].text", "give its en text too"),
+        "{fields}"
+    );
+    let mut survey = lunch();
+    survey["translations"] = json!({"fr": {"title": "Déjeuner"}, "de": {"q:nope:text": "?"}});
+    let fields = refused(survey).await;
+    let said = |field: &str, words: &str| {
+        fields[field]
+            .as_str()
+            .is_some_and(|said| said.contains(words))
+    };
+    assert!(
+        said("translations.fr", "not one of the survey's languages"),
+        "{fields}"
+    );
+    assert!(
+        said("translations.de.q:nope:text", "no text by this key"),
+        "{fields}"
+    );
+}

@@ -3,6 +3,7 @@
 //! owner may choose the ids of new questions, so conditions can name them); questions sent
 //! without one get a new id.
 
+pub mod localized;
 mod logic;
 mod path;
 
@@ -22,6 +23,8 @@ use super::lifecycle::MAX_RESPONSE_LIMIT;
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
 use super::segment::MAX_SEGMENT_QUESTIONS;
+use super::translation::{self, Translations};
+use localized::LocalizedText;
 
 /// The message for a text with control characters in it.
 const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
@@ -58,7 +61,7 @@ pub struct QuestionInput {
         max = MAX_QUESTION_TEXT,
         message = "a question needs a text of 1 to 500 characters"
     ))]
-    #[schema(min_length = 1)]
+    #[schema(value_type = LocalizedText)]
     pub text: String,
     /// The type's API name: `short_text`, `long_text`, `single_choice`, `multiple_choice`,
     /// `dropdown`, `five_stars`, `nps`, `scale`, `numeric`, `date`, `matrix` or `ranking`.
@@ -70,6 +73,7 @@ pub struct QuestionInput {
     pub required: bool,
     /// Options of a choice question.
     #[serde(default)]
+    #[schema(value_type = Vec<LocalizedText>)]
     pub options: Vec<String>,
     /// Smallest number accepted.
     #[serde(default)]
@@ -82,9 +86,11 @@ pub struct QuestionInput {
     pub integer: bool,
     /// The rows of a `matrix`.
     #[serde(default)]
+    #[schema(value_type = Vec<LocalizedText>)]
     pub rows: Vec<String>,
     /// The columns of a `matrix`.
     #[serde(default)]
+    #[schema(value_type = Vec<LocalizedText>)]
     pub columns: Vec<String>,
     /// Whether a `single_choice` or `multiple_choice` offers "Other, please specify".
     #[serde(default)]
@@ -94,9 +100,11 @@ pub struct QuestionInput {
     pub points: Option<u8>,
     /// What the lowest point of a `scale` means.
     #[serde(default)]
+    #[schema(value_type = Option<LocalizedText>)]
     pub min_label: Option<String>,
     /// What the highest point of a `scale` means.
     #[serde(default)]
+    #[schema(value_type = Option<LocalizedText>)]
     pub max_label: Option<String>,
     /// The earliest date a `date` question accepts (`YYYY-MM-DD`).
     #[serde(default)]
@@ -119,9 +127,11 @@ pub struct QuestionInput {
 pub struct PageInput {
     /// An optional title.
     #[serde(default)]
+    #[schema(value_type = Option<LocalizedText>)]
     pub title: Option<String>,
     /// An optional description.
     #[serde(default)]
+    #[schema(value_type = Option<LocalizedText>)]
     pub description: Option<String>,
     /// Shown only when this condition on earlier pages' answers holds.
     #[serde(default)]
@@ -156,7 +166,7 @@ pub struct SurveyInput {
         max = MAX_TITLE,
         message = "a survey needs a title of 1 to 200 characters"
     ))]
-    #[schema(min_length = 1)]
+    #[schema(value_type = LocalizedText)]
     pub title: String,
     /// An optional introduction.
     #[serde(default)]
@@ -164,6 +174,7 @@ pub struct SurveyInput {
         max = MAX_MESSAGE,
         message = "the description is at most 2,000 characters"
     ))]
+    #[schema(value_type = Option<LocalizedText>)]
     pub description: Option<String>,
     /// The questions, in order, for a survey of one page (not read when `pages` is sent).
     #[serde(default)]
@@ -190,6 +201,7 @@ pub struct SurveyInput {
         max = MAX_MESSAGE,
         message = "the closing message is at most 2,000 characters"
     ))]
+    #[schema(value_type = Option<LocalizedText>)]
     pub closed_message: Option<String>,
     /// What respondents read after sending their answers (Markdown).
     #[serde(default)]
@@ -197,6 +209,7 @@ pub struct SurveyInput {
         max = MAX_MESSAGE,
         message = "the thank-you message is at most 2,000 characters"
     ))]
+    #[schema(value_type = Option<LocalizedText>)]
     pub thank_you: Option<String>,
     /// The regions it is answered in, by name (`["eu"]`; at most 8); none or absent: the
     /// tenant's home region. Only an installation with a regions file has regions to name.
@@ -214,6 +227,21 @@ pub struct SurveyInput {
     #[serde(default)]
     #[schema(max_items = 20)]
     pub languages: Vec<String>,
+    /// Texts in the survey's other languages: language, then text key (`title`,
+    /// `q:overall:text`, `q:drink:option:0`, `page:1:title`), then text (`{"de":
+    /// {"q:overall:text": "Wie war es?"}}`); at most 2,000 characters each. A text given in
+    /// place as an object of language to text (`"text": {"en": "How was it?", "de": "Wie war
+    /// es?"}`) is read into these too. Absent: the translations the survey has are kept (those
+    /// whose text still exists).
+    #[serde(default)]
+    pub translations: Option<BTreeMap<String, BTreeMap<String, String>>>,
+    /// Texts given in place per language, by the field they were given at
+    /// (`questions[0].text`): language to text. Filled by the API's body reader.
+    #[serde(skip)]
+    pub localized: BTreeMap<String, BTreeMap<String, String>>,
+    /// What was wrong with texts given in place, by field.
+    #[serde(skip)]
+    pub localized_problems: DefinitionErrors,
 }
 
 /// What is wrong, by field (`title`, `description`, `questions[2].options`, ...).
@@ -244,6 +272,8 @@ pub struct Definition {
     pub residency: Residency,
     /// The languages it is offered in, its default first (none: English only).
     pub languages: Vec<LanguageTag>,
+    /// Its texts in its other languages; `None`: keep those the survey has.
+    pub translations: Option<Translations>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -256,7 +286,7 @@ impl SurveyInput {
     /// Checks everything; keeps the ids sent with questions (ids of `existing` questions keep
     /// their question, as long as its type stays).
     pub fn check(&self, existing: &[Question]) -> Result<Definition, DefinitionErrors> {
-        let mut errors = DefinitionErrors::new();
+        let mut errors = self.localized_problems.clone();
         if let Err(found) = self.validate() {
             for (field, problems) in found.field_errors() {
                 if let Some(message) = problems.first().and_then(|p| p.message.as_ref()) {
@@ -393,7 +423,7 @@ impl SurveyInput {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Definition {
+        let mut definition = Definition {
             title: self.title.trim().to_owned(),
             description: text(&self.description),
             questions,
@@ -405,7 +435,54 @@ impl SurveyInput {
             regions,
             residency: self.residency,
             languages,
-        })
+            translations: None,
+        };
+        definition.translations = self.translations_of(&definition, &placed, &mut errors);
+        match errors.is_empty() {
+            true => Ok(definition),
+            false => Err(errors),
+        }
+    }
+
+    /// The translations sent (as a map, and in place), checked against the definition's
+    /// languages and texts; `None` when none were sent.
+    fn translations_of(
+        &self,
+        definition: &Definition,
+        placed: &[Placed<'_>],
+        errors: &mut DefinitionErrors,
+    ) -> Option<Translations> {
+        if self.translations.is_none() && self.localized.is_empty() {
+            return None;
+        }
+        let mut sent = self.translations.clone().unwrap_or_default();
+        for (path, by_language) in &self.localized {
+            let Some(key) = text_key(path, placed, &definition.questions) else {
+                errors.insert(
+                    path.clone(),
+                    "this text cannot be given per language".into(),
+                );
+                continue;
+            };
+            for (language, text) in by_language {
+                sent.entry(language.clone())
+                    .or_default()
+                    .insert(key.clone(), text.clone());
+            }
+        }
+        let texts = translation::owner_texts(
+            &definition.title,
+            definition.description.as_deref(),
+            &definition.questions,
+            &definition.layout,
+            definition.thank_you.as_deref(),
+            definition.closed_message.as_deref(),
+        );
+        let languages = match definition.languages.is_empty() {
+            true => vec![LanguageTag::english()],
+            false => definition.languages.clone(),
+        };
+        Some(translation::check(&sent, &languages, &texts, errors))
     }
 
     /// The languages sent, checked as tags, each once, at most 20.
@@ -719,6 +796,46 @@ impl QuestionInput {
             )),
         }
     }
+}
+
+/// The text key of the text sent at `path` (`questions[2].options[1]` is
+/// `q:drink:option:1`), given the checked questions in the order they were placed.
+fn text_key(path: &str, placed: &[Placed<'_>], questions: &[Question]) -> Option<String> {
+    if matches!(
+        path,
+        "title" | "description" | "thank_you" | "closed_message"
+    ) {
+        return Some(path.to_owned());
+    }
+    for (item, question) in placed.iter().zip(questions) {
+        let Some(part) = path
+            .strip_prefix(item.path.as_str())
+            .and_then(|rest| rest.strip_prefix('.'))
+        else {
+            continue;
+        };
+        let id = &question.id;
+        let indexed = |name: &str| {
+            part.strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix('['))
+                .and_then(|rest| rest.strip_suffix(']'))
+                .and_then(|at| at.parse::<usize>().ok())
+        };
+        return match part {
+            "text" | "min_label" | "max_label" => Some(format!("q:{id}:{part}")),
+            _ => [
+                ("options", "option"),
+                ("rows", "row"),
+                ("columns", "column"),
+            ]
+            .iter()
+            .find_map(|(field, key)| indexed(field).map(|at| format!("q:{id}:{key}:{at}"))),
+        };
+    }
+    let page = path.strip_prefix("pages[")?;
+    let (index, part) = page.split_once("].")?;
+    let index: usize = index.parse().ok()?;
+    matches!(part, "title" | "description").then(|| format!("page:{index}:{part}"))
 }
 
 /// A list of names sent as `field` (`regions`, `languages`), each read by `parse`: at most

@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use crate::domain::language::LanguageTag;
 use crate::domain::region::{RegionName, Residency};
+use crate::domain::translation::Translations;
 use crate::domain::{
     Condition, Jump, Question, Survey, SurveySlug, SurveyState, TenantSlug, survey::SurveyId,
 };
@@ -90,6 +91,11 @@ pub struct SurveyDocument<'a> {
     residency: Residency,
     /// The languages it is offered in, its default first (`["en"]` when it names none).
     languages: Vec<LanguageTag>,
+    /// Its texts in its other languages: language, then text key (`title`,
+    /// `q:overall:text`, `q:drink:option:0`, `page:1:title`), then text. Sent back as it is,
+    /// it keeps them.
+    #[schema(value_type = std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>)]
+    translations: &'a Translations,
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -127,6 +133,7 @@ impl<'a> SurveyDocument<'a> {
             regions: &survey.regions,
             residency: survey.residency,
             languages: survey.offered_languages(),
+            translations: &survey.translations,
         }
     }
 }

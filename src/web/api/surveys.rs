@@ -13,6 +13,7 @@ use super::document::SurveyDocument;
 use super::error::ErrorBody;
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::definition::SurveyInput;
+use crate::domain::definition::localized::LocalizedInput;
 use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Answer, Reference, SegmentId, Survey, SurveySlug, Tenant};
@@ -120,7 +121,7 @@ fn page_asked(page: Option<u64>) -> Result<u64, ApiError> {
 pub async fn create(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
-    JsonBody(input): JsonBody<SurveyInput>,
+    JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
 ) -> Result<HttpResponse, ApiError> {
     let definition = service::check(&state.stores, &input, None, &[]).map_err(invalid)?;
     let survey = service::create(&state.stores, caller.actor(), definition)
@@ -163,7 +164,7 @@ pub async fn update(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
-    JsonBody(input): JsonBody<SurveyInput>,
+    JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &caller.tenant, &slug).await?;
     let known = state.stores.surveys.known_questions(&current).await?;

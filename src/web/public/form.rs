@@ -1,6 +1,7 @@
 //! Reading a posted survey form: the body within its limit, strict URL-encoding, and the view
 //! of each question the form template shows (with the respondent's input and its errors).
 
+use crate::domain::translation::{Translations, text_in};
 use crate::domain::{FieldErrors, Question, QuestionKind, RawAnswers};
 use crate::i18n::Words;
 use crate::web::WebError;
@@ -58,6 +59,8 @@ pub struct ChoiceView {
     pub value: String,
     /// Whether the respondent picked it.
     pub checked: bool,
+    /// What the respondent reads: the value, or its translation.
+    pub label: String,
     /// Words a screen reader says after the value (a star rating's "stars"), else blank.
     pub spoken: String,
 }
@@ -108,8 +111,9 @@ pub struct QuestionView {
     pub other_text: String,
     /// A ranking's places, first to last: the place's name and the option put there.
     pub places: Vec<(String, String)>,
-    /// A matrix's columns, and its rows: each row's field name, text and the column picked.
-    pub columns: Vec<String>,
+    /// A matrix's columns (the value posted, and what the respondent reads), and its rows:
+    /// each row's field name, text and the column picked.
+    pub columns: Vec<(String, String)>,
     /// The rows of a matrix.
     pub rows: Vec<MatrixRowView>,
 }
@@ -126,17 +130,24 @@ pub struct MatrixRowView {
 
 impl QuestionView {
     /// The view of `question` at `number`, showing `posted` input and `errors` when
-    /// re-rendered, with the site's `words` in the respondent's language.
+    /// re-rendered, with the site's `words` and the survey's `translations` in the
+    /// respondent's language (values posted stay the default language's).
     pub fn new(
         words: &Words,
+        translations: &Translations,
         number: usize,
         question: &Question,
         posted: &RawAnswers,
         errors: &FieldErrors,
     ) -> Self {
         let values = posted.values(&question.id);
+        let id = &question.id;
+        let translated = |key: String, default: &str| {
+            text_in(translations, words.lang(), &key, default).to_owned()
+        };
         let choice = |value: String| ChoiceView {
             checked: values.contains(&value.as_str()),
+            label: value.clone(),
             value,
             spoken: String::new(),
         };
@@ -149,7 +160,15 @@ impl QuestionView {
                 .collect(),
             kind => match kind.points() {
                 Some(points) => points.map(|n| choice(n.to_string())).collect(),
-                None => kind.options().iter().cloned().map(choice).collect(),
+                None => kind
+                    .options()
+                    .iter()
+                    .enumerate()
+                    .map(|(at, option)| ChoiceView {
+                        label: translated(format!("q:{id}:option:{at}"), option),
+                        ..choice(option.clone())
+                    })
+                    .collect(),
             },
         };
         let (min, max, step) = match &question.kind {
@@ -170,7 +189,14 @@ impl QuestionView {
                 min_label,
                 max_label,
                 ..
-            } => (min_label.clone(), max_label.clone()),
+            } => (
+                min_label
+                    .as_deref()
+                    .map(|label| translated(format!("q:{id}:min_label"), label)),
+                max_label
+                    .as_deref()
+                    .map(|label| translated(format!("q:{id}:max_label"), label)),
+            ),
             _ => (None, None),
         };
         let max_length = match question.kind {
@@ -180,7 +206,7 @@ impl QuestionView {
         Self {
             id: question.id.to_string(),
             number,
-            text: question.text.clone(),
+            text: translated(format!("q:{id}:text"), &question.text),
             required: question.required,
             kind: question.kind.name(),
             choices,
@@ -216,7 +242,14 @@ impl QuestionView {
                 _ => Vec::new(),
             },
             columns: match &question.kind {
-                QuestionKind::Matrix { columns, .. } => columns.clone(),
+                QuestionKind::Matrix { columns, .. } => columns
+                    .iter()
+                    .enumerate()
+                    .map(|(at, column)| {
+                        let label = translated(format!("q:{id}:column:{at}"), column);
+                        (column.clone(), label)
+                    })
+                    .collect(),
                 _ => Vec::new(),
             },
             rows: match &question.kind {
@@ -228,7 +261,7 @@ impl QuestionView {
                         MatrixRowView {
                             picked: posted.first(&name).unwrap_or_default().to_owned(),
                             field: format!("{ANSWER_FIELD_PREFIX}{name}"),
-                            text: text.clone(),
+                            text: translated(format!("q:{id}:row:{index}"), text),
                         }
                     })
                     .collect(),
@@ -245,7 +278,6 @@ impl QuestionView {
     }
 }
 
-/// "1st", "2nd", "3rd", "4th", ... (at most ten places).
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,6 +325,7 @@ mod tests {
             };
             QuestionView::new(
                 &Words::default(),
+                &Default::default(),
                 1,
                 &question,
                 &RawAnswers::default(),

@@ -119,6 +119,8 @@ pub(crate) struct SurveyPage {
     token: String,
     action: String,
     preview_csrf: Option<String>,
+    /// The survey's title in the page's language.
+    title: String,
     /// The page shown, from 0, and how many the survey has.
     page: usize,
     pages: usize,
@@ -164,6 +166,9 @@ impl SurveyPage {
         errors: &FieldErrors,
     ) -> Self {
         let walk = survey.walk(posted, Some(page));
+        let language = form.words.lang();
+        let translated =
+            |key: String, default: &str| survey.text_in(language, &key, default).to_owned();
         let layout = survey.pages().get(page).cloned().unwrap_or_default();
         let on_page = survey.page_questions(page);
         let here: HashSet<&QuestionId> = on_page.iter().map(|q| &q.id).collect();
@@ -198,7 +203,14 @@ impl SurveyPage {
                 continue;
             }
             let number = numbered_before + questions.len() + 1;
-            let mut view = QuestionView::new(&form.words, number, question, posted, errors);
+            let mut view = QuestionView::new(
+                &form.words,
+                &survey.translations,
+                number,
+                question,
+                posted,
+                errors,
+            );
             if let Some(condition) = same_page {
                 view.show_if = serde_json::to_string(condition).ok();
                 view.hint = Some(format!(
@@ -229,13 +241,20 @@ impl SurveyPage {
         let reached = walk.route.last() == Some(&page);
         Self {
             pages: survey.pages().len(),
-            page_title: layout.title,
-            page_description: layout.description,
+            page_title: layout
+                .title
+                .as_deref()
+                .map(|text| translated(format!("page:{page}:title"), text)),
+            page_description: layout
+                .description
+                .as_deref()
+                .map(|text| translated(format!("page:{page}:description"), text)),
             intro: survey
                 .description
                 .as_deref()
                 .filter(|_| page == 0)
-                .map(markdown::to_html),
+                .map(|text| markdown::to_html(&translated("description".into(), text))),
+            title: translated("title".into(), &survey.title),
             // The script shows conditional questions, and the "Other" box's text only once
             // "Other" is picked.
             scripted: questions.iter().any(|q| q.show_if.is_some() || q.other),
@@ -316,8 +335,9 @@ pub(crate) fn step(
 #[template(path = "public/thanks.html")]
 struct ThanksPage {
     tenant: Arc<Tenant>,
-    survey: Arc<Survey>,
     words: Words,
+    /// The survey's title in the page's language.
+    title: String,
     /// "Your reference number is N ...", as safe HTML with the number in bold.
     reference_line: String,
     /// The owner's thank-you message, as safe HTML.
@@ -489,6 +509,7 @@ async fn reach(
         return Ok(Reached::Open(tenant, survey));
     }
     let words = words_for(request, &survey);
+    let language = words.lang();
     let message = survey.closed_message.as_deref().map_or_else(
         || {
             let said = askama::filters::escape(words.t("closed-message"), askama::filters::Html)
@@ -496,13 +517,13 @@ async fn reach(
                 .unwrap_or_default();
             format!("<p>{said}</p>")
         },
-        markdown::to_html,
+        |text| markdown::to_html(survey.text_in(language, "closed_message", text)),
     );
     let page = ClosedPage {
+        title: survey.text_in(language, "title", &survey.title).to_owned(),
         tenant,
-        survey,
         message,
-        words,
+        words: words.clone(),
     };
     render_with_status(StatusCode::GONE, &page).map(Reached::Closed)
 }
@@ -511,10 +532,11 @@ async fn reach(
 #[template(path = "public/closed.html")]
 struct ClosedPage {
     tenant: Arc<Tenant>,
-    survey: Arc<Survey>,
     /// The owner's closing message, as safe HTML.
     message: String,
     words: Words,
+    /// The survey's title in the page's language.
+    title: String,
 }
 
 /// `GET /s/{tenant}?page=N`: the tenant's published surveys, 20 to a page.
@@ -717,11 +739,15 @@ pub async fn thanks(
         NUMBER,
         &format!(r#"<strong class="reference">{reference}</strong>"#),
     );
+    let language = words.lang();
     render(&ThanksPage {
-        message: survey.thank_you.as_deref().map(markdown::to_html),
+        message: survey
+            .thank_you
+            .as_deref()
+            .map(|text| markdown::to_html(survey.text_in(language, "thank_you", text))),
+        title: survey.text_in(language, "title", &survey.title).to_owned(),
         tenant,
-        survey,
-        words,
+        words: words.clone(),
         reference_line,
     })
 }

@@ -570,6 +570,11 @@ async fn save_form(
     };
     let checked = input_of(&fields, &editor.zone, &questions).and_then(|mut input| {
         renew_retyped(&mut input, &existing);
+        // The designer does not edit languages yet: a survey keeps those it has (and, its
+        // translations being left out, its translations too).
+        if let Some(current) = &current {
+            input.languages = current.languages.iter().map(ToString::to_string).collect();
+        }
         service::check(&state.stores, &input, current.as_deref(), &existing).map_err(|errors| {
             errors
                 .into_iter()
