@@ -46,6 +46,18 @@ form-number-at-most = { $whole ->
    *[no] عدد لا يزيد على { $max }.
 }
 form-whole-number = عدد صحيح.
+form-condition = أجب عن هذا السؤال إذا { $condition }.
+condition-your-answer = إجابتك عن «{ $question }»
+condition-is = كانت { $question } «{ $value }»
+condition-is-not = لم تكن { $question } «{ $value }»
+condition-one-of = كانت { $question } إحدى «{ $value }»
+condition-above = كانت { $question } أكبر من { $value }
+condition-below = كانت { $question } أصغر من { $value }
+condition-answered = أُعطيت { $question }
+condition-not-answered = لم تُعطَ { $question }
+condition-contains = احتوت { $question } على «{ $value }»
+condition-and = و
+condition-or = أو
 form-not-accepted = لا يمكن قبول هذا النموذج: { $reason }. يرجى فتح الاستطلاع من جديد والإجابة عنه.
 
 ## ما الخطأ في الإجابة

@@ -38,6 +38,18 @@ form-number-at-most = { $whole ->
    *[no] Eine Zahl von höchstens { $max }.
 }
 form-whole-number = Eine ganze Zahl.
+form-condition = Beantworten Sie diese Frage, wenn { $condition }.
+condition-your-answer = Ihre Antwort auf „{ $question }“
+condition-is = { $question } „{ $value }“ ist
+condition-is-not = { $question } nicht „{ $value }“ ist
+condition-one-of = { $question } eines von „{ $value }“ ist
+condition-above = { $question } über { $value } liegt
+condition-below = { $question } unter { $value } liegt
+condition-answered = { $question } gegeben wurde
+condition-not-answered = { $question } nicht gegeben wurde
+condition-contains = { $question } „{ $value }“ enthält
+condition-and = und
+condition-or = oder
 form-not-accepted = Dieses Formular kann nicht angenommen werden: { $reason }. Bitte öffnen Sie die Umfrage erneut und beantworten Sie sie.
 
 ## Was an einer Antwort nicht stimmt

@@ -46,6 +46,18 @@ form-number-at-most = { $whole ->
    *[no] A number of at most { $max }.
 }
 form-whole-number = A whole number.
+form-condition = Answer this if { $condition }.
+condition-your-answer = your answer to "{ $question }"
+condition-is = { $question } is "{ $value }"
+condition-is-not = { $question } is not "{ $value }"
+condition-one-of = { $question } is one of "{ $value }"
+condition-above = { $question } is above { $value }
+condition-below = { $question } is below { $value }
+condition-answered = { $question } is answered
+condition-not-answered = { $question } is not answered
+condition-contains = { $question } contains "{ $value }"
+condition-and = and
+condition-or = or
 form-not-accepted = This form cannot be accepted: { $reason }. Please open the survey again and answer it.
 
 ## What is wrong with an answer

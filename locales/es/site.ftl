@@ -38,6 +38,18 @@ form-number-at-most = { $whole ->
    *[no] Un número de como máximo { $max }.
 }
 form-whole-number = Un número entero.
+form-condition = Responda a esta pregunta si { $condition }.
+condition-your-answer = su respuesta a «{ $question }»
+condition-is = { $question } es «{ $value }»
+condition-is-not = { $question } no es «{ $value }»
+condition-one-of = { $question } es una de «{ $value }»
+condition-above = { $question } es mayor que { $value }
+condition-below = { $question } es menor que { $value }
+condition-answered = { $question } está respondida
+condition-not-answered = { $question } no está respondida
+condition-contains = { $question } contiene «{ $value }»
+condition-and = y
+condition-or = o
 form-not-accepted = No se puede aceptar este formulario: { $reason }. Abra de nuevo la encuesta y respóndala.
 
 ## Qué falla en una respuesta

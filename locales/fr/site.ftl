@@ -41,6 +41,18 @@ form-number-at-most = { $whole ->
    *[no] Un nombre d’au plus { $max }.
 }
 form-whole-number = Un nombre entier.
+form-condition = Répondez à cette question si { $condition }.
+condition-your-answer = votre réponse à « { $question } »
+condition-is = { $question } est « { $value } »
+condition-is-not = { $question } n’est pas « { $value } »
+condition-one-of = { $question } est l’une de « { $value } »
+condition-above = { $question } est supérieure à { $value }
+condition-below = { $question } est inférieure à { $value }
+condition-answered = { $question } est donnée
+condition-not-answered = { $question } n’est pas donnée
+condition-contains = { $question } contient « { $value } »
+condition-and = et
+condition-or = ou
 form-not-accepted = Ce formulaire ne peut pas être accepté : { $reason }. Veuillez rouvrir l’enquête et y répondre.
 
 ## Ce qui ne va pas dans une réponse

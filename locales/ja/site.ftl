@@ -36,6 +36,18 @@ form-number-at-most = { $whole ->
    *[no] { $max } 以下の数値。
 }
 form-whole-number = 整数。
+form-condition = { $condition }場合に回答してください。
+condition-your-answer = 「{ $question }」への回答
+condition-is = { $question }が「{ $value }」の
+condition-is-not = { $question }が「{ $value }」でない
+condition-one-of = { $question }が「{ $value }」のいずれかの
+condition-above = { $question }が { $value } より大きい
+condition-below = { $question }が { $value } より小さい
+condition-answered = { $question }がある
+condition-not-answered = { $question }がない
+condition-contains = { $question }に「{ $value }」が含まれる
+condition-and = かつ
+condition-or = または
 form-not-accepted = このフォームは受け付けられません: { $reason }。アンケートを開き直して回答してください。
 
 ## 回答の問題

@@ -42,6 +42,18 @@ form-number-at-most = { $whole ->
    *[no] Liczba co najwyżej { $max }.
 }
 form-whole-number = Liczba całkowita.
+form-condition = Odpowiedz na to pytanie, jeśli { $condition }.
+condition-your-answer = Twoja odpowiedź na „{ $question }”
+condition-is = { $question } to „{ $value }”
+condition-is-not = { $question } to nie „{ $value }”
+condition-one-of = { $question } to jedno z „{ $value }”
+condition-above = { $question } jest większa niż { $value }
+condition-below = { $question } jest mniejsza niż { $value }
+condition-answered = { $question } została udzielona
+condition-not-answered = { $question } nie została udzielona
+condition-contains = { $question } zawiera „{ $value }”
+condition-and = i
+condition-or = lub
 form-not-accepted = Nie można przyjąć tego formularza: { $reason }. Otwórz ankietę ponownie i odpowiedz na nią.
 
 ## Co jest nie tak z odpowiedzią

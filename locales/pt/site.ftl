@@ -38,6 +38,18 @@ form-number-at-most = { $whole ->
    *[no] Um número de no máximo { $max }.
 }
 form-whole-number = Um número inteiro.
+form-condition = Responda a esta pergunta se { $condition }.
+condition-your-answer = a sua resposta a «{ $question }»
+condition-is = { $question } for «{ $value }»
+condition-is-not = { $question } não for «{ $value }»
+condition-one-of = { $question } for uma de «{ $value }»
+condition-above = { $question } for superior a { $value }
+condition-below = { $question } for inferior a { $value }
+condition-answered = { $question } estiver dada
+condition-not-answered = { $question } não estiver dada
+condition-contains = { $question } contiver «{ $value }»
+condition-and = e
+condition-or = ou
 form-not-accepted = Este formulário não pode ser aceite: { $reason }. Abra o inquérito de novo e responda-lhe.
 
 ## O que está errado numa resposta

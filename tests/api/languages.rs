@@ -64,16 +64,34 @@ async fn the_site_speaks_the_language_asked_for_else_the_browsers_else_the_surve
         german.contains(r#"action="/s/acme/trip?lang=de""#),
         "{german}"
     );
-    // A switcher names each language in its own words.
+    // A switcher names each language in its own words: buttons of the form, so what was
+    // typed stays (the page's own language is not offered again).
     for (tag, name) in [("en", "English"), ("de", "Deutsch"), ("ar", "العربية")] {
         assert!(
             german.contains(&format!(
-                r#"<a href="?lang={tag}" lang="{tag}" hreflang="{tag}""#
+                r#"value="stay" formaction="/s/acme/trip?lang={tag}" formnovalidate lang="{tag}""#
             )),
             "{tag}"
         );
         assert!(german.contains(name), "{name}");
     }
+    assert!(german.contains(r#"lang="de" aria-current="true" disabled>Deutsch"#));
+    let switched = app
+        .client
+        .post(format!("{}/s/acme/trip?lang=ar", app.address))
+        .form(&[
+            ("token", token_in(&german).as_str()),
+            ("q-nights", "3"),
+            ("nav", "stay"),
+        ])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(switched.status(), 200, "no answer checked yet");
+    let switched = switched.text().await.expect("a body");
+    assert!(switched.contains(r#"<html lang="ar" dir="rtl">"#));
+    assert!(switched.contains(r#"value="3""#), "what was typed is kept");
+    assert!(!switched.contains("يرجى الإجابة"), "nothing checked yet");
 
     // The link's choice wins over the browser's, and Arabic is right to left.
     let (_, arabic) = page(&app, "/s/acme/trip?lang=ar", "de").await;
@@ -331,29 +349,34 @@ async fn a_text_per_language_without_the_default_or_in_another_language_is_refus
     let mut survey = lunch();
     survey["questions"][0]["text"] = json!({"de": "Was?"});
     let fields = refused(survey).await;
-    let said = |field: &str, words: &str| {
-        fields[field]
-            .as_str()
-            .is_some_and(|said| said.contains(words))
-    };
     assert!(
-        said("questions[0].text", "give its en text too"),
+        said(&fields, "questions[0].text", "give its en text too"),
         "{fields}"
     );
     let mut survey = lunch();
     survey["translations"] = json!({"fr": {"title": "Déjeuner"}, "de": {"q:nope:text": "?"}});
     let fields = refused(survey).await;
-    let said = |field: &str, words: &str| {
-        fields[field]
-            .as_str()
-            .is_some_and(|said| said.contains(words))
-    };
     assert!(
-        said("translations.fr", "not one of the survey's languages"),
+        said(
+            &fields,
+            "translations.fr",
+            "not one of the survey's languages"
+        ),
         "{fields}"
     );
     assert!(
-        said("translations.de.q:nope:text", "no text by this key"),
+        said(
+            &fields,
+            "translations.de.q:nope:text",
+            "no text by this key"
+        ),
         "{fields}"
     );
+}
+
+/// Whether the problem said of `field` has `words` in it.
+fn said(fields: &serde_json::Value, field: &str, words: &str) -> bool {
+    fields[field]
+        .as_str()
+        .is_some_and(|said| said.contains(words))
 }

@@ -14,7 +14,8 @@ pub const TOKEN_FIELD: &str = "token";
 pub const ANSWER_FIELD_PREFIX: &str = "q-";
 /// The field that says which page was shown (absent: the first).
 pub const PAGE_FIELD: &str = "page";
-/// The button pressed: `back`, or anything else (Next, or Send on the last page).
+/// The button pressed: `back`, `stay` (a language of the switcher: the same page again, in
+/// that language), or anything else (Next, or Send on the last page).
 pub const NAV_FIELD: &str = "nav";
 
 /// A posted survey form.
@@ -28,6 +29,8 @@ pub struct PostedForm {
     pub page: usize,
     /// Whether they pressed Back.
     pub back: bool,
+    /// Whether they asked for the same page again (in another language).
+    pub stay: bool,
     /// The CSRF token an owner's preview carries (empty on the public form).
     pub csrf: String,
 }
@@ -46,6 +49,7 @@ pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
             form.csrf = value;
         } else if name == NAV_FIELD {
             form.back = value == "back";
+            form.stay = value == "stay";
         } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {
             form.answers.push(question, value);
         }

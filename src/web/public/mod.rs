@@ -6,7 +6,9 @@ mod share;
 mod words;
 
 pub(crate) use form::{parse as parse_form, read_body};
-pub(crate) use pages::{FormContext, Step, SurveyPage, home_elsewhere, step, tenant_named};
+pub(crate) use pages::{
+    FormContext, Step, SurveyPage, home_elsewhere, language_query, step, tenant_named, words_for,
+};
 
 use actix_web::web::{self, ServiceConfig};
 

@@ -141,6 +141,8 @@ pub(crate) struct SurveyPage {
     words: Words,
     /// The survey's languages to switch to: tag, name, whether it is this page's.
     languages: Vec<(String, String, bool)>,
+    /// Where the switcher's buttons post (the form's address, without its language).
+    switch_action: String,
 }
 
 impl SurveyPage {
@@ -175,8 +177,19 @@ impl SurveyPage {
         let name_of = |id: &QuestionId| {
             survey.question(id).map_or_else(
                 || format!("\"{id}\""),
-                |q| format!("your answer to \"{}\"", q.text),
+                |q| {
+                    let text = translated(format!("q:{id}:text"), &q.text);
+                    form.words.s("condition-your-answer", "question", &text)
+                },
             )
+        };
+        // An option tested, as the page names it; other values as they are.
+        let value_of = |id: &QuestionId, tested: &str| {
+            let options = survey.question(id).map_or(&[][..], |q| q.kind.options());
+            match options.iter().position(|option| option == tested) {
+                Some(at) => translated(format!("q:{id}:option:{at}"), tested),
+                None => tested.to_owned(),
+            }
         };
         // Numbers run on over the pages the respondent was shown before this one.
         let numbered_before: usize = walk
@@ -213,9 +226,11 @@ impl SurveyPage {
             );
             if let Some(condition) = same_page {
                 view.show_if = serde_json::to_string(condition).ok();
-                view.hint = Some(format!(
-                    "Answer this if {}.",
-                    condition.describe_with(&name_of)
+                view.hint = Some(super::words::condition_hint(
+                    &form.words,
+                    condition,
+                    &name_of,
+                    &value_of,
                 ));
                 // The browser must not insist on a question that may not apply.
                 view.required = false;
@@ -264,6 +279,11 @@ impl SurveyPage {
             last: !reached || walk.next == Target::End,
             error_count: errors.len(),
             languages: switcher(&survey, &form.words),
+            switch_action: form
+                .action
+                .split_once('?')
+                .map_or(form.action.as_str(), |(path, _)| path)
+                .to_owned(),
             tenant,
             survey,
             token: form.token.clone(),
@@ -305,6 +325,10 @@ pub(crate) fn step(
         Step::Page(status, Box::new(page))
     };
     let reached = walk.route.last() == Some(&posted.page);
+    // The same page in another language: answers kept, nothing checked yet.
+    if posted.stay && reached {
+        return show(StatusCode::OK, posted.page, &FieldErrors::new());
+    }
     if posted.back || !reached {
         // A page that is not on the respondent's route (answers changed under it, or a forged
         // page number) goes back to the last page before it that is.

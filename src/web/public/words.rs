@@ -3,7 +3,8 @@
 
 use fluent_templates::fluent_bundle::FluentValue;
 
-use crate::domain::AnswerProblem;
+use crate::domain::logic::{Condition, Test};
+use crate::domain::{AnswerProblem, QuestionId};
 use crate::i18n::Words;
 
 /// The problem in words.
@@ -80,5 +81,92 @@ pub fn number_range(
             Some(words.t("form-whole-number"))
         }
         (None, None) => None,
+    }
+}
+
+/// When to answer a question under a condition on its own page, in words
+/// (`Answer this if your answer to "Drink?" is "Tea".`). `name` words a question tested,
+/// `value` a value tested (an option's label in the page's language).
+pub fn condition_hint(
+    words: &Words,
+    condition: &Condition,
+    name: &dyn Fn(&QuestionId) -> String,
+    value: &dyn Fn(&QuestionId, &str) -> String,
+) -> String {
+    words.s(
+        "form-condition",
+        "condition",
+        &described(words, condition, name, value),
+    )
+}
+
+fn described(
+    words: &Words,
+    condition: &Condition,
+    name: &dyn Fn(&QuestionId) -> String,
+    value: &dyn Fn(&QuestionId, &str) -> String,
+) -> String {
+    let group = |list: &[Condition], joint: &str| {
+        let parts: Vec<String> = list
+            .iter()
+            .map(|c| described(words, c, name, value))
+            .collect();
+        match parts.as_slice() {
+            [one] => one.clone(),
+            _ => format!("({})", parts.join(&format!(" {} ", words.t(joint)))),
+        }
+    };
+    let rule = match condition {
+        Condition::All { all } => return group(all, "condition-and"),
+        Condition::Any { any } => return group(any, "condition-or"),
+        Condition::Rule(rule) => rule,
+    };
+    let question = FluentValue::from(name(&rule.question));
+    let said = |id: &str, tested: String| {
+        words.with(
+            id,
+            &[
+                ("question", question.clone()),
+                ("value", FluentValue::from(tested)),
+            ],
+        )
+    };
+    let label = |tested: &str| value(&rule.question, tested);
+    match &rule.test {
+        Test::Equals(tested) => said("condition-is", label(tested)),
+        Test::NotEquals(tested) => said("condition-is-not", label(tested)),
+        Test::AnyOf(tested) => {
+            let labels: Vec<String> = tested.iter().map(|t| label(t)).collect();
+            said("condition-one-of", labels.join("\", \""))
+        }
+        Test::GreaterThan(bound) => said("condition-above", bound.to_string()),
+        Test::LessThan(bound) => said("condition-below", bound.to_string()),
+        Test::Answered(true) => said("condition-answered", String::new()),
+        Test::Answered(false) => said("condition-not-answered", String::new()),
+        Test::Contains(part) => said("condition-contains", part.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_condition_is_put_in_the_pages_language() {
+        let condition: Condition = serde_json::from_value(serde_json::json!({"any": [
+            {"question": "drink", "equals": "Tea"},
+            {"question": "age", "greater_than": 17},
+        ]}))
+        .expect("a condition");
+        let name = |id: &QuestionId| format!("[{id}]");
+        let value = |_: &QuestionId, tested: &str| tested.to_uppercase();
+        assert_eq!(
+            condition_hint(&Words::default(), &condition, &name, &value),
+            "Answer this if ([drink] is \"TEA\" or [age] is above 17)."
+        );
+        assert_eq!(
+            condition_hint(&Words::for_tag("de"), &condition, &name, &value),
+            "Beantworten Sie diese Frage, wenn ([drink] „TEA“ ist oder [age] über 17 liegt)."
+        );
     }
 }

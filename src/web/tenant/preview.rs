@@ -3,14 +3,16 @@
 //! stores nothing: the last page ends on a page saying the answers would now be sent.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::own_survey;
 use super::session::{AtLeast, SignedIn};
 use crate::domain::Survey;
 use crate::domain::member::Role;
-use crate::web::public::{FormContext, Step, SurveyPage, parse_form, read_body, step};
+use crate::web::public::{
+    FormContext, Step, SurveyPage, language_query, parse_form, read_body, step, words_for,
+};
 use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -23,34 +25,37 @@ struct PreviewDone {
     answered: usize,
 }
 
-fn context(signed_in: &SignedIn, survey: &Survey) -> FormContext {
+fn context(request: &HttpRequest, signed_in: &SignedIn, survey: &Survey) -> FormContext {
+    // The owner sees it as respondents do: in the language picked, else the browser's, else
+    // the default.
+    let words = words_for(request, survey);
     FormContext {
         token: "preview".into(),
-        action: format!("/tenant/surveys/{}/preview", survey.slug),
-        preview_csrf: Some(signed_in.session.csrf.clone()),
-        // The owner sees it as respondents of its default language do.
-        words: crate::i18n::Words::for_tag(
-            survey
-                .offered_languages()
-                .first()
-                .map_or("en", |tag| tag.as_str()),
+        action: format!(
+            "/tenant/surveys/{}/preview{}",
+            survey.slug,
+            language_query(survey, &words, '?')
         ),
+        preview_csrf: Some(signed_in.session.csrf.clone()),
+        words,
     }
 }
 
 /// `GET /tenant/surveys/{slug}/preview`: the first page, as respondents would see it.
 pub async fn show(
+    request: HttpRequest,
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let form = context(&signed_in, &survey);
+    let form = context(&request, &signed_in, &survey);
     render(&SurveyPage::first(signed_in.tenant.clone(), survey, &form))
 }
 
 /// `POST /tenant/surveys/{slug}/preview`: the next page, the errors, or the end; nothing stored.
 pub async fn answer(
+    request: HttpRequest,
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
@@ -60,7 +65,7 @@ pub async fn answer(
     let posted = parse_form(&body)?;
     signed_in.check_csrf(Some(&posted.csrf))?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let form = context(&signed_in, &survey);
+    let form = context(&request, &signed_in, &survey);
     match step(&signed_in.tenant, &survey, &form, &posted) {
         Step::Page(status, page) => render_with_status(status, page.as_ref()),
         Step::Done(walk) => render_with_status(
