@@ -34,8 +34,13 @@ impl intl_memoizer::Memoizable for Grouping {
     type Args = ();
     type Error = ();
     fn construct(lang: LanguageIdentifier, _: ()) -> Result<Self, ()> {
-        let locale =
-            num_format::Locale::from_name(lang.language.as_str()).unwrap_or(num_format::Locale::en);
+        let locale = match lang.language.as_str() {
+            // The site writes Arabic pages' digits in Latin (as their forms take them), and
+            // Arabic's own separator between Latin digits is reordered by the browser's
+            // right-to-left layout: Latin digits take the Latin separator.
+            "ar" => num_format::Locale::en,
+            language => num_format::Locale::from_name(language).unwrap_or(num_format::Locale::en),
+        };
         Ok(Self(locale))
     }
 }

@@ -1,7 +1,8 @@
 //! The whole product in a real browser: headless Chromium driven by playwright-core (both set
 //! up by `scripts/test`), against a `canvass serve` process: an owner and a respondent
 //! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
-//! without JavaScript (`tests/browser/logic.cjs`), then a team: an invitation accepted and a
+//! without JavaScript (`tests/browser/logic.cjs`), then a survey in three languages answered
+//! in Arabic, right to left, on a phone (`tests/browser/languages.cjs`), then a team: an invitation accepted and a
 //! forgotten password reset (`tests/browser/members.cjs`). Every page visited passes axe-core's audit
 //! (`tests/browser/audit.cjs`). Screenshots land in target/screenshots/.
 //! Without Node, playwright-core or Chromium this test fails, loudly.
@@ -53,6 +54,11 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         &root.join("tests/browser/logic.cjs"),
         &[&server.address, &key, &shots],
     );
+    // A survey in three languages, answered in Arabic on a phone, with and without scripts.
+    run_script(
+        &root.join("tests/browser/languages.cjs"),
+        &[&server.address, &key, &shots],
+    );
     // Teams: an invitation accepted on a phone, then a reset link made in the shell.
     let members = root.join("tests/browser/members.cjs");
     run_script(&members, &[&"invite", &server.address, &shots]);
@@ -78,6 +84,11 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "logic-js-page-3",
         "logic-no-js-page-1",
         "logic-no-js-page-3",
+        "arabic-js-page-1",
+        "arabic-js-page-2",
+        "arabic-thanks",
+        "arabic-no-js-page-1",
+        "arabic-no-js-page-2",
         "sign-up",
         "dashboard",
         "designer",
