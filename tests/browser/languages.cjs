@@ -4,11 +4,12 @@
 // left, audited by axe-core, with no sideways scrolling; both answers pool with the English
 // labels. The survey is made through the JSON API with the key given.
 // Usage: node languages.cjs <base-url> <api-key> <screenshot-dir>. Exits non-zero on failure.
-const { chromium } = require("playwright-core");
-const path = require("path");
-const { audit, check, scriptless } = require("./audit.cjs");
+const { check, scriptless } = require("./audit.cjs");
+const { launch, apiWith, expect, shooter } = require("./walk.cjs");
 
 const [base, key, shots] = process.argv.slice(2);
+const api = apiWith(base, key);
+const shoot = shooter(shots);
 const survey = {
   title: { en: "Your stay", de: "Ihr Aufenthalt", ar: "إقامتك" },
   description: { en: "Two short pages.", ar: "صفحتان قصيرتان." },
@@ -31,26 +32,6 @@ const survey = {
   thank_you: { en: "See you soon!", ar: "نراك قريبًا!" },
 };
 
-async function api(method, route, body) {
-  const response = await fetch(`${base}/api/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-function expect(condition, what) {
-  if (!condition) throw new Error(what);
-}
-
-async function shoot(page, name) {
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-  await audit(page, name);
-}
-
 async function rightToLeft(page) {
   const [lang, dir] = await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]);
   expect(lang === "ar" && dir === "rtl", `an Arabic page right to left, not ${lang} ${dir} at ${page.url()}`);
@@ -60,11 +41,7 @@ async function main() {
   const created = await api("POST", "/surveys", survey);
   await api("POST", `/surveys/${created.slug}/publish`);
   const url = `${base}/s/${created.tenant}/${created.slug}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const browser = await launch();
   try {
     const phone = { viewport: { width: 390, height: 844 }, locale: "ar", extraHTTPHeaders: { "accept-language": "ar, en;q=0.5" } };
 

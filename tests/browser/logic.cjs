@@ -4,11 +4,12 @@
 // decides). The survey
 // is made through the JSON API with the key given; both responses are then read back.
 // Usage: node logic.cjs <base-url> <api-key> <screenshot-dir>. Exits non-zero on failure.
-const { chromium } = require("playwright-core");
-const path = require("path");
-const { audit, check, scriptless } = require("./audit.cjs");
+const { check, scriptless } = require("./audit.cjs");
+const { launch, apiWith, expect, shooter } = require("./walk.cjs");
 
 const [base, key, shots] = process.argv.slice(2);
+const api = apiWith(base, key);
+const shoot = shooter(shots);
 const survey = {
   title: "Your visit",
   pages: [
@@ -38,39 +39,15 @@ const survey = {
   ],
 };
 
-async function api(method, route, body) {
-  const response = await fetch(`${base}/api/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-function expect(condition, what) {
-  if (!condition) throw new Error(what);
-}
-
 async function progress(page) {
   return (await page.textContent(".progress")).trim();
-}
-
-async function shoot(page, name) {
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-  await audit(page, name);
 }
 
 async function main() {
   const created = await api("POST", "/surveys", survey);
   await api("POST", `/surveys/${created.slug}/publish`);
   const url = `${base}/s/${created.tenant}/${created.slug}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const browser = await launch();
   try {
     const phone = { viewport: { width: 390, height: 844 } };
 
