@@ -292,6 +292,24 @@ impl Survey {
         )
     }
 
+    /// Each of its other languages that lacks translations: the language, how many of its
+    /// texts it lacks, and how many texts there are.
+    pub fn missing_translations(&self) -> Vec<(LanguageTag, usize, usize)> {
+        let texts = self.owner_texts();
+        self.languages
+            .iter()
+            .skip(1)
+            .filter_map(|language| {
+                let given = self.translations.get(language);
+                let missing = texts
+                    .iter()
+                    .filter(|(key, _)| given.is_none_or(|given| !given.contains_key(key)))
+                    .count();
+                (missing > 0).then(|| (language.clone(), missing, texts.len()))
+            })
+            .collect()
+    }
+
     /// The text by `key` in `language`: its translation, else `default`.
     pub fn text_in<'a>(&'a self, language: &str, key: &str, default: &'a str) -> &'a str {
         crate::domain::translation::text_in(&self.translations, language, key, default)

@@ -380,3 +380,24 @@ fn said(fields: &serde_json::Value, field: &str, words: &str) -> bool {
         .as_str()
         .is_some_and(|said| said.contains(words))
 }
+
+#[tokio::test]
+async fn publishing_a_survey_with_untranslated_texts_says_which_languages_lack_how_many() {
+    let app = spawn_app().await;
+    let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("languages").await;
+    let (status, _) = app
+        .api(Method::POST, "/api/v1/surveys", &key, Some(lunch()))
+        .await;
+    assert_eq!(status, 201);
+    let csrf = owner.csrf("/tenant/surveys/lunch").await;
+    let published = owner
+        .post("/tenant/surveys/lunch/publish", &[("csrf", csrf.as_str())])
+        .await;
+    assert_eq!(published.status(), 303, "published, not refused");
+    let designer = owner.page("/tenant/surveys/lunch").await;
+    assert!(
+        designer.contains("Deutsch (de) lacks 4 of 10 texts; العربية (ar) lacks 8 of 10 texts"),
+        "{designer}"
+    );
+}

@@ -659,7 +659,30 @@ pub async fn publish(
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
     match service::publish(&state.stores, signed_in.actor(), &survey).await {
-        Ok(published) => Ok(back_to(&published)),
+        // Published all the same: a text not translated shows in the default language.
+        Ok(published) => Ok(match published.missing_translations().as_slice() {
+            [] => back_to(&published),
+            missing => {
+                let said: Vec<String> = missing
+                    .iter()
+                    .map(|(language, lacking, of)| {
+                        format!(
+                            "{} ({language}) lacks {lacking} of {of} texts",
+                            crate::i18n::language_name(language.as_str())
+                        )
+                    })
+                    .collect();
+                let text = format!(
+                    "Published. {}: respondents in those languages read those texts in the default language.",
+                    said.join("; ")
+                );
+                notice::redirect(
+                    &state,
+                    &format!("/tenant/surveys/{}", published.slug),
+                    &text,
+                )
+            }
+        }),
         Err(service::PublishError::Incomplete(problem)) => {
             let mut editor = page(&state, &signed_in, Some(survey));
             editor.errors.insert(
