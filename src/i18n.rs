@@ -148,11 +148,7 @@ impl Words {
 
     /// Message `id` with one number argument `name`.
     pub fn n(&self, id: &str, name: &str, value: impl Number) -> String {
-        let args = HashMap::from([(
-            Cow::Owned(name.to_owned()),
-            FluentValue::from(value.number()),
-        )]);
-        self.lookup(id, Some(&args))
+        self.with(id, &[(name, FluentValue::from(value.number()))])
     }
 
     /// Message `id` with two number arguments, `first` and `second`.
@@ -164,20 +160,13 @@ impl Words {
         second: &str,
         b: impl Number,
     ) -> String {
-        let args = HashMap::from([
-            (Cow::Owned(first.to_owned()), FluentValue::from(a.number())),
-            (Cow::Owned(second.to_owned()), FluentValue::from(b.number())),
-        ]);
-        self.lookup(id, Some(&args))
+        let (a, b) = (FluentValue::from(a.number()), FluentValue::from(b.number()));
+        self.with(id, &[(first, a), (second, b)])
     }
 
     /// Message `id` with one text argument `name`.
     pub fn s(&self, id: &str, name: &str, value: &str) -> String {
-        let args = HashMap::from([(
-            Cow::Owned(name.to_owned()),
-            FluentValue::from(value.to_owned()),
-        )]);
-        self.lookup(id, Some(&args))
+        self.with(id, &[(name, FluentValue::from(value.to_owned()))])
     }
 
     /// Message `id` with any arguments.

@@ -5,7 +5,7 @@
 // labels. The survey is made through the JSON API with the key given.
 // Usage: node languages.cjs <base-url> <api-key> <screenshot-dir>. Exits non-zero on failure.
 const { check, scriptless } = require("./audit.cjs");
-const { launch, apiWith, expect, shooter } = require("./walk.cjs");
+const { launch, apiWith, counted, expect, shooter } = require("./walk.cjs");
 
 const [base, key, shots] = process.argv.slice(2);
 const api = apiWith(base, key);
@@ -92,14 +92,7 @@ async function main() {
     await plain.waitForSelector(".reference");
 
     // Both answers in the default language's labels, each with its language.
-    const deadline = Date.now() + 30000;
-    let listed;
-    for (;;) {
-      listed = await api("GET", `/surveys/${created.slug}/responses`);
-      if (listed.total === 2) break;
-      if (Date.now() > deadline) throw new Error(`still ${listed.total} responses after 30 s`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    const listed = await counted(api, created.slug, 2);
     const got = listed.responses.map((r) => JSON.stringify([r.language, r.values])).sort();
     const want = [
       JSON.stringify(["ar", { agree: { point: 4 }, clean: { choice: "No" }, grid: { matrix: { Breakfast: "Good" } },

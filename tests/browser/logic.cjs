@@ -5,7 +5,7 @@
 // is made through the JSON API with the key given; both responses are then read back.
 // Usage: node logic.cjs <base-url> <api-key> <screenshot-dir>. Exits non-zero on failure.
 const { check, scriptless } = require("./audit.cjs");
-const { launch, apiWith, expect, shooter } = require("./walk.cjs");
+const { launch, apiWith, counted, expect, shooter } = require("./walk.cjs");
 
 const [base, key, shots] = process.argv.slice(2);
 const api = apiWith(base, key);
@@ -116,14 +116,7 @@ async function main() {
     await plain.waitForSelector(".reference");
 
     // Both responses, exactly as answered (nothing from a question not shown).
-    const deadline = Date.now() + 30000;
-    let listed;
-    for (;;) {
-      listed = await api("GET", `/surveys/${created.slug}/responses`);
-      if (listed.total === 2) break;
-      if (Date.now() > deadline) throw new Error(`still ${listed.total} responses after 30 s`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    const listed = await counted(api, created.slug, 2);
     const values = listed.responses.map((r) => JSON.stringify(r.values)).sort();
     const expected = [
       JSON.stringify({ agree: { point: 4 }, branch: { choice: "East" }, day: { date: "2026-06-01" },

@@ -1,5 +1,6 @@
 // What the API-driven browser walks share: Chromium launched as the tests run it, the JSON
-// API with a key, a check that throws, and a screenshot that is also audited.
+// API with a key, waiting for responses to be counted, a check that throws, and a screenshot
+// that is also audited.
 const { chromium } = require("playwright-core");
 const path = require("path");
 const { audit } = require("./audit.cjs");
@@ -26,6 +27,18 @@ function apiWith(base, key) {
   };
 }
 
+// The survey's responses once `total` are counted (a worker counts them within seconds);
+// fails after 30 s.
+async function counted(api, slug, total) {
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    const listed = await api("GET", `/surveys/${slug}/responses`);
+    if (listed.total === total) return listed;
+    if (Date.now() > deadline) throw new Error(`still ${listed.total} responses after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
 function expect(condition, what) {
   if (!condition) throw new Error(what);
 }
@@ -38,4 +51,4 @@ function shooter(shots) {
   };
 }
 
-module.exports = { launch, apiWith, expect, shooter };
+module.exports = { launch, apiWith, counted, expect, shooter };
