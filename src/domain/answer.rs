@@ -104,8 +104,8 @@ pub struct Answer {
     /// a page's condition passed their page over); empty for surveys without logic.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub hidden: BTreeSet<QuestionId>,
-    /// The language it was answered in, for a survey offered in more than one (absent for
-    /// one in a single language: its default).
+    /// The language it was answered in (absent for answers given before languages were
+    /// recorded: the survey's default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, example = "de")]
     pub language: Option<super::language::LanguageTag>,

@@ -1,13 +1,14 @@
 //! Segments: the respondents who gave one answer to a choice-type question ("everyone who
-//! answered Beach"). An owner marks up to `MAX_SEGMENT_QUESTIONS` questions of a survey as
-//! segment questions; each option of such a question is a segment, with a summary and an
-//! answer list of its own kept by the worker.
+//! answered Beach"), or who answered in one language. An owner marks up to
+//! `MAX_SEGMENT_QUESTIONS` questions of a survey as segment questions; each option of such a
+//! question is a segment, and so is each language of a survey offered in several, with a
+//! summary and an answer list of its own kept by the worker.
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::{AnswerValue, Question, QuestionId, QuestionKind};
+use super::{Answer, AnswerValue, Question, QuestionId, QuestionKind, Survey};
 
 /// Most segment questions in one survey: each multiplies the statistics every answer updates.
 pub const MAX_SEGMENT_QUESTIONS: usize = 3;
@@ -72,6 +73,81 @@ pub fn options_of(value: &AnswerValue) -> Vec<String> {
     }
 }
 
+/// How a filter and the summary name the language segments (a question id has no `@`).
+const LANGUAGE: &str = "@language";
+
+/// What a survey's segments divide its responses by: the answer to one segment question, or
+/// the language a response was given in.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum SegmentKey {
+    /// A segment question's options.
+    Question(QuestionId),
+    /// The survey's languages.
+    Language,
+}
+
+impl SegmentKey {
+    /// Reads a question id, or `@language`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            LANGUAGE => Some(Self::Language),
+            _ => QuestionId::parse(text).map(Self::Question),
+        }
+    }
+
+    /// The segments of it an answer is in: the options it holds, or its language (an answer
+    /// given before languages were recorded is in none).
+    pub fn options_in(&self, answer: &Answer) -> Vec<String> {
+        match self {
+            Self::Question(question) => answer
+                .values
+                .get(question)
+                .map_or_else(Vec::new, options_of),
+            Self::Language => answer.language.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Its segments in `survey`, in display order, with what the dimension is called there
+    /// (the question's text, or "Language"); `None` if it divides nothing in `survey`.
+    pub fn segments_in(&self, survey: &Survey) -> Option<(String, Vec<String>)> {
+        match self {
+            Self::Question(id) => survey
+                .questions
+                .iter()
+                .find(|q| q.id == *id && q.segment && q.kind.can_segment())
+                .map(|q| (q.text.clone(), q.kind.segment_options())),
+            Self::Language => (survey.languages.len() > 1).then(|| {
+                let tags = survey.languages.iter().map(ToString::to_string).collect();
+                ("Language".to_owned(), tags)
+            }),
+        }
+    }
+}
+
+impl TryFrom<String> for SegmentKey {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a question id or {LANGUAGE}"))
+    }
+}
+
+impl From<SegmentKey> for String {
+    fn from(key: SegmentKey) -> String {
+        key.to_string()
+    }
+}
+
+impl fmt::Display for SegmentKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Question(id) => f.write_str(id.as_str()),
+            Self::Language => f.write_str(LANGUAGE),
+        }
+    }
+}
+
 /// The segment questions of a survey, in the survey's order.
 pub fn segment_questions(questions: &[Question]) -> Vec<QuestionId> {
     questions
@@ -81,63 +157,89 @@ pub fn segment_questions(questions: &[Question]) -> Vec<QuestionId> {
         .collect()
 }
 
-/// One segment, as a filter names it: `QUESTION_ID:OPTION`.
+/// What a survey's segments divide it by: its segment questions in order, then its languages
+/// when it is offered in several.
+pub fn segment_keys(survey: &Survey) -> Vec<SegmentKey> {
+    let mut keys: Vec<SegmentKey> = segment_questions(&survey.questions)
+        .into_iter()
+        .map(SegmentKey::Question)
+        .collect();
+    if survey.languages.len() > 1 {
+        keys.push(SegmentKey::Language);
+    }
+    keys
+}
+
+/// One segment, as a filter names it: `QUESTION_ID:OPTION`, or `@language:TAG`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SegmentId {
-    /// The segment question.
-    pub question: QuestionId,
-    /// The option (for stars and points, the number).
+    /// What it divides by.
+    pub key: SegmentKey,
+    /// The option (for stars and points, the number; for a language, its tag).
     pub option: String,
 }
 
 impl SegmentId {
-    /// Reads `QUESTION_ID:OPTION` (the option may hold colons; a question id cannot).
+    /// Reads `QUESTION_ID:OPTION` or `@language:TAG` (the option may hold colons; a question
+    /// id cannot).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let (question, option) = text
+        let (key, option) = text
             .split_once(':')
-            .ok_or("a segment is written QUESTION_ID:OPTION")?;
-        let question = QuestionId::parse(question.trim())
-            .ok_or("a segment's question id is 1 to 32 lowercase letters and digits")?;
+            .ok_or("a segment is written QUESTION_ID:OPTION or @language:TAG")?;
+        let key = SegmentKey::parse(key.trim()).ok_or(
+            "a segment's question id is 1 to 32 lowercase letters and digits (or @language)",
+        )?;
         if option.is_empty() || option.chars().count() > MAX_OPTION_CHARS {
             return Err(format!(
                 "a segment's option is 1 to {MAX_OPTION_CHARS} characters"
             ));
         }
         Ok(Self {
-            question,
+            key,
             option: option.to_owned(),
         })
     }
 
-    /// The segment a query names (`None` if it names none), checked against `questions`.
-    pub fn asked(text: Option<&str>, questions: &[Question]) -> Result<Option<Self>, String> {
+    /// The segment a query names (`None` if it names none), checked against `survey`.
+    pub fn asked(text: Option<&str>, survey: &Survey) -> Result<Option<Self>, String> {
         let Some(text) = text.filter(|text| !text.is_empty()) else {
             return Ok(None);
         };
         let segment = Self::parse(text)?;
-        segment.check(questions)?;
+        segment.check(survey)?;
         Ok(Some(segment))
     }
 
-    /// Checks that it names an option of a segment question of `questions`.
-    pub fn check(&self, questions: &[Question]) -> Result<(), String> {
-        let question = questions
-            .iter()
-            .find(|q| q.id == self.question)
-            .ok_or_else(|| format!("the survey has no question \"{}\"", self.question))?;
-        if !(question.segment && question.kind.can_segment()) {
-            return Err(format!(
-                "question \"{}\" is not a segment question (mark it with \"segment\": true)",
-                self.question
-            ));
-        }
-        if !question.kind.segment_options().contains(&self.option) {
-            return Err(format!(
+    /// Checks that it names an option of a segment question of `survey`, or one of its
+    /// languages.
+    pub fn check(&self, survey: &Survey) -> Result<(), String> {
+        let options = match &self.key {
+            SegmentKey::Language => self
+                .key
+                .segments_in(survey)
+                .ok_or("the survey is offered in one language: it has no language segments")?,
+            SegmentKey::Question(id) => {
+                let question = survey
+                    .question(id)
+                    .ok_or_else(|| format!("the survey has no question \"{id}\""))?;
+                self.key.segments_in(survey).ok_or_else(|| {
+                    format!(
+                        "question \"{}\" is not a segment question (mark it with \"segment\": true)",
+                        question.id
+                    )
+                })?
+            }
+        };
+        match options.1.contains(&self.option) {
+            true => Ok(()),
+            false if self.key == SegmentKey::Language => {
+                Err(format!("the survey is not offered in \"{}\"", self.option))
+            }
+            false => Err(format!(
                 "question \"{}\" has no option \"{}\"",
-                self.question, self.option
-            ));
+                self.key, self.option
+            )),
         }
-        Ok(())
     }
 }
 
@@ -183,7 +285,7 @@ impl BuildReport {
 
 impl fmt::Display for SegmentId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.question, self.option)
+        write!(f, "{}:{}", self.key, self.option)
     }
 }
 
@@ -249,20 +351,66 @@ mod tests {
             ),
             question("rating", QuestionKind::FiveStars, false),
         ];
+        let mut survey = Survey::draft(
+            crate::domain::TenantSlug::parse("acme").expect("a slug"),
+            crate::domain::SurveySlug::parse("trip").expect("a slug"),
+            crate::domain::definition::Definition {
+                title: "Trip".into(),
+                questions: questions.to_vec(),
+                ..Default::default()
+            },
+            time::OffsetDateTime::UNIX_EPOCH,
+        );
         let beach = SegmentId::parse("place:Beach").expect("valid");
         assert_eq!(beach.to_string(), "place:Beach");
-        assert!(beach.check(&questions).is_ok());
+        assert!(beach.check(&survey).is_ok());
         let colon = SegmentId::parse("place:a:b").expect("an option may hold a colon");
         assert_eq!(colon.option, "a:b");
-        assert!(colon.check(&questions).is_ok());
+        assert!(colon.check(&survey).is_ok());
         assert!(SegmentId::parse("place").is_err());
         assert!(SegmentId::parse("Place:Beach").is_err());
         assert!(SegmentId::parse("place:").is_err());
         let not_marked = SegmentId::parse("rating:5").expect("parses");
-        assert!(not_marked.check(&questions).is_err());
+        assert!(not_marked.check(&survey).is_err());
         let missing = SegmentId::parse("place:Hills").expect("parses");
-        assert!(missing.check(&questions).is_err());
+        assert!(missing.check(&survey).is_err());
         assert_eq!(segment_questions(&questions), [questions[0].id.clone()]);
+        assert_eq!(
+            segment_keys(&survey),
+            [SegmentKey::Question(questions[0].id.clone())]
+        );
+
+        // Languages segment a survey offered in several.
+        let german = SegmentId::parse("@language:de").expect("parses");
+        assert_eq!(german.to_string(), "@language:de");
+        assert!(german.check(&survey).unwrap_err().contains("one language"));
+        survey.languages = ["en", "de"]
+            .map(|tag| crate::domain::language::LanguageTag::parse(tag).expect("a tag"))
+            .to_vec();
+        assert!(german.check(&survey).is_ok());
+        let french = SegmentId::parse("@language:fr").expect("parses");
+        assert!(
+            french
+                .check(&survey)
+                .unwrap_err()
+                .contains("not offered in")
+        );
+        assert_eq!(segment_keys(&survey)[1], SegmentKey::Language);
+        assert!(SegmentId::parse("@lang:de").is_err());
+    }
+
+    #[test]
+    fn a_segment_key_reads_back_what_it_writes() {
+        for text in ["place", "@language"] {
+            let key = SegmentKey::parse(text).expect("a key");
+            let json = serde_json::to_string(&key).expect("serialises");
+            assert_eq!(json, format!("\"{text}\""));
+            assert_eq!(
+                serde_json::from_str::<SegmentKey>(&json).expect("reads"),
+                key
+            );
+        }
+        assert!(serde_json::from_str::<SegmentKey>("\"@place\"").is_err());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
 use crate::domain::definition::{Definition, DefinitionErrors, SurveyInput};
 use crate::domain::region::Residency;
-use crate::domain::segment::segment_questions;
+use crate::domain::segment::segment_keys;
 use crate::stores::{StoreError, Stores};
 
 use super::Actor;
@@ -129,7 +129,7 @@ pub async fn duplicate(
 }
 
 /// Replaces a survey's definition (a published survey starts a new version) and has its
-/// segments follow when its segment questions change.
+/// segments follow when its segment questions (or its languages) change.
 pub async fn revise(
     stores: &Stores,
     current: &Survey,
@@ -137,9 +137,8 @@ pub async fn revise(
 ) -> Result<Survey, StoreError> {
     let survey = stores.surveys.revise(current, definition).await?;
     super::hosting::push(stores, &survey, Some(current)).await?;
-    let wanted = segment_questions(&survey.questions);
     // Answers may exist only once it was published: then its segments must follow.
-    if survey.was_published && wanted != segment_questions(&current.questions) {
+    if survey.was_published && segment_keys(&survey) != segment_keys(current) {
         let results = stores.results_of(&survey).await?;
         results.segments.request(&survey.survey_ref()).await?;
     }

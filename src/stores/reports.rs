@@ -1,7 +1,7 @@
 //! The summary report of a survey, or of one of its segments, as the site and the API show it:
 //! one summary read (and, while a segment is being built, one read of the build's progress).
 
-use crate::domain::segment::{BuildReport, SegmentReport};
+use crate::domain::segment::{BuildReport, SegmentKey, SegmentReport, segment_keys};
 use crate::domain::summary::SummaryReport;
 use crate::domain::{SegmentId, Survey, SurveySummary};
 
@@ -61,38 +61,37 @@ impl Stores {
     }
 }
 
-/// Every segment of the survey's segment questions, in the survey's order, with its count
-/// from `doc` (a question the worker has not started segments for yet counts none and is not
-/// complete); `build` gives a running build's progress.
+/// Every segment of the survey's segment questions, in the survey's order, then of its
+/// languages, with its count from `doc` (segments the worker has not started yet count none
+/// and are not complete); `build` gives a running build's progress.
 pub fn segment_reports(
     survey: &Survey,
     doc: &SummaryDoc,
-    build: impl Fn(&crate::domain::QuestionId) -> Option<BuildReport>,
+    build: impl Fn(&SegmentKey) -> Option<BuildReport>,
 ) -> Vec<SegmentReport> {
     let mut reports = Vec::new();
-    for question in survey
-        .questions
-        .iter()
-        .filter(|q| q.segment && q.kind.can_segment())
-    {
-        let kept = doc.segments.get(&question.id);
+    for key in segment_keys(survey) {
+        let Some((named, options)) = key.segments_in(survey) else {
+            continue;
+        };
+        let kept = doc.segments.get(&key);
         let complete = kept.is_some_and(|segments| segments.built);
-        for option in question.kind.segment_options() {
+        for option in options {
             let total = kept
                 .and_then(|segments| segments.options.get(&option))
                 .map_or(0, |tally| tally.summary.total);
             reports.push(SegmentReport {
                 id: SegmentId {
-                    question: question.id.clone(),
+                    key: key.clone(),
                     option: option.clone(),
                 }
                 .to_string(),
-                question: question.id.to_string(),
-                question_text: question.text.clone(),
+                question: key.to_string(),
+                question_text: named.clone(),
                 option,
                 total,
                 complete,
-                build: if complete { None } else { build(&question.id) },
+                build: if complete { None } else { build(&key) },
             });
         }
     }

@@ -20,10 +20,9 @@ use super::error::decode;
 use super::summaries::{DaySpan, SegmentQuestion, SegmentTally, SummaryDoc};
 use super::work_queue::WorkQueue;
 use super::{Context, StoreError, json_blob, keys};
-use crate::domain::segment::options_of;
+use crate::domain::segment::SegmentKey;
 use crate::domain::{
-    Answer, QuestionId, Reference, SegmentId, SurveyId, SurveyRef, SurveySlug, SurveySummary,
-    TenantSlug,
+    Answer, Reference, SegmentId, SurveyId, SurveyRef, SurveySlug, SurveySummary, TenantSlug,
 };
 use crate::storage::{BlobStore, Error, Storage};
 
@@ -63,11 +62,8 @@ impl SummaryDoc {
     /// Counts `answer` (submitted on `day`) in each segment it is in, at the next position of
     /// that segment's list.
     pub(super) fn count_in_segments(&mut self, answer: &Answer, day: &str) {
-        for (question, segments) in &mut self.segments {
-            let Some(value) = answer.values.get(question) else {
-                continue;
-            };
-            for option in options_of(value) {
+        for (key, segments) in &mut self.segments {
+            for option in key.options_in(answer) {
                 let tally = segments.options.entry(option).or_default();
                 let position = segments.from + tally.since;
                 tally.since += 1;
@@ -81,11 +77,8 @@ impl SummaryDoc {
     /// Takes a deleted answer out of each segment it is in (its list entry stays; readers
     /// leave deleted responses out).
     pub(super) fn uncount_in_segments(&mut self, answer: &Answer, day: &str) {
-        for (question, segments) in &mut self.segments {
-            let Some(value) = answer.values.get(question) else {
-                continue;
-            };
-            for option in options_of(value) {
+        for (key, segments) in &mut self.segments {
+            for option in key.options_in(answer) {
                 if let Some(tally) = segments.options.get_mut(&option) {
                     tally.summary.subtract(answer);
                     if let Some(span) = tally.days.get_mut(day) {
@@ -108,29 +101,29 @@ impl SummaryDoc {
         }
     }
 
-    /// Starts segments for the questions of `wanted` that have none; returns those that need
-    /// a build (answers were counted before). Segments are never dropped here: a worker
-    /// reading an older definition must not undo a newer one (see `sync_segments`).
-    pub fn add_segments(&mut self, wanted: &[QuestionId]) -> Vec<QuestionId> {
+    /// Starts segments for the keys of `wanted` that have none; returns those that need a
+    /// build (answers were counted before). Segments are never dropped here: a worker reading
+    /// an older definition must not undo a newer one (see `sync_segments`).
+    pub fn add_segments(&mut self, wanted: &[SegmentKey]) -> Vec<SegmentKey> {
         let mut unbuilt = Vec::new();
-        for question in wanted {
-            if !self.segments.contains_key(question) {
+        for key in wanted {
+            if !self.segments.contains_key(key) {
                 let segments = SegmentQuestion::new(self.list_len);
                 if !segments.built {
-                    unbuilt.push(question.clone());
+                    unbuilt.push(key.clone());
                 }
-                self.segments.insert(question.clone(), segments);
+                self.segments.insert(key.clone(), segments);
             }
         }
         unbuilt
     }
 
     /// Makes the segments those of `wanted`: starts the missing ones and drops those of
-    /// questions no longer segment questions. Whether anything changed.
-    pub fn sync_segments(&mut self, wanted: &[QuestionId]) -> bool {
+    /// questions no longer segment questions (or of languages no longer several). Whether
+    /// anything changed.
+    pub fn sync_segments(&mut self, wanted: &[SegmentKey]) -> bool {
         let before = self.segments.len();
-        self.segments
-            .retain(|question, _| wanted.contains(question));
+        self.segments.retain(|key, _| wanted.contains(key));
         let kept = self.segments.len();
         self.add_segments(wanted);
         kept != before || self.segments.len() != kept
@@ -170,7 +163,7 @@ impl SummaryDoc {
     /// One segment: its statistics and its list (empty for an option nobody picked yet);
     /// `None` if its question is not a segment question here.
     pub fn segment(&self, survey: &SurveyRef, segment: &SegmentId) -> Option<SegmentView<'_>> {
-        let question = self.segments.get(&segment.question)?;
+        let question = self.segments.get(&segment.key)?;
         let tally = question
             .options
             .get(&segment.option)
@@ -274,7 +267,7 @@ impl SegmentStore {
     pub async fn progress(
         &self,
         survey: &SurveyRef,
-    ) -> Result<BTreeMap<QuestionId, BuildState>, StoreError> {
+    ) -> Result<BTreeMap<SegmentKey, BuildState>, StoreError> {
         let key = keys::segment_builds(survey);
         match self.blobs.get(&key).await {
             Ok(blob) => decode(&key, &blob.body),
@@ -283,18 +276,18 @@ impl SegmentStore {
         }
     }
 
-    /// Records how far the build of `question`'s segments has come.
+    /// Records how far the build of `key`'s segments has come.
     pub async fn report(
         &self,
         survey: &SurveyRef,
-        question: &QuestionId,
+        key: &SegmentKey,
         state: &BuildState,
     ) -> Result<(), StoreError> {
         json_blob::update(
             self.blobs.as_ref(),
             &keys::segment_builds(survey),
-            |all: &mut BTreeMap<QuestionId, BuildState>| {
-                all.insert(question.clone(), state.clone());
+            |all: &mut BTreeMap<SegmentKey, BuildState>| {
+                all.insert(key.clone(), state.clone());
                 Some(())
             },
         )
@@ -308,8 +301,12 @@ mod tests {
     use super::*;
     use crate::domain::AnswerValue;
 
-    fn id(text: &str) -> QuestionId {
-        QuestionId::parse(text).expect("an id")
+    fn id(text: &str) -> crate::domain::QuestionId {
+        crate::domain::QuestionId::parse(text).expect("an id")
+    }
+
+    fn key(text: &str) -> SegmentKey {
+        SegmentKey::parse(text).expect("a key")
     }
 
     fn answer(reference: u64, place: &str) -> Answer {
@@ -341,7 +338,7 @@ mod tests {
             doc.count(&answer(position as u64 + 1, place), position as u64);
             doc.list_len += 1;
         }
-        assert_eq!(doc.add_segments(&[id("place")]), [id("place")]);
+        assert_eq!(doc.add_segments(&[key("place")]), [key("place")]);
         doc.count(&answer(4, "Beach"), 3);
         doc.recent.insert(Reference(4), 3);
         doc.list_len += 1;
@@ -353,7 +350,7 @@ mod tests {
         assert_eq!(view.tally.recent[&Reference(4)], 3);
 
         // The build's figures merged in: the two earlier Beach answers at positions 0 and 1.
-        let segments = doc.segments.get_mut(&id("place")).expect("there");
+        let segments = doc.segments.get_mut(&key("place")).expect("there");
         segments.built = true;
         segments.options.get_mut("Beach").expect("there").before = 2;
         let view = doc.segment(&survey(), &beach).expect("a segment");
@@ -378,9 +375,9 @@ mod tests {
     #[test]
     fn segments_follow_the_definition_and_start_built_on_an_empty_survey() {
         let mut doc = SummaryDoc::default();
-        assert!(doc.add_segments(&[id("place")]).is_empty());
-        assert!(doc.segments[&id("place")].built);
-        assert!(!doc.sync_segments(&[id("place")]));
+        assert!(doc.add_segments(&[key("place")]).is_empty());
+        assert!(doc.segments[&key("place")].built);
+        assert!(!doc.sync_segments(&[key("place")]));
         assert!(doc.sync_segments(&[]));
         assert!(doc.segments.is_empty());
         let unknown = SegmentId::parse("place:Beach").expect("valid");

@@ -14,7 +14,8 @@ use time::OffsetDateTime;
 use super::answer_list::ListView;
 use super::error::{decode, encode};
 use super::{Context, StoreError, Stores, keys};
-use crate::domain::{QuestionId, Reference, Survey, SurveyRef, SurveyState, SurveySummary};
+use crate::domain::segment::SegmentKey;
+use crate::domain::{Reference, Survey, SurveyRef, SurveyState, SurveySummary};
 use crate::storage::{BlobStore, ETag, Error, PutMode};
 
 impl Stores {
@@ -85,9 +86,10 @@ pub struct SummaryDoc {
     /// before days were kept, the list length when they started (a recount makes it 0).
     #[serde(default = "days_unknown")]
     pub days_from: u64,
-    /// The segments of each segment question: their statistics and answer lists.
+    /// The segments of each segment question (and of the languages): their statistics and
+    /// answer lists.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub segments: BTreeMap<QuestionId, SegmentQuestion>,
+    pub segments: BTreeMap<SegmentKey, SegmentQuestion>,
 }
 
 pub(super) fn is_zero(n: &u64) -> bool {

@@ -9,7 +9,7 @@ use futures_util::future::join_all;
 use time::OffsetDateTime;
 
 use super::{StepOutcome, SurveyBatch, Worker, crash, merge};
-use crate::domain::segment::segment_questions;
+use crate::domain::segment::segment_keys;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};
 use crate::stores::{AnswerMessage, Received, StoreError};
@@ -46,7 +46,7 @@ enum Source {
 }
 
 /// Each survey's segment questions, as its current definition names them.
-type SegmentsBySurvey = BTreeMap<SurveyRef, Vec<crate::domain::QuestionId>>;
+type SegmentsBySurvey = BTreeMap<SurveyRef, Vec<crate::domain::segment::SegmentKey>>;
 
 /// What merging a batch's surveys made.
 #[derive(Default)]
@@ -243,7 +243,7 @@ impl Worker {
         for survey in groups.keys().cloned().collect::<Vec<_>>() {
             match self.stores.counted_here(&survey.tenant, &survey.slug).await {
                 Ok(Some(current)) if current.id == survey.id => {
-                    segments.insert(survey, segment_questions(&current.questions));
+                    segments.insert(survey, segment_keys(&current));
                 }
                 Ok(_) => {
                     tracing::warn!(%survey, "dropping answers to a survey that no longer exists");

@@ -20,8 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::StepOutcome;
-use crate::domain::segment::options_of;
-use crate::domain::{QuestionId, Reference, SurveyRef, SurveySummary};
+use crate::domain::segment::SegmentKey;
+use crate::domain::{Reference, SurveyRef, SurveySummary};
 use crate::stores::deletions::DeletionMessage;
 use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
 
@@ -103,7 +103,7 @@ pub async fn delete(
 
 /// The built segment questions of a summary, with the lists of their segments: a recount
 /// that sees them change starts over.
-fn built_segments(doc: &SummaryDoc) -> Vec<(QuestionId, String)> {
+fn built_segments(doc: &SummaryDoc) -> Vec<(SegmentKey, String)> {
     doc.segments
         .iter()
         .filter(|(_, segments)| segments.built)
@@ -124,7 +124,7 @@ pub struct Recounted {
 pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, StoreError> {
     // What a recount makes: the statistics and the days, counted afresh.
     let mut counted = SummaryDoc::default();
-    let mut segments: BTreeMap<(QuestionId, String), SurveySummary> = BTreeMap::new();
+    let mut segments: BTreeMap<(SegmentKey, String), SurveySummary> = BTreeMap::new();
     let mut through = 0;
     let mut deleted = None;
     let mut recounted_segments = Vec::new();
@@ -160,8 +160,7 @@ pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, S
                     for ((position, _), answer) in part.iter().zip(answers) {
                         if let Some(answer) = answer {
                             for (question, _) in &recounted_segments {
-                                let options = answer.values.get(question).map(options_of);
-                                for option in options.unwrap_or_default() {
+                                for option in question.options_in(&answer) {
                                     segments
                                         .entry((question.clone(), option))
                                         .or_default()

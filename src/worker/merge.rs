@@ -45,7 +45,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use time::OffsetDateTime;
 
-use crate::domain::{Answer, QuestionId, Reference, SurveyRef};
+use crate::domain::segment::SegmentKey;
+use crate::domain::{Answer, Reference, SurveyRef};
 use crate::stores::segments::Unsettled;
 use crate::stores::{StoreError, Stores};
 
@@ -61,8 +62,9 @@ pub struct SurveyBatch {
     /// Answers of earlier batches whose list entries and bits are written: the commit drops
     /// them from `recent`.
     pub settled: BTreeSet<Reference>,
-    /// The survey's segment questions: the commit starts segments for any that have none.
-    pub segments: Vec<QuestionId>,
+    /// What the survey's segments divide it by: the commit starts segments for any key that
+    /// has none.
+    pub segments: Vec<SegmentKey>,
     /// Answers read from their stored copy (moved here from another region): not stored
     /// again.
     pub stored: BTreeSet<Reference>,

@@ -21,8 +21,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::domain::segment::{options_of, segment_questions};
-use crate::domain::{QuestionId, Reference, SurveyRef};
+use crate::domain::segment::{SegmentKey, segment_keys};
+use crate::domain::{Reference, SurveyRef};
 use crate::storage::Message;
 use crate::stores::segments::{BuildState, SegmentJob};
 use crate::stores::{DaySpan, LIST_CHUNK, StoreError, Stores, keys};
@@ -140,7 +140,7 @@ async fn build(
         .fresh_counted_here(&survey.tenant, &survey.slug)
         .await?
     {
-        Some(current) if current.id == survey.id => segment_questions(&current.questions),
+        Some(current) if current.id == survey.id => segment_keys(&current),
         // Deleted with its survey.
         _ => return Ok(Some(Built::default())),
     };
@@ -178,7 +178,7 @@ async fn sum(
     stores: &Stores,
     survey: &SurveyRef,
     doc: &crate::stores::SummaryDoc,
-    question: &QuestionId,
+    question: &SegmentKey,
     running: &mut Running<'_>,
 ) -> Result<Option<BuildState>, StoreError> {
     let segments = &doc.segments[question];
@@ -213,11 +213,8 @@ async fn sum(
                 .into_iter()
                 .flatten()
             {
-                let Some(value) = answer.values.get(question) else {
-                    continue;
-                };
                 let day = crate::stores::day_of(&answer);
-                for option in options_of(value) {
+                for option in question.options_in(&answer) {
                     let built = state.options.entry(option.clone()).or_default();
                     entries
                         .entry(option)
@@ -249,7 +246,7 @@ async fn sum(
 async fn commit(
     stores: &Stores,
     survey: &SurveyRef,
-    question: &QuestionId,
+    question: &SegmentKey,
     lists: &str,
     built: &BuildState,
 ) -> Result<bool, StoreError> {

@@ -401,3 +401,114 @@ async fn publishing_a_survey_with_untranslated_texts_says_which_languages_lack_h
         "{designer}"
     );
 }
+
+#[tokio::test]
+async fn answers_segment_by_the_language_they_were_given_in_even_those_before_a_second_language() {
+    let app = spawn_app().await;
+    let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("languages").await;
+    let mut definition = json!({
+        "title": "Trip",
+        "questions": [{"id": "overall", "text": "How was it?", "type": "five_stars"}],
+    });
+    app.published_survey(&key, definition.clone()).await;
+    for stars in ["5", "3"] {
+        assert_eq!(
+            app.answer("acme", "trip", &[("overall", stars)])
+                .await
+                .status(),
+            303
+        );
+    }
+    let stores = app.stores().await;
+    crate::helpers::drain(&stores).await;
+    let (status, body) = app
+        .api(
+            Method::GET,
+            "/api/v1/surveys/trip/summary?segment=@language:en",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 400, "one language, no language segments: {body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("one language")),
+        "{body}"
+    );
+
+    // German is added after two English answers: they join the English segment.
+    definition["languages"] = json!(["en", "de"]);
+    let (status, body) = app
+        .api(Method::PUT, "/api/v1/surveys/trip", &key, Some(definition))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, form) = page(&app, "/s/acme/trip?lang=de", "").await;
+    let sent = app
+        .client
+        .post(format!("{}/s/acme/trip?lang=de", app.address))
+        .form(&[("token", token_in(&form).as_str()), ("q-overall", "1")])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(sent.status(), 303);
+    crate::helpers::settle(&stores).await;
+    let summary = |segment: &'static str| {
+        let (app, key) = (&app, &key);
+        async move {
+            let path = format!("/api/v1/surveys/trip/summary?segment={segment}");
+            app.api(Method::GET, &path, key, None).await
+        }
+    };
+    let (status, english) = summary("@language:en").await;
+    assert_eq!(status, 200, "{english}");
+    assert_eq!(english["total"], 2, "{english}");
+    assert_eq!(english["segment"]["complete"], true);
+    assert_eq!(english["questions"][0]["mean"], 4.0, "{english}");
+    let (_, german) = summary("@language:de").await;
+    assert_eq!(german["total"], 1, "{german}");
+    assert_eq!(german["questions"][0]["mean"], 1.0, "{german}");
+    let listed: Vec<(&str, u64)> = german["segments"]
+        .as_array()
+        .expect("segments")
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().expect("an id"),
+                s["total"].as_u64().expect("a count"),
+            )
+        })
+        .collect();
+    assert_eq!(listed, [("@language:en", 2), ("@language:de", 1)]);
+    let (status, french) = summary("@language:fr").await;
+    assert_eq!(status, 400, "{french}");
+    assert!(
+        french["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("not offered in"))
+    );
+
+    // The responses list and the tenant's pages filter the same way.
+    let (_, responses) = app
+        .api(
+            Method::GET,
+            "/api/v1/surveys/trip/responses?segment=@language:de",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(responses["total"], 1, "{responses}");
+    assert_eq!(responses["responses"][0]["language"], "de");
+    let page = owner
+        .page("/tenant/surveys/trip/summary?segment=%40language%3Ade")
+        .await;
+    assert!(page.contains(r#"<optgroup label="Language">"#), "{page}");
+    assert!(page.contains(">Deutsch (de) (1)</option>"), "{page}");
+    assert!(
+        page.contains(
+            "Respondents who answered in <strong>Deutsch (de)</strong>: <strong>1</strong>"
+        ),
+        "{page}"
+    );
+}

@@ -177,7 +177,7 @@ async fn a_segment_has_exact_statistics_and_its_own_pages_even_when_marked_after
         .progress(&trips.survey_ref())
         .await
         .expect("read");
-    let rating = &progress[&canvass::domain::QuestionId::parse("rating").expect("an id")];
+    let rating = &progress[&canvass::domain::segment::SegmentKey::parse("rating").expect("a key")];
     assert_eq!((rating.done, rating.of), (30, 30));
     let (total, references) = listed(&app, &key, "&segment=rating:5").await;
     let mut expected = vec![later];

@@ -15,7 +15,7 @@ use std::fs::File;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use canvass::domain::segment::options_of;
+use canvass::domain::segment::SegmentKey;
 use canvass::domain::{
     Answer, AnswerValue, Question, QuestionId, QuestionKind, QuestionSummary, Reference, SegmentId,
     Subscription, SurveyRef, SurveySummary,
@@ -285,17 +285,16 @@ impl Backlog {
     /// deleted that hold its option, its list every answer that holds it (deleted ones stay
     /// listed; readers leave them out), each once.
     async fn assert_segments_exact(&self, survey: &SurveyRef, doc: &SummaryDoc) {
-        let wanted = canvass::domain::segment::segment_questions(
+        let wanted = canvass::domain::segment::segment_keys(
             &self
                 .stores
                 .surveys
                 .get(&survey.tenant, &survey.slug)
                 .await
                 .expect("read")
-                .expect("the survey")
-                .questions,
+                .expect("the survey"),
         );
-        let kept: BTreeSet<&QuestionId> = doc.segments.keys().collect();
+        let kept: BTreeSet<&SegmentKey> = doc.segments.keys().collect();
         assert_eq!(
             kept,
             wanted.iter().collect::<BTreeSet<_>>(),
@@ -310,12 +309,7 @@ impl Backlog {
                 .values()
                 .filter(|a| &a.survey_ref() == survey)
             {
-                let options = answer
-                    .values
-                    .get(question)
-                    .map(options_of)
-                    .unwrap_or_default();
-                for option in options {
+                for option in question.options_in(answer) {
                     let (summary, listed) = expected.entry(option).or_default();
                     listed.insert(answer.reference);
                     if !self.deleted.contains(&answer.reference) {
@@ -332,7 +326,7 @@ impl Backlog {
             for (option, (summary, listed)) in &expected {
                 let what = format!("{survey}/{question}:{option}");
                 let segment = SegmentId {
-                    question: question.clone(),
+                    key: question.clone(),
                     option: option.clone(),
                 };
                 let view = doc.segment(survey, &segment).expect("a segment");

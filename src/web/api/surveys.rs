@@ -271,20 +271,21 @@ pub struct SlugPath {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SegmentQuery {
-    /// Only this segment's responses: `QUESTION_ID:OPTION` of a segment question.
+    /// Only this segment's responses: `QUESTION_ID:OPTION` of a segment question, or
+    /// `@language:TAG` of a survey in several languages.
     segment: Option<String>,
 }
 
 /// The segment a query names (`QUESTION_ID:OPTION`), checked against the survey.
 fn segment_asked(survey: &Survey, segment: Option<&str>) -> Result<Option<SegmentId>, ApiError> {
-    SegmentId::asked(segment, &survey.questions).map_err(ApiError::BadRequest)
+    SegmentId::asked(segment, survey).map_err(ApiError::BadRequest)
 }
 
 /// The page and filters of a list of responses.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ResponsesQuery {
-    /// Only responses in this segment (`QUESTION_ID:OPTION`).
+    /// Only responses in this segment (`QUESTION_ID:OPTION`, or `@language:TAG`).
     segment: Option<String>,
     /// From 1; defaults to 1.
     page: Option<u64>,

@@ -689,10 +689,9 @@ pub async fn submit(
         submitted_at: OffsetDateTime::now_utc(),
         values,
         hidden,
-        // Which language it was answered in matters only where there was a choice.
-        language: (survey.languages.len() > 1)
-            .then(|| LanguageTag::parse(form.words.lang()).ok())
-            .flatten(),
+        // Kept for every survey: one that gains a language later segments its earlier
+        // answers by the language they were given in.
+        language: LanguageTag::parse(form.words.lang()).ok(),
     };
     let queues = &state.stores.answer_queues;
     match moves_home(&state, &tenant, &survey).await? {

@@ -131,11 +131,10 @@ pub async fn summary(
     query: web::Query<SegmentQuery>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let (segment, segment_error) =
-        match SegmentId::asked(query.segment.as_deref(), &survey.questions) {
-            Ok(segment) => (segment, None),
-            Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
-        };
+    let (segment, segment_error) = match SegmentId::asked(query.segment.as_deref(), &survey) {
+        Ok(segment) => (segment, None),
+        Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
+    };
     let mut report = state
         .stores
         .summary_report(&survey, segment.as_ref())
@@ -347,11 +346,10 @@ pub async fn responses(
         Ok(range) => (range, None),
         Err(problem) => (None, Some(problem)),
     };
-    let (segment, segment_error) =
-        match SegmentId::asked(query.segment.as_deref(), &survey.questions) {
-            Ok(segment) => (segment, None),
-            Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
-        };
+    let (segment, segment_error) = match SegmentId::asked(query.segment.as_deref(), &survey) {
+        Ok(segment) => (segment, None),
+        Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
+    };
     let filter = Filter {
         range,
         segment: segment.clone(),

@@ -36,6 +36,23 @@ impl SegmentPicker {
         }
     }
 
+    /// A segment as the picker names it: its option, or its language's name with its tag.
+    pub(super) fn label(&self, segment: &SegmentReport) -> String {
+        match is_language(segment) {
+            true => format!(
+                "{} ({})",
+                crate::i18n::language_name(&segment.option),
+                segment.option
+            ),
+            false => segment.option.clone(),
+        }
+    }
+
+    /// Whether the segment shown is a language's.
+    pub(super) fn shows_language(&self) -> bool {
+        self.shown.as_ref().is_some_and(is_language)
+    }
+
     /// Whether the survey has segments to pick from.
     pub(super) fn offered(&self) -> bool {
         !self.groups.is_empty()
@@ -50,6 +67,14 @@ impl SegmentPicker {
             url::form_urlencoded::byte_serialize(self.selected.as_bytes()).collect();
         format!("&segment={encoded}")
     }
+}
+
+/// Whether a segment is that of a language rather than of a question's option.
+fn is_language(segment: &SegmentReport) -> bool {
+    segment.id.starts_with(&format!(
+        "{}:",
+        crate::domain::segment::SegmentKey::Language
+    ))
 }
 
 #[cfg(test)]
