@@ -255,6 +255,24 @@ impl Survey {
         self.updated = now;
     }
 
+    /// Its own definition, as it stands (translations included): to change one part of it.
+    pub fn definition(&self) -> Definition {
+        Definition {
+            title: self.title.clone(),
+            description: self.description.clone(),
+            questions: self.questions.clone(),
+            layout: self.layout.clone(),
+            closes_at: self.closes_at,
+            response_limit: self.response_limit,
+            closed_message: self.closed_message.clone(),
+            thank_you: self.thank_you.clone(),
+            regions: self.regions.clone(),
+            residency: self.residency,
+            languages: self.languages.clone(),
+            translations: Some(self.translations.clone()),
+        }
+    }
+
     /// The definition of a copy of it, titled "Copy of ...": the same questions (with their
     /// ids, which only need to be unique within a survey), pages, logic and texts. A close
     /// time already past at `now` is left out, so the copy can be published and answered.
@@ -266,18 +284,18 @@ impl Survey {
                 .chars()
                 .take(MOST)
                 .collect(),
-            description: self.description.clone(),
-            questions: self.questions.clone(),
-            layout: self.layout.clone(),
             closes_at: self.closes_at.filter(|at| *at > now),
-            response_limit: self.response_limit,
-            closed_message: self.closed_message.clone(),
-            thank_you: self.thank_you.clone(),
-            regions: self.regions.clone(),
-            residency: self.residency,
-            languages: self.languages.clone(),
-            translations: Some(self.translations.clone()),
+            ..self.definition()
         }
+    }
+
+    /// Its translations as a sheet for translators (see `translation::sheet`).
+    pub fn translation_sheet(&self) -> Vec<Vec<String>> {
+        crate::domain::translation::sheet(
+            &self.offered_languages(),
+            &self.owner_texts(),
+            &self.translations,
+        )
     }
 
     /// Every owner text, by key, in its default language (see `translation::owner_texts`).

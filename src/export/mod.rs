@@ -15,6 +15,7 @@ mod postgres;
 mod responses;
 mod sheet;
 mod target;
+pub mod text_sheet;
 mod xlsx;
 
 pub use csv::{csv_stream, formula_safe};

@@ -1,8 +1,8 @@
 //! Response downloads (CSV and XLSX), answered the same way for the tenant site and the API:
 //! streamed, named after the tenant and survey, never cached.
 
-use actix_web::HttpResponse;
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION};
+use actix_web::{HttpResponse, HttpResponseBuilder};
 use futures_util::TryStreamExt;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -48,12 +48,18 @@ pub fn download(
             tracing::error!(error = %error_chain(&error), "streaming a download failed");
             actix_web::error::ErrorInternalServerError("the download stopped")
         });
-    HttpResponse::Ok()
+    attachment(format, &filename).streaming(stream)
+}
+
+/// The start of a download in `format` saved as `filename`: its type, never cached.
+pub fn attachment(format: SheetFormat, filename: &str) -> HttpResponseBuilder {
+    let mut response = HttpResponse::Ok();
+    response
         .content_type(format.content_type())
         .insert_header((CACHE_CONTROL, "no-store"))
         .insert_header((
             CONTENT_DISPOSITION,
             format!("attachment; filename=\"{filename}\""),
-        ))
-        .streaming(stream)
+        ));
+    response
 }

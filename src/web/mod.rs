@@ -18,6 +18,7 @@ pub mod request_log;
 pub mod roles;
 pub mod route_table;
 mod tenant;
+mod upload;
 
 pub use error::WebError;
 pub use render::{render, render_with_status};

@@ -116,6 +116,8 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "designer-phone",
         "designer-logic-phone",
         "designer-logic-phone-no-js",
+        "translations-phone",
+        "translations",
         "dashboard-wide",
         "dashboard-phone-published",
         "summary-phone",

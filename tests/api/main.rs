@@ -48,6 +48,7 @@ pub mod storage;
 mod stores;
 mod summary_page;
 mod tenant_site;
+mod translations;
 mod untrusted_input;
 mod webhooks;
 mod worker;

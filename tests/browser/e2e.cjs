@@ -385,6 +385,24 @@ async function main() {
     await plainPhone.context().addCookies(await owner.context().cookies());
     await plainPhone.goto(`${base}/tenant/surveys/${branching}`);
     await shoot(plainPhone, "designer-logic-phone-no-js");
+    // Its languages and translations on a phone: three languages set, an Arabic text typed
+    // beside the English one (right to left), what is missing counted; then on a desktop.
+    await phoneOwner.goto(`${base}/tenant/surveys/${branching}/translations`);
+    await phoneOwner.fill("#languages", "en, de, ar");
+    await phoneOwner.click("text=Save languages");
+    await phoneOwner.waitForSelector("text=Saved: offered in English (en), Deutsch (de), العربية (ar).");
+    await phoneOwner.click("nav[aria-label='Language to translate'] >> text=العربية");
+    await phoneOwner.waitForSelector("textarea[name='t:title'][dir=rtl]");
+    await phoneOwner.fill("textarea[name='t:title']", "زيارة إلى أحد مقاهينا");
+    await phoneOwner.click("button:has-text('Save the')");
+    await phoneOwner.waitForSelector("text=Saved العربية (ar)");
+    const tab = await phoneOwner.textContent("nav[aria-label='Language to translate'] a[aria-current=page]");
+    if (!/\(ar\): \d+ of \d+ missing/.test(tab)) throw new Error(`the Arabic tab counts what is missing: ${tab}`);
+    await shoot(phoneOwner, "translations-phone");
+    const desk = await owner.context().newPage();
+    await desk.goto(`${base}/tenant/surveys/${branching}/translations?lang=de`);
+    await shoot(desk, "translations");
+    await desk.close();
     // Published, its long public link stays inside the dashboard's card at 1280 px and on a phone.
     const published = await fetch(`${base}/api/v1/surveys/${branching}/publish`, {
       method: "POST", headers: { authorization: `Bearer ${apiKey}` } });

@@ -485,17 +485,9 @@ impl SurveyInput {
         Some(translation::check(&sent, &languages, &texts, errors))
     }
 
-    /// The languages sent, checked as tags, each once, at most 20.
+    /// The languages sent, checked (see `language_list`).
     fn language_tags(&self, errors: &mut DefinitionErrors) -> Vec<LanguageTag> {
-        let too_many = format!("a survey is offered in at most {MAX_LANGUAGES} languages");
-        named_once(
-            &self.languages,
-            "languages",
-            MAX_LANGUAGES,
-            &too_many,
-            errors,
-            |text| LanguageTag::parse(text).map_err(|problem| problem.to_string()),
-        )
+        language_list(&self.languages, errors)
     }
 
     /// The hosting regions sent, checked as names (whether the installation has them is the
@@ -836,6 +828,20 @@ fn text_key(path: &str, placed: &[Placed<'_>], questions: &[Question]) -> Option
     let (index, part) = page.split_once("].")?;
     let index: usize = index.parse().ok()?;
     matches!(part, "title" | "description").then(|| format!("page:{index}:{part}"))
+}
+
+/// The languages a survey is offered in, as sent (its default first): each a language tag,
+/// each once, at most `MAX_LANGUAGES`; what is wrong goes to `errors` (`languages[1]`).
+pub fn language_list(sent: &[String], errors: &mut DefinitionErrors) -> Vec<LanguageTag> {
+    let too_many = format!("a survey is offered in at most {MAX_LANGUAGES} languages");
+    named_once(
+        sent,
+        "languages",
+        MAX_LANGUAGES,
+        &too_many,
+        errors,
+        |text| LanguageTag::parse(text).map_err(|problem| problem.to_string()),
+    )
 }
 
 /// A list of names sent as `field` (`regions`, `languages`), each read by `parse`: at most

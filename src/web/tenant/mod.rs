@@ -22,6 +22,7 @@ mod segments;
 mod session;
 mod settings;
 mod sso;
+mod translations;
 mod webhooks;
 
 use actix_web::http::Method;
@@ -167,6 +168,36 @@ static ROUTES: &[Route] = &[
     member(Role::Editor, Method::POST, "/surveys/{slug}/delete", |r| {
         r.to(designer::delete)
     }),
+    member(
+        Role::Editor,
+        Method::GET,
+        "/surveys/{slug}/translations",
+        |r| r.to(translations::show),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/translations",
+        |r| r.to(translations::save_texts),
+    ),
+    member(
+        Role::Editor,
+        Method::GET,
+        "/surveys/{slug}/translations.{format}",
+        |r| r.to(translations::download),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/translations/import",
+        |r| r.to(translations::import),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/languages",
+        |r| r.to(translations::save_languages),
+    ),
     member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
         r.to(results::summary)
     }),

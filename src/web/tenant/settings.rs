@@ -17,8 +17,7 @@ use super::session::{AtLeast, SignedIn};
 use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
 use crate::web::roles::Owner;
-use actix_multipart::Multipart;
-use futures_util::StreamExt;
+use crate::web::upload;
 
 use crate::domain::branding::{self, BrandingError, MAX_LOGO_BYTES, logo_type};
 use crate::domain::{Tenant, Zone};
@@ -126,8 +125,6 @@ pub async fn save_zone(
     Ok(saved())
 }
 
-/// Most bytes of a branding form's fields other than the logo.
-const SMALL_FIELD: usize = 4096;
 /// Most fields of a branding form (it has four).
 const MAX_FIELDS: usize = 8;
 
@@ -138,40 +135,14 @@ pub async fn save_branding(
     request: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    // Built here rather than extracted, so a malformed upload gets the site's 400 page.
-    let mut form = Multipart::new(request.headers(), payload);
-    let (mut csrf, mut accent, mut remove, mut logo) = (None, String::new(), false, None);
-    let refused = || WebError::BadRequest("This form could not be read.".into());
-    let mut fields = 0;
-    while let Some(field) = form.next().await {
-        fields += 1;
-        if fields > MAX_FIELDS {
-            return Err(refused());
-        }
-        let mut field = field.map_err(|_| refused())?;
-        let name = field.name().unwrap_or_default().to_owned();
-        let limit = if name == "logo" {
-            MAX_LOGO_BYTES
-        } else {
-            SMALL_FIELD
-        };
-        let bytes = match field.bytes(limit).await {
-            Ok(read) => read.map_err(|_| refused())?,
-            Err(_) if name == "logo" => {
-                logo = Some(Err(BrandingError::TooLarge));
-                continue;
-            }
-            Err(_) => return Err(refused()),
-        };
-        let text = || String::from_utf8_lossy(&bytes).into_owned();
-        match name.as_str() {
-            "csrf" => csrf = Some(text()),
-            "accent" => accent = text(),
-            "remove_logo" => remove = true,
-            "logo" if !bytes.is_empty() => logo = Some(logo_type(&bytes).map(|_| bytes)),
-            _ => {}
-        }
-    }
+    let sent = upload::read(&request, payload, "logo", MAX_LOGO_BYTES, MAX_FIELDS).await?;
+    let csrf = sent.field("csrf").map(str::to_owned);
+    let accent = sent.field("accent").unwrap_or_default().to_owned();
+    let remove = sent.field("remove_logo").is_some();
+    let logo = sent.file.map(|file| match file {
+        Ok(bytes) => logo_type(&bytes).map(|_| bytes),
+        Err(upload::TooLarge) => Err(BrandingError::TooLarge),
+    });
     signed_in.check_csrf(csrf.as_deref())?;
     let mut settings = page(&state, &signed_in).await?;
     let accent = match accent.trim() {

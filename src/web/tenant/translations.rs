@@ -1,0 +1,398 @@
+//! A survey's languages and translations: the languages it is offered in, each text beside
+//! the default one per language with what is missing, and the sheet for translators (XLSX or
+//! CSV, one row per text, one column per language) downloaded and imported back.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::session::{AtLeast, SignedIn};
+use super::{notice, own_survey};
+use crate::domain::Survey;
+use crate::domain::definition::language_list;
+use crate::domain::member::Role;
+use crate::domain::translation::{self, MAX_SHEET_ROWS, describe, is_markdown};
+use crate::export::SheetFormat;
+use crate::export::text_sheet;
+use crate::i18n::{Words, language_name};
+use crate::service::surveys as service;
+use crate::web::download::attachment;
+use crate::web::forms::field;
+use crate::web::roles::Editor;
+use crate::web::{AppState, WebError, render_with_status, upload};
+
+/// Largest translation sheet imported.
+pub const MAX_SHEET_BYTES: usize = 2 * 1024 * 1024;
+/// Most problems of an import listed (the count says how many more).
+const LISTED_PROBLEMS: usize = 50;
+
+/// One of the survey's other languages, as a tab.
+struct LanguageTab {
+    tag: String,
+    name: String,
+    missing: usize,
+    shown: bool,
+}
+
+/// One text beside its default.
+struct TextView {
+    key: String,
+    label: String,
+    default: String,
+    translation: String,
+    markdown: bool,
+    error: Option<String>,
+}
+
+impl TextView {
+    /// Lines the text box starts with: room for what the default says.
+    fn rows(&self) -> usize {
+        (self.default.chars().count() / 60 + 1).clamp(1, 8)
+    }
+}
+
+#[derive(Template)]
+#[template(path = "tenant/translations.html")]
+struct TranslationsPage {
+    csrf: String,
+    role: Role,
+    survey: Arc<Survey>,
+    /// The languages as typed (or as they are), `en, de, ar`.
+    languages_typed: String,
+    languages_error: Option<String>,
+    /// The default language's tag and name.
+    default: (String, String),
+    /// How many texts the survey has.
+    total: usize,
+    tabs: Vec<LanguageTab>,
+    /// The language shown: tag, name, direction.
+    shown: Option<(String, String, &'static str)>,
+    texts: Vec<TextView>,
+    /// Whether saving the texts shown was refused.
+    refused: bool,
+    import_problems: Vec<String>,
+    notice: Option<String>,
+}
+
+impl TranslationsPage {
+    fn address(&self) -> String {
+        format!("/tenant/surveys/{}/translations", self.survey.slug)
+    }
+
+    /// Every language the site's own words come in, named in its own language.
+    fn site_languages(&self) -> String {
+        crate::i18n::SHIPPED
+            .iter()
+            .map(|tag| format!("{} ({tag})", language_name(tag)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// `?lang=TAG`: the language to show.
+#[derive(Deserialize)]
+pub struct LanguageQuery {
+    lang: Option<String>,
+}
+
+/// The page for `survey`, showing `asked` (else its first other language).
+fn page(signed_in: &SignedIn, survey: Arc<Survey>, asked: Option<&str>) -> TranslationsPage {
+    let languages = survey.offered_languages();
+    let missing = survey.missing_translations();
+    let texts = survey.owner_texts();
+    let shown_tag = languages
+        .iter()
+        .skip(1)
+        .find(|tag| Some(tag.as_str()) == asked)
+        .or_else(|| languages.get(1))
+        .cloned();
+    let tabs = languages
+        .iter()
+        .skip(1)
+        .map(|tag| LanguageTab {
+            tag: tag.to_string(),
+            name: language_name(tag.as_str()),
+            missing: missing
+                .iter()
+                .find(|(lacking, _, _)| lacking == tag)
+                .map_or(0, |(_, count, _)| *count),
+            shown: Some(tag) == shown_tag.as_ref(),
+        })
+        .collect();
+    let views = match &shown_tag {
+        None => Vec::new(),
+        Some(tag) => texts
+            .iter()
+            .map(|(key, default)| TextView {
+                key: key.clone(),
+                label: describe(key, &survey.questions),
+                default: default.clone(),
+                translation: survey
+                    .translations
+                    .get(tag)
+                    .and_then(|given| given.get(key))
+                    .cloned()
+                    .unwrap_or_default(),
+                markdown: is_markdown(key),
+                error: None,
+            })
+            .collect(),
+    };
+    let default = languages
+        .first()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    TranslationsPage {
+        csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
+        languages_typed: languages
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        languages_error: None,
+        default: (default.clone(), language_name(&default)),
+        total: texts.len(),
+        tabs,
+        shown: shown_tag.map(|tag| {
+            let dir = Words::for_tag(tag.as_str()).dir();
+            (tag.to_string(), language_name(tag.as_str()), dir)
+        }),
+        texts: views,
+        refused: false,
+        import_problems: Vec::new(),
+        notice: None,
+        survey,
+    }
+}
+
+/// Where the page of `survey` showing `language` is.
+fn address(survey: &Survey, language: Option<&str>) -> String {
+    let base = format!("/tenant/surveys/{}/translations", survey.slug);
+    match language {
+        Some(tag) => format!("{base}?lang={tag}"),
+        None => base,
+    }
+}
+
+/// `GET /tenant/surveys/{slug}/translations?lang=TAG`
+pub async fn show(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    slug: web::Path<String>,
+    query: web::Query<LanguageQuery>,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let mut shown = page(&signed_in, survey, query.lang.as_deref());
+    shown.notice = notice::take(&request, &state);
+    notice::render_once(&shown, shown.notice.is_some())
+}
+
+/// `POST /tenant/surveys/{slug}/languages`: the languages it is offered in, the default
+/// first. Translations of languages still offered stay.
+pub async fn save_languages(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let typed = field(&form, "languages").unwrap_or_default().to_owned();
+    let sent: Vec<String> = typed
+        .split([',', ';', ' '])
+        .filter(|tag| !tag.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    let mut errors = BTreeMap::new();
+    let languages = language_list(&sent, &mut errors);
+    if sent.is_empty() || !errors.is_empty() {
+        let mut shown = page(&signed_in, survey, None);
+        shown.languages_error = Some(
+            errors
+                .into_values()
+                .next()
+                .unwrap_or_else(|| "name at least one language, such as en".into()),
+        );
+        shown.languages_typed = typed.chars().take(400).collect();
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+    }
+    let mut definition = survey.definition();
+    definition.translations = None;
+    definition.languages = languages;
+    let saved = service::revise(&state.stores, &survey, definition).await?;
+    let said: Vec<String> = saved
+        .offered_languages()
+        .iter()
+        .map(|tag| format!("{} ({tag})", language_name(tag.as_str())))
+        .collect();
+    Ok(notice::redirect(
+        &state,
+        &address(&saved, None),
+        &format!("Saved: offered in {}.", said.join(", ")),
+    ))
+}
+
+/// `POST /tenant/surveys/{slug}/translations?lang=TAG`: that language's texts.
+pub async fn save_texts(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    slug: web::Path<String>,
+    query: web::Query<LanguageQuery>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let form = signed_in.checked_form(payload, &state).await?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let languages = survey.offered_languages();
+    let Some(tag) = languages
+        .iter()
+        .skip(1)
+        .find(|tag| Some(tag.as_str()) == query.lang.as_deref())
+    else {
+        return Err(WebError::BadRequest(
+            "Choose one of the survey's other languages to translate.".into(),
+        ));
+    };
+    let posted: BTreeMap<String, String> = form
+        .iter()
+        .filter_map(|(name, text)| Some((name.strip_prefix("t:")?.to_owned(), text.clone())))
+        .collect();
+    // Every other language as it is, this one as posted.
+    let mut sent: BTreeMap<String, BTreeMap<String, String>> = survey
+        .translations
+        .iter()
+        .map(|(language, texts)| (language.to_string(), texts.clone()))
+        .collect();
+    sent.insert(tag.to_string(), posted.clone());
+    let mut errors = BTreeMap::new();
+    let kept = translation::check(&sent, &languages, &survey.owner_texts(), &mut errors);
+    if !errors.is_empty() {
+        let mut shown = page(&signed_in, survey.clone(), Some(tag.as_str()));
+        let prefix = format!("translations.{tag}.");
+        for text in &mut shown.texts {
+            text.translation = posted.get(&text.key).cloned().unwrap_or_default();
+            text.error = errors.get(&format!("{prefix}{}", text.key)).cloned();
+        }
+        shown.refused = true;
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+    }
+    let mut definition = survey.definition();
+    definition.translations = Some(kept);
+    let saved = service::revise(&state.stores, &survey, definition).await?;
+    let missing = saved
+        .missing_translations()
+        .into_iter()
+        .find(|(language, _, _)| language == tag)
+        .map_or(0, |(_, count, _)| count);
+    let said = match missing {
+        0 => "every text is translated".to_owned(),
+        1 => "1 text is missing".to_owned(),
+        n => format!("{n} texts are missing"),
+    };
+    Ok(notice::redirect(
+        &state,
+        &address(&saved, Some(tag.as_str())),
+        &format!("Saved {} ({tag}): {said}.", language_name(tag.as_str())),
+    ))
+}
+
+/// `GET /tenant/surveys/{slug}/translations.{format}`: the sheet for translators.
+pub async fn download(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (slug, extension) = path.into_inner();
+    let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let rows = survey.translation_sheet();
+    let body = match format {
+        SheetFormat::Csv => text_sheet::csv_bytes(&rows),
+        SheetFormat::Xlsx => text_sheet::xlsx_bytes(&rows, "Translations").map_err(|error| {
+            WebError::Internal(format!("writing the translation sheet: {error}"))
+        })?,
+    };
+    let filename = format!(
+        "{}-{}-translations.{}",
+        survey.tenant,
+        survey.slug,
+        format.extension()
+    );
+    Ok(attachment(format, &filename).body(body))
+}
+
+/// `POST /tenant/surveys/{slug}/translations/import` (multipart): a filled-in sheet. All or
+/// nothing: every problem is listed by row, and nothing changes until there are none.
+pub async fn import(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let sent = upload::read(&request, payload, "sheet", MAX_SHEET_BYTES, 4).await?;
+    signed_in.check_csrf(sent.field("csrf"))?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let refuse = |problems: Vec<String>| {
+        let mut shown = page(&signed_in, survey.clone(), None);
+        shown.import_problems = problems;
+        render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
+    };
+    let bytes = match sent.file {
+        None => return refuse(vec!["Choose a file to import.".into()]),
+        Some(Err(upload::TooLarge)) => {
+            return refuse(vec![format!(
+                "This file is larger than {} MB, the most an import takes.",
+                MAX_SHEET_BYTES / (1024 * 1024)
+            )]);
+        }
+        Some(Ok(bytes)) => bytes,
+    };
+    let rows = match text_sheet::read_rows(&bytes, MAX_SHEET_ROWS) {
+        Ok(rows) => rows,
+        Err(error) => return refuse(vec![format!("Nothing was imported: {error}.")]),
+    };
+    let languages = survey.offered_languages();
+    let merged = match translation::read_sheet(
+        &rows,
+        &languages,
+        &survey.owner_texts(),
+        &survey.translations,
+    ) {
+        Ok(merged) => merged,
+        Err(problems) => {
+            let mut said: Vec<String> = problems
+                .iter()
+                .take(LISTED_PROBLEMS)
+                .map(ToString::to_string)
+                .collect();
+            if problems.len() > LISTED_PROBLEMS {
+                said.push(format!("and {} more.", problems.len() - LISTED_PROBLEMS));
+            }
+            return refuse(said);
+        }
+    };
+    let changed: usize = merged
+        .iter()
+        .map(|(language, texts)| {
+            let before = survey.translations.get(language);
+            texts
+                .iter()
+                .filter(|(key, text)| before.and_then(|b| b.get(*key)) != Some(*text))
+                .count()
+        })
+        .sum();
+    let mut definition = survey.definition();
+    definition.translations = Some(merged);
+    let saved = service::revise(&state.stores, &survey, definition).await?;
+    let text = match changed {
+        1 => "Imported: 1 text changed.".to_owned(),
+        n => format!("Imported: {n} texts changed."),
+    };
+    Ok(notice::redirect(&state, &address(&saved, None), &text))
+}
