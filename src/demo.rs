@@ -26,6 +26,7 @@ fn question(id: &str, text: &str, required: bool, kind: QuestionKind) -> Questio
     Question {
         id: QuestionId::parse(id).expect("the demo question ids are valid"),
         text: text.into(),
+        help: None,
         required,
         kind,
         show_if: None,

@@ -34,14 +34,19 @@ impl intl_memoizer::Memoizable for Grouping {
     type Args = ();
     type Error = ();
     fn construct(lang: LanguageIdentifier, _: ()) -> Result<Self, ()> {
-        let locale = match lang.language.as_str() {
-            // The site writes Arabic pages' digits in Latin (as their forms take them), and
-            // Arabic's own separator between Latin digits is reordered by the browser's
-            // right-to-left layout: Latin digits take the Latin separator.
-            "ar" => num_format::Locale::en,
-            language => num_format::Locale::from_name(language).unwrap_or(num_format::Locale::en),
-        };
-        Ok(Self(locale))
+        Ok(Self(number_locale(lang.language.as_str())))
+    }
+}
+
+/// How a language writes numbers (its grouping and decimal separators), from CLDR's data as
+/// `num-format` ships it; English's for a language it lacks.
+fn number_locale(language: &str) -> num_format::Locale {
+    match language {
+        // The site writes Arabic pages' digits in Latin (as their forms take them), and
+        // Arabic's own separator between Latin digits is reordered by the browser's
+        // right-to-left layout: Latin digits take the Latin separators.
+        "ar" => num_format::Locale::en,
+        language => num_format::Locale::from_name(language).unwrap_or(num_format::Locale::en),
     }
 }
 
@@ -139,6 +144,28 @@ impl Words {
             Some(unic_langid::CharacterDirection::RTL) => "rtl",
             _ => "ltr",
         }
+    }
+
+    /// A number as the page's language writes it: digits grouped, its own decimal separator
+    /// (`1,234.5`, `1.234,5`), at most six decimals.
+    pub fn number(&self, value: f64) -> String {
+        use num_format::ToFormattedString;
+        let locale = number_locale(self.site.language.as_str());
+        let text = format!("{:.6}", value.abs());
+        let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+        let fraction = fraction.trim_end_matches('0');
+        // Answers are at most 1e15 in magnitude (`MAX_NUMBER`): whole parts fit.
+        let whole: u64 = whole.parse().unwrap_or(0);
+        let mut written = String::new();
+        if value < 0.0 && (whole > 0 || !fraction.is_empty()) {
+            written.push('-');
+        }
+        written.push_str(&whole.to_formatted_string(&locale));
+        if !fraction.is_empty() {
+            written.push_str(locale.decimal());
+            written.push_str(fraction);
+        }
+        written
     }
 
     /// Message `id`, without arguments.
@@ -332,6 +359,22 @@ mod tests {
         );
         // And a lookup of an unknown id says which, rather than nothing.
         assert_eq!(Words::default().t("no-such-message"), "no-such-message");
+    }
+
+    #[test]
+    fn numbers_are_written_as_each_language_writes_them() {
+        let said = |tag: &str, n: f64| Words::for_tag(tag).number(n);
+        assert_eq!(said("en", 1234.5), "1,234.5");
+        assert_eq!(said("de", 1234.5), "1.234,5");
+        assert_eq!(said("fr", -0.25), "-0,25");
+        assert_eq!(said("en", 2026.0), "2,026");
+        assert_eq!(
+            said("ar", 1234.5),
+            "1,234.5",
+            "Latin digits, Latin separators"
+        );
+        assert_eq!(said("en", -0.0), "0");
+        assert_eq!(said("en", 1e15), "1,000,000,000,000,000");
     }
 
     #[test]

@@ -101,3 +101,52 @@ surveys-answer = أجب عن هذا الاستطلاع
 surveys-pages = صفحات الاستطلاعات
 surveys-previous = السابق
 surveys-next = التالي
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $day } { $month ->
+    [1] يناير
+    [2] فبراير
+    [3] مارس
+    [4] أبريل
+    [5] مايو
+    [6] يونيو
+    [7] يوليو
+    [8] أغسطس
+    [9] سبتمبر
+    [10] أكتوبر
+    [11] نوفمبر
+   *[12] ديسمبر
+} { $year }
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { "، " }
+
+## Saving to continue later
+
+form-save = احفظ وتابع لاحقًا
+save-not-offered = لا يمكن حفظ هذا الاستبيان لمتابعته لاحقًا.
+save-too-many = حفظت مرات كثيرة في وقت قصير. يرجى الانتظار { $minutes ->
+    [one] دقيقة واحدة
+    [two] دقيقتين
+    [few] { $minutes } دقائق
+   *[other] { $minutes } دقيقة
+} ثم الحفظ مرة أخرى، أو إرسال إجاباتك الآن.
+save-too-large = إجاباتك أطول من أن تُحفظ لوقت لاحق. يرجى إرسالها الآن أو تقصير أطولها.
+saved-title = تم حفظ إجاباتك
+saved-intro = للمتابعة لاحقًا، افتح هذا الرابط على أي جهاز. احتفظ به لنفسك: يمكن لأي شخص لديه الرابط أن يرى إجاباتك ويغيّرها.
+saved-until = يعمل الرابط حتى { $date }.
+saved-continue = تابع الآن
+saved-email-label = أرسل لي الرابط بالبريد الإلكتروني
+saved-email-hint = يُستخدم عنوانك لإرسال هذا الرابط فقط.
+saved-email-send = أرسل الرابط
+saved-email-sent = الرابط في طريقه إلى العنوان الذي أدخلته.
+saved-email-invalid = يرجى إدخال عنوان بريد إلكتروني مثل name@example.com.
+resume-gone-title = لم يعد هذا الرابط يعمل
+resume-gone-message = أُرسلت الإجابات المحفوظة به، أو انتهت مهلة المتابعة.
+resume-start-again = ابدأ الاستبيان من جديد
+resume-mail-subject = تابع «{ $title }»
+resume-mail-body = حفظت إجاباتك على «{ $title }». تابع من حيث توقفت:
+    { $link }
+
+    يعمل الرابط حتى { $date }. احتفظ به لنفسك: يمكن لأي شخص لديه الرابط أن يرى إجاباتك ويغيّرها. إذا لم تطلب هذه الرسالة فتجاهلها.

@@ -93,3 +93,50 @@ surveys-answer = Diese Umfrage beantworten
 surveys-pages = Seiten der Umfragen
 surveys-previous = Zurück
 surveys-next = Weiter
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $day }. { $month ->
+    [1] Januar
+    [2] Februar
+    [3] März
+    [4] April
+    [5] Mai
+    [6] Juni
+    [7] Juli
+    [8] August
+    [9] September
+    [10] Oktober
+    [11] November
+   *[12] Dezember
+} { $year }
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { ", " }
+
+## Saving to continue later
+
+form-save = Speichern und später fortfahren
+save-not-offered = Diese Umfrage kann nicht gespeichert werden, um später fortzufahren.
+save-too-many = Sie haben in kurzer Zeit oft gespeichert. Bitte warten Sie { $minutes ->
+    [one] eine Minute
+   *[other] { $minutes } Minuten
+} und speichern Sie erneut, oder senden Sie Ihre Antworten jetzt.
+save-too-large = Ihre Antworten sind zu lang, um sie für später zu speichern. Bitte senden Sie sie jetzt oder kürzen Sie die längste.
+saved-title = Ihre Antworten sind gespeichert
+saved-intro = Um später fortzufahren, öffnen Sie diesen Link auf einem beliebigen Gerät. Behalten Sie ihn für sich: Wer ihn hat, kann Ihre Antworten sehen und ändern.
+saved-until = Der Link funktioniert bis zum { $date }.
+saved-continue = Jetzt fortfahren
+saved-email-label = Link per E-Mail senden
+saved-email-hint = Ihre Adresse wird nur für diesen Link verwendet.
+saved-email-send = Link senden
+saved-email-sent = Der Link ist an die angegebene Adresse unterwegs.
+saved-email-invalid = Bitte geben Sie eine E-Mail-Adresse ein, z. B. name@example.com.
+resume-gone-title = Dieser Link funktioniert nicht mehr
+resume-gone-message = Die darunter gespeicherten Antworten wurden gesendet, oder die Zeit zum Fortfahren ist abgelaufen.
+resume-start-again = Umfrage neu beginnen
+resume-mail-subject = „{ $title }“ fortsetzen
+resume-mail-body = Sie haben Ihre Antworten zu „{ $title }“ gespeichert. Hier geht es weiter:
+    { $link }
+
+    Der Link funktioniert bis zum { $date }. Behalten Sie ihn für sich: Wer ihn hat, kann Ihre Antworten sehen und ändern. Wenn Sie diese E-Mail nicht angefordert haben, ignorieren Sie sie.

@@ -101,3 +101,50 @@ surveys-answer = Answer this survey
 surveys-pages = Pages of surveys
 surveys-previous = Previous
 surveys-next = Next
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $day } { $month ->
+    [1] January
+    [2] February
+    [3] March
+    [4] April
+    [5] May
+    [6] June
+    [7] July
+    [8] August
+    [9] September
+    [10] October
+    [11] November
+   *[12] December
+} { $year }
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { ", " }
+
+## Saving to continue later
+
+form-save = Save and continue later
+save-not-offered = This survey cannot be saved to continue later.
+save-too-many = You saved many times in a short while. Please wait { $minutes ->
+    [one] a minute
+   *[other] { $minutes } minutes
+} and save again, or send your answers now.
+save-too-large = Your answers are too long to save for later. Please send them now, or shorten the longest.
+saved-title = Your answers are saved
+saved-intro = To continue later, open this link on any device. Keep it to yourself: anyone with it can see and change your answers.
+saved-until = The link works until { $date }.
+saved-continue = Continue now
+saved-email-label = Email me the link
+saved-email-hint = Your address is used only to send this link.
+saved-email-send = Send the link
+saved-email-sent = The link is on its way to the address you gave.
+saved-email-invalid = Please enter an email address, like name@example.com.
+resume-gone-title = This link no longer works
+resume-gone-message = The answers saved under it were sent, or the time to continue has passed.
+resume-start-again = Start the survey again
+resume-mail-subject = Continue "{ $title }"
+resume-mail-body = You saved your answers to "{ $title }". Continue where you left off:
+    { $link }
+
+    The link works until { $date }. Keep it to yourself: anyone with it can see and change your answers. If you did not ask for this email, ignore it.

@@ -93,3 +93,50 @@ surveys-answer = Responder a esta encuesta
 surveys-pages = Páginas de encuestas
 surveys-previous = Anterior
 surveys-next = Siguiente
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $day } de { $month ->
+    [1] enero
+    [2] febrero
+    [3] marzo
+    [4] abril
+    [5] mayo
+    [6] junio
+    [7] julio
+    [8] agosto
+    [9] septiembre
+    [10] octubre
+    [11] noviembre
+   *[12] diciembre
+} de { $year }
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { ", " }
+
+## Saving to continue later
+
+form-save = Guardar y continuar más tarde
+save-not-offered = Esta encuesta no se puede guardar para continuar más tarde.
+save-too-many = Ha guardado muchas veces en poco tiempo. Espere { $minutes ->
+    [one] un minuto
+   *[other] { $minutes } minutos
+} y vuelva a guardar, o envíe sus respuestas ahora.
+save-too-large = Sus respuestas son demasiado largas para guardarlas. Envíelas ahora o acorte la más larga.
+saved-title = Sus respuestas están guardadas
+saved-intro = Para continuar más tarde, abra este enlace en cualquier dispositivo. Guárdelo para usted: quien lo tenga puede ver y cambiar sus respuestas.
+saved-until = El enlace funciona hasta el { $date }.
+saved-continue = Continuar ahora
+saved-email-label = Enviarme el enlace por correo
+saved-email-hint = Su dirección solo se usa para enviar este enlace.
+saved-email-send = Enviar el enlace
+saved-email-sent = El enlace va de camino a la dirección que indicó.
+saved-email-invalid = Escriba una dirección de correo, como nombre@example.com.
+resume-gone-title = Este enlace ya no funciona
+resume-gone-message = Las respuestas guardadas se enviaron, o ya pasó el plazo para continuar.
+resume-start-again = Empezar la encuesta de nuevo
+resume-mail-subject = Continuar «{ $title }»
+resume-mail-body = Guardó sus respuestas a «{ $title }». Continúe donde lo dejó:
+    { $link }
+
+    El enlace funciona hasta el { $date }. Guárdelo para usted: quien lo tenga puede ver y cambiar sus respuestas. Si no pidió este correo, ignórelo.

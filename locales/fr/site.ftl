@@ -96,3 +96,50 @@ surveys-answer = Répondre à cette enquête
 surveys-pages = Pages d’enquêtes
 surveys-previous = Précédente
 surveys-next = Suivante
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $day } { $month ->
+    [1] janvier
+    [2] février
+    [3] mars
+    [4] avril
+    [5] mai
+    [6] juin
+    [7] juillet
+    [8] août
+    [9] septembre
+    [10] octobre
+    [11] novembre
+   *[12] décembre
+} { $year }
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { ", " }
+
+## Saving to continue later
+
+form-save = Enregistrer et continuer plus tard
+save-not-offered = Ce questionnaire ne peut pas être enregistré pour être repris plus tard.
+save-too-many = Vous avez enregistré souvent en peu de temps. Veuillez attendre { $minutes ->
+    [one] une minute
+   *[other] { $minutes } minutes
+} puis enregistrer de nouveau, ou envoyer vos réponses maintenant.
+save-too-large = Vos réponses sont trop longues pour être enregistrées. Veuillez les envoyer maintenant, ou raccourcir la plus longue.
+saved-title = Vos réponses sont enregistrées
+saved-intro = Pour continuer plus tard, ouvrez ce lien sur n’importe quel appareil. Gardez-le pour vous : toute personne qui l’a peut voir et modifier vos réponses.
+saved-until = Le lien fonctionne jusqu’au { $date }.
+saved-continue = Continuer maintenant
+saved-email-label = M’envoyer le lien par e-mail
+saved-email-hint = Votre adresse ne sert qu’à envoyer ce lien.
+saved-email-send = Envoyer le lien
+saved-email-sent = Le lien est en route vers l’adresse indiquée.
+saved-email-invalid = Veuillez saisir une adresse e-mail, comme nom@example.com.
+resume-gone-title = Ce lien ne fonctionne plus
+resume-gone-message = Les réponses enregistrées ont été envoyées, ou le délai pour continuer est passé.
+resume-start-again = Recommencer le questionnaire
+resume-mail-subject = Continuer « { $title } »
+resume-mail-body = Vous avez enregistré vos réponses à « { $title } ». Reprenez là où vous vous êtes arrêté :
+    { $link }
+
+    Le lien fonctionne jusqu’au { $date }. Gardez-le pour vous : toute personne qui l’a peut voir et modifier vos réponses. Si vous n’avez rien demandé, ignorez cet e-mail.

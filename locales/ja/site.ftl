@@ -91,3 +91,34 @@ surveys-answer = このアンケートに回答する
 surveys-pages = アンケートのページ
 surveys-previous = 前へ
 surveys-next = 次へ
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $year }年{ $month }月{ $day }日
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { "、" }
+
+## Saving to continue later
+
+form-save = 保存して後で続ける
+save-not-offered = このアンケートは保存して後で続けることができません。
+save-too-many = 短い間に何度も保存されました。{ $minutes }分待ってからもう一度保存するか、今すぐ回答を送信してください。
+save-too-large = 回答が長すぎるため保存できません。今すぐ送信するか、最も長い回答を短くしてください。
+saved-title = 回答を保存しました
+saved-intro = 後で続けるには、どの端末からでもこのリンクを開いてください。リンクは他人に教えないでください。リンクを持つ人は誰でも回答を見て変更できます。
+saved-until = このリンクは{ $date }まで有効です。
+saved-continue = 今すぐ続ける
+saved-email-label = リンクをメールで送る
+saved-email-hint = メールアドレスはこのリンクの送信にのみ使用します。
+saved-email-send = リンクを送信
+saved-email-sent = 入力されたアドレスにリンクを送信しています。
+saved-email-invalid = name@example.com のようなメールアドレスを入力してください。
+resume-gone-title = このリンクは使用できません
+resume-gone-message = 保存された回答は送信済みか、続ける期限が過ぎています。
+resume-start-again = アンケートを最初から始める
+resume-mail-subject = 「{ $title }」を続ける
+resume-mail-body = 「{ $title }」の回答を保存しました。中断したところから続けるには:
+    { $link }
+
+    このリンクは{ $date }まで有効です。リンクは他人に教えないでください。リンクを持つ人は誰でも回答を見て変更できます。心当たりがない場合は、このメールを無視してください。

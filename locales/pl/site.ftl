@@ -97,3 +97,51 @@ surveys-answer = Odpowiedz na tę ankietę
 surveys-pages = Strony ankiet
 surveys-previous = Poprzednia
 surveys-next = Następna
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $day } { $month ->
+    [1] stycznia
+    [2] lutego
+    [3] marca
+    [4] kwietnia
+    [5] maja
+    [6] czerwca
+    [7] lipca
+    [8] sierpnia
+    [9] września
+    [10] października
+    [11] listopada
+   *[12] grudnia
+} { $year }
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { ", " }
+
+## Saving to continue later
+
+form-save = Zapisz i dokończ później
+save-not-offered = Tej ankiety nie można zapisać, aby dokończyć później.
+save-too-many = Zapisywano wiele razy w krótkim czasie. Odczekaj { $minutes ->
+    [one] minutę
+    [few] { $minutes } minuty
+   *[other] { $minutes } minut
+} i zapisz ponownie albo wyślij odpowiedzi teraz.
+save-too-large = Odpowiedzi są zbyt długie, by je zapisać. Wyślij je teraz albo skróć najdłuższą.
+saved-title = Twoje odpowiedzi są zapisane
+saved-intro = Aby dokończyć później, otwórz ten link na dowolnym urządzeniu. Zachowaj go dla siebie: każdy, kto go ma, może zobaczyć i zmienić Twoje odpowiedzi.
+saved-until = Link działa do { $date }.
+saved-continue = Kontynuuj teraz
+saved-email-label = Wyślij mi link e-mailem
+saved-email-hint = Adres służy tylko do wysłania tego linku.
+saved-email-send = Wyślij link
+saved-email-sent = Link jest w drodze na podany adres.
+saved-email-invalid = Wpisz adres e-mail, np. imie@example.com.
+resume-gone-title = Ten link już nie działa
+resume-gone-message = Zapisane odpowiedzi zostały wysłane albo minął czas na dokończenie.
+resume-start-again = Zacznij ankietę od nowa
+resume-mail-subject = Dokończ „{ $title }”
+resume-mail-body = Zapisano Twoje odpowiedzi w ankiecie „{ $title }”. Kontynuuj tam, gdzie skończono:
+    { $link }
+
+    Link działa do { $date }. Zachowaj go dla siebie: każdy, kto go ma, może zobaczyć i zmienić Twoje odpowiedzi. Jeśli nie prosiłeś o tę wiadomość, zignoruj ją.

@@ -93,3 +93,50 @@ surveys-answer = Responder a este inquérito
 surveys-pages = Páginas de inquéritos
 surveys-previous = Anterior
 surveys-next = Seguinte
+
+## Earlier answers recalled in a question's text
+
+# A date answer: its day, its month (1 to 12) and its year.
+recall-date = { $day } de { $month ->
+    [1] janeiro
+    [2] fevereiro
+    [3] março
+    [4] abril
+    [5] maio
+    [6] junho
+    [7] julho
+    [8] agosto
+    [9] setembro
+    [10] outubro
+    [11] novembro
+   *[12] dezembro
+} de { $year }
+# Between the parts of an answer of several (options ticked, a ranking, a matrix's rows).
+recall-separator = { ", " }
+
+## Saving to continue later
+
+form-save = Guardar e continuar mais tarde
+save-not-offered = Este inquérito não pode ser guardado para continuar mais tarde.
+save-too-many = Guardou muitas vezes em pouco tempo. Aguarde { $minutes ->
+    [one] um minuto
+   *[other] { $minutes } minutos
+} e guarde de novo, ou envie as suas respostas agora.
+save-too-large = As suas respostas são demasiado longas para guardar. Envie-as agora ou encurte a mais longa.
+saved-title = As suas respostas estão guardadas
+saved-intro = Para continuar mais tarde, abra esta ligação em qualquer dispositivo. Guarde-a para si: quem a tiver pode ver e alterar as suas respostas.
+saved-until = A ligação funciona até { $date }.
+saved-continue = Continuar agora
+saved-email-label = Enviar-me a ligação por e-mail
+saved-email-hint = O seu endereço só é usado para enviar esta ligação.
+saved-email-send = Enviar a ligação
+saved-email-sent = A ligação está a caminho do endereço indicado.
+saved-email-invalid = Introduza um endereço de e-mail, como nome@example.com.
+resume-gone-title = Esta ligação já não funciona
+resume-gone-message = As respostas guardadas foram enviadas, ou o prazo para continuar terminou.
+resume-start-again = Começar o inquérito de novo
+resume-mail-subject = Continuar «{ $title }»
+resume-mail-body = Guardou as suas respostas a «{ $title }». Continue onde parou:
+    { $link }
+
+    A ligação funciona até { $date }. Guarde-a para si: quem a tiver pode ver e alterar as suas respostas. Se não pediu este e-mail, ignore-o.

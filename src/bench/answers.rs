@@ -89,6 +89,7 @@ pub(super) async fn seed(
     let question = |id_text: &str, kind: QuestionKind| Question {
         id: id(id_text),
         text: id_text.to_owned(),
+        help: None,
         required: false,
         kind,
         show_if: None,

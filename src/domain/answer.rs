@@ -646,6 +646,7 @@ mod tests {
         Question {
             id: QuestionId::parse(id).expect("an id"),
             text: format!("Question {id}"),
+            help: None,
             required,
             kind,
             show_if: None,

@@ -107,6 +107,26 @@ impl Condition {
         }
     }
 
+    /// Whether it holds whatever the answers: an empty `all`, "answered or not answered" of
+    /// one question, or groups of such.
+    pub fn always_holds(&self) -> bool {
+        match self {
+            Condition::All { all } => all.iter().all(Condition::always_holds),
+            Condition::Any { any } => any.iter().any(Condition::always_holds) || both_ways(any),
+            Condition::Rule(_) => false,
+        }
+    }
+
+    /// Whether it holds for no answers at all: an empty `any`, "answered and not answered"
+    /// of one question, or groups of such.
+    pub fn never_holds(&self) -> bool {
+        match self {
+            Condition::All { all } => all.iter().any(Condition::never_holds) || both_ways(all),
+            Condition::Any { any } => any.iter().all(Condition::never_holds),
+            Condition::Rule(_) => false,
+        }
+    }
+
     /// Every rule in it, depth first.
     pub fn rules(&self) -> Vec<&Rule> {
         match self {
@@ -326,6 +346,105 @@ pub fn next_page(
     Target::End
 }
 
+/// Whether `list` has rules testing one question both for being answered and for not being
+/// answered (`answered: true` and `answered: false`).
+fn both_ways(list: &[Condition]) -> bool {
+    let tested = |answered: bool| -> Vec<&QuestionId> {
+        list.iter()
+            .filter_map(|condition| match condition {
+                Condition::Rule(Rule {
+                    question,
+                    test: Test::Answered(is),
+                }) if *is == answered => Some(question),
+                _ => None,
+            })
+            .collect()
+    };
+    let (yes, no) = (tested(true), tested(false));
+    yes.iter().any(|question| no.contains(question))
+}
+
+/// Which pages may come before which on some respondent's route, read from the pages'
+/// structure alone (any rule may hold or not; a group that always or never holds is read as
+/// such): what the definition check asks before a question may recall an earlier answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageReach {
+    /// `follows[a][b]`: some route shows page `b` after page `a`.
+    follows: Vec<Vec<bool>>,
+    /// Whether some route shows each page.
+    shown: Vec<bool>,
+}
+
+impl PageReach {
+    /// The reach of `pages`.
+    pub fn of(pages: &[PageLayout]) -> Self {
+        let count = pages.len();
+        let next: Vec<Vec<usize>> = (0..count).map(|at| successors(pages, at)).collect();
+        let from = |start: usize| {
+            let mut seen = vec![false; count];
+            let mut todo = next[start].clone();
+            while let Some(page) = todo.pop() {
+                if !std::mem::replace(&mut seen[page], true) {
+                    todo.extend(&next[page]);
+                }
+            }
+            seen
+        };
+        let follows: Vec<Vec<bool>> = (0..count).map(from).collect();
+        let mut shown = follows.first().cloned().unwrap_or_default();
+        if let Some(first) = shown.first_mut() {
+            *first = true;
+        }
+        Self { follows, shown }
+    }
+
+    /// Whether some route shows page `earlier` and then page `later`.
+    pub fn may_precede(&self, earlier: usize, later: usize) -> bool {
+        self.shown.get(earlier).copied().unwrap_or(false)
+            && self
+                .follows
+                .get(earlier)
+                .and_then(|row| row.get(later))
+                .copied()
+                .unwrap_or(false)
+    }
+}
+
+/// The pages a route may show right after page `at`: where its jumps may lead and, unless a
+/// jump always holds, the next page, each passing over pages whose condition may fail.
+fn successors(pages: &[PageLayout], at: usize) -> Vec<usize> {
+    let mut landings = Vec::new();
+    let mut land = |mut page: usize| {
+        while let Some(layout) = pages.get(page) {
+            let condition = layout.show_if.as_ref();
+            if !condition.is_some_and(Condition::never_holds) {
+                landings.push(page);
+            }
+            if condition.is_none_or(Condition::always_holds) {
+                break;
+            }
+            page += 1;
+        }
+    };
+    let mut falls_through = true;
+    for jump in pages.get(at).map_or(&[][..], |page| &page.jumps) {
+        if jump.condition.never_holds() {
+            continue;
+        }
+        if let Target::Page(to) = jump.to {
+            land(to);
+        }
+        if jump.condition.always_holds() {
+            falls_through = false;
+            break;
+        }
+    }
+    if falls_through {
+        land(at + 1);
+    }
+    landings
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,5 +605,50 @@ mod tests {
         assert_eq!(next_page(&pages, 1, &none), Target::End, "page 2 is hidden");
         assert_eq!(next_page(&pages, 1, &maybe), Target::Page(2));
         assert_eq!(next_page(&pages, 2, &maybe), Target::End);
+    }
+
+    #[test]
+    fn reach_follows_every_route_the_structure_allows() {
+        let always = Condition::All { all: vec![] };
+        let never = Condition::Any { any: vec![] };
+        let pages = vec![
+            // Page 0 always jumps to page 2: page 1 is never shown.
+            PageLayout {
+                jumps: vec![Jump {
+                    condition: always.clone(),
+                    to: Target::Page(2),
+                }],
+                ..page(0)
+            },
+            page(1),
+            // Page 2 may jump to the end, else page 3 (shown or not) then page 4.
+            PageLayout {
+                jumps: vec![Jump {
+                    condition: rule("likes", Test::Answered(true)),
+                    to: Target::End,
+                }],
+                ..page(2)
+            },
+            PageLayout {
+                show_if: Some(rule("likes", Test::Answered(false))),
+                ..page(3)
+            },
+            page(4),
+            PageLayout {
+                show_if: Some(never),
+                ..page(5)
+            },
+        ];
+        let reach = PageReach::of(&pages);
+        assert!(reach.may_precede(0, 2));
+        assert!(
+            !reach.may_precede(0, 1),
+            "an unconditional jump passes page 1 over"
+        );
+        assert!(!reach.may_precede(1, 2), "page 1 is never shown");
+        assert!(reach.may_precede(2, 3) && reach.may_precede(2, 4));
+        assert!(reach.may_precede(3, 4));
+        assert!(!reach.may_precede(4, 5), "page 5's condition never holds");
+        assert!(!reach.may_precede(4, 2), "routes only go forward");
     }
 }

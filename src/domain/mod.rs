@@ -13,7 +13,9 @@ pub mod lifecycle;
 pub mod logic;
 pub mod member;
 pub mod problem;
+pub mod progress;
 pub mod question;
+pub mod recall;
 pub mod reference;
 pub mod region;
 pub mod segment;
@@ -28,6 +30,8 @@ pub mod zone;
 
 #[cfg(test)]
 mod flow_tests;
+#[cfg(test)]
+mod recall_tests;
 
 pub use answer::{Answer, AnswerValue, FieldErrors, RawAnswers};
 pub use lifecycle::{Closure, SurveyState};

@@ -213,6 +213,9 @@ pub struct Question {
     pub id: QuestionId,
     /// What is asked.
     pub text: String,
+    /// What helps to answer it, shown under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
     /// Whether an answer is needed.
     #[serde(default)]
     pub required: bool,
@@ -276,6 +279,7 @@ mod tests {
         let question = Question {
             id: QuestionId::parse("q1").expect("an id"),
             text: "Pick one".into(),
+            help: None,
             required: true,
             kind: QuestionKind::SingleChoice {
                 options: vec!["A".into(), "B".into()],

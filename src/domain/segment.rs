@@ -298,6 +298,7 @@ mod tests {
         Question {
             id: QuestionId::parse(id).expect("an id"),
             text: id.into(),
+            help: None,
             required: false,
             kind,
             show_if: None,

@@ -138,6 +138,10 @@ pub struct Survey {
     /// The languages it is offered in, its default first; none: English only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub languages: Vec<LanguageTag>,
+    /// Days a respondent's saved answers are kept when they may continue later; `None`: they
+    /// may not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_days: Option<u16>,
     /// Its texts in its other languages, by key.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub translations: Translations,
@@ -172,6 +176,7 @@ impl Survey {
             residency: definition.residency,
             languages: definition.languages,
             translations: definition.translations.unwrap_or_default(),
+            resume_days: definition.resume_days,
         }
     }
 
@@ -237,6 +242,7 @@ impl Survey {
         self.regions = definition.regions;
         self.residency = definition.residency;
         self.languages = definition.languages;
+        self.resume_days = definition.resume_days;
         self.translations = match definition.translations {
             Some(sent) => sent,
             // Kept, for the texts that still exist, in languages still offered.
@@ -270,7 +276,14 @@ impl Survey {
             residency: self.residency,
             languages: self.languages.clone(),
             translations: Some(self.translations.clone()),
+            resume_days: self.resume_days,
         }
+    }
+
+    /// Whether respondents may save their answers and continue later: a survey of several
+    /// pages whose owner allows it.
+    pub fn offers_resume(&self) -> bool {
+        self.resume_days.is_some() && self.pages().len() > 1
     }
 
     /// The definition of a copy of it, titled "Copy of ...": the same questions (with their
@@ -399,6 +412,7 @@ mod tests {
         let question = Question {
             id: QuestionId::parse("q1").expect("an id"),
             text: "Name?".into(),
+            help: None,
             required: false,
             kind: QuestionKind::ShortText,
             show_if: None,

@@ -9,6 +9,7 @@ use super::answer::has_control_characters;
 use super::language::LanguageTag;
 use super::logic::PageLayout;
 use super::question::{Question, QuestionKind};
+use super::recall;
 
 /// Longest translated text.
 pub const MAX_TRANSLATED_TEXT: usize = 2_000;
@@ -51,6 +52,7 @@ pub fn owner_texts(
     for question in questions {
         let id = &question.id;
         texts.push((format!("q:{id}:text"), question.text.clone()));
+        optional(&mut texts, format!("q:{id}:help"), question.help.as_deref());
         let listed = |texts: &mut Vec<(String, String)>, part: &str, items: &[String]| {
             for (at, item) in items.iter().enumerate() {
                 texts.push((format!("q:{id}:{part}:{at}"), item.clone()));
@@ -111,6 +113,7 @@ pub fn describe(key: &str, questions: &[Question]) -> String {
             let question = format!("Question {number}");
             match rest {
                 ["text"] => question,
+                ["help"] => format!("{question}, help text"),
                 ["min_label"] => format!("{question}, low end label"),
                 ["max_label"] => format!("{question}, high end label"),
                 [part, at] => format!("{question}, {part} {}", count(at)),
@@ -161,6 +164,21 @@ pub fn markdown_problem(default: &str, translated: &str) -> Option<String> {
     }
     (html_now > html_before)
         .then(|| "this translation holds HTML, which is shown as text: write Markdown".into())
+}
+
+/// What a translation's recalls of earlier answers break, if anything: each must be well
+/// formed and recall a question its default text recalls (which the definition check placed).
+fn recall_problem(default: &str, translated: &str) -> Option<String> {
+    if !recall::mentions_recall(translated) {
+        return None;
+    }
+    let allowed = recall::recalled(default).unwrap_or_default();
+    match recall::recalled(translated) {
+        Err(problem) => Some(problem),
+        Ok(ids) => ids.iter().find(|id| !allowed.contains(id)).map(|id| {
+            format!("this translation recalls {{{{q:{id}}}}}, which the default text does not")
+        }),
+    }
 }
 
 /// Checks translations sent for a survey offered in `languages` (its default first) whose
@@ -218,6 +236,7 @@ pub fn check(
                 (is_markdown(key) && !text.is_empty())
                     .then(|| markdown_problem(default, text))
                     .flatten()
+                    .or_else(|| recall_problem(default, text))
             };
             if text.chars().count() > MAX_TRANSLATED_TEXT {
                 errors.insert(
@@ -442,6 +461,7 @@ mod tests {
         Question {
             id: QuestionId::parse(id).expect("an id"),
             text: format!("Question {id}?"),
+            help: None,
             required: false,
             kind,
             show_if: None,

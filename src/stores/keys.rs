@@ -98,6 +98,23 @@ pub fn parse_answer_key(prefix: &str, key: &str) -> Option<(SurveyRef, Reference
         .then_some((survey, Reference(reference)))
 }
 
+/// The prefix of every saved progress ("continue later").
+pub const PROGRESS: &str = "progress/";
+
+/// A respondent's saved progress, by the stored name of its resume link.
+pub fn progress(survey: &SurveyRef, name: &str) -> String {
+    format!("{PROGRESS}{survey}/{name}.json")
+}
+
+/// The survey a saved progress key is filed under.
+pub fn parse_progress_key(key: &str) -> Option<SurveyRef> {
+    let mut parts = key.strip_prefix(PROGRESS)?.split('/');
+    let tenant = TenantSlug::parse(parts.next()?).ok()?;
+    let survey = SurveyRef::parse_name(tenant, parts.next()?)?;
+    parts.next()?.strip_suffix(".json")?;
+    parts.next().is_none().then_some(survey)
+}
+
 /// The prefix of every summary document.
 pub const SUMMARIES: &str = "summaries/";
 
@@ -176,7 +193,7 @@ pub fn deletions(survey: &SurveyRef) -> String {
 
 /// Every prefix of one survey's data besides its definition: versions, summary, deletion
 /// records, segment build progress, answer lists, counted index, answers and incoming answers.
-pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 8] {
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 9] {
     [
         survey_versions(survey),
         summary(survey),
@@ -186,6 +203,7 @@ pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 8] {
         format!("counted/{survey}/"),
         answers_of(survey),
         format!("{INCOMING}{survey}/"),
+        format!("{PROGRESS}{survey}/"),
     ]
 }
 

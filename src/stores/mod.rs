@@ -21,6 +21,7 @@ pub mod lease;
 pub mod mail;
 mod members;
 pub mod membership;
+pub mod progress;
 mod references;
 mod regional;
 pub mod reports;
@@ -167,6 +168,8 @@ pub struct Stores {
     pub segments: segments::SegmentStore,
     /// Tenants' settings.
     pub tenant_settings: tenant_settings::TenantSettingsStore,
+    /// Respondents' saved progress ("continue later").
+    pub progress: progress::ProgressStore,
     /// Sign-in attempts, counted across processes.
     pub sign_ins: throttle::SignInThrottle,
     /// The key that signs submission tokens.
@@ -367,6 +370,7 @@ impl Stores {
             webhooks,
             segments,
             tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
+            progress: progress::ProgressStore::new(storage.blobs.clone()),
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,
             session_key,

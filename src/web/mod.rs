@@ -11,6 +11,7 @@ mod forms;
 pub mod headers;
 pub mod health;
 mod home;
+pub mod limits;
 mod markdown;
 mod public;
 mod render;
@@ -97,6 +98,8 @@ pub struct AppState {
     pub sso_hosts: crate::outbound::AllowedHosts,
     /// Whether this process should get new requests (`/readyz`).
     pub readiness: std::sync::Arc<health::Readiness>,
+    /// What anonymous clients may make the site store, per client.
+    pub client_limits: std::sync::Arc<limits::ClientLimits>,
 }
 
 impl AppState {
@@ -127,6 +130,7 @@ impl AppState {
             mail: settings.mail,
             sso_hosts: settings.sso_hosts,
             readiness: std::sync::Arc::default(),
+            client_limits: std::sync::Arc::default(),
         }
     }
 

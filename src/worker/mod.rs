@@ -18,6 +18,7 @@ mod hosting_sync;
 pub mod mail;
 pub mod mailer;
 mod merge;
+pub mod progress;
 mod rebuild;
 pub mod reconcile;
 pub mod segments;

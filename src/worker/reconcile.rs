@@ -8,7 +8,8 @@
 //!   protocol as queued answers, so a repair never counts an answer twice, even if the answer's
 //!   message turns up later.
 //! - Data filed under a survey that no longer exists (written by a worker that had not yet
-//!   seen the survey deleted) is removed, and so are sign-in throttle records past their window.
+//!   seen the survey deleted) is removed, and so are sign-in throttle records past their window
+//!   and respondents' saved progress past its time (`progress`).
 //!
 //! Only answers and summaries older than a grace period are considered, to leave in-flight ones
 //! to the workers. One survey's failure is reported and the pass goes on with the others. One
@@ -98,6 +99,8 @@ impl<'a> Pass<'a> {
             self.answers(prefix, progress).await?;
         }
         self.expired_throttles().await?;
+        self.report.removed +=
+            super::progress::sweep(self.stores, time::OffsetDateTime::now_utc()).await?;
         Ok(self.report)
     }
 

@@ -104,6 +104,7 @@ pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
     Question {
         id: QuestionId::parse(id).expect("an id"),
         text: format!("Question {id}?"),
+        help: None,
         required,
         kind,
         show_if: None,

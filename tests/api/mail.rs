@@ -395,3 +395,100 @@ async fn a_message_the_server_cannot_take_is_retried_later_and_then_sent() {
     assert_eq!(received[0].subject, "Set a new Canvass password");
     assert_eq!(stores.mail.queue().waiting().await.expect("a count"), 0);
 }
+
+#[tokio::test]
+async fn a_respondent_gets_their_resume_link_by_email_in_their_language() {
+    let mailbox = Mailbox::from_env();
+    let app = app_with_mail(&mailbox).await;
+    let stores = app.stores().await;
+    let key = app.api_tenant("acme").await;
+    app.published_survey(
+        &key,
+        json!({"title": {"en": "Long one", "de": "Lang"}, "languages": ["en", "de"],
+               "save_and_resume": true,
+               "pages": [{"questions": [{"id": "a", "text": "A?", "type": "short_text"}]},
+                         {"questions": [{"id": "b", "text": "B?", "type": "short_text"}]}]}),
+    )
+    .await;
+    let form = app
+        .get("/s/acme/long-one?lang=de")
+        .await
+        .text()
+        .await
+        .expect("a body");
+    let saved = app
+        .client
+        .post(format!("{}/s/acme/long-one?lang=de", app.address))
+        .form(&[
+            ("token", crate::helpers::token_in(&form).as_str()),
+            ("page", "0"),
+            ("nav", "save"),
+            ("q-a", "Anfang"),
+        ])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(saved.status(), 303);
+    let saved = saved.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let page = app.get(&saved).await.text().await.expect("a body");
+    assert!(page.contains("Link per E-Mail senden"), "{page}");
+    let action = format!("{}/email?lang=de", saved.split('?').next().expect("a path"));
+
+    // A wrong address is refused beside the field, and nothing is sent.
+    let refused = app
+        .client
+        .post(format!("{}{action}", app.address))
+        .form(&[("email", "not an address")])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(refused.status(), 422);
+    assert!(
+        refused
+            .text()
+            .await
+            .expect("a body")
+            .contains("Bitte geben Sie eine E-Mail-Adresse ein")
+    );
+
+    let to = address("respondent");
+    let sent = app
+        .client
+        .post(format!("{}{action}", app.address))
+        .form(&[("email", to.as_str())])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(sent.status(), 303);
+    let confirmed = app
+        .get(sent.headers()["location"].to_str().expect("ascii"))
+        .await
+        .text()
+        .await
+        .expect("a body");
+    assert!(
+        confirmed.contains("Der Link ist an die angegebene Adresse unterwegs."),
+        "{confirmed}"
+    );
+    send_all(&stores, &mailer(&mailbox, SITE)).await;
+    let mail = mailbox.wait_for(&to, 1).await;
+    assert_eq!(mail[0].subject, "„Lang“ fortsetzen");
+    assert!(
+        mail[0].body.contains("Der Link funktioniert bis zum "),
+        "{}",
+        mail[0].body
+    );
+    let link = link_in(&mail[0].body, SITE);
+    let resumed = app.get(path_of(&link)).await;
+    assert_eq!(resumed.status(), 200);
+    assert!(
+        resumed
+            .text()
+            .await
+            .expect("a body")
+            .contains(r#"value="Anfang""#)
+    );
+}

@@ -105,10 +105,39 @@ fn parse(text: &str) -> Option<(String, Received)> {
     Some((
         header("X-RcptTo")?,
         Received {
-            subject: header("Subject")?,
+            subject: decode_words(&header("Subject")?),
             body,
         },
     ))
+}
+
+/// A header with its RFC 2047 encoded words (`=?utf-8?b?...?=`, as mail with non-ASCII
+/// subjects carries them) decoded; words of other encodings stay as they are.
+fn decode_words(header: &str) -> String {
+    use base64::Engine;
+    header
+        .split_whitespace()
+        .map(|word| {
+            let inner = word.strip_prefix("=?").and_then(|w| w.strip_suffix("?="));
+            let Some(inner) = inner else {
+                return word.to_owned();
+            };
+            match inner.splitn(3, '?').collect::<Vec<_>>().as_slice() {
+                [charset, "b" | "B", text] if charset.eq_ignore_ascii_case("utf-8") => {
+                    base64::engine::general_purpose::STANDARD
+                        .decode(text)
+                        .ok()
+                        .and_then(|bytes| String::from_utf8(bytes).ok())
+                        .unwrap_or_else(|| word.to_owned())
+                }
+                [charset, "q" | "Q", text] if charset.eq_ignore_ascii_case("utf-8") => {
+                    unquote(&text.replace('_', " "))
+                }
+                _ => word.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Decodes quoted-printable: soft line breaks and `=XX` bytes.

@@ -39,7 +39,7 @@ impl<'de> Deserialize<'de> for LocalizedInput {
 }
 
 /// The fields of a question that hold owner texts: single texts, then lists of texts.
-const QUESTION_TEXTS: [&str; 3] = ["text", "min_label", "max_label"];
+const QUESTION_TEXTS: [&str; 4] = ["text", "help", "min_label", "max_label"];
 const QUESTION_LISTS: [&str; 3] = ["options", "rows", "columns"];
 
 /// Replaces each text given per language in `body` by its default language's text; returns

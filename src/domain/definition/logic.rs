@@ -404,7 +404,7 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
 }
 
 /// A question's text, shortened for a message.
-fn short(text: &str) -> String {
+pub(super) fn short(text: &str) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(60).collect();
     if chars.next().is_some() {

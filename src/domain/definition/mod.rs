@@ -6,6 +6,7 @@
 pub mod localized;
 mod logic;
 mod path;
+mod recall;
 
 pub use path::FieldPath;
 
@@ -20,6 +21,7 @@ use super::answer::has_control_characters;
 use super::choice::OTHER;
 use super::language::{LanguageTag, MAX_LANGUAGES};
 use super::lifecycle::MAX_RESPONSE_LIMIT;
+use super::progress::{DEFAULT_RESUME_DAYS, MAX_RESUME_DAYS};
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
 use super::segment::MAX_SEGMENT_QUESTIONS;
@@ -63,6 +65,10 @@ pub struct QuestionInput {
     ))]
     #[schema(value_type = LocalizedText)]
     pub text: String,
+    /// What helps to answer it, shown under it (at most 500 characters).
+    #[serde(default)]
+    #[schema(value_type = Option<LocalizedText>)]
+    pub help: Option<String>,
     /// The type's API name: `short_text`, `long_text`, `single_choice`, `multiple_choice`,
     /// `dropdown`, `five_stars`, `nps`, `scale`, `numeric`, `date`, `matrix` or `ranking`.
     #[serde(rename = "type")]
@@ -235,6 +241,14 @@ pub struct SurveyInput {
     /// whose text still exists).
     #[serde(default)]
     pub translations: Option<BTreeMap<String, BTreeMap<String, String>>>,
+    /// Whether a respondent may save their answers on any page and continue later from a
+    /// link (a survey of several pages).
+    #[serde(default)]
+    pub save_and_resume: bool,
+    /// Days saved answers are kept, from their last save (1 to 365; 30 when absent).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 365)]
+    pub resume_days: Option<u16>,
     /// Texts given in place per language, by the field they were given at
     /// (`questions[0].text`): language to text. Filled by the API's body reader.
     #[serde(skip)]
@@ -274,6 +288,8 @@ pub struct Definition {
     pub languages: Vec<LanguageTag>,
     /// Its texts in its other languages; `None`: keep those the survey has.
     pub translations: Option<Translations>,
+    /// Days saved answers are kept when respondents may continue later; `None`: they may not.
+    pub resume_days: Option<u16>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -382,6 +398,13 @@ impl SurveyInput {
             questions.push(Question {
                 id,
                 text: item.input.text.trim().to_owned(),
+                help: item
+                    .input
+                    .help
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|help| !help.is_empty())
+                    .map(str::to_owned),
                 required: item.input.required,
                 kind,
                 show_if: None,
@@ -409,6 +432,7 @@ impl SurveyInput {
         }
         // Every question checked: now the logic, which names questions by id.
         let layout = logic::check(self, &placed, &mut questions, &mut errors);
+        recall::check(self, &placed, &questions, &layout, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -420,6 +444,7 @@ impl SurveyInput {
         };
         let regions = self.hosting(&mut errors);
         let languages = self.language_tags(&mut errors);
+        let resume_days = self.resume_days(&mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -436,6 +461,7 @@ impl SurveyInput {
             residency: self.residency,
             languages,
             translations: None,
+            resume_days,
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {
@@ -483,6 +509,18 @@ impl SurveyInput {
             false => definition.languages.clone(),
         };
         Some(translation::check(&sent, &languages, &texts, errors))
+    }
+
+    /// How long saved answers are kept, when respondents may continue later.
+    fn resume_days(&self, errors: &mut DefinitionErrors) -> Option<u16> {
+        let days = self.resume_days.unwrap_or(DEFAULT_RESUME_DAYS);
+        if !(1..=MAX_RESUME_DAYS).contains(&days) {
+            errors.insert(
+                "resume_days".into(),
+                format!("saved answers are kept 1 to {MAX_RESUME_DAYS} days"),
+            );
+        }
+        self.save_and_resume.then_some(days)
     }
 
     /// The languages sent, checked (see `language_list`).
@@ -561,6 +599,7 @@ impl SurveyInput {
             list.iter()
                 .map(|q| {
                     count(&q.text)
+                        + q.help.as_deref().map_or(0, count)
                         + q.options
                             .iter()
                             .chain(&q.rows)
@@ -613,6 +652,17 @@ impl QuestionInput {
         }
         if has_control_characters(&self.text) {
             return Err(("text", CONTROL.into()));
+        }
+        if let Some(help) = &self.help {
+            if help.chars().count() > MAX_QUESTION_TEXT as usize {
+                return Err((
+                    "help",
+                    "a question's help text is at most 500 characters".into(),
+                ));
+            }
+            if has_control_characters(help) {
+                return Err(("help", CONTROL.into()));
+            }
         }
         if self.options.iter().any(|o| has_control_characters(o)) {
             return Err(("options", CONTROL.into()));
@@ -814,7 +864,7 @@ fn text_key(path: &str, placed: &[Placed<'_>], questions: &[Question]) -> Option
                 .and_then(|at| at.parse::<usize>().ok())
         };
         return match part {
-            "text" | "min_label" | "max_label" => Some(format!("q:{id}:{part}")),
+            "text" | "help" | "min_label" | "max_label" => Some(format!("q:{id}:{part}")),
             _ => [
                 ("options", "option"),
                 ("rows", "row"),

@@ -96,6 +96,11 @@ pub struct SurveyDocument<'a> {
     /// it keeps them.
     #[schema(value_type = std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>)]
     translations: &'a Translations,
+    /// Whether a respondent may save their answers and continue later from a link.
+    save_and_resume: bool,
+    /// Days saved answers are kept, from their last save (when respondents may save).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resume_days: Option<u16>,
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -134,6 +139,8 @@ impl<'a> SurveyDocument<'a> {
             residency: survey.residency,
             languages: survey.offered_languages(),
             translations: &survey.translations,
+            save_and_resume: survey.resume_days.is_some(),
+            resume_days: survey.resume_days,
         }
     }
 }

@@ -14,7 +14,9 @@ pub const TOKEN_FIELD: &str = "token";
 pub const ANSWER_FIELD_PREFIX: &str = "q-";
 /// The field that says which page was shown (absent: the first).
 pub const PAGE_FIELD: &str = "page";
-/// The button pressed: `back`, `stay` (a language of the switcher: the same page again, in
+/// The id of the resume link a form was opened from or saved under.
+pub const RESUME_FIELD: &str = "resume";
+/// The button pressed: `back`, `save` (save and continue later), `stay` (a language of the switcher: the same page again, in
 /// that language), or anything else (Next, or Send on the last page).
 pub const NAV_FIELD: &str = "nav";
 
@@ -31,6 +33,10 @@ pub struct PostedForm {
     pub back: bool,
     /// Whether they asked for the same page again (in another language).
     pub stay: bool,
+    /// Whether they asked to save their answers and continue later.
+    pub save: bool,
+    /// The resume link's id the form was opened from or saved under (empty for none).
+    pub resume: String,
     /// The CSRF token an owner's preview carries (empty on the public form).
     pub csrf: String,
 }
@@ -50,6 +56,9 @@ pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
         } else if name == NAV_FIELD {
             form.back = value == "back";
             form.stay = value == "stay";
+            form.save = value == "save";
+        } else if name == RESUME_FIELD {
+            form.resume = value;
         } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {
             form.answers.push(question, value);
         }
@@ -77,6 +86,8 @@ pub struct QuestionView {
     pub number: usize,
     /// What is asked.
     pub text: String,
+    /// What helps to answer it, if anything.
+    pub help: Option<String>,
     /// Whether an answer is needed.
     pub required: bool,
     /// The type's API name, which picks the input in the template.
@@ -133,12 +144,30 @@ pub struct MatrixRowView {
 }
 
 impl QuestionView {
+    /// The ids of what describes its input, in reading order: its help, the range a number
+    /// takes, what is wrong with the answer; `None` when nothing does.
+    pub fn described_by(&self) -> Option<String> {
+        let mut ids = Vec::new();
+        if self.help.is_some() {
+            ids.push(format!("q-{}-help", self.id));
+        }
+        if self.range.is_some() {
+            ids.push(format!("q-{}-range", self.id));
+        }
+        if self.error.is_some() {
+            ids.push(format!("q-{}-error", self.id));
+        }
+        (!ids.is_empty()).then(|| ids.join(" "))
+    }
+
     /// The view of `question` at `number`, showing `posted` input and `errors` when
     /// re-rendered, with the site's `words` and the survey's `translations` in the
-    /// respondent's language (values posted stay the default language's).
+    /// respondent's language (values posted stay the default language's), and earlier
+    /// answers recalled in its texts by `recall`.
     pub fn new(
         words: &Words,
         translations: &Translations,
+        recall: &dyn Fn(&str) -> String,
         number: usize,
         question: &Question,
         posted: &RawAnswers,
@@ -146,9 +175,8 @@ impl QuestionView {
     ) -> Self {
         let values = posted.values(&question.id);
         let id = &question.id;
-        let translated = |key: String, default: &str| {
-            text_in(translations, words.lang(), &key, default).to_owned()
-        };
+        let translated =
+            |key: String, default: &str| recall(text_in(translations, words.lang(), &key, default));
         let choice = |value: String| ChoiceView {
             checked: values.contains(&value.as_str()),
             label: value.clone(),
@@ -211,6 +239,10 @@ impl QuestionView {
             id: question.id.to_string(),
             number,
             text: translated(format!("q:{id}:text"), &question.text),
+            help: question
+                .help
+                .as_deref()
+                .map(|help| translated(format!("q:{id}:help"), help)),
             required: question.required,
             kind: question.kind.name(),
             choices,
@@ -322,6 +354,7 @@ mod tests {
             let question = crate::domain::Question {
                 id: crate::domain::QuestionId::parse("n").expect("an id"),
                 text: "How many?".into(),
+                help: None,
                 required: false,
                 kind: QuestionKind::Numeric { min, max, integer },
                 show_if: None,
@@ -330,6 +363,7 @@ mod tests {
             QuestionView::new(
                 &Words::default(),
                 &Default::default(),
+                &|text| text.to_owned(),
                 1,
                 &question,
                 &RawAnswers::default(),

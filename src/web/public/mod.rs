@@ -1,14 +1,18 @@
 //! The public site, where respondents find and answer surveys.
 
 mod form;
+mod language;
 mod pages;
+mod reach;
+mod resume;
 mod share;
+mod survey_page;
 mod words;
 
 pub(crate) use form::{parse as parse_form, read_body};
-pub(crate) use pages::{
-    FormContext, Step, SurveyPage, home_elsewhere, language_query, step, tenant_named, words_for,
-};
+pub(crate) use language::{language_query, words_for};
+pub(crate) use reach::{home_elsewhere, tenant_named};
+pub(crate) use survey_page::{FormContext, Step, SurveyPage, step};
 
 use actix_web::web::{self, ServiceConfig};
 
@@ -20,6 +24,18 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/{tenant}/{survey}", web::get().to(pages::form))
             .route("/{tenant}/{survey}", web::post().to(pages::submit))
             .route("/{tenant}/{survey}/qr.svg", web::get().to(share::qr))
+            .route(
+                "/{tenant}/{survey}/saved/{id}",
+                web::get().to(resume::saved),
+            )
+            .route(
+                "/{tenant}/{survey}/saved/{id}/email",
+                web::post().to(resume::email),
+            )
+            .route(
+                "/{tenant}/{survey}/resume/{id}",
+                web::get().to(resume::resume),
+            )
             .route(
                 "/{tenant}/{survey}/thanks/{reference}",
                 web::get().to(pages::thanks),

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use qrcode::QrCode;
 use qrcode::render::svg;
 
-use super::pages::{own_survey, survey_named};
+use super::reach::{own_survey, survey_named};
 use crate::web::{AppState, WebError};
 
 /// `GET /s/{tenant}/{survey}/qr.svg` (404 for a draft never published, like the survey).

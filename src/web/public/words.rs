@@ -4,7 +4,7 @@
 use fluent_templates::fluent_bundle::FluentValue;
 
 use crate::domain::logic::{Condition, Test};
-use crate::domain::{AnswerProblem, QuestionId};
+use crate::domain::{AnswerProblem, AnswerValue, QuestionId, QuestionKind, Survey, recall};
 use crate::i18n::Words;
 
 /// The problem in words.
@@ -144,6 +144,75 @@ fn described(
         Test::Answered(true) => said("condition-answered", String::new()),
         Test::Answered(false) => said("condition-not-answered", String::new()),
         Test::Contains(part) => said("condition-contains", part.clone()),
+    }
+}
+
+/// A date as the page's language writes one (`14 July 2026`, `14. Juli 2026`).
+pub fn date(words: &Words, date: time::Date) -> String {
+    words.with(
+        "recall-date",
+        &[
+            ("day", FluentValue::from(f64::from(date.day()))),
+            (
+                "month",
+                FluentValue::from(f64::from(u8::from(date.month()))),
+            ),
+            // A year is not a quantity: never grouped (`2026`, not `2,026`).
+            ("year", FluentValue::from(date.year().to_string())),
+        ],
+    )
+}
+
+/// An earlier answer as a question recalling it shows it, in the respondent's language: an
+/// option by its label there, numbers and dates as the language writes them, several parts
+/// joined by the language's separator.
+pub fn recalled(words: &Words, survey: &Survey, id: &QuestionId, value: &AnswerValue) -> String {
+    let kind = survey.question(id).map(|q| &q.kind);
+    // A label in the page's language; a label that itself recalls shows its fallbacks.
+    let label = |part: &str, items: &[String], item: &str| -> String {
+        let shown = match items.iter().position(|listed| listed == item) {
+            Some(at) => survey.text_in(words.lang(), &format!("q:{id}:{part}:{at}"), item),
+            None => item,
+        };
+        recall::render(shown, |_| None).into_owned()
+    };
+    let options = kind.map_or(&[][..], QuestionKind::options);
+    let option = |item: &str| label("option", options, item);
+    let joined = |parts: Vec<String>| parts.join(&words.t("recall-separator"));
+    match value {
+        AnswerValue::Text(text) => text.clone(),
+        AnswerValue::Choice(picked) => option(picked),
+        AnswerValue::Choices(picked) | AnswerValue::Ranking(picked) => {
+            joined(picked.iter().map(|item| option(item)).collect())
+        }
+        AnswerValue::Other { picked, text } => {
+            let mut parts: Vec<String> = picked.iter().map(|item| option(item)).collect();
+            parts.push(text.clone());
+            joined(parts)
+        }
+        AnswerValue::Stars(n) | AnswerValue::Point(n) => words.number(f64::from(*n)),
+        AnswerValue::Number(n) => words.number(*n),
+        AnswerValue::Date(day) => {
+            crate::domain::answer::date(day).map_or_else(|| day.clone(), |d| date(words, d))
+        }
+        AnswerValue::Matrix(picked) => {
+            let (rows, columns) = match kind {
+                Some(QuestionKind::Matrix { rows, columns }) => (&rows[..], &columns[..]),
+                _ => (&[][..], &[][..]),
+            };
+            joined(
+                picked
+                    .iter()
+                    .map(|(row, column)| {
+                        format!(
+                            "{}: {}",
+                            label("row", rows, row),
+                            label("column", columns, column)
+                        )
+                    })
+                    .collect(),
+            )
+        }
     }
 }
 

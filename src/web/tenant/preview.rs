@@ -38,6 +38,7 @@ fn context(request: &HttpRequest, signed_in: &SignedIn, survey: &Survey) -> Form
         ),
         preview_csrf: Some(signed_in.session.csrf.clone()),
         words,
+        resume: None,
     }
 }
 

@@ -54,6 +54,8 @@ pub(super) struct QuestionEdit {
     pub(super) index: usize,
     pub(super) id: String,
     pub(super) text: String,
+    /// What helps to answer it, shown under it.
+    pub(super) help: String,
     pub(super) kind: String,
     pub(super) required: bool,
     pub(super) options: String,
@@ -83,6 +85,7 @@ impl QuestionEdit {
             index,
             id: String::new(),
             text: String::new(),
+            help: String::new(),
             kind: "short_text".into(),
             required: false,
             options: String::new(),
@@ -111,6 +114,7 @@ impl QuestionEdit {
                 let mut block = Self::blank(index);
                 block.id = q.id.to_string();
                 block.text = q.text.clone();
+                block.help = q.help.clone().unwrap_or_default();
                 block.kind = q.kind.name().into();
                 block.required = q.required;
                 block.other = q.kind.has_other();
@@ -155,6 +159,7 @@ impl QuestionEdit {
             index,
             id: q("id"),
             text: q("text"),
+            help: q("help"),
             kind: q("type"),
             required: !q("required").is_empty(),
             options: q("options"),
@@ -274,6 +279,7 @@ impl QuestionEdit {
         let question = QuestionInput {
             id: (!self.id.is_empty()).then(|| self.id.clone()),
             text: self.text.clone(),
+            help: given(&self.help, true),
             kind: self.kind.clone(),
             required: self.required,
             options: lines(&self.options, self.uses("options") && !matrix),

@@ -67,6 +67,9 @@ struct SurveyFields {
     regions: String,
     /// `region` when answers stay in their region, else blank.
     residency: String,
+    /// Whether respondents may save and continue later, and for how many days.
+    save_and_resume: bool,
+    resume_days: String,
 }
 
 impl SurveyFields {
@@ -95,6 +98,11 @@ impl SurveyFields {
                 Residency::Home => String::new(),
                 Residency::Region => "region".into(),
             },
+            save_and_resume: survey.resume_days.is_some(),
+            resume_days: survey
+                .resume_days
+                .map(|days| days.to_string())
+                .unwrap_or_default(),
         }
     }
 
@@ -114,6 +122,8 @@ impl SurveyFields {
                 .collect::<Vec<_>>()
                 .join(","),
             residency: get("residency"),
+            save_and_resume: !get("save_and_resume").is_empty(),
+            resume_days: get("resume_days"),
         }
     }
 
@@ -145,8 +155,24 @@ impl SurveyFields {
                 limit
             }
         };
+        let resume_days = match self.resume_days.trim() {
+            "" => None,
+            text => {
+                let days = text.parse::<u16>().ok();
+                if days.is_none() {
+                    errors.insert(
+                        "resume_days".into(),
+                        "Enter a whole number of days from 1 to 365, or leave it blank for 30."
+                            .into(),
+                    );
+                }
+                days
+            }
+        };
         SurveyInput {
             title: self.title.clone(),
+            save_and_resume: self.save_and_resume,
+            resume_days,
             description: Some(self.description.clone()),
             thank_you: Some(self.thank_you.clone()),
             closed_message: Some(self.closed_message.clone()),

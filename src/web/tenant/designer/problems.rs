@@ -16,10 +16,11 @@ pub(super) struct Problem {
 
 /// The survey's own fields, with their element ids and names, in the form's order; those
 /// before the questions come first.
-const SURVEY_FIELDS: [(&str, &str, &str); 7] = [
+const SURVEY_FIELDS: [(&str, &str, &str); 8] = [
     ("title", "title", "Title"),
     ("description", "description", "Introduction"),
     ("questions", "add", "Questions"),
+    ("resume_days", "resume_days", "Keep saved answers for"),
     ("thank_you", "thank_you", "Thank-you message"),
     ("closes_at", "closes_at", "Close on"),
     ("response_limit", "response_limit", "Response limit"),
@@ -30,6 +31,7 @@ const SURVEY_FIELDS: [(&str, &str, &str); 7] = [
 fn element(field: &str) -> &'static str {
     match field {
         "type" => "type",
+        "help" => "help",
         "options" | "columns" => "options",
         "rows" => "rows",
         "other" => "other",

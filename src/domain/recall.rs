@@ -1,0 +1,202 @@
+//! Recalling earlier answers in a question's texts ("piping"): a question's text, help text
+//! or option label may hold `{{q:ID}}`, shown as the respondent's answer to question `ID`, or
+//! `{{q:ID|fallback text}}`, shown as the fallback when that question was not answered (not
+//! shown, skipped, or hidden by logic). The respondent's answers come from the walk, which
+//! holds only answers to questions they were shown, so a hidden question's answer can never
+//! be recalled, whatever the browser sent.
+
+use std::borrow::Cow;
+
+use super::QuestionId;
+use super::answer::has_control_characters;
+
+/// What starts a recall in a text.
+pub const OPENING: &str = "{{q:";
+/// What ends it.
+const CLOSING: &str = "}}";
+/// Most recalls in one text.
+pub const MAX_RECALLS_PER_TEXT: usize = 10;
+/// Longest fallback text, in characters.
+pub const MAX_FALLBACK: usize = 200;
+/// Longest recalled answer shown, in characters (a long text answer is cut with "…").
+pub const MAX_RECALLED: usize = 300;
+
+/// One part of a text: words as written, or a recall of an earlier answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Words shown as they are.
+    Text(&'a str),
+    /// The answer to `question`, else `fallback` (blank when none was written).
+    Recall {
+        /// The question whose answer is shown.
+        question: QuestionId,
+        /// What is shown when it was not answered.
+        fallback: &'a str,
+    },
+}
+
+/// Whether a text holds anything that starts a recall.
+pub fn mentions_recall(text: &str) -> bool {
+    text.contains(OPENING)
+}
+
+/// Reads a text into its pieces, or says what is wrong with a recall in it.
+pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, String> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(OPENING) {
+        if at > 0 {
+            pieces.push(Piece::Text(&rest[..at]));
+        }
+        let inside = &rest[at + OPENING.len()..];
+        let end = inside.find(CLOSING).ok_or(
+            "an earlier answer is recalled as {{q:ID}} or {{q:ID|fallback}}: this one is not \
+             closed with }}",
+        )?;
+        let (id, fallback) = inside[..end]
+            .split_once('|')
+            .unwrap_or((&inside[..end], ""));
+        let question = QuestionId::parse(id.trim()).ok_or_else(|| {
+            format!(
+                "\"{}\" in {{{{q:...}}}} is not a question id (1 to 32 lowercase letters and \
+                 digits)",
+                id.trim()
+            )
+        })?;
+        if fallback.contains(OPENING) || fallback.chars().count() > MAX_FALLBACK {
+            return Err(format!(
+                "the fallback of a recall is at most {MAX_FALLBACK} characters and recalls \
+                 nothing itself"
+            ));
+        }
+        if has_control_characters(fallback) {
+            return Err("remove the control characters from the recall's fallback".into());
+        }
+        pieces.push(Piece::Recall { question, fallback });
+        if pieces
+            .iter()
+            .filter(|p| matches!(p, Piece::Recall { .. }))
+            .count()
+            > MAX_RECALLS_PER_TEXT
+        {
+            return Err(format!(
+                "a text recalls at most {MAX_RECALLS_PER_TEXT} earlier answers"
+            ));
+        }
+        rest = &inside[end + CLOSING.len()..];
+    }
+    if !rest.is_empty() {
+        pieces.push(Piece::Text(rest));
+    }
+    Ok(pieces)
+}
+
+/// The questions a text recalls, in order (each once); what is wrong with a recall in it.
+pub fn recalled(text: &str) -> Result<Vec<QuestionId>, String> {
+    let mut ids: Vec<QuestionId> = Vec::new();
+    for piece in pieces(text)? {
+        if let Piece::Recall { question, .. } = piece
+            && !ids.contains(&question)
+        {
+            ids.push(question);
+        }
+    }
+    Ok(ids)
+}
+
+/// The text as a respondent reads it: each recall replaced by `answer` of its question (cut
+/// to `MAX_RECALLED` characters), or its fallback when there is none. Plain text: the page
+/// escapes it like any other. A text without recalls comes back as it is.
+pub fn render<'a>(text: &'a str, answer: impl Fn(&QuestionId) -> Option<String>) -> Cow<'a, str> {
+    if !mentions_recall(text) {
+        return Cow::Borrowed(text);
+    }
+    // Checked definitions hold only well-formed recalls; anything else is shown as written.
+    let Ok(pieces) = pieces(text) else {
+        return Cow::Borrowed(text);
+    };
+    let mut shown = String::with_capacity(text.len());
+    for piece in pieces {
+        match piece {
+            Piece::Text(words) => shown.push_str(words),
+            Piece::Recall { question, fallback } => match answer(&question) {
+                Some(given) if !given.trim().is_empty() => shown.push_str(&cut(&given)),
+                _ => shown.push_str(fallback),
+            },
+        }
+    }
+    Cow::Owned(shown)
+}
+
+/// An answer cut to `MAX_RECALLED` characters.
+fn cut(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(MAX_RECALLED) {
+        None => Cow::Borrowed(text),
+        Some((at, _)) => Cow::Owned(format!("{}…", text[..at].trim_end())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn id(text: &str) -> QuestionId {
+        QuestionId::parse(text).expect("an id")
+    }
+
+    #[test]
+    fn a_recall_is_the_answer_else_its_fallback_else_nothing() {
+        let answers = |q: &QuestionId| (q.as_str() == "stars").then(|| "2".to_owned());
+        assert_eq!(
+            render("You gave {{q:stars}} stars: why?", answers),
+            "You gave 2 stars: why?"
+        );
+        assert_eq!(
+            render("Hello {{q:name|there}}, and {{q:city}}.", answers),
+            "Hello there, and ."
+        );
+        assert_eq!(render("No recall {{here}}", answers), "No recall {{here}}");
+        let long = "x".repeat(MAX_RECALLED + 50);
+        let shown = render("{{q:note}}", |_| Some(long.clone()));
+        assert_eq!(shown.chars().count(), MAX_RECALLED + 1);
+        assert!(shown.ends_with('…'));
+    }
+
+    #[test]
+    fn malformed_recalls_are_named() {
+        for (text, said) in [
+            ("Why {{q:stars?", "not closed"),
+            ("Why {{q:Stars}}?", "is not a question id"),
+            ("Why {{q:}}?", "is not a question id"),
+            ("{{q:a|{{q:b}}}}", "recalls nothing itself"),
+            ("{{q:a|\u{7}}}", "control characters"),
+        ] {
+            let problem = pieces(text).expect_err(text);
+            assert!(problem.contains(said), "{text}: {problem}");
+        }
+        let many = "{{q:a}}".repeat(MAX_RECALLS_PER_TEXT + 1);
+        assert!(pieces(&many).is_err());
+        assert_eq!(
+            recalled("{{q:a}} {{q:b|x}} {{q:a}}").expect("read"),
+            [id("a"), id("b")]
+        );
+    }
+
+    proptest! {
+        /// Rendering never panics, and never leaves a well-formed recall in place.
+        #[test]
+        fn a_rendered_text_keeps_no_recall(
+            words in "[a-z {}|:]{0,40}",
+            answer in proptest::option::of("[a-zA-Z0-9 {}]{0,20}"),
+        ) {
+            let text = format!("{words}{{{{q:q1|fallback}}}}{words}");
+            let shown = render(&text, |_| answer.clone());
+            let well_formed = pieces(&text).is_ok();
+            if well_formed {
+                prop_assert!(!shown.contains("{{q:q1"), "{}", shown);
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! A page of a survey form as respondents (or an owner previewing it) see it, and where a
+//! posted page leads: Back, the same page in another language, the page again with what is
+//! wrong, the next page, or the whole response checked from the first page.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use askama::Template;
+
+use super::form::{self, QuestionView};
+use super::language::switcher;
+use crate::domain::{FieldErrors, QuestionId, RawAnswers, Survey, Target, Tenant, recall};
+use crate::i18n::Words;
+use crate::web::markdown;
+
+/// Where a survey form posts and what it carries besides the answers: the respondent's
+/// signed token, or, in an owner's preview, the session's CSRF token.
+pub(crate) struct FormContext {
+    /// The submission token (`preview` in a preview, which stores nothing).
+    pub(crate) token: String,
+    /// The URL the form posts to.
+    pub(crate) action: String,
+    /// In a preview, the CSRF token of the owner's session.
+    pub(crate) preview_csrf: Option<String>,
+    /// The site's words in the respondent's language.
+    pub(crate) words: Words,
+    /// The resume link the form was opened from or saved under.
+    pub(crate) resume: Option<String>,
+}
+
+/// A page of a survey form, as respondents (or an owner previewing it) see it.
+#[derive(Template)]
+#[template(path = "public/survey.html")]
+pub(crate) struct SurveyPage {
+    tenant: Arc<Tenant>,
+    survey: Arc<Survey>,
+    token: String,
+    action: String,
+    preview_csrf: Option<String>,
+    /// The survey's title in the page's language.
+    title: String,
+    /// The page shown, from 0, and how many the survey has.
+    page: usize,
+    pages: usize,
+    page_title: Option<String>,
+    page_description: Option<String>,
+    /// The survey's introduction (first page only), as safe HTML.
+    intro: Option<String>,
+    questions: Vec<QuestionView>,
+    /// Answers to questions of other pages, carried in hidden fields: `(field, value)`.
+    carried: Vec<(String, String)>,
+    /// Whether a Back button is offered.
+    back: bool,
+    /// Whether the main button sends the answers (else it is Next).
+    last: bool,
+    error_count: usize,
+    /// Whether the page's script is needed (a question under a condition on this page).
+    scripted: bool,
+    words: Words,
+    /// The survey's languages to switch to: tag, name, whether it is this page's.
+    languages: Vec<(String, String, bool)>,
+    /// Where the switcher's buttons post (the form's address, without its language).
+    switch_action: String,
+    /// Whether "Save and continue later" is offered.
+    saves: bool,
+    /// The resume link the form was opened from or saved under.
+    resume: Option<String>,
+}
+
+impl SurveyPage {
+    /// The first page, blank: what a respondent (or a previewing owner) sees first.
+    pub(crate) fn first(tenant: Arc<Tenant>, survey: Arc<Survey>, form: &FormContext) -> Self {
+        Self::new(
+            tenant,
+            survey,
+            form,
+            0,
+            &RawAnswers::default(),
+            &FieldErrors::new(),
+        )
+    }
+
+    /// Page `page` of the survey, showing what `posted` holds and `errors`.
+    pub(crate) fn new(
+        tenant: Arc<Tenant>,
+        survey: Arc<Survey>,
+        form: &FormContext,
+        page: usize,
+        posted: &RawAnswers,
+        errors: &FieldErrors,
+    ) -> Self {
+        let walk = survey.walk(posted, Some(page));
+        let language = form.words.lang();
+        let translated =
+            |key: String, default: &str| survey.text_in(language, &key, default).to_owned();
+        // Earlier answers recalled in question texts: only those the walk kept, which are
+        // answers to questions the respondent was shown.
+        let recall = |text: &str| -> String {
+            recall::render(text, |id| {
+                let value = walk.values.get(id)?;
+                Some(super::words::recalled(&form.words, &survey, id, value))
+            })
+            .into_owned()
+        };
+        let layout = survey.pages().get(page).cloned().unwrap_or_default();
+        let on_page = survey.page_questions(page);
+        let here: HashSet<&QuestionId> = on_page.iter().map(|q| &q.id).collect();
+        let name_of = |id: &QuestionId| {
+            survey.question(id).map_or_else(
+                || format!("\"{id}\""),
+                |q| {
+                    let text = recall(&translated(format!("q:{id}:text"), &q.text));
+                    form.words.s("condition-your-answer", "question", &text)
+                },
+            )
+        };
+        // An option tested, as the page names it; other values as they are.
+        let value_of = |id: &QuestionId, tested: &str| {
+            let options = survey.question(id).map_or(&[][..], |q| q.kind.options());
+            match options.iter().position(|option| option == tested) {
+                Some(at) => recall(&translated(format!("q:{id}:option:{at}"), tested)),
+                None => tested.to_owned(),
+            }
+        };
+        // Numbers run on over the pages the respondent was shown before this one.
+        let numbered_before: usize = walk
+            .route
+            .iter()
+            .filter(|&&p| p != page)
+            .flat_map(|&p| survey.page_questions(p))
+            .filter(|q| !walk.hidden.contains(&q.id))
+            .count();
+        let mut questions = Vec::new();
+        for question in on_page {
+            let same_page = question
+                .show_if
+                .as_ref()
+                .filter(|c| c.rules().iter().any(|rule| here.contains(&rule.question)));
+            let shown = match (&question.show_if, same_page) {
+                (None, _) => true,
+                // Decided by this page's answers: always in the page, the script hides it.
+                (Some(_), Some(_)) => true,
+                // Decided by earlier pages' answers: shown or not at all.
+                (Some(condition), None) => condition.holds(&walk.values),
+            };
+            if !shown {
+                continue;
+            }
+            let number = numbered_before + questions.len() + 1;
+            let mut view = QuestionView::new(
+                &form.words,
+                &survey.translations,
+                &recall,
+                number,
+                question,
+                posted,
+                errors,
+            );
+            if let Some(condition) = same_page {
+                view.show_if = serde_json::to_string(condition).ok();
+                view.hint = Some(super::words::condition_hint(
+                    &form.words,
+                    condition,
+                    &name_of,
+                    &value_of,
+                ));
+                // The browser must not insist on a question that may not apply.
+                view.required = false;
+            }
+            questions.push(view);
+        }
+        // Fields of questions on other pages (`q-ID`, and `q-ID.other` beside "Other").
+        let carried = posted
+            .iter()
+            .filter(|(name, _)| {
+                let id = QuestionId::parse(name.split('.').next().unwrap_or_default());
+                id.is_some_and(|id| survey.question(&id).is_some() && !here.contains(&id))
+            })
+            .flat_map(|(name, values)| {
+                values.iter().map(move |value| {
+                    (
+                        format!("{}{name}", form::ANSWER_FIELD_PREFIX),
+                        value.clone(),
+                    )
+                })
+            })
+            .collect();
+        let reached = walk.route.last() == Some(&page);
+        Self {
+            pages: survey.pages().len(),
+            page_title: layout
+                .title
+                .as_deref()
+                .map(|text| translated(format!("page:{page}:title"), text)),
+            page_description: layout
+                .description
+                .as_deref()
+                .map(|text| translated(format!("page:{page}:description"), text)),
+            intro: survey
+                .description
+                .as_deref()
+                .filter(|_| page == 0)
+                .map(|text| markdown::to_html(&translated("description".into(), text))),
+            title: translated("title".into(), &survey.title),
+            // The script shows conditional questions, and the "Other" box's text only once
+            // "Other" is picked.
+            scripted: questions.iter().any(|q| q.show_if.is_some() || q.other),
+            questions,
+            carried,
+            back: reached && walk.route.len() > 1,
+            last: !reached || walk.next == Target::End,
+            error_count: errors.len(),
+            languages: switcher(&survey, &form.words),
+            switch_action: form
+                .action
+                .split_once('?')
+                .map_or(form.action.as_str(), |(path, _)| path)
+                .to_owned(),
+            saves: survey.offers_resume() && form.preview_csrf.is_none(),
+            resume: form.resume.clone(),
+            tenant,
+            survey,
+            token: form.token.clone(),
+            action: form.action.clone(),
+            preview_csrf: form.preview_csrf.clone(),
+            page,
+            words: form.words.clone(),
+        }
+    }
+}
+
+/// Where a posted page of a survey leads.
+pub(crate) enum Step {
+    /// Another page (or the same one, with its errors), with its status.
+    Page(StatusCode, Box<SurveyPage>),
+    /// The end of the respondent's route, every page checked: the whole response.
+    Done(crate::domain::answer::Walk),
+}
+
+/// Reads a posted page: Back goes to the page before on the respondent's route (input kept,
+/// nothing checked); otherwise the route so far is checked from the first page, and a wrong
+/// answer shows its page again (422), else the next page follows, or, past the last, `Done`.
+pub(crate) fn step(
+    tenant: &Arc<Tenant>,
+    survey: &Arc<Survey>,
+    form: &FormContext,
+    posted: &form::PostedForm,
+) -> Step {
+    let walk = survey.walk(&posted.answers, Some(posted.page));
+    let show = |status: StatusCode, page: usize, errors: &FieldErrors| {
+        let page = SurveyPage::new(
+            tenant.clone(),
+            survey.clone(),
+            form,
+            page,
+            &posted.answers,
+            errors,
+        );
+        Step::Page(status, Box::new(page))
+    };
+    let reached = walk.route.last() == Some(&posted.page);
+    // The same page in another language: answers kept, nothing checked yet.
+    if posted.stay && reached {
+        return show(StatusCode::OK, posted.page, &FieldErrors::new());
+    }
+    if posted.back || !reached {
+        // A page that is not on the respondent's route (answers changed under it, or a forged
+        // page number) goes back to the last page before it that is.
+        let previous = match (posted.back, reached) {
+            (true, true) => walk.route.iter().rev().nth(1).copied().unwrap_or(0),
+            _ => walk
+                .route
+                .iter()
+                .copied()
+                .rfind(|&p| p < posted.page)
+                .unwrap_or(0),
+        };
+        return show(StatusCode::OK, previous, &FieldErrors::new());
+    }
+    if let Some(page) = walk.first_page_with_errors(survey) {
+        return show(StatusCode::UNPROCESSABLE_ENTITY, page, &walk.errors);
+    }
+    if let Target::Page(next) = walk.next {
+        return show(StatusCode::OK, next, &FieldErrors::new());
+    }
+    // This walk went through every page shown, so it is the whole response, checked again
+    // from the first page (earlier pages' answers came back in hidden fields, which a
+    // respondent could have changed).
+    Step::Done(walk)
+}
