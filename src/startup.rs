@@ -103,6 +103,8 @@ pub struct Application {
     stores: Stores,
     /// The web tier's local storage handle, to ask how it writes (`None` on other backends).
     diagnostics: Option<storage::local::Diagnostics>,
+    /// Drop-off counts the pages make, merged into storage now and then.
+    funnel: Arc<crate::web::funnel::FunnelCounter>,
 }
 
 impl Application {
@@ -179,6 +181,7 @@ impl Application {
         let state = web::Data::new(AppState::new(stores.clone(), settings.web()));
         let time_requests = settings.metrics.listen.is_some();
         let readiness = state.readiness.clone();
+        let funnel = state.funnel.clone();
         // A span per request costs about a tenth of the submit path's CPU: only pay for it
         // when request logs are wanted (the default `info`, not `warn`).
         let log_requests = tracing::enabled!(tracing::Level::INFO);
@@ -213,6 +216,7 @@ impl Application {
             metrics: None,
             stores,
             diagnostics: None,
+            funnel,
         })
     }
 
@@ -260,6 +264,9 @@ impl Application {
                 let _ = worker_stopped.await;
             }))
         });
+        let (funnel_stop, funnel_stopped) = tokio::sync::watch::channel(false);
+        let (funnel, stores) = (self.funnel.clone(), self.stores.clone());
+        let counting = tokio::spawn(async move { funnel.run(stores, funnel_stopped).await });
         let handle = self.server.handle();
         let (readiness, delay) = (self.readiness, self.shutdown_delay);
         let stopper = tokio::spawn(async move {
@@ -281,6 +288,9 @@ impl Application {
         if let Some(worker) = worker {
             let _ = worker.await;
         }
+        // The pages' last counts, merged once no request can add to them.
+        let _ = funnel_stop.send(true);
+        let _ = counting.await;
         served
     }
 }

@@ -7,6 +7,7 @@ pub mod audit;
 pub mod branding;
 pub mod choice;
 pub mod definition;
+pub mod funnel;
 mod ids;
 pub mod language;
 pub mod lifecycle;

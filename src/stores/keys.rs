@@ -98,6 +98,23 @@ pub fn parse_answer_key(prefix: &str, key: &str) -> Option<(SurveyRef, Reference
         .then_some((survey, Reference(reference)))
 }
 
+/// The prefix of every survey's drop-off counts.
+pub const FUNNELS: &str = "funnels/";
+
+/// A survey's drop-off counts.
+pub fn funnel(survey: &SurveyRef) -> String {
+    format!("{FUNNELS}{survey}.json")
+}
+
+/// The survey a drop-off counts key is filed under.
+pub fn parse_funnel_key(key: &str) -> Option<SurveyRef> {
+    let (tenant, survey) = key
+        .strip_prefix(FUNNELS)?
+        .strip_suffix(".json")?
+        .split_once('/')?;
+    SurveyRef::parse_name(TenantSlug::parse(tenant).ok()?, survey)
+}
+
 /// The prefix of every saved progress ("continue later").
 pub const PROGRESS: &str = "progress/";
 
@@ -193,7 +210,7 @@ pub fn deletions(survey: &SurveyRef) -> String {
 
 /// Every prefix of one survey's data besides its definition: versions, summary, deletion
 /// records, segment build progress, answer lists, counted index, answers and incoming answers.
-pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 9] {
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 10] {
     [
         survey_versions(survey),
         summary(survey),
@@ -204,6 +221,7 @@ pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 9] {
         answers_of(survey),
         format!("{INCOMING}{survey}/"),
         format!("{PROGRESS}{survey}/"),
+        funnel(survey),
     ]
 }
 

@@ -14,6 +14,7 @@ pub mod deletions;
 pub mod digests;
 mod error;
 pub mod exports;
+pub mod funnels;
 pub mod hosted;
 mod json_blob;
 pub mod keys;
@@ -170,6 +171,8 @@ pub struct Stores {
     pub tenant_settings: tenant_settings::TenantSettingsStore,
     /// Respondents' saved progress ("continue later").
     pub progress: progress::ProgressStore,
+    /// Each survey's drop-off counts.
+    pub funnels: funnels::FunnelStore,
     /// Sign-in attempts, counted across processes.
     pub sign_ins: throttle::SignInThrottle,
     /// The key that signs submission tokens.
@@ -371,6 +374,7 @@ impl Stores {
             segments,
             tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
             progress: progress::ProgressStore::new(storage.blobs.clone()),
+            funnels: funnels::FunnelStore::new(storage.blobs.clone()),
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,
             session_key,

@@ -1,13 +1,16 @@
-//! Where a survey's answers are kept: at its tenant's home, or, for a survey whose answers
-//! stay in their region, in its one hosting region, which counts them and from whose storage
-//! the home site reads its results.
+//! Where a survey's data is kept: its answers at its tenant's home, or, for a survey whose
+//! answers stay in their region, in its one hosting region, which counts them and from whose
+//! storage the home site reads its results; and what its public pages leave (drop-off counts)
+//! in each region that serves them.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{StoreError, Stores};
+use crate::domain::funnel::Funnel;
+use crate::domain::region::RegionName;
 use crate::domain::region::Residency;
-use crate::domain::{Survey, SurveySlug, TenantSlug};
+use crate::domain::{Survey, SurveyRef, SurveySlug, TenantSlug};
 
 impl Stores {
     /// The stores holding `survey`'s answers, summary, lists, segments and deletions: these,
@@ -63,4 +66,46 @@ impl Stores {
         };
         Ok(hosted.filter(|survey| survey.residency == Residency::Region))
     }
+
+    /// The survey whose public pages this region serves under `survey`'s address, if it is
+    /// still that survey: the tenant's own, or a copy hosted here.
+    pub async fn served_here(&self, survey: &SurveyRef) -> Result<Option<Arc<Survey>>, StoreError> {
+        let own = self.surveys.get(&survey.tenant, &survey.slug).await?;
+        let found = match own {
+            Some(own) => Some(own),
+            None if self.regions.named() => {
+                self.hosted.survey(&survey.tenant, &survey.slug).await?
+            }
+            None => None,
+        };
+        Ok(found.filter(|found| found.id == survey.id))
+    }
+
+    /// A survey's drop-off counts, added up over the regions whose sites show its pages
+    /// (each keeps its own); the regions that could not be read within 5 s are named.
+    pub async fn funnel_of(
+        &self,
+        survey: &Survey,
+    ) -> Result<(Funnel, Vec<RegionName>), StoreError> {
+        let filed = survey.survey_ref();
+        let Some(here) = self.regions.here().cloned() else {
+            return Ok((self.funnels.read(&filed).await?, Vec::new()));
+        };
+        let (mut total, mut unread) = (Funnel::default(), Vec::new());
+        for region in survey.hosting_regions(&here) {
+            let read = async {
+                let stores = self.in_region(region).await?;
+                stores.funnels.read(&filed).await
+            };
+            match tokio::time::timeout(REGION_WAIT, read).await {
+                Ok(Ok(counts)) => total.merge(&counts),
+                Ok(Err(error)) if self.regions.is_here(region) => return Err(error),
+                Ok(Err(_)) | Err(_) => unread.push(region.clone()),
+            }
+        }
+        Ok((total, unread))
+    }
 }
+
+/// How long a read of another region's counts may take before the page goes on without it.
+const REGION_WAIT: std::time::Duration = std::time::Duration::from_secs(5);

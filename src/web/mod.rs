@@ -8,6 +8,7 @@ pub mod client;
 mod download;
 pub(crate) mod error;
 mod forms;
+pub mod funnel;
 pub mod headers;
 pub mod health;
 mod home;
@@ -100,6 +101,8 @@ pub struct AppState {
     pub readiness: std::sync::Arc<health::Readiness>,
     /// What anonymous clients may make the site store, per client.
     pub client_limits: std::sync::Arc<limits::ClientLimits>,
+    /// Drop-off counts not yet merged into storage.
+    pub funnel: std::sync::Arc<funnel::FunnelCounter>,
 }
 
 impl AppState {
@@ -131,6 +134,7 @@ impl AppState {
             sso_hosts: settings.sso_hosts,
             readiness: std::sync::Arc::default(),
             client_limits: std::sync::Arc::default(),
+            funnel: std::sync::Arc::default(),
         }
     }
 

@@ -18,11 +18,11 @@ mod hosting_sync;
 pub mod mail;
 pub mod mailer;
 mod merge;
-pub mod progress;
 mod rebuild;
 pub mod reconcile;
 pub mod segments;
 mod side_work;
+pub mod sweeps;
 mod transfer;
 
 pub use deletions::{Deleted, Recounted, delete, recount};

@@ -9,7 +9,8 @@
 //!   message turns up later.
 //! - Data filed under a survey that no longer exists (written by a worker that had not yet
 //!   seen the survey deleted) is removed, and so are sign-in throttle records past their window
-//!   and respondents' saved progress past its time (`progress`).
+//!   and respondents' saved progress past its time and drop-off counts of surveys gone
+//!   (`sweeps`).
 //!
 //! Only answers and summaries older than a grace period are considered, to leave in-flight ones
 //! to the workers. One survey's failure is reported and the pass goes on with the others. One
@@ -23,6 +24,7 @@ use crate::stores::{StoreError, Stores, keys, lease, throttle};
 use crate::telemetry::error_chain;
 
 use super::rebuild::rebuild;
+use super::sweeps;
 use super::{SurveyBatch, complete, merge, tidy};
 
 /// How old an answer must be before reconcile treats it as forgotten.
@@ -99,8 +101,9 @@ impl<'a> Pass<'a> {
             self.answers(prefix, progress).await?;
         }
         self.expired_throttles().await?;
-        self.report.removed +=
-            super::progress::sweep(self.stores, time::OffsetDateTime::now_utc()).await?;
+        let now = time::OffsetDateTime::now_utc();
+        self.report.removed += sweeps::sweep_progress(self.stores, now).await?;
+        self.report.removed += sweeps::sweep_funnels(self.stores, self.cutoff).await?;
         Ok(self.report)
     }
 

@@ -10,6 +10,7 @@ mod browser;
 mod claims;
 mod designer_saves;
 mod docs;
+mod dropoff;
 mod export;
 mod faults;
 mod first_run;

@@ -316,9 +316,11 @@ async fn a_link_past_its_time_no_longer_works_and_the_sweep_deletes_it() {
 
     // Within its 7 days the sweep keeps it; past them it deletes it.
     let now = time::OffsetDateTime::now_utc();
-    let swept = canvass::worker::progress::sweep(&stores, now + time::Duration::days(6)).await;
+    let swept =
+        canvass::worker::sweeps::sweep_progress(&stores, now + time::Duration::days(6)).await;
     assert_eq!(swept.expect("a sweep"), 0);
-    let swept = canvass::worker::progress::sweep(&stores, now + time::Duration::days(8)).await;
+    let swept =
+        canvass::worker::sweeps::sweep_progress(&stores, now + time::Duration::days(8)).await;
     assert_eq!(swept.expect("a sweep"), 1);
     assert!(
         stores

@@ -25,7 +25,11 @@ async fn a_number_chart_folds_empty_values_into_ranges_and_lists_every_value_on_
     }
     drain(&app.stores().await).await;
     let page = owner.page("/tenant/surveys/waits/summary").await;
-    let chart = between(&page, r#"<table class="chart">"#, "</table>");
+    // The question's chart (the drop-off's comes first on the page).
+    let question = &page[page
+        .find("question-summary")
+        .expect("the question's section")..];
+    let chart = between(question, r#"<table class="chart">"#, "</table>");
     let bars: Vec<String> = chart
         .split(r#"<th scope="row" class="label">"#)
         .skip(1)

@@ -6,6 +6,7 @@ mod audit;
 mod auth;
 mod body;
 mod document;
+mod dropoff;
 mod error;
 mod openapi;
 mod surveys;
@@ -54,6 +55,9 @@ static ROUTES: &[Route] = &[
     ),
     member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
         r.to(surveys::summary)
+    }),
+    member(Role::Viewer, Method::GET, "/surveys/{slug}/dropoff", |r| {
+        r.to(dropoff::dropoff)
     }),
     member(
         Role::Viewer,

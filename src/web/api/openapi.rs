@@ -11,7 +11,7 @@ use utoipa::openapi::{Content, RefOr};
 use utoipa::{Modify, OpenApi};
 
 use super::error::ErrorBody;
-use super::{audit, surveys, webhooks};
+use super::{audit, dropoff, surveys, webhooks};
 use crate::domain::logic::Rule;
 use crate::export::SheetFormat;
 
@@ -35,6 +35,7 @@ use crate::export::SheetFormat;
         surveys::publish,
         surveys::unpublish,
         surveys::summary,
+        dropoff::dropoff,
         surveys::responses,
         surveys::delete_response,
         surveys::download_responses,
@@ -241,7 +242,7 @@ mod tests {
             })
             .collect();
         let mounted = mounted();
-        assert_eq!(mounted.len(), 18, "{mounted:?}");
+        assert_eq!(mounted.len(), 19, "{mounted:?}");
         assert_eq!(documented, mounted);
     }
 

@@ -24,7 +24,11 @@ use crate::web::AppState;
 use crate::web::download::{DownloadQuery, download};
 use crate::web::roles::{Editor, Viewer};
 
-async fn find(state: &AppState, tenant: &Tenant, slug: &str) -> Result<Arc<Survey>, ApiError> {
+pub(super) async fn find(
+    state: &AppState,
+    tenant: &Tenant,
+    slug: &str,
+) -> Result<Arc<Survey>, ApiError> {
     let slug = SurveySlug::parse(slug).map_err(|_| ApiError::NotFound)?;
     state
         .stores

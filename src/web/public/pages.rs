@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use actix_web::http::StatusCode;
 use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -111,9 +112,11 @@ pub async fn form(
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
     };
+    let filed = survey.survey_ref();
+    state.funnel.opened(&filed);
     let token = SubmissionToken {
         reference: state.stores.references.next().await?,
-        survey: survey.survey_ref(),
+        survey: filed,
     }
     .sign(&state.stores.signing_key);
     let words = words_for(&request, &survey);
@@ -171,7 +174,19 @@ pub async fn submit(
         return super::resume::save(&state, &request, (tenant, survey), &form.words, &posted).await;
     }
     let walk = match step(&tenant, &survey, &form, &posted) {
-        Step::Page(status, page) => return render_with_status(status, page.as_ref()),
+        Step::Page(status, page) => {
+            // Shown a later page: counted for the drop-off (in memory, merged in batches).
+            if status == StatusCode::OK && !posted.back && !posted.stay && page.page() > posted.page
+            {
+                let filed = survey.survey_ref();
+                let to = page.page();
+                state
+                    .funnel
+                    .moved_on(&filed, token.reference, posted.page, to)
+                    .await;
+            }
+            return render_with_status(status, page.as_ref());
+        }
         Step::Done(walk) => walk,
     };
     let (values, hidden) = (walk.values, walk.hidden);

@@ -69,6 +69,11 @@ pub(crate) struct SurveyPage {
 }
 
 impl SurveyPage {
+    /// The page shown, from 0.
+    pub(crate) fn page(&self) -> usize {
+        self.page
+    }
+
     /// The first page, blank: what a respondent (or a previewing owner) sees first.
     pub(crate) fn first(tenant: Arc<Tenant>, survey: Arc<Survey>, form: &FormContext) -> Self {
         Self::new(

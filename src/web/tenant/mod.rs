@@ -9,6 +9,7 @@ mod charts;
 mod dashboard;
 mod deletions;
 mod designer;
+mod dropoff;
 mod error_menu;
 mod exports;
 mod join;

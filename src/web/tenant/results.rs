@@ -74,6 +74,8 @@ struct SummaryPage {
     recounting: Option<u64>,
     /// The segments, and the one shown.
     picker: SegmentPicker,
+    /// Where respondents stop (every respondent's, not a segment's).
+    dropoff: Option<super::dropoff::Dropoff>,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -178,8 +180,13 @@ pub async fn summary(
             .await?
             .export_database_url
             .is_some();
+    let dropoff = match segment {
+        None => Some(super::dropoff::dropoff(&state, &survey, report.total).await?),
+        Some(_) => None,
+    };
     render(&SummaryPage {
         picker,
+        dropoff,
         exports,
         recounting: report.recounting,
         csrf: signed_in.session.csrf.clone(),
