@@ -272,6 +272,7 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             values: walk.values,
             hidden: walk.hidden,
             language: None,
+            over_quota: Default::default(),
         };
         stores
             .answer_queues

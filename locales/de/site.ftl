@@ -140,3 +140,8 @@ resume-mail-body = Sie haben Ihre Antworten zu „{ $title }“ gespeichert. Hie
     { $link }
 
     Der Link funktioniert bis zum { $date }. Behalten Sie ihn für sich: Wer ihn hat, kann Ihre Antworten sehen und ändern. Wenn Sie diese E-Mail nicht angefordert haben, ignorieren Sie sie.
+
+## Quotas
+
+quota-full-title = Vielen Dank für Ihre Zeit
+quota-full-message = Wir haben bereits alle Antworten, die wir von Personen wie Ihnen brauchen, daher endet die Umfrage hier. Ihre Antworten wurden nicht gespeichert.

@@ -148,3 +148,8 @@ resume-mail-body = You saved your answers to "{ $title }". Continue where you le
     { $link }
 
     The link works until { $date }. Keep it to yourself: anyone with it can see and change your answers. If you did not ask for this email, ignore it.
+
+## Quotas
+
+quota-full-title = Thank you for your time
+quota-full-message = We already have all the answers we need from people like you, so the survey ends here. Your answers were not kept.

@@ -140,3 +140,8 @@ resume-mail-body = Guardó sus respuestas a «{ $title }». Continúe donde lo d
     { $link }
 
     El enlace funciona hasta el { $date }. Guárdelo para usted: quien lo tenga puede ver y cambiar sus respuestas. Si no pidió este correo, ignórelo.
+
+## Quotas
+
+quota-full-title = Gracias por su tiempo
+quota-full-message = Ya tenemos todas las respuestas que necesitamos de personas como usted, así que la encuesta termina aquí. Sus respuestas no se guardaron.

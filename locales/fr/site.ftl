@@ -143,3 +143,8 @@ resume-mail-body = Vous avez enregistré vos réponses à « { $title } ». Repr
     { $link }
 
     Le lien fonctionne jusqu’au { $date }. Gardez-le pour vous : toute personne qui l’a peut voir et modifier vos réponses. Si vous n’avez rien demandé, ignorez cet e-mail.
+
+## Quotas
+
+quota-full-title = Merci de votre temps
+quota-full-message = Nous avons déjà toutes les réponses nécessaires de personnes comme vous : le questionnaire s’arrête donc ici. Vos réponses n’ont pas été conservées.

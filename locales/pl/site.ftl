@@ -145,3 +145,8 @@ resume-mail-body = Zapisano Twoje odpowiedzi w ankiecie „{ $title }”. Kontyn
     { $link }
 
     Link działa do { $date }. Zachowaj go dla siebie: każdy, kto go ma, może zobaczyć i zmienić Twoje odpowiedzi. Jeśli nie prosiłeś o tę wiadomość, zignoruj ją.
+
+## Quotas
+
+quota-full-title = Dziękujemy za poświęcony czas
+quota-full-message = Mamy już wszystkie potrzebne odpowiedzi od osób takich jak Ty, więc ankieta kończy się tutaj. Twoje odpowiedzi nie zostały zapisane.

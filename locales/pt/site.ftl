@@ -140,3 +140,8 @@ resume-mail-body = Guardou as suas respostas a «{ $title }». Continue onde par
     { $link }
 
     A ligação funciona até { $date }. Guarde-a para si: quem a tiver pode ver e alterar as suas respostas. Se não pediu este e-mail, ignore-o.
+
+## Quotas
+
+quota-full-title = Obrigado pelo seu tempo
+quota-full-message = Já temos todas as respostas de que precisamos de pessoas como você, por isso o inquérito termina aqui. As suas respostas não foram guardadas.

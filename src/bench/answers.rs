@@ -69,6 +69,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         values,
         hidden: Default::default(),
         language: None,
+        over_quota: Default::default(),
     }
 }
 

@@ -109,6 +109,11 @@ pub struct Answer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, example = "de")]
     pub language: Option<super::language::LanguageTag>,
+    /// The quotas it met once they were full, of those that still count such answers (it is
+    /// marked over them).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    #[schema(value_type = Vec<String>)]
+    pub over_quota: BTreeSet<super::quota::QuotaId>,
 }
 
 impl Answer {
@@ -619,6 +624,7 @@ mod tests {
             .into(),
             hidden: Default::default(),
             language: None,
+            over_quota: Default::default(),
         };
         assert!(answer.mentions("lovely coffee"));
         assert!(
@@ -913,6 +919,7 @@ mod tests {
             ]),
             hidden: BTreeSet::from([id("many")]),
             language: None,
+            over_quota: Default::default(),
         };
         let json = serde_json::to_string(&answer).expect("serialises");
         let back: Answer = serde_json::from_str(&json).expect("deserialises");

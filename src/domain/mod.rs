@@ -16,6 +16,7 @@ pub mod member;
 pub mod problem;
 pub mod progress;
 pub mod question;
+pub mod quota;
 pub mod recall;
 pub mod reference;
 pub mod region;

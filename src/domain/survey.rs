@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 
 use super::definition::Definition;
 use super::language::LanguageTag;
+use super::quota::Quota;
 use super::region::{RegionName, Residency};
 use super::translation::Translations;
 use super::{PageLayout, Question, QuestionId, SurveySlug, TenantSlug};
@@ -142,6 +143,9 @@ pub struct Survey {
     /// may not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume_days: Option<u16>,
+    /// How many answers of each kind it takes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quotas: Vec<Quota>,
     /// Its texts in its other languages, by key.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub translations: Translations,
@@ -177,6 +181,7 @@ impl Survey {
             languages: definition.languages,
             translations: definition.translations.unwrap_or_default(),
             resume_days: definition.resume_days,
+            quotas: definition.quotas.unwrap_or_default(),
         }
     }
 
@@ -243,6 +248,9 @@ impl Survey {
         self.residency = definition.residency;
         self.languages = definition.languages;
         self.resume_days = definition.resume_days;
+        if let Some(quotas) = definition.quotas {
+            self.quotas = quotas;
+        }
         self.translations = match definition.translations {
             Some(sent) => sent,
             // Kept, for the texts that still exist, in languages still offered.
@@ -277,6 +285,7 @@ impl Survey {
             languages: self.languages.clone(),
             translations: Some(self.translations.clone()),
             resume_days: self.resume_days,
+            quotas: Some(self.quotas.clone()),
         }
     }
 
@@ -320,6 +329,7 @@ impl Survey {
             &self.layout,
             self.thank_you.as_deref(),
             self.closed_message.as_deref(),
+            &self.quotas,
         )
     }
 

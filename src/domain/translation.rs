@@ -9,6 +9,7 @@ use super::answer::has_control_characters;
 use super::language::LanguageTag;
 use super::logic::PageLayout;
 use super::question::{Question, QuestionKind};
+use super::quota::Quota;
 use super::recall;
 
 /// Longest translated text.
@@ -29,6 +30,7 @@ pub fn owner_texts(
     layout: &[PageLayout],
     thank_you: Option<&str>,
     closed_message: Option<&str>,
+    quotas: &[Quota],
 ) -> Vec<(String, String)> {
     let mut texts = vec![("title".to_owned(), title.to_owned())];
     let optional = |texts: &mut Vec<(String, String)>, key: String, text: Option<&str>| {
@@ -84,6 +86,10 @@ pub fn owner_texts(
     }
     optional(&mut texts, "thank_you".into(), thank_you);
     optional(&mut texts, "closed_message".into(), closed_message);
+    for quota in quotas {
+        let key = format!("quota:{}:message", quota.id);
+        optional(&mut texts, key, quota.message.as_deref());
+    }
     texts
 }
 
@@ -105,6 +111,7 @@ pub fn describe(key: &str, questions: &[Question]) -> String {
     match parts.as_slice() {
         ["page", at, "title"] => format!("Page {} title", count(at)),
         ["page", at, "description"] => format!("Page {} introduction", count(at)),
+        ["quota", id, "message"] => format!("Message of quota {id}"),
         ["q", id, rest @ ..] => {
             let number = questions
                 .iter()
@@ -124,9 +131,11 @@ pub fn describe(key: &str, questions: &[Question]) -> String {
     }
 }
 
-/// Whether the text by `key` is Markdown (the introduction, thank-you and closed messages).
+/// Whether the text by `key` is Markdown (the introduction, thank-you, closed and quota
+/// messages).
 pub fn is_markdown(key: &str) -> bool {
     matches!(key, "description" | "thank_you" | "closed_message")
+        || (key.starts_with("quota:") && key.ends_with(":message"))
 }
 
 /// What a translation of a Markdown text breaks, if anything: it must link to the addresses
@@ -493,6 +502,7 @@ mod tests {
             &[],
             Some("Thanks!"),
             None,
+            &[],
         )
     }
 

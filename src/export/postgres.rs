@@ -236,6 +236,9 @@ pub(super) async fn copy_responses(
                 answer.language.as_ref().map(|tag| tag.as_str()),
                 CopyRows::text,
             )
+            .or_null(over_quota(answer), |rows, ids| {
+                rows.text_array(ids.iter().map(String::as_str))
+            })
             .end_row();
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
@@ -255,7 +258,7 @@ pub(super) async fn copy_responses(
     }
     copy_in(
         transaction,
-        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language) from stdin",
+        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota) from stdin",
         responses,
     )
     .await?;
@@ -279,6 +282,12 @@ async fn copy_in(
         return Err(error);
     }
     copy.finish().await.map(drop)
+}
+
+/// The quotas an answer was kept over, by id (`None`: none, written as NULL).
+fn over_quota(answer: &Answer) -> Option<Vec<String>> {
+    (!answer.over_quota.is_empty())
+        .then(|| answer.over_quota.iter().map(ToString::to_string).collect())
 }
 
 /// Whether `error` says a row was there already.
@@ -306,12 +315,19 @@ pub(super) async fn write_responses(
         .iter()
         .map(|(_, a)| a.language.as_ref().map(ToString::to_string))
         .collect();
+    // Arrays of arrays do not unnest: each response's quotas travel as a JSON array.
+    let over: Vec<Option<String>> = answers
+        .iter()
+        .map(|(_, a)| over_quota(a).and_then(|ids| serde_json::to_string(&ids).ok()))
+        .collect();
     sqlx::query(
-        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language)
-         select $1, $2, r, s::timestamptz, v, p, l
-         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[]) as u(r, s, v, p, l)
+        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota)
+         select $1, $2, r, s::timestamptz, v, p, l,
+             case when o is null then null else array(select jsonb_array_elements_text(o::jsonb)) end
+         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[]) as u(r, s, v, p, l, o)
          on conflict (tenant, survey, reference) do update set submitted_at = excluded.submitted_at,
-             version = excluded.version, position = excluded.position, language = excluded.language",
+             version = excluded.version, position = excluded.position, language = excluded.language,
+             over_quota = excluded.over_quota",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -320,6 +336,7 @@ pub(super) async fn write_responses(
     .bind(&versions)
     .bind(&positions)
     .bind(&languages)
+    .bind(&over)
     .execute(&mut **transaction)
     .await?;
 

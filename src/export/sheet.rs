@@ -7,6 +7,7 @@
 use time::{Date, OffsetDateTime};
 
 use crate::domain::choice::OTHER;
+use crate::domain::quota::{QuotaId, WhenFull};
 use crate::domain::{Answer, AnswerValue, QuestionId, QuestionKind, Survey};
 
 /// What a download holds besides the responses.
@@ -50,6 +51,8 @@ enum Source {
     Version,
     /// The language it was answered in (the survey's default when none was recorded).
     Language(String),
+    /// The quotas it was kept over (their names, by id), for a survey that keeps such answers.
+    OverQuota(Vec<(QuotaId, String)>),
     /// The whole answer to a question.
     Whole(QuestionId),
     /// 1 when a multiple-choice option was ticked, 0 when the question was answered without it.
@@ -106,6 +109,23 @@ impl Layout {
                 "Language".into(),
                 "language".into(),
                 Source::Language(default),
+            ));
+        }
+        // A survey whose quotas keep answers once full: which quotas each response is over.
+        if survey
+            .quotas
+            .iter()
+            .any(|quota| quota.full == WhenFull::Count)
+        {
+            let names = survey
+                .quotas
+                .iter()
+                .map(|quota| (quota.id.clone(), quota.name.clone()))
+                .collect();
+            columns.push(column(
+                "Over quota".into(),
+                "over_quota".into(),
+                Source::OverQuota(names),
             ));
         }
         for question in &survey.questions {
@@ -172,6 +192,22 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
                 .as_ref()
                 .map_or_else(|| default.clone(), ToString::to_string),
         ),
+        Source::OverQuota(names) => match answer.over_quota.is_empty() {
+            true => Cell::Empty,
+            false => Cell::Text(
+                answer
+                    .over_quota
+                    .iter()
+                    .map(|id| {
+                        names
+                            .iter()
+                            .find(|(known, _)| known == id)
+                            .map_or_else(|| id.to_string(), |(_, name)| name.clone())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(crate::domain::answer::TEXT_SEPARATOR),
+            ),
+        },
         Source::Whole(id) => value(id).map_or(Cell::Empty, whole),
         Source::Ticked(id, option) => match value(id) {
             Some(AnswerValue::Choices(picked) | AnswerValue::Other { picked, .. }) => {
@@ -298,6 +334,7 @@ mod tests {
             .into(),
             hidden: Default::default(),
             language: None,
+            over_quota: Default::default(),
         };
         let row = layout.row(&answer);
         assert_eq!(

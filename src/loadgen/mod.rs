@@ -9,11 +9,13 @@
 //!
 //! With `--pages`, each client answers a survey of three pages with display and skip logic
 //! as a browser would: a POST per page on its route (Next), the last one sending; only that
-//! one is a submission. Both POST rates are reported against the ceiling's.
+//! one is a submission. Both POST rates are reported against the ceiling's. With `--quota`,
+//! each answer claims a place in a quota (see `quota`).
 
 mod answers;
 mod ceiling;
 mod paged;
+mod quota;
 mod report;
 
 use std::sync::Arc;
@@ -49,8 +51,12 @@ pub struct LoadSettings {
     pub no_ceiling: bool,
     /// Answer a survey of three pages with logic (made in the tenant if it is not there)
     /// instead of `--survey`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quota")]
     pub pages: bool,
+    /// Answer a survey of one page with a quota every answer meets (made in the tenant if it
+    /// is not there; it never fills), so each submission claims a place.
+    #[arg(long)]
+    pub quota: bool,
 }
 
 /// Why a load run could not be made.
@@ -79,6 +85,8 @@ pub async fn run(
     let tenant = TenantSlug::parse(&settings.tenant).map_err(|_| no_such_survey(settings))?;
     let slug = if settings.pages {
         paged::ensure(stores, &tenant).await?
+    } else if settings.quota {
+        quota::ensure(stores, &tenant).await?
     } else {
         SurveySlug::parse(&settings.survey).map_err(|_| no_such_survey(settings))?
     };

@@ -32,11 +32,21 @@ fn definition() -> serde_json::Value {
 
 /// Makes the survey in `tenant` (published) unless it is there; returns its slug.
 pub async fn ensure(stores: &Stores, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
-    let slug = SurveySlug::parse(SLUG).unwrap_or_else(|_| unreachable!("a valid slug"));
+    ensure_survey(stores, tenant, SLUG, definition()).await
+}
+
+/// Makes the survey `slug` of `definition` in `tenant`, published, unless it is there.
+pub(super) async fn ensure_survey(
+    stores: &Stores,
+    tenant: &TenantSlug,
+    slug: &str,
+    definition: serde_json::Value,
+) -> Result<SurveySlug, StoreError> {
+    let slug = SurveySlug::parse(slug).unwrap_or_else(|_| unreachable!("a valid slug"));
     if stores.surveys.get(tenant, &slug).await?.is_some() {
         return Ok(slug);
     }
-    let input: SurveyInput = serde_json::from_value(definition())
+    let input: SurveyInput = serde_json::from_value(definition)
         .unwrap_or_else(|error| unreachable!("the definition's shape: {error}"));
     let definition = input
         .check(&[])

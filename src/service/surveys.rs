@@ -4,6 +4,7 @@
 use crate::domain::Question;
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
+use crate::domain::definition::quota::{QuotaInput, check_quotas};
 use crate::domain::definition::{Definition, DefinitionErrors, SurveyInput};
 use crate::domain::region::Residency;
 use crate::domain::segment::segment_keys;
@@ -53,6 +54,15 @@ pub fn check(
     }
     if let Some(problem) = residency_problem(stores, &definition, current) {
         errors.insert("residency".into(), problem.into());
+    }
+    // Quota places are claimed in the storage of the region that answers a survey: one.
+    let quotas = definition
+        .quotas
+        .as_deref()
+        .or(current.map(|survey| survey.quotas.as_slice()))
+        .unwrap_or_default();
+    if definition.regions.len() > 1 && !quotas.is_empty() {
+        errors.insert("quotas".into(), ONE_REGION.into());
     }
     match errors.is_empty() {
         true => Ok(definition),
@@ -137,6 +147,21 @@ pub async fn revise(
 ) -> Result<Survey, StoreError> {
     let survey = stores.surveys.revise(current, definition).await?;
     super::hosting::push(stores, &survey, Some(current)).await?;
+    // A quota removed takes its places with it (one added later starts empty).
+    let removed: Vec<_> = current
+        .quotas
+        .iter()
+        .filter(|was| !survey.quotas.iter().any(|kept| kept.id == was.id))
+        .collect();
+    if !removed.is_empty() {
+        let answering = stores.answering(current).await?;
+        for quota in removed {
+            answering
+                .quotas
+                .forget(&survey.survey_ref(), &quota.id)
+                .await?;
+        }
+    }
     // Answers may exist only once it was published: then its segments must follow.
     if survey.was_published && segment_keys(&survey) != segment_keys(current) {
         let results = stores.results_of(&survey).await?;
@@ -144,6 +169,31 @@ pub async fn revise(
     }
     Ok(survey)
 }
+
+/// Replaces a survey's quotas with those sent (checked as the API checks them), keeping the
+/// rest of its definition.
+pub async fn set_quotas(
+    stores: &Stores,
+    current: &Survey,
+    sent: Vec<QuotaInput>,
+) -> Result<Result<Survey, DefinitionErrors>, StoreError> {
+    let quotas = match check_quotas(&sent, &current.questions) {
+        Ok(quotas) => quotas,
+        Err(errors) => return Ok(Err(errors)),
+    };
+    if current.regions.len() > 1 && !quotas.is_empty() {
+        let mut errors = DefinitionErrors::new();
+        errors.insert("quotas".into(), ONE_REGION.into());
+        return Ok(Err(errors));
+    }
+    let mut definition = current.definition();
+    definition.quotas = Some(quotas);
+    revise(stores, current, definition).await.map(Ok)
+}
+
+/// Why a survey answered in several regions cannot have quotas.
+const ONE_REGION: &str = "a survey with quotas is answered in one region (each quota's places \
+                          are claimed in one storage): name at most one region";
 
 /// Opens a survey to respondents.
 pub async fn publish(

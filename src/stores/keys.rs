@@ -115,6 +115,11 @@ pub fn parse_funnel_key(key: &str) -> Option<SurveyRef> {
     SurveyRef::parse_name(TenantSlug::parse(tenant).ok()?, survey)
 }
 
+/// The folder of one survey's quota places (its layout: `stores::quotas`).
+pub fn quotas_of(survey: &SurveyRef) -> String {
+    format!("quotas/{survey}/")
+}
+
 /// The prefix of every saved progress ("continue later").
 pub const PROGRESS: &str = "progress/";
 
@@ -210,7 +215,7 @@ pub fn deletions(survey: &SurveyRef) -> String {
 
 /// Every prefix of one survey's data besides its definition: versions, summary, deletion
 /// records, segment build progress, answer lists, counted index, answers and incoming answers.
-pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 10] {
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 11] {
     [
         survey_versions(survey),
         summary(survey),
@@ -222,6 +227,7 @@ pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 10] {
         format!("{INCOMING}{survey}/"),
         format!("{PROGRESS}{survey}/"),
         funnel(survey),
+        quotas_of(survey),
     ]
 }
 

@@ -23,6 +23,7 @@ pub mod mail;
 mod members;
 pub mod membership;
 pub mod progress;
+pub mod quotas;
 mod references;
 mod regional;
 pub mod reports;
@@ -173,6 +174,8 @@ pub struct Stores {
     pub progress: progress::ProgressStore,
     /// Each survey's drop-off counts.
     pub funnels: funnels::FunnelStore,
+    /// Quota places, claimed exactly across processes.
+    pub quotas: quotas::QuotaStore,
     /// Sign-in attempts, counted across processes.
     pub sign_ins: throttle::SignInThrottle,
     /// The key that signs submission tokens.
@@ -211,6 +214,30 @@ pub(crate) async fn json_names<T>(
         match page.continuation {
             Some(token) => request.continuation = Some(token),
             None => return Ok(names),
+        }
+    }
+}
+
+/// Deletes every blob under `prefix` (gone already is fine); returns how many it found.
+pub(crate) async fn delete_prefix(
+    blobs: &dyn crate::storage::BlobStore,
+    prefix: &str,
+) -> Result<u64, StoreError> {
+    let mut deleted = 0;
+    loop {
+        let page = blobs
+            .list(&crate::storage::ListRequest::new(prefix, 0))
+            .await
+            .context(|| format!("listing {prefix}"))?;
+        if page.items.is_empty() {
+            return Ok(deleted);
+        }
+        deleted += page.items.len() as u64;
+        for item in page.items {
+            match blobs.delete(&item.key, None).await {
+                Ok(()) | Err(crate::storage::Error::NotFound { .. }) => {}
+                Err(error) => return Err(error).context(|| format!("deleting {}", item.key)),
+            }
         }
     }
 }
@@ -375,6 +402,7 @@ impl Stores {
             tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
             progress: progress::ProgressStore::new(storage.blobs.clone()),
             funnels: funnels::FunnelStore::new(storage.blobs.clone()),
+            quotas: quotas::QuotaStore::new(storage.blobs.clone()),
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,
             session_key,

@@ -81,6 +81,15 @@ impl Stores {
         Ok(found.filter(|found| found.id == survey.id))
     }
 
+    /// The stores of the region whose public site answers `survey` (the one region it names;
+    /// these, without regions): where its quota places are claimed.
+    pub async fn answering(&self, survey: &Survey) -> Result<Stores, StoreError> {
+        match (self.regions.here(), survey.regions.first()) {
+            (Some(_), Some(region)) => self.in_region(region).await,
+            _ => Ok(self.clone()),
+        }
+    }
+
     /// A survey's drop-off counts, added up over the regions whose sites show its pages
     /// (each keeps its own); the regions that could not be read within 5 s are named.
     pub async fn funnel_of(

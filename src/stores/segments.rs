@@ -320,6 +320,7 @@ mod tests {
             values: [(id("place"), AnswerValue::Choice(place.into()))].into(),
             hidden: Default::default(),
             language: None,
+            over_quota: Default::default(),
         }
     }
 

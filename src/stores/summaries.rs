@@ -354,6 +354,7 @@ mod tests {
             values: Default::default(),
             hidden: Default::default(),
             language: None,
+            over_quota: Default::default(),
         }
     }
 

@@ -242,30 +242,9 @@ impl SurveyStore {
     pub async fn delete_data(&self, survey: &SurveyRef) -> Result<u64, StoreError> {
         let mut deleted = 0;
         for prefix in keys::survey_data_prefixes(survey) {
-            deleted += self.delete_prefix(&prefix).await?;
+            deleted += super::delete_prefix(self.blobs.as_ref(), &prefix).await?;
         }
         Ok(deleted)
-    }
-
-    async fn delete_prefix(&self, prefix: &str) -> Result<u64, StoreError> {
-        let mut deleted = 0;
-        loop {
-            let page = self
-                .blobs
-                .list(&ListRequest::new(prefix, 0))
-                .await
-                .context(|| format!("listing {prefix}"))?;
-            if page.items.is_empty() {
-                return Ok(deleted);
-            }
-            deleted += page.items.len() as u64;
-            for item in page.items {
-                match self.blobs.delete(&item.key, None).await {
-                    Ok(()) | Err(Error::NotFound { .. }) => {}
-                    Err(error) => return Err(error).context(|| format!("deleting {}", item.key)),
-                }
-            }
-        }
     }
 
     /// Stores a survey (new or changed) and forgets cached copies in this process.

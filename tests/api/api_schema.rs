@@ -124,6 +124,7 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             values: values(n),
             hidden: Default::default(),
             language: None,
+            over_quota: Default::default(),
         };
         stores
             .answer_queues

@@ -35,21 +35,7 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         &[&server.address, &shots],
     );
     // A tenant made as an operator does, with its API key, for the survey of pages.
-    let made = Command::new(env!("CARGO_BIN_EXE_canvass"))
-        .args([
-            "tenant", "create", "--slug", "pages", "--name", "Pages", "--plan", "standard",
-        ])
-        .env("CANVASS_DATA_DIR", dir.path())
-        .env("CANVASS_LOG", "warn")
-        .output()
-        .expect("canvass tenant create runs");
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&made.stdout);
-    let key = stdout.lines().last().expect("the key is printed").trim();
+    let key = crate::helpers::tenant_with_key(dir.path(), "pages", "Pages");
     run_script(
         &root.join("tests/browser/logic.cjs"),
         &[&server.address, &key, &shots],

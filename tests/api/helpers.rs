@@ -257,6 +257,7 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         values,
         hidden: Default::default(),
         language: None,
+        over_quota: Default::default(),
     }
 }
 
@@ -608,4 +609,28 @@ impl Drop for CanvassProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Makes a standard tenant in the data dir as an operator does (`canvass tenant create`);
+/// returns the API key it prints.
+pub fn tenant_with_key(data_dir: &std::path::Path, slug: &str, name: &str) -> String {
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_canvass"))
+        .args([
+            "tenant", "create", "--slug", slug, "--name", name, "--plan", "standard",
+        ])
+        .env("CANVASS_DATA_DIR", data_dir)
+        .env("CANVASS_LOG", "warn")
+        .output()
+        .expect("canvass tenant create runs");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    String::from_utf8_lossy(&made.stdout)
+        .lines()
+        .last()
+        .expect("the key is printed")
+        .trim()
+        .to_owned()
 }

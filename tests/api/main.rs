@@ -34,6 +34,8 @@ mod plain_words;
 mod power_cut;
 mod public;
 mod question_types;
+mod quotas;
+mod quotas_race;
 mod recall;
 mod references;
 mod regions;

@@ -60,6 +60,11 @@ pub fn split(body: &mut Value) -> (BTreeMap<String, BTreeMap<String, String>>, D
         split.text(body, field, field.to_owned());
     }
     split.questions(body, "questions");
+    if let Some(quotas) = body.get_mut("quotas").and_then(Value::as_array_mut) {
+        for (index, quota) in quotas.iter_mut().enumerate() {
+            split.text(quota, "message", format!("quotas[{index}].message"));
+        }
+    }
     if let Some(pages) = body.get_mut("pages").and_then(Value::as_array_mut) {
         for (index, page) in pages.iter_mut().enumerate() {
             for field in ["title", "description"] {

@@ -169,6 +169,16 @@ fn target(to: &Value, from: usize, pages: usize) -> Result<Target, String> {
     }
 }
 
+/// Reads a condition that may look at any of `questions` (a quota's, checked on a whole
+/// answer).
+pub(super) fn condition_on(questions: &[Question], json: &Value) -> Result<Condition, String> {
+    let scope = Scope {
+        questions,
+        earlier: questions.len(),
+    };
+    scope.condition(json, 1, &mut 0)
+}
+
 /// The questions a condition may look at: those before `earlier` in the survey.
 struct Scope<'a> {
     questions: &'a [Question],

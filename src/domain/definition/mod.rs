@@ -6,6 +6,7 @@
 pub mod localized;
 mod logic;
 mod path;
+pub mod quota;
 mod recall;
 
 pub use path::FieldPath;
@@ -23,6 +24,7 @@ use super::language::{LanguageTag, MAX_LANGUAGES};
 use super::lifecycle::MAX_RESPONSE_LIMIT;
 use super::progress::{DEFAULT_RESUME_DAYS, MAX_RESUME_DAYS};
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
+use super::quota::Quota;
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
 use super::segment::MAX_SEGMENT_QUESTIONS;
 use super::translation::{self, Translations};
@@ -249,6 +251,10 @@ pub struct SurveyInput {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 365)]
     pub resume_days: Option<u16>,
+    /// How many answers of each kind it takes (at most 20); absent: the quotas it has stay.
+    #[serde(default)]
+    #[schema(max_items = 20)]
+    pub quotas: Option<Vec<quota::QuotaInput>>,
     /// Texts given in place per language, by the field they were given at
     /// (`questions[0].text`): language to text. Filled by the API's body reader.
     #[serde(skip)]
@@ -290,6 +296,8 @@ pub struct Definition {
     pub translations: Option<Translations>,
     /// Days saved answers are kept when respondents may continue later; `None`: they may not.
     pub resume_days: Option<u16>,
+    /// Its quotas; `None`: keep those the survey has.
+    pub quotas: Option<Vec<Quota>>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -445,6 +453,10 @@ impl SurveyInput {
         let regions = self.hosting(&mut errors);
         let languages = self.language_tags(&mut errors);
         let resume_days = self.resume_days(&mut errors);
+        let quotas = self
+            .quotas
+            .as_ref()
+            .map(|sent| quota::check(sent, &questions, &mut errors));
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -462,6 +474,7 @@ impl SurveyInput {
             languages,
             translations: None,
             resume_days,
+            quotas,
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {
@@ -483,7 +496,8 @@ impl SurveyInput {
         }
         let mut sent = self.translations.clone().unwrap_or_default();
         for (path, by_language) in &self.localized {
-            let Some(key) = text_key(path, placed, &definition.questions) else {
+            let quotas = definition.quotas.as_deref().unwrap_or_default();
+            let Some(key) = text_key(path, placed, &definition.questions, quotas) else {
                 errors.insert(
                     path.clone(),
                     "this text cannot be given per language".into(),
@@ -503,6 +517,7 @@ impl SurveyInput {
             &definition.layout,
             definition.thank_you.as_deref(),
             definition.closed_message.as_deref(),
+            definition.quotas.as_deref().unwrap_or_default(),
         );
         let languages = match definition.languages.is_empty() {
             true => vec![LanguageTag::english()],
@@ -842,12 +857,24 @@ impl QuestionInput {
 
 /// The text key of the text sent at `path` (`questions[2].options[1]` is
 /// `q:drink:option:1`), given the checked questions in the order they were placed.
-fn text_key(path: &str, placed: &[Placed<'_>], questions: &[Question]) -> Option<String> {
+fn text_key(
+    path: &str,
+    placed: &[Placed<'_>],
+    questions: &[Question],
+    quotas: &[Quota],
+) -> Option<String> {
     if matches!(
         path,
         "title" | "description" | "thank_you" | "closed_message"
     ) {
         return Some(path.to_owned());
+    }
+    if let Some(index) = path
+        .strip_prefix("quotas[")
+        .and_then(|rest| rest.strip_suffix("].message"))
+    {
+        let quota = quotas.get(index.parse::<usize>().ok()?)?;
+        return Some(format!("quota:{}:message", quota.id));
     }
     for (item, question) in placed.iter().zip(questions) {
         let Some(part) = path

@@ -31,6 +31,15 @@ pub(super) fn check(
             errors.insert(field.into(), NOT_HERE.into());
         }
     }
+    for (index, quota) in input.quotas.iter().flatten().enumerate() {
+        if quota
+            .message
+            .as_deref()
+            .is_some_and(recall::mentions_recall)
+        {
+            errors.insert(format!("quotas[{index}].message"), NOT_HERE.into());
+        }
+    }
     for (index, page) in input.pages.iter().flatten().enumerate() {
         for (field, text) in [("title", &page.title), ("description", &page.description)] {
             if text.as_deref().is_some_and(recall::mentions_recall) {

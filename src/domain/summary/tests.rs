@@ -24,6 +24,7 @@ fn answer(values: Vec<(&str, AnswerValue)>) -> Answer {
         values: values.into_iter().map(|(q, v)| (id(q), v)).collect(),
         hidden: Default::default(),
         language: None,
+        over_quota: Default::default(),
     }
 }
 

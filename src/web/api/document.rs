@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::domain::language::LanguageTag;
+use crate::domain::quota::Quota;
 use crate::domain::region::{RegionName, Residency};
 use crate::domain::translation::Translations;
 use crate::domain::{
@@ -101,6 +102,9 @@ pub struct SurveyDocument<'a> {
     /// Days saved answers are kept, from their last save (when respondents may save).
     #[serde(skip_serializing_if = "Option::is_none")]
     resume_days: Option<u16>,
+    /// How many answers of each kind it takes (places taken: `GET .../quotas`).
+    #[schema(value_type = Vec<Quota>)]
+    quotas: &'a [Quota],
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -141,6 +145,7 @@ impl<'a> SurveyDocument<'a> {
             translations: &survey.translations,
             save_and_resume: survey.resume_days.is_some(),
             resume_days: survey.resume_days,
+            quotas: &survey.quotas,
         }
     }
 }

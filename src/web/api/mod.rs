@@ -9,6 +9,7 @@ mod document;
 mod dropoff;
 mod error;
 mod openapi;
+mod quotas;
 mod surveys;
 mod webhooks;
 
@@ -58,6 +59,9 @@ static ROUTES: &[Route] = &[
     }),
     member(Role::Viewer, Method::GET, "/surveys/{slug}/dropoff", |r| {
         r.to(dropoff::dropoff)
+    }),
+    member(Role::Viewer, Method::GET, "/surveys/{slug}/quotas", |r| {
+        r.to(quotas::quotas)
     }),
     member(
         Role::Viewer,

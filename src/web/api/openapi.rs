@@ -11,7 +11,7 @@ use utoipa::openapi::{Content, RefOr};
 use utoipa::{Modify, OpenApi};
 
 use super::error::ErrorBody;
-use super::{audit, dropoff, surveys, webhooks};
+use super::{audit, dropoff, quotas, surveys, webhooks};
 use crate::domain::logic::Rule;
 use crate::export::SheetFormat;
 
@@ -36,6 +36,7 @@ use crate::export::SheetFormat;
         surveys::unpublish,
         surveys::summary,
         dropoff::dropoff,
+        quotas::quotas,
         surveys::responses,
         surveys::delete_response,
         surveys::download_responses,
@@ -242,7 +243,7 @@ mod tests {
             })
             .collect();
         let mounted = mounted();
-        assert_eq!(mounted.len(), 19, "{mounted:?}");
+        assert_eq!(mounted.len(), 20, "{mounted:?}");
         assert_eq!(documented, mounted);
     }
 

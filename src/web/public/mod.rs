@@ -3,6 +3,7 @@
 mod form;
 mod language;
 mod pages;
+mod quotas;
 mod reach;
 mod resume;
 mod share;

@@ -10,6 +10,7 @@ use time::OffsetDateTime;
 
 use super::form;
 use super::language::{language_query, words_for};
+use super::quotas::{self, Placement};
 use super::reach::{Reached, home_elsewhere, moves_home, reach, survey_named, tenant_named};
 use super::survey_page::{FormContext, Step, SurveyPage, step};
 use crate::domain::language::LanguageTag;
@@ -175,9 +176,21 @@ pub async fn submit(
     }
     let walk = match step(&tenant, &survey, &form, &posted) {
         Step::Page(status, page) => {
+            let onwards = status == StatusCode::OK
+                && !posted.back
+                && !posted.stay
+                && page.page() > posted.page;
+            // Answers so far that fall in a full quota end here, not after the last page.
+            if onwards && !survey.quotas.is_empty() {
+                let walk = survey.walk(&posted.answers, Some(posted.page));
+                let early = quotas::ends_early(&state, &survey, &walk.route, &walk.values).await?;
+                if let Some(quota) = early {
+                    super::resume::forget(&state, &survey, &posted).await;
+                    return quotas::ended(tenant.clone(), &survey, &form.words, quota);
+                }
+            }
             // Shown a later page: counted for the drop-off (in memory, merged in batches).
-            if status == StatusCode::OK && !posted.back && !posted.stay && page.page() > posted.page
-            {
+            if onwards {
                 let filed = survey.survey_ref();
                 let to = page.page();
                 state
@@ -188,6 +201,13 @@ pub async fn submit(
             return render_with_status(status, page.as_ref());
         }
         Step::Done(walk) => walk,
+    };
+    let over_quota = match quotas::place(&state, &survey, &walk.values, token.reference).await? {
+        Placement::Kept(over) => over,
+        Placement::Ended(quota) => {
+            super::resume::forget(&state, &survey, &posted).await;
+            return quotas::ended(tenant.clone(), &survey, &form.words, quota);
+        }
     };
     let (values, hidden) = (walk.values, walk.hidden);
     let answer = Answer {
@@ -202,6 +222,7 @@ pub async fn submit(
         // Kept for every survey: one that gains a language later segments its earlier
         // answers by the language they were given in.
         language: LanguageTag::parse(form.words.lang()).ok(),
+        over_quota,
     };
     let queues = &state.stores.answer_queues;
     match moves_home(&state, &tenant, &survey).await? {

@@ -18,6 +18,7 @@ mod members;
 mod notice;
 mod password;
 mod preview;
+mod quotas;
 mod results;
 mod segments;
 mod session;
@@ -199,6 +200,12 @@ static ROUTES: &[Route] = &[
         "/surveys/{slug}/languages",
         |r| r.to(translations::save_languages),
     ),
+    member(Role::Editor, Method::GET, "/surveys/{slug}/quotas", |r| {
+        r.to(quotas::show)
+    }),
+    member(Role::Editor, Method::POST, "/surveys/{slug}/quotas", |r| {
+        r.to(quotas::save)
+    }),
     member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
         r.to(results::summary)
     }),

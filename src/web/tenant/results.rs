@@ -76,6 +76,8 @@ struct SummaryPage {
     picker: SegmentPicker,
     /// Where respondents stop (every respondent's, not a segment's).
     dropoff: Option<super::dropoff::Dropoff>,
+    /// Each quota (name, places taken, limit).
+    quotas: Vec<(String, u32, u32)>,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -184,7 +186,14 @@ pub async fn summary(
         None => Some(super::dropoff::dropoff(&state, &survey, report.total).await?),
         Some(_) => None,
     };
+    let quotas = super::quotas::places(&state, &survey)
+        .await?
+        .into_iter()
+        .zip(&survey.quotas)
+        .map(|(placed, quota)| (quota.name.clone(), placed, quota.limit))
+        .collect();
     render(&SummaryPage {
+        quotas,
         picker,
         dropoff,
         exports,
@@ -474,6 +483,8 @@ struct ResponsePage {
     version: u32,
     /// The language it was given in (its name and tag), for a survey in several languages.
     language: Option<(String, String)>,
+    /// The quotas it was kept over, by name.
+    over_quota: Vec<String>,
     answers: Vec<(String, String)>,
 }
 
@@ -526,6 +537,14 @@ impl ResponsePage {
                 .language
                 .as_ref()
                 .map(|tag| (crate::i18n::language_name(tag.as_str()), tag.to_string())),
+            over_quota: answer
+                .over_quota
+                .iter()
+                .map(|id| {
+                    let quota = survey.quotas.iter().find(|quota| &quota.id == id);
+                    quota.map_or_else(|| id.to_string(), |quota| quota.name.clone())
+                })
+                .collect(),
             survey,
             answers,
         })
