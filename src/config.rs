@@ -133,6 +133,16 @@ pub struct ServeSettings {
     #[arg(long, env = "CANVASS_MAX_BODY_BYTES", default_value_t = crate::web::DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
+    /// Largest file a respondent may upload to a file question, in bytes (a question's own,
+    /// smaller limit applies too).
+    #[arg(long, env = "CANVASS_UPLOAD_MAX_BYTES", default_value_t = crate::web::DEFAULT_UPLOAD_MAX_BYTES)]
+    pub upload_max_bytes: u64,
+
+    /// Uploads this process reads at once; each is held in memory up to its limit, so this
+    /// times CANVASS_UPLOAD_MAX_BYTES bounds what uploads hold (more wait their turn).
+    #[arg(long, env = "CANVASS_UPLOAD_CONCURRENCY", default_value_t = crate::web::DEFAULT_UPLOAD_CONCURRENCY)]
+    pub upload_concurrency: usize,
+
     /// Seconds a request body may take to arrive; a slower one gets a 408 page.
     #[arg(long, env = "CANVASS_BODY_TIMEOUT_SECS", default_value_t = crate::web::DEFAULT_BODY_TIMEOUT_SECS)]
     pub body_timeout_secs: u64,
@@ -397,6 +407,8 @@ impl ServeSettings {
     pub fn web(&self) -> crate::web::WebSettings {
         crate::web::WebSettings {
             max_body_bytes: self.max_body_bytes,
+            upload_max_bytes: self.upload_max_bytes,
+            upload_concurrency: self.upload_concurrency.max(1),
             body_timeout: Duration::from_secs(self.body_timeout_secs.max(1)),
             trusted_proxies: self.trusted_proxies.0.clone(),
             export_hosts: crate::outbound::AllowedHosts::parse(&self.worker.export_allowed_hosts),
@@ -413,6 +425,8 @@ impl ServeSettings {
         Self {
             listen: crate::web::DEFAULT_LISTEN.into(),
             max_body_bytes: crate::web::DEFAULT_MAX_BODY_BYTES,
+            upload_max_bytes: crate::web::DEFAULT_UPLOAD_MAX_BYTES,
+            upload_concurrency: crate::web::DEFAULT_UPLOAD_CONCURRENCY,
             body_timeout_secs: crate::web::DEFAULT_BODY_TIMEOUT_SECS,
             trusted_proxies: TrustedProxies::default(),
             public_url: None,

@@ -17,3 +17,18 @@ pub fn password_reset(site: &str, token: &str) -> String {
 pub fn responses(site: &str, survey: &SurveySlug) -> String {
     format!("{site}/tenant/surveys/{survey}/responses")
 }
+
+/// A participant's personal link to a survey (at `survey_url`, the survey's address).
+pub fn personal(survey_url: &str, link: &str) -> String {
+    format!("{survey_url}/p/{link}")
+}
+
+/// Where a member downloads the file a response gave to a file question (the path, as
+/// downloads and exports carry it: it leads to a short-lived signed link once signed in).
+pub fn file_download(
+    survey: &SurveySlug,
+    reference: crate::domain::Reference,
+    question: &str,
+) -> String {
+    format!("/tenant/surveys/{survey}/responses/ref/{reference}/files/{question}")
+}

@@ -155,3 +155,26 @@ resume-mail-body = حفظت إجاباتك على «{ $title }». تابع من 
 
 quota-full-title = شكرًا على وقتك
 quota-full-message = لدينا بالفعل كل الإجابات التي نحتاجها من أشخاص مثلك، لذا ينتهي الاستبيان هنا. لم يتم حفظ إجاباتك.
+
+## File questions
+
+file-kind-image = صورة (JPEG أو PNG أو GIF أو WebP أو HEIC)
+file-kind-pdf = ملف PDF
+file-kind-office = مستند مكتبي (Word أو Excel أو PowerPoint أو OpenDocument)
+problem-file-kind = لا يُقبل هذا النوع من الملفات هنا: يرجى اختيار { $kinds }.
+problem-file-too-large = هذا الملف كبير جدًا: يقبل هذا السؤال ملفات بحد أقصى { $limit } ميغابايت.
+problem-file-unknown = يرجى اختيار الملف مرة أخرى.
+problem-file-too-many = رفعت ملفات كثيرة في وقت قصير. يرجى الانتظار { $minutes } دقيقة ثم المحاولة مرة أخرى.
+form-file-uploaded = تم الرفع: { $name } ({ $size } ميغابايت).
+form-file-replace = اختر ملفًا آخر لاستبداله.
+form-file-remove = إزالة هذا الملف
+form-file-choose = اختر ملفًا
+form-file-limit = { $kinds }؛ بحد أقصى { $limit } ميغابايت.
+
+# A survey by invitation, and personal links.
+invitation-only-title = هذا الاستبيان بالدعوة فقط
+invitation-only-message = لا يمكن الإجابة عنه إلا لمن أُرسل إليهم، كلٌّ عبر رابطه الشخصي. إن كنت مدعوًا فافتح الرابط الوارد في دعوتك.
+link-answered-title = لقد أجبت من قبل
+link-answered-message = شكرًا لك: وصلتنا إجاباتك. يتيح الرابط الشخصي الإجابة مرة واحدة.
+link-unknown-title = هذا الرابط لا يفتح الاستبيان
+link-unknown-message = ربما نُسخ جزء منه فقط، أو لم يعد مستخدمًا. اطلب رابطًا جديدًا ممن أرسله إليك.

@@ -145,3 +145,26 @@ resume-mail-body = Sie haben Ihre Antworten zu „{ $title }“ gespeichert. Hie
 
 quota-full-title = Vielen Dank für Ihre Zeit
 quota-full-message = Wir haben bereits alle Antworten, die wir von Personen wie Ihnen brauchen, daher endet die Umfrage hier. Ihre Antworten wurden nicht gespeichert.
+
+## File questions
+
+file-kind-image = ein Bild (JPEG, PNG, GIF, WebP oder HEIC)
+file-kind-pdf = ein PDF
+file-kind-office = ein Office-Dokument (Word, Excel, PowerPoint oder OpenDocument)
+problem-file-kind = Diese Art von Datei wird hier nicht angenommen: Bitte wählen Sie { $kinds }.
+problem-file-too-large = Diese Datei ist zu groß: Diese Frage nimmt Dateien bis höchstens { $limit } MB an.
+problem-file-unknown = Bitte wählen Sie die Datei erneut.
+problem-file-too-many = Sie haben in kurzer Zeit viele Dateien hochgeladen. Bitte warten Sie { $minutes } Minuten und versuchen Sie es erneut.
+form-file-uploaded = Hochgeladen: { $name } ({ $size } MB).
+form-file-replace = Wählen Sie eine andere Datei, um sie zu ersetzen.
+form-file-remove = Diese Datei entfernen
+form-file-choose = Datei auswählen
+form-file-limit = { $kinds }; höchstens { $limit } MB.
+
+# A survey by invitation, and personal links.
+invitation-only-title = Diese Umfrage ist nur auf Einladung
+invitation-only-message = Nur die Personen, an die sie gesendet wurde, können sie beantworten, jeweils über ihren persönlichen Link. Wenn Sie eingeladen wurden, öffnen Sie den Link in Ihrer Einladung.
+link-answered-title = Sie haben bereits geantwortet
+link-answered-message = Vielen Dank: Ihre Antworten sind eingegangen. Ein persönlicher Link kann einmal antworten.
+link-unknown-title = Dieser Link öffnet die Umfrage nicht
+link-unknown-message = Vielleicht wurde er nur teilweise kopiert, oder er wird nicht mehr verwendet. Bitten Sie die Person, die ihn Ihnen geschickt hat, um einen neuen.

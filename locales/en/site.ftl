@@ -153,3 +153,26 @@ resume-mail-body = You saved your answers to "{ $title }". Continue where you le
 
 quota-full-title = Thank you for your time
 quota-full-message = We already have all the answers we need from people like you, so the survey ends here. Your answers were not kept.
+
+## File questions
+
+file-kind-image = an image (JPEG, PNG, GIF, WebP or HEIC)
+file-kind-pdf = a PDF
+file-kind-office = an office document (Word, Excel, PowerPoint or OpenDocument)
+problem-file-kind = This kind of file is not taken here: please choose { $kinds }.
+problem-file-too-large = This file is too large: this question takes files of at most { $limit } MB.
+problem-file-unknown = Please choose the file again.
+problem-file-too-many = You uploaded many files in a short while. Please wait { $minutes } minutes and try again.
+form-file-uploaded = Uploaded: { $name } ({ $size } MB).
+form-file-replace = Choose another file to replace it.
+form-file-remove = Remove this file
+form-file-choose = Choose a file
+form-file-limit = { $kinds }; at most { $limit } MB.
+
+# A survey by invitation, and personal links.
+invitation-only-title = This survey is by invitation
+invitation-only-message = Only the people it was sent to can answer it, each through their personal link. If you were invited, open the link in your invitation.
+link-answered-title = You have answered already
+link-answered-message = Thank you: your answers were received. A personal link answers once.
+link-unknown-title = This link does not open the survey
+link-unknown-message = It may have been copied only in part, or it is no longer in use. Ask whoever sent it to you for a new one.

@@ -145,3 +145,26 @@ resume-mail-body = Guardó sus respuestas a «{ $title }». Continúe donde lo d
 
 quota-full-title = Gracias por su tiempo
 quota-full-message = Ya tenemos todas las respuestas que necesitamos de personas como usted, así que la encuesta termina aquí. Sus respuestas no se guardaron.
+
+## File questions
+
+file-kind-image = una imagen (JPEG, PNG, GIF, WebP o HEIC)
+file-kind-pdf = un PDF
+file-kind-office = un documento de oficina (Word, Excel, PowerPoint u OpenDocument)
+problem-file-kind = Este tipo de archivo no se acepta aquí: elija { $kinds }.
+problem-file-too-large = Este archivo es demasiado grande: esta pregunta acepta archivos de { $limit } MB como máximo.
+problem-file-unknown = Vuelva a elegir el archivo.
+problem-file-too-many = Ha subido muchos archivos en poco tiempo. Espere { $minutes } minutos y vuelva a intentarlo.
+form-file-uploaded = Subido: { $name } ({ $size } MB).
+form-file-replace = Elija otro archivo para reemplazarlo.
+form-file-remove = Quitar este archivo
+form-file-choose = Elegir un archivo
+form-file-limit = { $kinds }; como máximo { $limit } MB.
+
+# A survey by invitation, and personal links.
+invitation-only-title = Esta encuesta es solo por invitación
+invitation-only-message = Solo pueden responderla las personas a quienes se envió, cada una con su enlace personal. Si le invitaron, abra el enlace de su invitación.
+link-answered-title = Ya ha respondido
+link-answered-message = Gracias: hemos recibido sus respuestas. Un enlace personal sirve para una sola respuesta.
+link-unknown-title = Este enlace no abre la encuesta
+link-unknown-message = Puede que se haya copiado solo en parte o que ya no esté en uso. Pida uno nuevo a quien se lo envió.

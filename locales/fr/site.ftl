@@ -148,3 +148,26 @@ resume-mail-body = Vous avez enregistré vos réponses à « { $title } ». Repr
 
 quota-full-title = Merci de votre temps
 quota-full-message = Nous avons déjà toutes les réponses nécessaires de personnes comme vous : le questionnaire s’arrête donc ici. Vos réponses n’ont pas été conservées.
+
+## File questions
+
+file-kind-image = une image (JPEG, PNG, GIF, WebP ou HEIC)
+file-kind-pdf = un PDF
+file-kind-office = un document bureautique (Word, Excel, PowerPoint ou OpenDocument)
+problem-file-kind = Ce type de fichier n’est pas accepté ici : veuillez choisir { $kinds }.
+problem-file-too-large = Ce fichier est trop volumineux : cette question accepte des fichiers d’au plus { $limit } Mo.
+problem-file-unknown = Veuillez choisir le fichier de nouveau.
+problem-file-too-many = Vous avez envoyé beaucoup de fichiers en peu de temps. Veuillez attendre { $minutes } minutes et réessayer.
+form-file-uploaded = Envoyé : { $name } ({ $size } Mo).
+form-file-replace = Choisissez un autre fichier pour le remplacer.
+form-file-remove = Retirer ce fichier
+form-file-choose = Choisir un fichier
+form-file-limit = { $kinds } ; au plus { $limit } Mo.
+
+# A survey by invitation, and personal links.
+invitation-only-title = Ce questionnaire est sur invitation
+invitation-only-message = Seules les personnes à qui il a été envoyé peuvent y répondre, chacune par son lien personnel. Si vous avez été invité, ouvrez le lien de votre invitation.
+link-answered-title = Vous avez déjà répondu
+link-answered-message = Merci : vos réponses ont été reçues. Un lien personnel ne sert qu’à une réponse.
+link-unknown-title = Ce lien n’ouvre pas le questionnaire
+link-unknown-message = Il a peut-être été copié en partie seulement, ou il n’est plus utilisé. Demandez-en un nouveau à la personne qui vous l’a envoyé.

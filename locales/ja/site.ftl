@@ -127,3 +127,26 @@ resume-mail-body = 「{ $title }」の回答を保存しました。中断した
 
 quota-full-title = ご協力ありがとうございました
 quota-full-message = あなたと同じ条件の方からの回答はすでに十分に集まったため、アンケートはここで終了します。回答は保存されませんでした。
+
+## File questions
+
+file-kind-image = 画像(JPEG、PNG、GIF、WebP、HEIC)
+file-kind-pdf = PDF
+file-kind-office = Office 文書(Word、Excel、PowerPoint、OpenDocument)
+problem-file-kind = この種類のファイルは受け付けていません。{ $kinds }を選んでください。
+problem-file-too-large = このファイルは大きすぎます。この質問は最大 { $limit } MB までのファイルを受け付けます。
+problem-file-unknown = もう一度ファイルを選んでください。
+problem-file-too-many = 短い間に多くのファイルがアップロードされました。{ $minutes }分待ってからもう一度お試しください。
+form-file-uploaded = アップロード済み: { $name }({ $size } MB)。
+form-file-replace = 置き換えるには別のファイルを選んでください。
+form-file-remove = このファイルを削除
+form-file-choose = ファイルを選択
+form-file-limit = { $kinds }、最大 { $limit } MB。
+
+# A survey by invitation, and personal links.
+invitation-only-title = このアンケートは招待制です
+invitation-only-message = 送付された方だけが、それぞれの個人用リンクから回答できます。招待を受けた方は、招待状のリンクを開いてください。
+link-answered-title = すでに回答済みです
+link-answered-message = ありがとうございます。回答を受け付けました。個人用リンクで回答できるのは一度だけです。
+link-unknown-title = このリンクではアンケートを開けません
+link-unknown-message = 一部だけがコピーされたか、現在は使われていない可能性があります。送信者に新しいリンクを依頼してください。

@@ -150,3 +150,26 @@ resume-mail-body = Zapisano Twoje odpowiedzi w ankiecie „{ $title }”. Kontyn
 
 quota-full-title = Dziękujemy za poświęcony czas
 quota-full-message = Mamy już wszystkie potrzebne odpowiedzi od osób takich jak Ty, więc ankieta kończy się tutaj. Twoje odpowiedzi nie zostały zapisane.
+
+## File questions
+
+file-kind-image = obraz (JPEG, PNG, GIF, WebP lub HEIC)
+file-kind-pdf = plik PDF
+file-kind-office = dokument biurowy (Word, Excel, PowerPoint lub OpenDocument)
+problem-file-kind = Ten rodzaj pliku nie jest tu przyjmowany: wybierz { $kinds }.
+problem-file-too-large = Ten plik jest za duży: to pytanie przyjmuje pliki najwyżej { $limit } MB.
+problem-file-unknown = Wybierz plik ponownie.
+problem-file-too-many = Wysłano wiele plików w krótkim czasie. Odczekaj { $minutes } min i spróbuj ponownie.
+form-file-uploaded = Wysłano: { $name } ({ $size } MB).
+form-file-replace = Wybierz inny plik, aby go zastąpić.
+form-file-remove = Usuń ten plik
+form-file-choose = Wybierz plik
+form-file-limit = { $kinds }; najwyżej { $limit } MB.
+
+# A survey by invitation, and personal links.
+invitation-only-title = Ta ankieta jest tylko dla zaproszonych
+invitation-only-message = Mogą na nią odpowiedzieć tylko osoby, do których ją wysłano, każda przez swój osobisty link. Jeśli otrzymałeś zaproszenie, otwórz link z zaproszenia.
+link-answered-title = Odpowiedź została już udzielona
+link-answered-message = Dziękujemy: otrzymaliśmy Twoje odpowiedzi. Osobisty link pozwala odpowiedzieć jeden raz.
+link-unknown-title = Ten link nie otwiera ankiety
+link-unknown-message = Mógł zostać skopiowany tylko częściowo albo nie jest już używany. Poproś osobę, która go wysłała, o nowy.

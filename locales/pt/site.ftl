@@ -145,3 +145,26 @@ resume-mail-body = Guardou as suas respostas a «{ $title }». Continue onde par
 
 quota-full-title = Obrigado pelo seu tempo
 quota-full-message = Já temos todas as respostas de que precisamos de pessoas como você, por isso o inquérito termina aqui. As suas respostas não foram guardadas.
+
+## File questions
+
+file-kind-image = uma imagem (JPEG, PNG, GIF, WebP ou HEIC)
+file-kind-pdf = um PDF
+file-kind-office = um documento de escritório (Word, Excel, PowerPoint ou OpenDocument)
+problem-file-kind = Este tipo de ficheiro não é aceite aqui: escolha { $kinds }.
+problem-file-too-large = Este ficheiro é demasiado grande: esta pergunta aceita ficheiros de no máximo { $limit } MB.
+problem-file-unknown = Escolha o ficheiro de novo.
+problem-file-too-many = Carregou muitos ficheiros em pouco tempo. Aguarde { $minutes } minutos e tente de novo.
+form-file-uploaded = Carregado: { $name } ({ $size } MB).
+form-file-replace = Escolha outro ficheiro para o substituir.
+form-file-remove = Remover este ficheiro
+form-file-choose = Escolher um ficheiro
+form-file-limit = { $kinds }; no máximo { $limit } MB.
+
+# A survey by invitation, and personal links.
+invitation-only-title = Este inquérito é apenas por convite
+invitation-only-message = Só as pessoas a quem foi enviado podem responder, cada uma pelo seu link pessoal. Se foi convidado, abra o link do seu convite.
+link-answered-title = Já respondeu
+link-answered-message = Obrigado: as suas respostas foram recebidas. Um link pessoal serve para uma resposta.
+link-unknown-title = Este link não abre o inquérito
+link-unknown-message = Talvez tenha sido copiado só em parte, ou já não está em uso. Peça um novo a quem lho enviou.

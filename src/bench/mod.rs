@@ -8,11 +8,13 @@
 //!   answers under a steady load that keeps a backlog;
 //! - `export`: rows/s of the PostgreSQL export against a raw `\copy`;
 //! - `sheets`: rows/s and peak memory of the XLSX and CSV downloads at several sizes;
-//! - `responses`: blob reads and time of a page of responses, filtered by date or not.
+//! - `responses`: blob reads and time of a page of responses, filtered by date or not;
+//! - `participants`: time and peak memory of importing N participants, and a page's cost.
 
 mod answers;
 mod drain;
 mod export;
+mod participants;
 mod responses;
 mod sheets;
 pub mod transfer;
@@ -94,6 +96,12 @@ pub enum Bench {
         /// Survey sizes (answers) to measure, e.g. 100000,200000.
         #[arg(long, value_delimiter = ',', default_value = "100000,200000")]
         answers: Vec<u64>,
+    },
+    /// Participants imported from a sheet (time, peak memory), and a page's cost.
+    Participants {
+        /// Participants in the sheet.
+        #[arg(long, default_value_t = 100_000)]
+        count: u64,
     },
     /// A page of responses in a large survey, unfiltered and filtered by date.
     Responses {
@@ -181,6 +189,7 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
         } => export::run(answers, &database_url).await,
         Bench::Sheets { answers } => sheets::run(&answers).await,
         Bench::Responses { answers, days } => responses::run(answers, days).await,
+        Bench::Participants { count } => participants::run(count).await,
         Bench::SheetDownload { data_dir, format } => sheets::download(&data_dir, format).await,
     }
 }

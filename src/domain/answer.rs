@@ -9,6 +9,7 @@ use super::choice::OTHER;
 use super::logic::{Target, next_page};
 use super::problem::AnswerProblem;
 use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT};
+use super::upload::FileAnswer;
 use super::{
     QuestionId, QuestionKind, Reference, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug,
 };
@@ -35,6 +36,8 @@ pub enum AnswerValue {
     Matrix(BTreeMap<String, String>),
     /// The options of a ranking question, most preferred first.
     Ranking(Vec<String>),
+    /// A file uploaded: its reference and what it is (its bytes are stored apart).
+    File(FileAnswer),
     /// "Other, please specify" on a choice question: the listed options also ticked (none
     /// for a single choice), and what the respondent wrote.
     Other {
@@ -62,6 +65,7 @@ impl AnswerValue {
             AnswerValue::Stars(n) | AnswerValue::Point(n) => n.to_string(),
             AnswerValue::Number(n) => number(*n),
             AnswerValue::Ranking(order) => order.join(" > "),
+            AnswerValue::File(file) => file.name.clone(),
             AnswerValue::Matrix(picked) => picked
                 .iter()
                 .map(|(row, column)| format!("{row}: {column}"))
@@ -146,6 +150,11 @@ impl RawAnswers {
     /// Records one posted value for a question.
     pub fn push(&mut self, question: &str, value: String) {
         self.0.entry(question.to_owned()).or_default().push(value);
+    }
+
+    /// Takes out every value posted under a field name (`q-` taken off).
+    pub fn take(&mut self, name: &str) -> Vec<String> {
+        self.0.remove(name).unwrap_or_default()
     }
 
     /// Every question id posted, with its values as posted.
@@ -456,6 +465,18 @@ fn other_answer(
 
 fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, AnswerProblem> {
     match kind {
+        QuestionKind::File { accept, max_bytes } => {
+            let file = FileAnswer::from_field(single(posted)?).ok_or(AnswerProblem::FileUnknown)?;
+            if !accept.contains(&file.kind) {
+                return Err(AnswerProblem::FileKind {
+                    allowed: accept.clone(),
+                });
+            }
+            if file.bytes > *max_bytes {
+                return Err(AnswerProblem::FileTooLarge { limit: *max_bytes });
+            }
+            Ok(AnswerValue::File(file))
+        }
         QuestionKind::ShortText => text(posted, MAX_SHORT_TEXT),
         QuestionKind::LongText => text(posted, MAX_LONG_TEXT),
         QuestionKind::SingleChoice { options, .. } | QuestionKind::Dropdown { options } => {

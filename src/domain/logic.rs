@@ -202,8 +202,9 @@ fn equals(answer: &AnswerValue, value: &str) -> bool {
             text == value
         }
         AnswerValue::Choices(ticked) => ticked.iter().any(|option| option == value),
-        // A matrix is tested only for being answered (the definition check sees to it).
-        AnswerValue::Matrix(_) => false,
+        // A matrix or a file is tested only for being answered (the definition check sees
+        // to it).
+        AnswerValue::Matrix(_) | AnswerValue::File(_) => false,
         // A ranking "is" its first choice.
         AnswerValue::Ranking(order) => order.first().is_some_and(|first| first == value),
         AnswerValue::Other { picked, .. } => {

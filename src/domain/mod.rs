@@ -13,6 +13,8 @@ pub mod language;
 pub mod lifecycle;
 pub mod logic;
 pub mod member;
+pub mod participant;
+pub mod private_link;
 pub mod problem;
 pub mod progress;
 pub mod question;
@@ -27,6 +29,7 @@ pub mod summary;
 pub mod survey;
 pub mod tenant;
 pub mod translation;
+pub mod upload;
 pub mod webhook;
 pub mod zone;
 
@@ -35,9 +38,11 @@ mod flow_tests;
 #[cfg(test)]
 mod recall_tests;
 
+pub use account::Email;
 pub use answer::{Answer, AnswerValue, FieldErrors, RawAnswers};
 pub use lifecycle::{Closure, SurveyState};
 pub use logic::{Condition, Jump, PageLayout, Target};
+pub use private_link::PrivateLink;
 pub use problem::AnswerProblem;
 pub use question::{Question, QuestionId, QuestionKind};
 pub use reference::{IdRange, Reference};

@@ -51,4 +51,12 @@ pub enum AnswerProblem {
     NumberAtLeast { min: f64 },
     /// A number above its question's maximum.
     NumberAtMost { max: f64 },
+    /// A file of a kind its question does not take (told from its content).
+    FileKind { allowed: Vec<FileKind> },
+    /// A file larger than its question (or the operator) allows.
+    FileTooLarge { limit: u64 },
+    /// A file field that is not a file uploaded with this form.
+    FileUnknown,
 }
+
+use super::upload::FileKind;

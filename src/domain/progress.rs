@@ -4,10 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
 /// Days a saved progress is kept when the owner names none.
@@ -17,39 +14,8 @@ pub const MAX_RESUME_DAYS: u16 = 365;
 /// Largest saved progress, encoded: a long survey's answers fit many times over.
 pub const MAX_PROGRESS_BYTES: usize = 256 * 1024;
 
-/// Random bytes in a resume link's id (256 bits: unguessable).
-const ID_BYTES: usize = 32;
-
-/// The id in a resume link: 32 random bytes, URL-safe base64 without padding.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResumeId(String);
-
-impl ResumeId {
-    /// A fresh random id (an error only if the system's random source fails).
-    pub fn generate() -> Result<Self, getrandom::Error> {
-        let mut bytes = [0u8; ID_BYTES];
-        getrandom::fill(&mut bytes)?;
-        Ok(Self(URL_SAFE_NO_PAD.encode(bytes)))
-    }
-
-    /// An id as a link carries it, if it is one's shape.
-    pub fn parse(text: &str) -> Option<Self> {
-        let decoded = URL_SAFE_NO_PAD.decode(text.trim()).ok()?;
-        (decoded.len() == ID_BYTES).then(|| Self(text.trim().to_owned()))
-    }
-
-    /// The id as the link writes it.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The name its progress is stored under: a digest of the id, so that what storage
-    /// holds does not open anyone's answers.
-    pub fn stored_name(&self) -> String {
-        let digest = Sha256::digest(self.0.as_bytes());
-        digest[..16].iter().map(|b| format!("{b:02x}")).collect()
-    }
-}
+/// The id in a resume link: an unguessable private link.
+pub type ResumeId = super::PrivateLink;
 
 /// What a respondent had answered when they chose to continue later.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,6 +31,9 @@ pub struct SavedProgress {
     /// When it was saved.
     #[serde(with = "time::serde::rfc3339")]
     pub saved_at: OffsetDateTime,
+    /// The personal link of the participant answering, if one is.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub participant: String,
 }
 
 impl SavedProgress {
@@ -104,6 +73,7 @@ mod tests {
             language: "en".into(),
             answers: BTreeMap::new(),
             saved_at,
+            participant: String::new(),
         };
         assert!(progress.is_current(30, saved_at + Duration::days(29)));
         assert!(!progress.is_current(30, saved_at + Duration::days(30)));

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::logic::Condition;
+use super::upload::FileKind;
 
 /// Longest answer to a short-text question, in characters.
 pub const MAX_SHORT_TEXT: usize = 500;
@@ -96,6 +97,13 @@ pub enum QuestionKind {
         /// The options, in display order.
         options: Vec<String>,
     },
+    /// A file the respondent uploads (kept in blob storage; the answer holds its reference).
+    File {
+        /// The kinds it takes (`image`, `pdf`, `office`), told from the file's content.
+        accept: Vec<FileKind>,
+        /// The largest file it takes, in bytes (the operator's limit applies too).
+        max_bytes: u64,
+    },
     /// A number, optionally bounded and whole.
     Numeric {
         /// Smallest accepted value.
@@ -123,7 +131,7 @@ fn is_false(value: &bool) -> bool {
 }
 
 /// Every type's name, as in the API.
-pub const TYPE_NAMES: [&str; 12] = [
+pub const TYPE_NAMES: [&str; 13] = [
     "short_text",
     "long_text",
     "single_choice",
@@ -136,6 +144,7 @@ pub const TYPE_NAMES: [&str; 12] = [
     "scale",
     "numeric",
     "date",
+    "file",
 ];
 
 /// The schema of a question's `type` as clients send it: one of `TYPE_NAMES`.
@@ -173,6 +182,7 @@ impl QuestionKind {
             QuestionKind::Date { .. } => "date",
             QuestionKind::Ranking { .. } => "ranking",
             QuestionKind::Matrix { .. } => "matrix",
+            QuestionKind::File { .. } => "file",
         }
     }
 
@@ -268,6 +278,10 @@ mod tests {
             QuestionKind::Date {
                 earliest: None,
                 latest: None,
+            },
+            QuestionKind::File {
+                accept: vec![],
+                max_bytes: 1,
             },
         ];
         let names: Vec<&str> = kinds.iter().map(QuestionKind::name).collect();

@@ -69,7 +69,8 @@ pub fn options_of(value: &AnswerValue) -> Vec<String> {
         | AnswerValue::Number(_)
         | AnswerValue::Date(_)
         | AnswerValue::Matrix(_)
-        | AnswerValue::Ranking(_) => Vec::new(),
+        | AnswerValue::Ranking(_)
+        | AnswerValue::File(_) => Vec::new(),
     }
 }
 

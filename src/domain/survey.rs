@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 
 use super::definition::Definition;
 use super::language::LanguageTag;
+use super::participant::Access;
 use super::quota::Quota;
 use super::region::{RegionName, Residency};
 use super::translation::Translations;
@@ -149,6 +150,9 @@ pub struct Survey {
     /// Its texts in its other languages, by key.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub translations: Translations,
+    /// Who may answer it.
+    #[serde(default, skip_serializing_if = "Access::is_open")]
+    pub access: Access,
 }
 
 impl Survey {
@@ -182,6 +186,7 @@ impl Survey {
             translations: definition.translations.unwrap_or_default(),
             resume_days: definition.resume_days,
             quotas: definition.quotas.unwrap_or_default(),
+            access: definition.access.unwrap_or_default(),
         }
     }
 
@@ -251,6 +256,9 @@ impl Survey {
         if let Some(quotas) = definition.quotas {
             self.quotas = quotas;
         }
+        if let Some(access) = definition.access {
+            self.access = access;
+        }
         self.translations = match definition.translations {
             Some(sent) => sent,
             // Kept, for the texts that still exist, in languages still offered.
@@ -286,6 +294,7 @@ impl Survey {
             translations: Some(self.translations.clone()),
             resume_days: self.resume_days,
             quotas: Some(self.quotas.clone()),
+            access: Some(self.access),
         }
     }
 

@@ -242,6 +242,7 @@ pub(super) async fn copy_responses(
             .end_row();
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
+            let path = file_path(survey, answer, question.as_str(), value);
             rows.text(tenant.as_str())
                 .text(survey.as_str())
                 .plain(answer.reference.0)
@@ -253,6 +254,7 @@ pub(super) async fn copy_responses(
                 })
                 .or_null(columns.number, CopyRows::plain)
                 .or_null(columns.date, CopyRows::text)
+                .or_null(path.as_deref(), CopyRows::text)
                 .end_row();
         }
     }
@@ -264,7 +266,7 @@ pub(super) async fn copy_responses(
     .await?;
     copy_in(
         transaction,
-        "copy canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date) from stdin",
+        "copy canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date, file_path) from stdin",
         rows,
     )
     .await
@@ -343,19 +345,20 @@ pub(super) async fn write_responses(
     let mut rows = AnswerRows::default();
     for (_, answer) in answers {
         for (question, value) in &answer.values {
-            rows.push(answer.reference.0 as i64, question.as_str(), value);
+            let path = file_path(survey, answer, question.as_str(), value);
+            rows.push(answer.reference.0 as i64, question.as_str(), value, path);
         }
     }
     sqlx::query(
-        "insert into canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date)
+        "insert into canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date, file_path)
          select $1, $2, r, q, t, c,
              case when cs is null then null else array(select jsonb_array_elements_text(cs::jsonb)) end, n,
-             d::date
-         from unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[])
-             as u(r, q, t, c, cs, n, d)
+             d::date, f
+         from unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[])
+             as u(r, q, t, c, cs, n, d, f)
          on conflict (tenant, survey, reference, question) do update set text = excluded.text,
              choice = excluded.choice, choices = excluded.choices, number = excluded.number,
-             date = excluded.date",
+             date = excluded.date, file_path = excluded.file_path",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -366,6 +369,7 @@ pub(super) async fn write_responses(
     .bind(&rows.choice_lists)
     .bind(&rows.numbers)
     .bind(&rows.dates)
+    .bind(&rows.paths)
     .execute(&mut **transaction)
     .await?;
     Ok(())
@@ -381,10 +385,12 @@ struct AnswerRows {
     choice_lists: Vec<Option<String>>,
     numbers: Vec<Option<f64>>,
     dates: Vec<Option<String>>,
+    paths: Vec<Option<String>>,
 }
 
 impl AnswerRows {
-    fn push(&mut self, reference: i64, question: &str, value: &AnswerValue) {
+    fn push(&mut self, reference: i64, question: &str, value: &AnswerValue, path: Option<String>) {
+        self.paths.push(path);
         let columns = AnswerColumns::of(value);
         self.references.push(reference);
         self.questions.push(question.to_owned());
@@ -437,6 +443,12 @@ impl<'a> AnswerColumns<'a> {
             AnswerValue::Number(number) => columns.number = Some(*number),
             AnswerValue::Point(point) => columns.number = Some(f64::from(*point)),
             AnswerValue::Date(date) => columns.date = Some(date),
+            // Its name, kind and size; its download path goes in `file_path`.
+            AnswerValue::File(file) => {
+                columns.text = Some(&file.name);
+                columns.choice = Some(file.kind.name());
+                columns.number = Some(file.bytes as f64);
+            }
             // The choice (or choices) with "Other", and what it means in the text column.
             AnswerValue::Other { picked, text } => {
                 columns.text = Some(text);
@@ -454,6 +466,17 @@ impl<'a> AnswerColumns<'a> {
         }
         columns
     }
+}
+
+/// A file answer's download path for members; `None` for other answers.
+fn file_path(
+    survey: &SurveySlug,
+    answer: &Answer,
+    question: &str,
+    value: &AnswerValue,
+) -> Option<String> {
+    matches!(value, AnswerValue::File(_))
+        .then(|| crate::links::file_download(survey, answer.reference, question))
 }
 
 /// When the answer was given, as `timestamptz` input.

@@ -8,7 +8,7 @@ use time::{Date, OffsetDateTime};
 
 use crate::domain::choice::OTHER;
 use crate::domain::quota::{QuotaId, WhenFull};
-use crate::domain::{Answer, AnswerValue, QuestionId, QuestionKind, Survey};
+use crate::domain::{Answer, AnswerValue, QuestionId, QuestionKind, Survey, SurveySlug};
 
 /// What a download holds besides the responses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,18 @@ enum Source {
     MatrixRow(QuestionId, String),
     /// The place (1 = first) given to an option of a ranking.
     Place(QuestionId, String),
+    /// A part of a file answer: its name, kind, size or members' download path.
+    File(QuestionId, FilePart),
+}
+
+/// A part of a file answer, each a column of its own.
+#[derive(Clone, Debug)]
+enum FilePart {
+    Name,
+    Kind,
+    Bytes,
+    /// The path a member downloads it at, in this survey.
+    Path(SurveySlug),
 }
 
 /// One column: its header, its id and where its cells come from.
@@ -156,6 +168,16 @@ impl Layout {
                     rows.iter()
                         .map(|row| part(row, Source::MatrixRow(id.clone(), row.clone()))),
                 ),
+                QuestionKind::File { .. } => columns.extend(
+                    [
+                        ("file", FilePart::Name),
+                        ("kind", FilePart::Kind),
+                        ("bytes", FilePart::Bytes),
+                        ("path", FilePart::Path(survey.slug.clone())),
+                    ]
+                    .into_iter()
+                    .map(|(name, what)| part(name, Source::File(id.clone(), what))),
+                ),
                 QuestionKind::Ranking { options } => columns.extend(
                     options
                         .iter()
@@ -223,6 +245,19 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
             Some(AnswerValue::Matrix(picked)) => picked
                 .get(row)
                 .map_or(Cell::Empty, |c| Cell::Text(c.clone())),
+            _ => Cell::Empty,
+        },
+        Source::File(id, what) => match value(id) {
+            Some(AnswerValue::File(file)) => match what {
+                FilePart::Name => Cell::Text(file.name.clone()),
+                FilePart::Kind => Cell::Text(file.kind.name().to_owned()),
+                FilePart::Bytes => Cell::Number(file.bytes as f64),
+                FilePart::Path(slug) => Cell::Text(crate::links::file_download(
+                    slug,
+                    answer.reference,
+                    id.as_str(),
+                )),
+            },
             _ => Cell::Empty,
         },
         Source::Place(id, option) => match value(id) {

@@ -126,7 +126,8 @@ fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
                 order.rotate_left((n as usize) % options.len().max(1));
                 order
             }
-            QuestionKind::Matrix { .. } => Vec::new(),
+            // A load of uploads is another benchmark: a file question is left unanswered.
+            QuestionKind::Matrix { .. } | QuestionKind::File { .. } => Vec::new(),
             QuestionKind::Nps => vec![(n % 11).to_string()],
             QuestionKind::Scale { points, .. } => vec![(1 + n % u64::from(*points)).to_string()],
             QuestionKind::Date { earliest, .. } => {

@@ -10,13 +10,15 @@
 //! With `--pages`, each client answers a survey of three pages with display and skip logic
 //! as a browser would: a POST per page on its route (Next), the last one sending; only that
 //! one is a submission. Both POST rates are reported against the ceiling's. With `--quota`,
-//! each answer claims a place in a quota (see `quota`).
+//! each answer claims a place in a quota (see `quota`); with `--upload`, each uploads a photo
+//! before sending (see `upload`).
 
 mod answers;
 mod ceiling;
 mod paged;
 mod quota;
 mod report;
+mod upload;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,8 +57,16 @@ pub struct LoadSettings {
     pub pages: bool,
     /// Answer a survey of one page with a quota every answer meets (made in the tenant if it
     /// is not there; it never fills), so each submission claims a place.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "upload")]
     pub quota: bool,
+    /// Answer a survey of two pages whose first asks for a photo (made in the tenant if it is
+    /// not there): page 1 posted as multipart with a file of `--file-kb`, each respondent from
+    /// an address of its own (run `serve` with CANVASS_TRUSTED_PROXIES=127.0.0.1). No ceiling.
+    #[arg(long, conflicts_with = "pages")]
+    pub upload: bool,
+    /// The size of each uploaded file, in KiB (with `--upload`).
+    #[arg(long, default_value_t = 100)]
+    pub file_kb: usize,
 }
 
 /// Why a load run could not be made.
@@ -85,6 +95,8 @@ pub async fn run(
     let tenant = TenantSlug::parse(&settings.tenant).map_err(|_| no_such_survey(settings))?;
     let slug = if settings.pages {
         paged::ensure(stores, &tenant).await?
+    } else if settings.upload {
+        upload::ensure(stores, &tenant).await?
     } else if settings.quota {
         quota::ensure(stores, &tenant).await?
     } else {
@@ -101,6 +113,24 @@ pub async fn run(
         .build()
         .map_err(LoadError::Client)?;
     let url = format!("{}/s/{tenant}/{slug}", settings.url.trim_end_matches('/'));
+    if settings.upload {
+        eprintln!(
+            "loading {url} with {} clients for {} s, a {} KiB photo each",
+            settings.clients, settings.duration, settings.file_kb
+        );
+        let duration = Duration::from_secs(settings.duration);
+        let report = upload::drive(
+            stores,
+            &survey,
+            &url,
+            settings.clients,
+            duration,
+            settings.file_kb,
+        )
+        .await
+        .map_err(LoadError::Client)?;
+        return Ok((report, None));
+    }
     let counter = Arc::new(AtomicU64::new(0));
     let bodies = {
         let (stores, survey, counter) = (stores.clone(), survey.clone(), counter.clone());

@@ -5,6 +5,7 @@
 
 pub mod hosting;
 pub mod members;
+pub mod participants;
 pub mod responses;
 pub mod surveys;
 pub mod tenants;

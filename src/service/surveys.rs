@@ -55,6 +55,21 @@ pub fn check(
     if let Some(problem) = residency_problem(stores, &definition, current) {
         errors.insert("residency".into(), problem.into());
     }
+    // Files are stored where they are uploaded and never move: a survey with a file question
+    // is answered at home, or keeps its answers in the region that answers it.
+    let files = definition
+        .questions
+        .iter()
+        .any(|q| matches!(q.kind, crate::domain::QuestionKind::File { .. }));
+    let away = definition.regions.iter().any(|name| !regions.is_here(name));
+    if files && away && definition.residency == Residency::Home {
+        errors.insert(
+            "regions".into(),
+            "a survey with a file question is answered in your home region, or keeps its \
+             answers in the one region it is answered in (files stay where they are uploaded)"
+                .into(),
+        );
+    }
     // Quota places are claimed in the storage of the region that answers a survey: one.
     let quotas = definition
         .quotas

@@ -115,6 +115,38 @@ pub fn parse_funnel_key(key: &str) -> Option<SurveyRef> {
     SurveyRef::parse_name(TenantSlug::parse(tenant).ok()?, survey)
 }
 
+/// The prefix of every uploaded file.
+pub const UPLOADS: &str = "uploads/";
+
+/// The folder of one survey's uploaded files.
+pub fn uploads_of(survey: &SurveyRef) -> String {
+    format!("{UPLOADS}{survey}/")
+}
+
+/// The folder of the files uploaded for one answer.
+pub fn uploads_of_answer(survey: &SurveyRef, reference: Reference) -> String {
+    format!("{}{:020}/", uploads_of(survey), reference.0)
+}
+
+/// A file uploaded for `question` of the answer `reference`, by its id.
+pub fn upload(survey: &SurveyRef, reference: Reference, question: &str, id: &str) -> String {
+    format!("{}{question}/{id}", uploads_of_answer(survey, reference))
+}
+
+/// The survey, answer, question and id an upload key names.
+pub fn parse_upload_key(key: &str) -> Option<(SurveyRef, Reference, String, String)> {
+    let mut parts = key.strip_prefix(UPLOADS)?.split('/');
+    let tenant = TenantSlug::parse(parts.next()?).ok()?;
+    let survey = SurveyRef::parse_name(tenant, parts.next()?)?;
+    let reference = Reference(parts.next()?.parse().ok()?);
+    let question = parts.next()?.to_owned();
+    let id = parts.next()?.to_owned();
+    parts
+        .next()
+        .is_none()
+        .then_some((survey, reference, question, id))
+}
+
 /// The folder of one survey's quota places (its layout: `stores::quotas`).
 pub fn quotas_of(survey: &SurveyRef) -> String {
     format!("quotas/{survey}/")
@@ -214,8 +246,9 @@ pub fn deletions(survey: &SurveyRef) -> String {
 }
 
 /// Every prefix of one survey's data besides its definition: versions, summary, deletion
-/// records, segment build progress, answer lists, counted index, answers and incoming answers.
-pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 11] {
+/// records, segment build progress, answer lists, counted index, answers and incoming answers,
+/// saved progress, drop-off counts, quota places, uploaded files and participants.
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 13] {
     [
         survey_versions(survey),
         summary(survey),
@@ -228,6 +261,8 @@ pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 11] {
         format!("{PROGRESS}{survey}/"),
         funnel(survey),
         quotas_of(survey),
+        uploads_of(survey),
+        super::participants::participants_of(survey),
     ]
 }
 

@@ -22,6 +22,7 @@ pub mod lease;
 pub mod mail;
 mod members;
 pub mod membership;
+pub mod participants;
 pub mod progress;
 pub mod quotas;
 mod references;
@@ -38,6 +39,7 @@ pub mod tenant_settings;
 mod tenants;
 pub mod throttle;
 pub mod tokens;
+pub mod uploads;
 pub mod webhooks;
 pub mod work_queue;
 
@@ -176,6 +178,10 @@ pub struct Stores {
     pub funnels: funnels::FunnelStore,
     /// Quota places, claimed exactly across processes.
     pub quotas: quotas::QuotaStore,
+    /// Files respondents uploaded.
+    pub uploads: uploads::UploadStore,
+    /// Surveys' participants and their personal links.
+    pub participants: participants::ParticipantStore,
     /// Sign-in attempts, counted across processes.
     pub sign_ins: throttle::SignInThrottle,
     /// The key that signs submission tokens.
@@ -403,6 +409,8 @@ impl Stores {
             progress: progress::ProgressStore::new(storage.blobs.clone()),
             funnels: funnels::FunnelStore::new(storage.blobs.clone()),
             quotas: quotas::QuotaStore::new(storage.blobs.clone()),
+            uploads: uploads::UploadStore::new(storage.blobs.clone()),
+            participants: participants::ParticipantStore::new(storage.blobs.clone()),
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,
             session_key,

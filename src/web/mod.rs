@@ -7,6 +7,7 @@ mod branding;
 pub mod client;
 mod download;
 pub(crate) mod error;
+pub mod files;
 mod forms;
 pub mod funnel;
 pub mod headers;
@@ -33,6 +34,10 @@ use crate::stores::Stores;
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 /// Default body limit: room for a 100,000-character answer even fully percent-encoded.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// Default largest upload (a question's own limit is 10 MiB unless its owner sets another).
+pub const DEFAULT_UPLOAD_MAX_BYTES: u64 = 25 * 1024 * 1024;
+/// Default number of uploads a process reads at once.
+pub const DEFAULT_UPLOAD_CONCURRENCY: usize = 4;
 /// Default time a request body may take to arrive.
 pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
 
@@ -41,6 +46,10 @@ pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
 pub struct WebSettings {
     /// Largest request body accepted.
     pub max_body_bytes: usize,
+    /// Largest file uploaded.
+    pub upload_max_bytes: u64,
+    /// Uploads read at once.
+    pub upload_concurrency: usize,
     /// Longest wait for a request body to arrive.
     pub body_timeout: std::time::Duration,
     /// Proxies whose `X-Forwarded-For` is believed.
@@ -63,6 +72,8 @@ impl Default for WebSettings {
     fn default() -> Self {
         Self {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            upload_max_bytes: DEFAULT_UPLOAD_MAX_BYTES,
+            upload_concurrency: DEFAULT_UPLOAD_CONCURRENCY,
             body_timeout: std::time::Duration::from_secs(DEFAULT_BODY_TIMEOUT_SECS),
             trusted_proxies: Vec::new(),
             export_hosts: crate::outbound::AllowedHosts::default(),
@@ -103,6 +114,8 @@ pub struct AppState {
     pub client_limits: std::sync::Arc<limits::ClientLimits>,
     /// Drop-off counts not yet merged into storage.
     pub funnel: std::sync::Arc<funnel::FunnelCounter>,
+    /// The largest file a respondent may upload, and the uploads read at once.
+    pub uploads: public::UploadLimits,
 }
 
 impl AppState {
@@ -135,6 +148,10 @@ impl AppState {
             readiness: std::sync::Arc::default(),
             client_limits: std::sync::Arc::default(),
             funnel: std::sync::Arc::default(),
+            uploads: public::UploadLimits::new(
+                settings.upload_max_bytes,
+                settings.upload_concurrency,
+            ),
         }
     }
 
@@ -221,6 +238,7 @@ pub fn routes(config: &mut ServiceConfig) {
         .route("/healthz", web::get().to(health::check))
         .route("/readyz", web::get().to(health::ready))
         .route("/static/{file}", web::get().to(assets::serve))
+        .route("/files/{token}", web::get().to(files::download))
         .configure(public::routes)
         .configure(branding::routes)
         .configure(api::routes)

@@ -94,6 +94,9 @@ pub async fn delete(
     // The answers go only once the commit that deleted them is on disk.
     stores.flush().await?;
     for reference in &asked {
+        // Its files first: a crash between leaves an answer whose files are gone, which a
+        // redelivered deletion deletes again, never files no answer can name.
+        stores.uploads.delete_answer(survey, *reference).await?;
         stores
             .delete_blob(&crate::stores::keys::answer(survey, *reference))
             .await?;

@@ -104,6 +104,7 @@ impl<'a> Pass<'a> {
         let now = time::OffsetDateTime::now_utc();
         self.report.removed += sweeps::sweep_progress(self.stores, now).await?;
         self.report.removed += sweeps::sweep_funnels(self.stores, self.cutoff).await?;
+        self.report.removed += sweeps::sweep_uploads(self.stores, now).await?;
         Ok(self.report)
     }
 

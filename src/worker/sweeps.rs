@@ -1,7 +1,8 @@
 //! What the public site keeps beside answers, swept by the reconcile pass: respondents' saved
 //! progress once its survey's period has run from its last save (or its survey is gone, or no
-//! longer offers to continue later), and the drop-off counts of surveys gone. Both are read
-//! from the listing (when each was last written), so a sweep reads no documents.
+//! longer offers to continue later), the drop-off counts of surveys gone, and uploaded files no
+//! answer holds once their grace is over. Expiry is read from the listing (when each was last
+//! written); only an old file's answer is read, to see whether it holds the file.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -60,6 +61,77 @@ pub async fn sweep_funnels(stores: &Stores, cutoff: SystemTime) -> Result<u64, S
         |written, survey| written <= cutoff && survey.is_none(),
     )
     .await
+}
+
+/// How long a file may wait for an answer to hold it (a respondent still answering, or one who
+/// saved to continue later keeps their files for their survey's period besides).
+pub const UPLOAD_GRACE: time::Duration = time::Duration::days(7);
+
+/// Deletes every uploaded file, written more than its grace before `now`, that no answer
+/// holds: its form was never sent, its respondent chose another file, or its survey is gone.
+/// Returns how many.
+pub async fn sweep_uploads(stores: &Stores, now: OffsetDateTime) -> Result<u64, StoreError> {
+    let mut served = Served::default();
+    let mut held: BTreeMap<(SurveyRef, crate::domain::Reference), Vec<String>> = BTreeMap::new();
+    let mut removed = 0;
+    let mut continuation = None;
+    loop {
+        let page = stores.scan(keys::UPLOADS, continuation).await?;
+        for (key, written) in page.keys {
+            let go = match keys::parse_upload_key(&key) {
+                None => true,
+                Some((survey, reference, _, id)) => match served.get(stores, &survey).await? {
+                    None => true,
+                    Some(found) => {
+                        let days = found.resume_days.map_or(0, |days| i64::from(days) + 1);
+                        let grace = UPLOAD_GRACE.max(time::Duration::days(days));
+                        let old = OffsetDateTime::from(written) + grace <= now;
+                        old && !holds(stores, &mut held, &survey, reference, &id).await?
+                    }
+                },
+            };
+            if go {
+                stores.delete_blob(&key).await?;
+                removed += 1;
+            }
+        }
+        match page.continuation {
+            Some(token) => continuation = Some(token),
+            None => return Ok(removed),
+        }
+    }
+}
+
+/// Whether the stored answer `reference` holds the file `id` (its answers' files read once).
+async fn holds(
+    stores: &Stores,
+    held: &mut BTreeMap<(SurveyRef, crate::domain::Reference), Vec<String>>,
+    survey: &SurveyRef,
+    reference: crate::domain::Reference,
+    id: &str,
+) -> Result<bool, StoreError> {
+    let key = (survey.clone(), reference);
+    if !held.contains_key(&key) {
+        let files = stores
+            .answers
+            .get(survey, reference)
+            .await?
+            .map(|answer| {
+                answer
+                    .values
+                    .values()
+                    .filter_map(|value| match value {
+                        crate::domain::AnswerValue::File(file) => Some(file.id.clone()),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        held.insert(key.clone(), files);
+    }
+    Ok(held
+        .get(&key)
+        .is_some_and(|files| files.iter().any(|held| held == id)))
 }
 
 /// Deletes each blob under `prefix` that `gone` says should go, given when it was written

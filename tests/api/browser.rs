@@ -2,7 +2,8 @@
 //! up by `scripts/test`), against a `canvass serve` process: an owner and a respondent
 //! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
 //! without JavaScript (`tests/browser/logic.cjs`), then a survey in three languages answered
-//! in Arabic, right to left, on a phone (`tests/browser/languages.cjs`), then a team: an invitation accepted and a
+//! in Arabic, right to left, on a phone (`tests/browser/languages.cjs`), then a long survey
+//! (a photo, a recalled answer, saved and resumed, a full quota: `tests/browser/long.cjs`), then a team: an invitation accepted and a
 //! forgotten password reset (`tests/browser/members.cjs`). Every page visited passes axe-core's audit
 //! (`tests/browser/audit.cjs`). Screenshots land in target/screenshots/.
 //! Without Node, playwright-core or Chromium this test fails, loudly.
@@ -45,6 +46,12 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         &root.join("tests/browser/languages.cjs"),
         &[&server.address, &key, &shots],
     );
+    // A long survey: a photo, a recalled rating, saved and resumed, a full quota, and the
+    // owner's drop-off, quotas and download.
+    run_script(
+        &root.join("tests/browser/long.cjs"),
+        &[&server.address, &shots],
+    );
     // Teams: an invitation accepted on a phone, then a reset link made in the shell.
     let members = root.join("tests/browser/members.cjs");
     run_script(&members, &[&"invite", &server.address, &shots]);
@@ -75,6 +82,24 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "arabic-thanks",
         "arabic-no-js-page-1",
         "arabic-no-js-page-2",
+        "long-js-page-1",
+        "long-js-page-2",
+        "long-saved-phone",
+        "long-resumed-no-js",
+        "long-thanks-no-js",
+        "long-quota-ended-no-js",
+        "long-file-refused-no-js",
+        "long-summary",
+        "long-summary-phone",
+        "long-quotas",
+        "long-quotas-phone",
+        "long-designer-phone",
+        "long-response",
+        "long-participants-preview",
+        "long-participants",
+        "long-participants-phone",
+        "long-by-invitation-no-js",
+        "long-link-answered-no-js",
         "sign-up",
         "dashboard",
         "designer",

@@ -76,7 +76,11 @@ async fn deleting_a_survey_with_drained_answers_leaves_nothing_and_its_slug_star
             // Drop-off counts are merged every 10 s (`dropoff.rs` sweeps a deleted survey's).
             || prefix.starts_with(keys::FUNNELS)
             // No quotas (`quotas.rs` removes a quota with its places).
-            || prefix.starts_with("quotas/");
+            || prefix.starts_with("quotas/")
+            // No files (`uploads.rs` deletes a survey with files).
+            || prefix.starts_with(keys::UPLOADS)
+            // No participants (`participants.rs` deletes a survey with participants).
+            || prefix.starts_with("participants/");
         assert_eq!(
             kept.keys.is_empty(),
             expected_empty,

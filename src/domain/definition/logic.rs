@@ -305,7 +305,7 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
                 .parse::<u8>()
                 .is_ok_and(|p| kind.points().is_some_and(|points| points.contains(&p))),
             QuestionKind::Date { .. } => crate::domain::answer::date(wanted).is_some(),
-            QuestionKind::Matrix { .. } => false,
+            QuestionKind::Matrix { .. } | QuestionKind::File { .. } => false,
             QuestionKind::Numeric { .. } => wanted.trim().parse::<f64>().is_ok_and(f64::is_finite),
             QuestionKind::ShortText | QuestionKind::LongText => true,
         };
@@ -344,6 +344,11 @@ fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> 
     if matches!(kind, QuestionKind::Matrix { .. }) && name != "answered" {
         return Err(format!(
             "question \"{id}\" is a matrix: a condition on it can only test \"answered\""
+        ));
+    }
+    if matches!(kind, QuestionKind::File { .. }) && name != "answered" {
+        return Err(format!(
+            "question \"{id}\" takes a file: a condition on it can only test \"answered\""
         ));
     }
     // Dates compare with dates; the other types that compare, with numbers.

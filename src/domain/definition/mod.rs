@@ -22,12 +22,14 @@ use super::answer::has_control_characters;
 use super::choice::OTHER;
 use super::language::{LanguageTag, MAX_LANGUAGES};
 use super::lifecycle::MAX_RESPONSE_LIMIT;
+use super::participant::Access;
 use super::progress::{DEFAULT_RESUME_DAYS, MAX_RESUME_DAYS};
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::quota::Quota;
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
 use super::segment::MAX_SEGMENT_QUESTIONS;
 use super::translation::{self, Translations};
+use super::upload::{DEFAULT_FILE_BYTES, FILE_KINDS, FileKind, MAX_FILE_BYTES};
 use localized::LocalizedText;
 
 /// The message for a text with control characters in it.
@@ -72,7 +74,8 @@ pub struct QuestionInput {
     #[schema(value_type = Option<LocalizedText>)]
     pub help: Option<String>,
     /// The type's API name: `short_text`, `long_text`, `single_choice`, `multiple_choice`,
-    /// `dropdown`, `five_stars`, `nps`, `scale`, `numeric`, `date`, `matrix` or `ranking`.
+    /// `dropdown`, `five_stars`, `nps`, `scale`, `numeric`, `date`, `matrix`, `ranking` or
+    /// `file`.
     #[serde(rename = "type")]
     #[schema(value_type = crate::domain::question::TypeName)]
     pub kind: String,
@@ -120,6 +123,15 @@ pub struct QuestionInput {
     /// The latest date a `date` question accepts (`YYYY-MM-DD`).
     #[serde(default)]
     pub latest: Option<String>,
+    /// The kinds of file a `file` question takes: `image`, `pdf`, `office` (all three when
+    /// absent or empty), told from the file's content.
+    #[serde(default)]
+    pub accept: Vec<String>,
+    /// The largest file a `file` question takes, in bytes (1 to 104,857,600; 10 MiB when
+    /// absent); the operator's `CANVASS_UPLOAD_MAX_BYTES` applies too.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 104857600)]
+    pub max_bytes: Option<u64>,
     /// A condition on earlier answers (`{"all": [{"question": "likes", "equals": "No"}]}`).
     #[serde(default)]
     #[schema(value_type = Option<crate::domain::Condition>)]
@@ -229,6 +241,10 @@ pub struct SurveyInput {
     /// survey then names exactly one region, and this cannot change once it was published).
     #[serde(default)]
     pub residency: Residency,
+    /// Who may answer: `open` (anyone with its link) or `invitation` (only its participants,
+    /// each once, through their personal link); absent: as it is (`open` for a new survey).
+    #[serde(default)]
+    pub access: Option<Access>,
     /// The languages it is offered in, as language tags, its default first (`["en", "de",
     /// "ar"]`; at most 20); none or absent: English only. Respondents get the one they ask
     /// for (`?lang=`), else the best match of their browser's languages, else the default.
@@ -298,6 +314,8 @@ pub struct Definition {
     pub resume_days: Option<u16>,
     /// Its quotas; `None`: keep those the survey has.
     pub quotas: Option<Vec<Quota>>,
+    /// Who may answer; `None`: as the survey has it.
+    pub access: Option<Access>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -475,6 +493,7 @@ impl SurveyInput {
             translations: None,
             resume_days,
             quotas,
+            access: self.access,
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {
@@ -797,6 +816,33 @@ impl QuestionInput {
                     max_label: label(&self.max_label, "max_label")?,
                 })
             }
+            "file" => {
+                let mut accept = Vec::new();
+                for name in &self.accept {
+                    let Some(kind) = FileKind::parse(name.trim()) else {
+                        return Err((
+                            "accept",
+                            format!("{name:?} is not a kind of file: use image, pdf or office"),
+                        ));
+                    };
+                    if !accept.contains(&kind) {
+                        accept.push(kind);
+                    }
+                }
+                if accept.is_empty() {
+                    accept = FILE_KINDS.to_vec();
+                }
+                accept.sort();
+                let max_bytes = self.max_bytes.unwrap_or(DEFAULT_FILE_BYTES);
+                if !(1..=MAX_FILE_BYTES).contains(&max_bytes) {
+                    return Err((
+                        "max_bytes",
+                        "a file question takes files of at most 1 to 104,857,600 bytes (100 MiB)"
+                            .into(),
+                    ));
+                }
+                Ok(QuestionKind::File { accept, max_bytes })
+            }
             "date" => {
                 let bound = |text: &Option<String>, field| {
                     let text = text.as_deref().map(str::trim).filter(|t| !t.is_empty());
@@ -848,7 +894,8 @@ impl QuestionInput {
                 "type",
                 format!(
                     "{other:?} is not a question type: use short_text, long_text, single_choice, \
-                     multiple_choice, dropdown, ranking, matrix, five_stars, nps, scale, numeric or date"
+                     multiple_choice, dropdown, ranking, matrix, five_stars, nps, scale, numeric, \
+                     date or file"
                 ),
             )),
         }

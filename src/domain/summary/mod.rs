@@ -89,6 +89,13 @@ pub enum QuestionSummary {
         /// Answers per day (`YYYY-MM-DD`).
         days: BTreeMap<String, u64>,
     },
+    /// Files: how many were given, and their size together.
+    Files {
+        /// How many answered (a file each).
+        answered: u64,
+        /// The files' bytes together.
+        bytes: u64,
+    },
     /// Numbers: moments and a histogram.
     Number {
         /// Count, mean, deviation, min, max.
@@ -169,6 +176,10 @@ impl QuestionSummary {
                     .map(|(row, column)| (row.clone(), BTreeMap::from([(column.clone(), 1)])))
                     .collect(),
             },
+            AnswerValue::File(file) => QuestionSummary::Files {
+                answered: 1,
+                bytes: file.bytes,
+            },
             AnswerValue::Date(day) => QuestionSummary::Dates {
                 answered: 1,
                 days: BTreeMap::from([(day.clone(), 1)]),
@@ -196,7 +207,8 @@ impl QuestionSummary {
             | QuestionSummary::Choice { .. }
             | QuestionSummary::Dates { .. }
             | QuestionSummary::Ranking { .. }
-            | QuestionSummary::Matrix { .. } => true,
+            | QuestionSummary::Matrix { .. }
+            | QuestionSummary::Files { .. } => true,
         }
     }
 
@@ -207,7 +219,8 @@ impl QuestionSummary {
             | QuestionSummary::Choice { answered, .. }
             | QuestionSummary::Dates { answered, .. }
             | QuestionSummary::Ranking { answered, .. }
-            | QuestionSummary::Matrix { answered, .. } => *answered,
+            | QuestionSummary::Matrix { answered, .. }
+            | QuestionSummary::Files { answered, .. } => *answered,
             QuestionSummary::Stars { moments, .. }
             | QuestionSummary::Number { moments, .. }
             | QuestionSummary::Points { moments, .. } => moments.count,
@@ -334,6 +347,16 @@ impl QuestionSummary {
                 histogram.merge(h);
                 values.merge(v);
             }
+            (
+                Q::Files { answered, bytes },
+                Q::Files {
+                    answered: a,
+                    bytes: b,
+                },
+            ) => {
+                *answered += a;
+                *bytes += b;
+            }
             _ => {}
         }
     }
@@ -453,6 +476,16 @@ impl QuestionSummary {
                 moments.remove(m);
                 histogram.remove(h);
                 values.remove(v);
+            }
+            (
+                Q::Files { answered, bytes },
+                Q::Files {
+                    answered: a,
+                    bytes: b,
+                },
+            ) => {
+                *answered = answered.saturating_sub(*a);
+                *bytes = bytes.saturating_sub(*b);
             }
             _ => {}
         }

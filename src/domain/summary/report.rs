@@ -105,6 +105,13 @@ pub enum Stats {
         /// Options with their places.
         ranking: Vec<RankCount>,
     },
+    /// Files: how many were given, and their size together.
+    Files {
+        /// Files given (one per answer).
+        files: u64,
+        /// Their bytes together.
+        bytes: u64,
+    },
     /// Dates: how many gave each day, in date order.
     Dates {
         /// Days and counts.
@@ -360,6 +367,10 @@ fn question_report(
         Some(QuestionSummary::Ranking { answered, places }) => Stats::Ranking {
             ranking: ranking(options, places, *answered),
         },
+        Some(QuestionSummary::Files { answered, bytes }) => Stats::Files {
+            files: *answered,
+            bytes: *bytes,
+        },
         Some(QuestionSummary::Dates { days, .. }) => Stats::Dates {
             days: days
                 .iter()
@@ -543,6 +554,7 @@ fn empty(question: Option<&Question>, options: &[String]) -> Stats {
                 .collect(),
         ),
         Some(K::Date { .. }) => Stats::Dates { days: Vec::new() },
+        Some(K::File { .. }) => Stats::Files { files: 0, bytes: 0 },
         Some(K::Matrix { .. }) => Stats::Matrix {
             rows: matrix_rows(question, &Default::default()),
         },
@@ -566,5 +578,6 @@ fn summary_kind(summary: &QuestionSummary) -> &'static str {
         QuestionSummary::Dates { .. } => "date",
         QuestionSummary::Ranking { .. } => "ranking",
         QuestionSummary::Matrix { .. } => "matrix",
+        QuestionSummary::Files { .. } => "file",
     }
 }

@@ -90,6 +90,9 @@ pub struct SurveyDocument<'a> {
     /// `home`: answers move to the tenant's home region once; `region`: they stay where they
     /// were given.
     residency: Residency,
+    /// Who may answer: `open` (anyone with its link) or `invitation` (only its participants,
+    /// each once, through their personal link).
+    access: crate::domain::participant::Access,
     /// The languages it is offered in, its default first (`["en"]` when it names none).
     languages: Vec<LanguageTag>,
     /// Its texts in its other languages: language, then text key (`title`,
@@ -141,6 +144,7 @@ impl<'a> SurveyDocument<'a> {
             thank_you: survey.thank_you.as_deref(),
             regions: &survey.regions,
             residency: survey.residency,
+            access: survey.access,
             languages: survey.offered_languages(),
             translations: &survey.translations,
             save_and_resume: survey.resume_days.is_some(),

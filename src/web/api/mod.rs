@@ -9,6 +9,7 @@ mod document;
 mod dropoff;
 mod error;
 mod openapi;
+mod participants;
 mod quotas;
 mod surveys;
 mod webhooks;
@@ -63,6 +64,24 @@ static ROUTES: &[Route] = &[
     member(Role::Viewer, Method::GET, "/surveys/{slug}/quotas", |r| {
         r.to(quotas::quotas)
     }),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/participants",
+        |r| r.to(participants::add),
+    ),
+    member(
+        Role::Editor,
+        Method::GET,
+        "/surveys/{slug}/participants",
+        |r| r.to(participants::list),
+    ),
+    member(
+        Role::Editor,
+        Method::DELETE,
+        "/surveys/{slug}/participants/{id}",
+        |r| r.to(participants::remove),
+    ),
     member(
         Role::Viewer,
         Method::GET,

@@ -11,7 +11,7 @@ use utoipa::openapi::{Content, RefOr};
 use utoipa::{Modify, OpenApi};
 
 use super::error::ErrorBody;
-use super::{audit, dropoff, quotas, surveys, webhooks};
+use super::{audit, dropoff, participants, quotas, surveys, webhooks};
 use crate::domain::logic::Rule;
 use crate::export::SheetFormat;
 
@@ -37,6 +37,9 @@ use crate::export::SheetFormat;
         surveys::summary,
         dropoff::dropoff,
         quotas::quotas,
+        participants::add,
+        participants::list,
+        participants::remove,
         surveys::responses,
         surveys::delete_response,
         surveys::download_responses,
@@ -56,6 +59,7 @@ use crate::export::SheetFormat;
     tags(
         (name = "surveys", description = "Survey definitions and their life: draft, open, closed"),
         (name = "responses", description = "Summaries, responses, downloads and deletions"),
+        (name = "participants", description = "The known people a survey is for, each with a personal link"),
         (name = "exports", description = "Copies of responses into PostgreSQL"),
         (name = "webhooks", description = "Endpoints that receive a signed event per response"),
         (name = "audit", description = "Who did what, for owners"),
@@ -243,7 +247,7 @@ mod tests {
             })
             .collect();
         let mounted = mounted();
-        assert_eq!(mounted.len(), 20, "{mounted:?}");
+        assert_eq!(mounted.len(), 23, "{mounted:?}");
         assert_eq!(documented, mounted);
     }
 

@@ -16,6 +16,8 @@ pub const ANSWER_FIELD_PREFIX: &str = "q-";
 pub const PAGE_FIELD: &str = "page";
 /// The id of the resume link a form was opened from or saved under.
 pub const RESUME_FIELD: &str = "resume";
+/// The personal link a participant's form was opened from.
+pub const PARTICIPANT_FIELD: &str = "participant";
 /// The button pressed: `back`, `save` (save and continue later), `stay` (a language of the switcher: the same page again, in
 /// that language), or anything else (Next, or Send on the last page).
 pub const NAV_FIELD: &str = "nav";
@@ -39,12 +41,19 @@ pub struct PostedForm {
     pub resume: String,
     /// The CSRF token an owner's preview carries (empty on the public form).
     pub csrf: String,
+    /// The personal link the form was opened from (empty for none).
+    pub participant: String,
 }
 
 /// Parses an `application/x-www-form-urlencoded` body into the token and the answers.
 pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
+    from_pairs(parse_pairs(body)?)
+}
+
+/// The token and the answers of a form's fields, however they were encoded.
+pub fn from_pairs(pairs: Vec<(String, String)>) -> Result<PostedForm, WebError> {
     let mut form = PostedForm::default();
-    for (name, value) in parse_pairs(body)? {
+    for (name, value) in pairs {
         if name == TOKEN_FIELD {
             form.token = value;
         } else if name == PAGE_FIELD {
@@ -59,6 +68,8 @@ pub fn parse(body: &[u8]) -> Result<PostedForm, WebError> {
             form.save = value == "save";
         } else if name == RESUME_FIELD {
             form.resume = value;
+        } else if name == PARTICIPANT_FIELD {
+            form.participant = value;
         } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {
             form.answers.push(question, value);
         }
@@ -131,6 +142,12 @@ pub struct QuestionView {
     pub columns: Vec<(String, String)>,
     /// The rows of a matrix.
     pub rows: Vec<MatrixRowView>,
+    /// What a file question's picker offers (`accept`).
+    pub accept: String,
+    /// A file question's kinds and limit, in words.
+    pub file_limit: String,
+    /// The file uploaded already, in words ("Uploaded: photo.jpg (1.2 MB).").
+    pub file_line: Option<String>,
 }
 
 /// One row of a matrix as the form shows it.
@@ -153,6 +170,12 @@ impl QuestionView {
         }
         if self.range.is_some() {
             ids.push(format!("q-{}-range", self.id));
+        }
+        if !self.file_limit.is_empty() {
+            ids.push(format!("q-{}-limit", self.id));
+        }
+        if self.file_line.is_some() {
+            ids.push(format!("q-{}-uploaded", self.id));
         }
         if self.error.is_some() {
             ids.push(format!("q-{}-error", self.id));
@@ -303,6 +326,9 @@ impl QuestionView {
                     .collect(),
                 _ => Vec::new(),
             },
+            accept: String::new(),
+            file_limit: String::new(),
+            file_line: None,
             other: question.kind.has_other(),
             other_checked: values.contains(&crate::domain::choice::OTHER)
                 || posted.first(&format!("{}.other", question.id)).is_some(),

@@ -2,18 +2,23 @@
 
 mod form;
 mod language;
+mod notice;
 mod pages;
+mod participant;
 mod quotas;
 mod reach;
 mod resume;
 mod share;
 mod survey_page;
+mod uploads;
 mod words;
 
-pub(crate) use form::{parse as parse_form, read_body};
+pub(crate) use form::read_body;
 pub(crate) use language::{language_query, words_for};
 pub(crate) use reach::{home_elsewhere, tenant_named};
 pub(crate) use survey_page::{FormContext, Step, SurveyPage, step};
+pub use uploads::UploadLimits;
+pub(crate) use uploads::{Keep, Taken, read as read_answers, take as take_files};
 
 use actix_web::web::{self, ServiceConfig};
 
@@ -32,6 +37,10 @@ pub fn routes(config: &mut ServiceConfig) {
             .route(
                 "/{tenant}/{survey}/saved/{id}/email",
                 web::post().to(resume::email),
+            )
+            .route(
+                "/{tenant}/{survey}/p/{link}",
+                web::get().to(participant::form),
             )
             .route(
                 "/{tenant}/{survey}/resume/{id}",

@@ -8,12 +8,15 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use time::OffsetDateTime;
 
-use super::form;
 use super::language::{language_query, words_for};
+use super::notice::{minutes, notice};
+use super::participant::{Admission, admit, claim};
 use super::quotas::{self, Placement};
 use super::reach::{Reached, home_elsewhere, moves_home, reach, survey_named, tenant_named};
 use super::survey_page::{FormContext, Step, SurveyPage, step};
+use super::uploads::{self, Keep, Taken};
 use crate::domain::language::LanguageTag;
+use crate::domain::participant::Access;
 use crate::domain::progress::ResumeId;
 use crate::domain::{
     Answer, Reference, SubmissionToken, Survey, SurveyState, Tenant, thanks_signature,
@@ -113,27 +116,12 @@ pub async fn form(
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
     };
-    let filed = survey.survey_ref();
-    state.funnel.opened(&filed);
-    let token = SubmissionToken {
-        reference: state.stores.references.next().await?,
-        survey: filed,
-    }
-    .sign(&state.stores.signing_key);
     let words = words_for(&request, &survey);
-    let form = FormContext {
-        action: format!(
-            "/s/{}/{}{}",
-            tenant.slug,
-            survey.slug,
-            language_query(&survey, &words, '?')
-        ),
-        token,
-        preview_csrf: None,
-        words,
-        resume: None,
-    };
-    render(&SurveyPage::first(tenant, survey, &form))
+    // Only personal links open a survey by invitation.
+    if survey.access == Access::Invitation {
+        return super::participant::by_invitation(tenant, &survey, &words);
+    }
+    super::survey_page::fresh_form(&state, (tenant, survey), words, None).await
 }
 
 /// `POST /s/{tenant}/{survey}`: validates the answers, queues them, redirects to the thanks.
@@ -143,12 +131,12 @@ pub async fn submit(
     path: web::Path<(String, String)>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let body = form::read_body(payload, &state).await?;
-    let posted = form::parse(&body)?;
     let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
     };
+    // Its file questions' limits decide how much of a file part is read.
+    let (mut posted, files) = uploads::read(&request, payload, &state, &survey).await?;
     let words = words_for(&request, &survey);
     let token = SubmissionToken::verify(
         &state.stores.signing_key,
@@ -159,6 +147,21 @@ pub async fn submit(
         WebError::BadRequest(words.s("form-not-accepted", "reason", &error.to_string()))
     })?;
     let language = language_query(&survey, &words, '&');
+    // A survey by invitation takes answers through personal links only, each once.
+    let link = &posted.participant;
+    let admitted = admit(
+        &state,
+        (&tenant, &survey),
+        &words,
+        link,
+        Some(token.reference),
+    )
+    .await?;
+    let participant = match admitted {
+        Admission::Anyone => None,
+        Admission::Participant(participant) => Some(participant),
+        Admission::Refused(page) => return Ok(page),
+    };
     let form = FormContext {
         token: posted.token.clone(),
         action: format!(
@@ -169,8 +172,34 @@ pub async fn submit(
         ),
         preview_csrf: None,
         resume: ResumeId::parse(&posted.resume).map(|id| id.as_str().to_owned()),
+        participant: participant.as_ref().map(|p| p.link.clone()),
+        upload_max: state.uploads.max_bytes,
         words,
     };
+    let keep = Keep::Answer(token.reference);
+    match uploads::take(&state, &request, &survey, keep, &mut posted, files).await? {
+        Taken::Checked(errors) if errors.is_empty() => {}
+        Taken::Checked(errors) => {
+            let page = posted.page;
+            let shown = SurveyPage::new(tenant, survey, &form, page, &posted.answers, &errors);
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+        }
+        Taken::Limited(wait) => {
+            let words = &form.words;
+            let said = (
+                words.t("form-file-choose"),
+                words.n("problem-file-too-many", "minutes", minutes(wait)),
+            );
+            return notice(
+                StatusCode::TOO_MANY_REQUESTS,
+                tenant,
+                &survey,
+                words,
+                said,
+                None,
+            );
+        }
+    }
     if posted.save {
         return super::resume::save(&state, &request, (tenant, survey), &form.words, &posted).await;
     }
@@ -224,11 +253,23 @@ pub async fn submit(
         language: LanguageTag::parse(form.words.lang()).ok(),
         over_quota,
     };
+    // A participant's one answer is claimed before it is queued: a second form of their
+    // link is refused, this same form sent again is the same answer.
+    if let Some(participant) = &participant {
+        let owner = (&tenant, survey.as_ref());
+        if let Some(page) = claim(&state, owner, &form.words, participant, answer.reference).await?
+        {
+            return Ok(page);
+        }
+    }
     let queues = &state.stores.answer_queues;
     match moves_home(&state, &tenant, &survey).await? {
         true => queues.submit_for_transfer(&answer).await?,
         false => queues.submit(&answer, tenant.subscription).await?,
     };
+    if let Some(participant) = &participant {
+        super::participant::finished(&state, &survey, participant).await;
+    }
     crate::telemetry::metrics::submission(tenant.subscription);
     super::resume::forget(&state, &survey, &posted).await;
     let signature = thanks_signature(

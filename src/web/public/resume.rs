@@ -13,6 +13,7 @@ use time::OffsetDateTime;
 
 use super::form::PostedForm;
 use super::language::{language_query, words_for};
+use super::notice::{minutes, notice};
 use super::reach::{Reached, reach};
 use super::survey_page::{FormContext, SurveyPage};
 use crate::domain::account::Email;
@@ -22,20 +23,6 @@ use crate::i18n::Words;
 use crate::mail::Mail;
 use crate::stores::progress::SaveError;
 use crate::web::{AppState, WebError, render_with_status};
-
-/// A message page of the respondent's site: what happened, and where to go next.
-#[derive(Template)]
-#[template(path = "public/notice.html")]
-struct NoticePage {
-    tenant: Arc<Tenant>,
-    words: Words,
-    /// The survey's title in the page's language.
-    title: String,
-    heading: String,
-    message: String,
-    /// A link onwards: its address and words.
-    next: Option<(String, String)>,
-}
 
 /// The page a save leads to: the link, until when it works, and the offer to email it.
 #[derive(Template)]
@@ -68,27 +55,6 @@ fn date_in(words: &Words, at: OffsetDateTime) -> String {
     super::words::date(words, at.date())
 }
 
-fn notice(
-    status: StatusCode,
-    tenant: Arc<Tenant>,
-    survey: &Survey,
-    words: &Words,
-    (heading, message): (String, String),
-    next: Option<(String, String)>,
-) -> Result<HttpResponse, WebError> {
-    let page = NoticePage {
-        title: survey
-            .text_in(words.lang(), "title", &survey.title)
-            .to_owned(),
-        tenant,
-        words: words.clone(),
-        heading,
-        message,
-        next,
-    };
-    render_with_status(status, &page)
-}
-
 /// The 410 page of a link that no longer works, with a way to start again.
 fn gone(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Result<HttpResponse, WebError> {
     let start = (
@@ -117,8 +83,7 @@ fn too_many(
     heading: String,
     wait: Option<std::time::Duration>,
 ) -> Result<HttpResponse, WebError> {
-    let minutes = wait.map_or(10, |wait| wait.as_secs().div_ceil(60).max(1));
-    let said = (heading, words.n("save-too-many", "minutes", minutes));
+    let said = (heading, words.n("save-too-many", "minutes", minutes(wait)));
     notice(
         StatusCode::TOO_MANY_REQUESTS,
         tenant,
@@ -160,6 +125,7 @@ pub(super) async fn save(
             .map(|(name, values)| (name.to_owned(), values.to_vec()))
             .collect(),
         saved_at: OffsetDateTime::now_utc(),
+        participant: posted.participant.clone(),
     };
     match state
         .stores
@@ -428,6 +394,8 @@ pub async fn resume(
         ),
         preview_csrf: None,
         resume: Some(id.as_str().to_owned()),
+        participant: Some(progress.participant.clone()).filter(|link| !link.is_empty()),
+        upload_max: state.uploads.max_bytes,
         words,
     };
     let shown = SurveyPage::new(tenant, survey, &form, page, &answers, &FieldErrors::new());

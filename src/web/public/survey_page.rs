@@ -5,14 +5,19 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
 use super::form::{self, QuestionView};
-use super::language::switcher;
-use crate::domain::{FieldErrors, QuestionId, RawAnswers, Survey, Target, Tenant, recall};
+use super::language::{language_query, switcher};
+use crate::domain::upload::{FileAnswer, FileKind};
+use crate::domain::{
+    FieldErrors, QuestionId, QuestionKind, RawAnswers, SubmissionToken, Survey, Target, Tenant,
+    recall,
+};
 use crate::i18n::Words;
-use crate::web::markdown;
+use crate::web::{AppState, WebError, markdown, render};
 
 /// Where a survey form posts and what it carries besides the answers: the respondent's
 /// signed token, or, in an owner's preview, the session's CSRF token.
@@ -27,6 +32,10 @@ pub(crate) struct FormContext {
     pub(crate) words: Words,
     /// The resume link the form was opened from or saved under.
     pub(crate) resume: Option<String>,
+    /// The personal link of the participant answering it.
+    pub(crate) participant: Option<String>,
+    /// The largest file the operator lets respondents upload.
+    pub(crate) upload_max: u64,
 }
 
 /// A page of a survey form, as respondents (or an owner previewing it) see it.
@@ -64,8 +73,12 @@ pub(crate) struct SurveyPage {
     switch_action: String,
     /// Whether "Save and continue later" is offered.
     saves: bool,
+    /// Whether the page has a file question (its form is then posted as multipart).
+    multipart: bool,
     /// The resume link the form was opened from or saved under.
     resume: Option<String>,
+    /// The personal link of the participant answering it.
+    participant: Option<String>,
 }
 
 impl SurveyPage {
@@ -162,6 +175,14 @@ impl SurveyPage {
                 posted,
                 errors,
             );
+            if let QuestionKind::File { accept, max_bytes } = &question.kind {
+                file_view(
+                    &mut view,
+                    &form.words,
+                    accept,
+                    (*max_bytes).min(form.upload_max),
+                );
+            }
             if let Some(condition) = same_page {
                 view.show_if = serde_json::to_string(condition).ok();
                 view.hint = Some(super::words::condition_hint(
@@ -211,6 +232,7 @@ impl SurveyPage {
             // The script shows conditional questions, and the "Other" box's text only once
             // "Other" is picked.
             scripted: questions.iter().any(|q| q.show_if.is_some() || q.other),
+            multipart: questions.iter().any(|q| q.kind == "file"),
             questions,
             carried,
             back: reached && walk.route.len() > 1,
@@ -224,6 +246,7 @@ impl SurveyPage {
                 .to_owned(),
             saves: survey.offers_resume() && form.preview_csrf.is_none(),
             resume: form.resume.clone(),
+            participant: form.participant.clone(),
             tenant,
             survey,
             token: form.token.clone(),
@@ -293,4 +316,66 @@ pub(crate) fn step(
     // from the first page (earlier pages' answers came back in hidden fields, which a
     // respondent could have changed).
     Step::Done(walk)
+}
+
+/// A file question's view: what its file picker offers, its limit in words, and the file
+/// uploaded already (carried in `value`), if any.
+fn file_view(view: &mut QuestionView, words: &Words, accept: &[FileKind], limit: u64) {
+    use fluent_templates::fluent_bundle::FluentValue;
+    view.accept = accept
+        .iter()
+        .map(|kind| kind.accept())
+        .collect::<Vec<_>>()
+        .join(",");
+    let kinds = super::words::file_kinds(words, accept);
+    let limit = super::words::megabytes(words, limit);
+    view.file_limit = words.with(
+        "form-file-limit",
+        &[
+            ("kinds", FluentValue::from(kinds)),
+            ("limit", FluentValue::from(limit)),
+        ],
+    );
+    view.file_line = FileAnswer::from_field(&view.value).map(|file| {
+        let size = super::words::megabytes(words, file.bytes);
+        words.with(
+            "form-file-uploaded",
+            &[
+                ("name", FluentValue::from(file.name)),
+                ("size", FluentValue::from(size)),
+            ],
+        )
+    });
+}
+
+/// A survey's first page with a fresh signed token (counted as opened), answered in `words`'
+/// language, by the participant whose personal link is `participant` when given.
+pub(super) async fn fresh_form(
+    state: &AppState,
+    (tenant, survey): (Arc<Tenant>, Arc<Survey>),
+    words: Words,
+    participant: Option<String>,
+) -> Result<HttpResponse, WebError> {
+    let filed = survey.survey_ref();
+    state.funnel.opened(&filed);
+    let token = SubmissionToken {
+        reference: state.stores.references.next().await?,
+        survey: filed,
+    }
+    .sign(&state.stores.signing_key);
+    let form = FormContext {
+        action: format!(
+            "/s/{}/{}{}",
+            tenant.slug,
+            survey.slug,
+            language_query(&survey, &words, '?')
+        ),
+        token,
+        preview_csrf: None,
+        words,
+        resume: None,
+        participant,
+        upload_max: state.uploads.max_bytes,
+    };
+    render(&SurveyPage::first(tenant, survey, &form))
 }

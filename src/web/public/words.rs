@@ -4,6 +4,7 @@
 use fluent_templates::fluent_bundle::FluentValue;
 
 use crate::domain::logic::{Condition, Test};
+use crate::domain::upload::FileKind;
 use crate::domain::{AnswerProblem, AnswerValue, QuestionId, QuestionKind, Survey, recall};
 use crate::i18n::Words;
 
@@ -53,7 +54,33 @@ pub fn problem(words: &Words, problem: &AnswerProblem) -> String {
         }
         AnswerProblem::NumberAtLeast { min } => words.n("problem-number-at-least", "min", *min),
         AnswerProblem::NumberAtMost { max } => words.n("problem-number-at-most", "max", *max),
+        AnswerProblem::FileKind { allowed } => {
+            words.s("problem-file-kind", "kinds", &file_kinds(words, allowed))
+        }
+        AnswerProblem::FileTooLarge { limit } => {
+            words.s("problem-file-too-large", "limit", &megabytes(words, *limit))
+        }
+        AnswerProblem::FileUnknown => words.t("problem-file-unknown"),
     }
+}
+
+/// The kinds of file a question takes, in words ("an image, a PDF").
+pub fn file_kinds(words: &Words, kinds: &[FileKind]) -> String {
+    kinds
+        .iter()
+        .map(|kind| match kind {
+            FileKind::Image => words.t("file-kind-image"),
+            FileKind::Pdf => words.t("file-kind-pdf"),
+            FileKind::Office => words.t("file-kind-office"),
+        })
+        .collect::<Vec<_>>()
+        .join(&words.t("recall-separator"))
+}
+
+/// A size in mebibytes, to a tenth, as the page's language writes numbers.
+pub fn megabytes(words: &Words, bytes: u64) -> String {
+    let tenths = (bytes as f64 / (1024.0 * 1024.0) * 10.0).ceil();
+    words.number(tenths / 10.0)
 }
 
 /// What a number question accepts, in words (`A whole number from 0 to 120.`); `None` when
@@ -181,6 +208,7 @@ pub fn recalled(words: &Words, survey: &Survey, id: &QuestionId, value: &AnswerV
     let joined = |parts: Vec<String>| parts.join(&words.t("recall-separator"));
     match value {
         AnswerValue::Text(text) => text.clone(),
+        AnswerValue::File(file) => file.name.clone(),
         AnswerValue::Choice(picked) => option(picked),
         AnswerValue::Choices(picked) | AnswerValue::Ranking(picked) => {
             joined(picked.iter().map(|item| option(item)).collect())

@@ -150,8 +150,8 @@ pub fn chart(question: &QuestionReport) -> BarChart {
             question.answered,
         ),
         Stats::Dates { days } => BarChart::new(by_period(days), question.answered),
-        // A matrix is shown as a grid instead (`grid`).
-        Stats::Matrix { .. } => BarChart::new(Vec::new(), question.answered),
+        // A matrix is shown as a grid instead (`grid`); files as their count and size.
+        Stats::Matrix { .. } | Stats::Files { .. } => BarChart::new(Vec::new(), question.answered),
         // First places, best mean place first.
         Stats::Ranking { ranking } => BarChart::new(
             ranking

@@ -16,6 +16,7 @@ mod join;
 mod keys;
 mod members;
 mod notice;
+mod participants;
 mod password;
 mod preview;
 mod quotas;
@@ -206,6 +207,42 @@ static ROUTES: &[Route] = &[
     member(Role::Editor, Method::POST, "/surveys/{slug}/quotas", |r| {
         r.to(quotas::save)
     }),
+    member(
+        Role::Editor,
+        Method::GET,
+        "/surveys/{slug}/participants",
+        |r| r.to(participants::show),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/participants",
+        |r| r.to(participants::add),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/participants/access",
+        |r| r.to(participants::access),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/participants/import",
+        |r| r.to(participants::import),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/participants/import/{held}",
+        |r| r.to(participants::confirm),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/participants/{id}/remove",
+        |r| r.to(participants::remove),
+    ),
     member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
         r.to(results::summary)
     }),
@@ -244,6 +281,12 @@ static ROUTES: &[Route] = &[
         Method::GET,
         "/surveys/{slug}/responses/ref/{reference}",
         |r| r.to(results::response_by_reference),
+    ),
+    member(
+        Role::Viewer,
+        Method::GET,
+        "/surveys/{slug}/responses/ref/{reference}/files/{question}",
+        |r| r.to(results::file),
     ),
 ];
 

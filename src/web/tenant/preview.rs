@@ -11,7 +11,8 @@ use super::session::{AtLeast, SignedIn};
 use crate::domain::Survey;
 use crate::domain::member::Role;
 use crate::web::public::{
-    FormContext, Step, SurveyPage, language_query, parse_form, read_body, step, words_for,
+    FormContext, Keep, Step, SurveyPage, Taken, language_query, read_answers, step, take_files,
+    words_for,
 };
 use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render, render_with_status};
@@ -25,7 +26,12 @@ struct PreviewDone {
     answered: usize,
 }
 
-fn context(request: &HttpRequest, signed_in: &SignedIn, survey: &Survey) -> FormContext {
+fn context(
+    request: &HttpRequest,
+    state: &AppState,
+    signed_in: &SignedIn,
+    survey: &Survey,
+) -> FormContext {
     // The owner sees it as respondents do: in the language picked, else the browser's, else
     // the default.
     let words = words_for(request, survey);
@@ -39,6 +45,8 @@ fn context(request: &HttpRequest, signed_in: &SignedIn, survey: &Survey) -> Form
         preview_csrf: Some(signed_in.session.csrf.clone()),
         words,
         resume: None,
+        participant: None,
+        upload_max: state.uploads.max_bytes,
     }
 }
 
@@ -50,7 +58,7 @@ pub async fn show(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let form = context(&request, &signed_in, &survey);
+    let form = context(&request, &state, &signed_in, &survey);
     render(&SurveyPage::first(signed_in.tenant.clone(), survey, &form))
 }
 
@@ -62,11 +70,25 @@ pub async fn answer(
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let body = read_body(payload, &state).await?;
-    let posted = parse_form(&body)?;
-    signed_in.check_csrf(Some(&posted.csrf))?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let form = context(&request, &signed_in, &survey);
+    let (mut posted, files) = read_answers(&request, payload, &state, &survey).await?;
+    signed_in.check_csrf(Some(&posted.csrf))?;
+    let form = context(&request, &state, &signed_in, &survey);
+    // Files are checked as respondents' are, and never stored.
+    match take_files(&state, &request, &survey, Keep::Preview, &mut posted, files).await? {
+        Taken::Checked(errors) if errors.is_empty() => {}
+        Taken::Checked(errors) => {
+            let page = posted.page;
+            let tenant = signed_in.tenant.clone();
+            let shown = SurveyPage::new(tenant, survey, &form, page, &posted.answers, &errors);
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+        }
+        Taken::Limited(_) => {
+            return Err(WebError::TooManyRequests(
+                "Many files were uploaded from here in a short while: wait a few minutes.".into(),
+            ));
+        }
+    }
     match step(&signed_in.tenant, &survey, &form, &posted) {
         Step::Page(status, page) => render_with_status(status, page.as_ref()),
         Step::Done(walk) => render_with_status(

@@ -110,9 +110,24 @@ fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
         .into_iter()
         .flatten()
         .collect(),
+        Stats::Files { files, bytes } => vec![
+            ("Files", files.to_string()),
+            ("Their size together", size(*bytes)),
+        ],
         _ => Vec::new(),
     });
     facts
+}
+
+/// A size as people read it: `340 KB`, `2.4 MB`.
+pub(super) fn size(bytes: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let bytes = bytes as f64;
+    match bytes {
+        b if b < KIB => format!("{b} bytes"),
+        b if b < KIB * KIB => format!("{} KB", number((b / KIB).round())),
+        b => format!("{} MB", number((b / KIB / KIB * 10.0).round() / 10.0)),
+    }
 }
 
 /// What the page says of a segment filter it cannot use (the API's answer names the rule; an
@@ -486,6 +501,9 @@ struct ResponsePage {
     /// The quotas it was kept over, by name.
     over_quota: Vec<String>,
     answers: Vec<(String, String)>,
+    /// The files it gave: the question's text, the file's name, its kind and size, and
+    /// where a member downloads it.
+    files: Vec<(String, String, String, String)>,
 }
 
 impl ResponsePage {
@@ -537,6 +555,17 @@ impl ResponsePage {
                 .language
                 .as_ref()
                 .map(|tag| (crate::i18n::language_name(tag.as_str()), tag.to_string())),
+            files: survey
+                .questions
+                .iter()
+                .filter_map(|q| {
+                    let file = crate::web::files::file_of(answer, q.id.as_str())?;
+                    let path =
+                        crate::links::file_download(&survey.slug, answer.reference, q.id.as_str());
+                    let about = format!("{}, {}", file.kind.name(), size(file.bytes));
+                    Some((q.text.clone(), file.name.clone(), about, path))
+                })
+                .collect(),
             over_quota: answer
                 .over_quota
                 .iter()
@@ -567,6 +596,38 @@ pub async fn response(
         .await?
         .ok_or(WebError::NotFound)?;
     render(&ResponsePage::new(&state, &signed_in, survey, &answer, Some((n, total))).await?)
+}
+
+/// `GET /tenant/surveys/{slug}/responses/ref/{reference}/files/{question}`: the file the
+/// response gave to a file question, through a link signed for 5 minutes.
+pub async fn file(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Viewer>,
+    path: web::Path<(String, u64, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (slug, reference, question) = path.into_inner();
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let reference = Reference(reference);
+    let answer = state
+        .stores
+        .results_of(&survey)
+        .await?
+        .answers
+        .get(&survey.survey_ref(), reference)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let file = crate::web::files::file_of(&answer, &question).ok_or(WebError::NotFound)?;
+    let now = time::OffsetDateTime::now_utc();
+    let link = crate::web::files::signed_link(
+        &state.stores.signing_key,
+        &survey.tenant,
+        &survey.slug,
+        reference,
+        &question,
+        file,
+        now,
+    );
+    Ok(crate::web::files::to_link(link))
 }
 
 /// `GET /tenant/surveys/{slug}/responses/ref/{reference}`: one response by its reference

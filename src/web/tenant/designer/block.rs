@@ -10,7 +10,7 @@ use crate::domain::{QuestionKind, Survey};
 
 /// The groups of fields beyond a question's text, type and "required", with the types that
 /// use each.
-const FIELD_GROUPS: [(&str, &[&str]); 7] = [
+const FIELD_GROUPS: [(&str, &[&str]); 8] = [
     (
         "options",
         &[
@@ -26,6 +26,7 @@ const FIELD_GROUPS: [(&str, &[&str]); 7] = [
     ("range", &["numeric"]),
     ("scale", &["scale"]),
     ("dates", &["date"]),
+    ("file", &["file"]),
     (
         "segment",
         &[
@@ -73,6 +74,10 @@ pub(super) struct QuestionEdit {
     /// Bounds of a date question.
     pub(super) earliest: String,
     pub(super) latest: String,
+    /// The kinds of file a file question takes (`image`, `pdf`, `office`), and its largest
+    /// file in MB.
+    pub(super) accept: Vec<String>,
+    pub(super) max_mb: String,
     /// Whether its options segment the results.
     pub(super) segment: bool,
     /// Whether it starts a page, that page's texts and jump, and the rule that shows it.
@@ -99,6 +104,8 @@ impl QuestionEdit {
             max_label: String::new(),
             earliest: String::new(),
             latest: String::new(),
+            accept: Vec::new(),
+            max_mb: String::new(),
             segment: false,
             logic: LogicEdit::default(),
         }
@@ -139,6 +146,11 @@ impl QuestionEdit {
                         block.earliest = earliest.clone().unwrap_or_default();
                         block.latest = latest.clone().unwrap_or_default();
                     }
+                    QuestionKind::File { accept, max_bytes } => {
+                        block.accept = accept.iter().map(|k| k.name().to_owned()).collect();
+                        let mb = *max_bytes as f64 / (1024.0 * 1024.0);
+                        block.max_mb = crate::web::tenant::charts::number(mb);
+                    }
                     // A matrix's columns are written where a choice question's options are.
                     QuestionKind::Matrix { rows, columns } => {
                         block.options = columns.join("\n");
@@ -173,6 +185,14 @@ impl QuestionEdit {
             max_label: q("max_label"),
             earliest: q("earliest"),
             latest: q("latest"),
+            // Each kind has a box of its own (`accept_image`, ...).
+            accept: crate::domain::upload::FILE_KINDS
+                .iter()
+                .map(|kind| kind.name())
+                .filter(|name| !q(&format!("accept_{name}")).is_empty())
+                .map(str::to_owned)
+                .collect(),
+            max_mb: q("max_mb"),
             segment: !q("segment").is_empty(),
             logic: LogicEdit::posted(q),
         }
@@ -180,6 +200,11 @@ impl QuestionEdit {
 
     pub(super) fn is_blank(&self) -> bool {
         self.id.is_empty() && self.text.trim().is_empty() && self.options.trim().is_empty()
+    }
+
+    /// Whether a file question takes files of kind `name`.
+    pub(super) fn accepts(&self, name: &str) -> bool {
+        self.accept.iter().any(|kind| kind == name)
     }
 
     /// Whether its type uses a group of fields (see `FIELD_GROUPS`).
@@ -248,6 +273,14 @@ impl QuestionEdit {
             number(&self.min, "min", "Enter a number.", &finite);
             number(&self.max, "max", "Enter a number.", &finite);
         }
+        if self.uses("file") {
+            number(
+                &self.max_mb,
+                "max_bytes",
+                "Enter a size in MB, such as 10 or 2.5.",
+                &|t| t.parse::<f64>().is_ok_and(|mb| mb.is_finite() && mb > 0.0),
+            );
+        }
         if scale {
             number(
                 &self.points,
@@ -294,6 +327,17 @@ impl QuestionEdit {
             max_label: given(&self.max_label, scale),
             earliest: given(&self.earliest, dates),
             latest: given(&self.latest, dates),
+            accept: match self.uses("file") {
+                true => self.accept.clone(),
+                false => Vec::new(),
+            },
+            max_bytes: self
+                .max_mb
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|mb| self.uses("file") && mb.is_finite() && *mb > 0.0)
+                .map(|mb| (mb * 1024.0 * 1024.0).round() as u64),
             show_if,
             segment: self.uses("segment") && self.segment,
         };

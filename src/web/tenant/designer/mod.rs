@@ -37,7 +37,7 @@ use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
-const TYPES: [(&str, &str); 12] = [
+const TYPES: [(&str, &str); 13] = [
     ("short_text", "Short text"),
     ("long_text", "Long text"),
     ("single_choice", "Single choice"),
@@ -50,6 +50,7 @@ const TYPES: [(&str, &str); 12] = [
     ("scale", "Rating scale"),
     ("numeric", "Number"),
     ("date", "Date"),
+    ("file", "File upload (image, PDF, office document)"),
 ];
 
 /// The survey's own fields of the form (besides its questions), as typed.
@@ -204,7 +205,7 @@ struct DesignerPage {
     /// The tenant's time zone, which close times are entered in.
     zone: Zone,
     questions: Vec<QuestionEdit>,
-    types: [(&'static str, &'static str); 12],
+    types: [(&'static str, &'static str); 13],
     errors: BTreeMap<String, String>,
     notice: Option<String>,
     /// The survey's public address, once it was published (for sharing).

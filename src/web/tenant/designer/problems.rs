@@ -42,6 +42,8 @@ fn element(field: &str) -> &'static str {
         "min_label" => "min-label",
         "max_label" => "max-label",
         "earliest" => "earliest",
+        "accept" => "accept",
+        "max_bytes" => "max-mb",
         "latest" => "latest",
         "show_if" => "if-question",
         "pages" => "jump-question",

@@ -1,0 +1,86 @@
+//! `canvass bench participants`: a list of N participants imported from a CSV sheet as the
+//! tenant site imports it (read, checked whole, written under one import), its time and this
+//! process's peak memory; then a page of the list and a search, with the storage transactions
+//! each costs (a page must cost the same whatever the list's length).
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use super::{BenchError, Scratch, answers, open, peak_memory};
+use crate::service::participants as service;
+
+/// Imports `count` participants into a fresh survey and reads a page and a search back.
+pub(super) async fn run(count: u64) -> Result<(), BenchError> {
+    let dir = Scratch::new();
+    let stores = open(&dir, 1).await?;
+    let at = answers::survey_ref(0);
+    let survey = stores
+        .surveys
+        .get(&at.tenant, &at.slug)
+        .await?
+        .ok_or_else(|| BenchError::Setup("no benchmark survey".into()))?;
+    let mut sheet = String::from("email,first_name,last_name,team\n");
+    for n in 0..count {
+        let _ = writeln!(
+            sheet,
+            "person{n:07}@example.com,First{n},Last{n},Team {}",
+            n % 20
+        );
+    }
+    let memory = |kib: Option<u64>| {
+        kib.map_or_else(
+            || "unknown".to_owned(),
+            |kib| format!("{:.1} MB", kib as f64 / 1024.0),
+        )
+    };
+    eprintln!(
+        "importing {count} participants from a {:.1} MB CSV (peak memory before: {})",
+        sheet.len() as f64 / 1e6,
+        memory(peak_memory())
+    );
+    let before = stores.storage.transactions();
+    let started = Instant::now();
+    let added = service::add_sheet(&stores, &survey, sheet.as_bytes())
+        .await?
+        .map_err(|refusal| BenchError::Setup(refusal.to_string()))?;
+    let took = started.elapsed().as_secs_f64();
+    let imported = stores.storage.transactions().since(&before);
+    println!("participants (local backend, one survey):");
+    println!(
+        "  import of {}: {took:.1} s, {:.0} participants/s, {:.2} storage transactions each, peak memory {}",
+        added.len(),
+        added.len() as f64 / took,
+        imported.total() as f64 / added.len().max(1) as f64,
+        memory(peak_memory()),
+    );
+    let filed = survey.survey_ref();
+    for (what, search, after) in [
+        ("the first page of 100", None, None),
+        (
+            "a page of 100 half-way",
+            None,
+            Some(hex_of("person0050000@example.com")),
+        ),
+        ("a search (\"person00999\")", Some("person00999"), None),
+    ] {
+        let before = stores.storage.transactions();
+        let started = Instant::now();
+        let page = stores
+            .participants
+            .page(&filed, search, after.as_deref(), 100)
+            .await?;
+        let took = started.elapsed().as_secs_f64() * 1000.0;
+        let cost = stores.storage.transactions().since(&before);
+        println!(
+            "  {what}: {} participants in {took:.1} ms, {} storage transactions",
+            page.participants.len(),
+            cost.total()
+        );
+    }
+    Ok(())
+}
+
+/// A page's `next` for the address `email` (the list's keys are addresses in hex).
+fn hex_of(email: &str) -> String {
+    email.bytes().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,462 @@
+//! Participants: the known people a survey by invitation is sent to. Each has an email
+//! address (one per survey), optional names and language, attributes of the owner's own, and
+//! a personal link. Rows of an uploaded list are checked here, all of them, so an import is
+//! taken whole or refused with every bad row's number.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::account::Email;
+use super::language::LanguageTag;
+
+/// Most participants of one survey.
+pub const MAX_PARTICIPANTS: usize = 100_000;
+/// Longest first or last name.
+pub const MAX_NAME: usize = 100;
+/// Most attributes of one participant.
+pub const MAX_ATTRIBUTES: usize = 20;
+/// Longest attribute name.
+pub const MAX_ATTRIBUTE_NAME: usize = 40;
+/// Longest attribute value.
+pub const MAX_ATTRIBUTE_VALUE: usize = 500;
+/// Most problems an import lists (then how many more).
+pub const MAX_LISTED_PROBLEMS: usize = 50;
+
+/// Who may answer a survey.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    /// Anyone with its link (the survey's public address).
+    #[default]
+    Open,
+    /// Only its participants, each through their personal link, once.
+    Invitation,
+}
+
+impl Access {
+    /// Whether this is the default (left out of definitions).
+    pub fn is_open(&self) -> bool {
+        *self == Access::Open
+    }
+}
+
+/// A participant as an owner gives it: checked, not yet stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewParticipant {
+    pub email: Email,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    /// The language the survey is offered to them in (one of the survey's).
+    pub language: Option<LanguageTag>,
+    /// The owner's own columns (department, customer number, ...).
+    pub attributes: BTreeMap<String, String>,
+}
+
+/// Where a participant stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ParticipantStatus {
+    Added,
+    Invited,
+    Started,
+    Finished,
+    OptedOut,
+    Bounced,
+}
+
+/// A stored participant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Participant {
+    /// Its id in the API (16 lowercase hex digits).
+    pub id: String,
+    #[serde(flatten)]
+    pub person: NewParticipant,
+    /// Their personal link's secret. Kept with the participant so the owner can see and
+    /// send the link again; storage finds a participant from a link by a digest of it.
+    pub link: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub added: OffsetDateTime,
+    /// When their answer was sent through their link.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub finished: Option<OffsetDateTime>,
+}
+
+impl Participant {
+    /// Where they stand.
+    pub fn status(&self) -> ParticipantStatus {
+        match self.finished {
+            Some(_) => ParticipantStatus::Finished,
+            None => ParticipantStatus::Added,
+        }
+    }
+}
+
+/// What is wrong with one given participant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RowProblem {
+    #[error("{0:?} is not an email address")]
+    BadEmail(String),
+    #[error("{email} is given twice (first in row {first})")]
+    Duplicate { email: String, first: usize },
+    #[error("{0} is a participant already")]
+    AlreadyListed(String),
+    #[error("{0:?} is not one of the survey's languages")]
+    UnknownLanguage(String),
+    #[error("a name is longer than {MAX_NAME} characters")]
+    NameTooLong,
+    #[error("{0:?} is not an attribute name: use 1 to {MAX_ATTRIBUTE_NAME} letters, digits or _")]
+    BadAttributeName(String),
+    #[error("more than {MAX_ATTRIBUTES} attributes")]
+    TooManyAttributes,
+    #[error("the value of {0} is longer than {MAX_ATTRIBUTE_VALUE} characters")]
+    AttributeTooLong(String),
+    #[error("{0} has a character that cannot be kept (a control or bidirectional character)")]
+    BadCharacter(String),
+}
+
+/// A problem and the row (or list position) it is in, counted from 1 as people count rows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("row {row}: {problem}")]
+pub struct RowError {
+    pub row: usize,
+    pub problem: RowProblem,
+}
+
+/// A participant as given, before checking.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+pub struct GivenParticipant {
+    pub email: String,
+    #[serde(default)]
+    pub first_name: Option<String>,
+    #[serde(default)]
+    pub last_name: Option<String>,
+    #[serde(default)]
+    pub language: Option<String>,
+    #[serde(default)]
+    pub attributes: BTreeMap<String, String>,
+}
+
+/// Whether a text holds a character Canvass never keeps (controls but tab and line breaks,
+/// bidirectional embeddings, overrides and isolates).
+fn unkeepable(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+/// An optional text, trimmed; `None` when blank.
+fn optional(text: Option<String>) -> Option<String> {
+    text.map(|text| text.trim().to_owned())
+        .filter(|text| !text.is_empty())
+}
+
+fn valid_attribute_name(name: &str) -> bool {
+    (1..=MAX_ATTRIBUTE_NAME).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Checks one given participant against the survey's `languages`.
+fn check_one(
+    given: GivenParticipant,
+    languages: &[LanguageTag],
+) -> Result<NewParticipant, RowProblem> {
+    let email = Email::parse(&given.email)
+        .ok_or_else(|| RowProblem::BadEmail(given.email.trim().to_owned()))?;
+    let first_name = optional(given.first_name);
+    let last_name = optional(given.last_name);
+    for name in [&first_name, &last_name].into_iter().flatten() {
+        if name.chars().count() > MAX_NAME {
+            return Err(RowProblem::NameTooLong);
+        }
+        if unkeepable(name) {
+            return Err(RowProblem::BadCharacter("a name".into()));
+        }
+    }
+    let language = match optional(given.language) {
+        None => None,
+        Some(text) => Some(
+            LanguageTag::parse(&text)
+                .ok()
+                .filter(|tag| languages.contains(tag))
+                .ok_or(RowProblem::UnknownLanguage(text))?,
+        ),
+    };
+    let mut attributes = BTreeMap::new();
+    for (name, value) in given.attributes {
+        let name = name.trim().to_owned();
+        if !valid_attribute_name(&name) {
+            return Err(RowProblem::BadAttributeName(name));
+        }
+        let value = value.trim().to_owned();
+        if value.chars().count() > MAX_ATTRIBUTE_VALUE {
+            return Err(RowProblem::AttributeTooLong(name));
+        }
+        if unkeepable(&value) {
+            return Err(RowProblem::BadCharacter(name));
+        }
+        if !value.is_empty() {
+            attributes.insert(name, value);
+        }
+    }
+    if attributes.len() > MAX_ATTRIBUTES {
+        return Err(RowProblem::TooManyAttributes);
+    }
+    Ok(NewParticipant {
+        email,
+        first_name,
+        last_name,
+        language,
+        attributes,
+    })
+}
+
+/// Checks a list of given participants, each at its row number: every one valid, none given
+/// twice, none `listed` already. All of them, or every problem found.
+pub fn check_list(
+    given: Vec<(usize, GivenParticipant)>,
+    languages: &[LanguageTag],
+    listed: impl Fn(&Email) -> bool,
+) -> Result<Vec<NewParticipant>, Vec<RowError>> {
+    let mut seen: HashMap<Email, usize> = HashMap::new();
+    let mut checked = Vec::with_capacity(given.len());
+    let mut problems = Vec::new();
+    for (row, one) in given {
+        let problem = match check_one(one, languages) {
+            Err(problem) => problem,
+            Ok(person) => match seen.get(&person.email) {
+                Some(&first) => RowProblem::Duplicate {
+                    email: person.email.as_str().to_owned(),
+                    first,
+                },
+                None if listed(&person.email) => {
+                    RowProblem::AlreadyListed(person.email.as_str().to_owned())
+                }
+                None => {
+                    seen.insert(person.email.clone(), row);
+                    checked.push(person);
+                    continue;
+                }
+            },
+        };
+        problems.push(RowError { row, problem });
+    }
+    match problems.is_empty() {
+        true => Ok(checked),
+        false => Err(problems),
+    }
+}
+
+/// The columns a participants sheet names in its first row.
+const EMAIL: &str = "email";
+const FIRST_NAME: &str = "first_name";
+const LAST_NAME: &str = "last_name";
+const LANGUAGE: &str = "language";
+
+/// A column heading as a key: lowercase, spaces as `_` ("First name" is `first_name`).
+fn heading(text: &str) -> String {
+    text.trim().to_lowercase().replace([' ', '-'], "_")
+}
+
+/// Why a sheet is not a participants list at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SheetError {
+    #[error("the first row must name the columns, one of them email")]
+    NoEmailColumn,
+    #[error("the column {0:?} is named twice")]
+    ColumnTwice(String),
+    #[error("the sheet has no participants under its first row")]
+    Empty,
+}
+
+/// Reads a participants sheet: a first row naming the columns (`email`, and optionally
+/// `first_name`, `last_name`, `language`; any other column an attribute), then one
+/// participant a row, numbered as the spreadsheet numbers rows. Blank rows are skipped.
+pub fn from_sheet(rows: Vec<Vec<String>>) -> Result<Vec<(usize, GivenParticipant)>, SheetError> {
+    let mut rows = rows.into_iter().enumerate();
+    let header: Vec<String> = loop {
+        match rows.next() {
+            None => return Err(SheetError::NoEmailColumn),
+            Some((_, row)) if row.iter().all(|cell| cell.trim().is_empty()) => continue,
+            Some((_, row)) => break row.iter().map(|cell| heading(cell)).collect(),
+        }
+    };
+    if !header.iter().any(|name| name == EMAIL) {
+        return Err(SheetError::NoEmailColumn);
+    }
+    for (at, name) in header.iter().enumerate() {
+        if !name.is_empty() && header[..at].contains(name) {
+            return Err(SheetError::ColumnTwice(name.clone()));
+        }
+    }
+    let mut given = Vec::new();
+    for (index, row) in rows {
+        if row.iter().all(|cell| cell.trim().is_empty()) {
+            continue;
+        }
+        let mut one = GivenParticipant::default();
+        for (name, cell) in header.iter().zip(row) {
+            match name.as_str() {
+                "" => {}
+                EMAIL => one.email = cell,
+                FIRST_NAME => one.first_name = Some(cell),
+                LAST_NAME => one.last_name = Some(cell),
+                LANGUAGE => one.language = Some(cell),
+                other => {
+                    one.attributes.insert(other.to_owned(), cell);
+                }
+            }
+        }
+        given.push((index + 1, one));
+    }
+    match given.is_empty() {
+        true => Err(SheetError::Empty),
+        false => Ok(given),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn given(email: &str) -> GivenParticipant {
+        GivenParticipant {
+            email: email.into(),
+            ..GivenParticipant::default()
+        }
+    }
+
+    fn languages() -> Vec<LanguageTag> {
+        ["en", "de"]
+            .into_iter()
+            .map(|tag| LanguageTag::parse(tag).expect("a tag"))
+            .collect()
+    }
+
+    #[test]
+    fn a_sheet_names_its_columns_and_its_rows_keep_the_spreadsheets_numbers() {
+        let rows = vec![
+            vec![
+                "Email".into(),
+                "First name".into(),
+                "Language".into(),
+                "Team".into(),
+            ],
+            vec![
+                "ann@example.com".into(),
+                "Ann".into(),
+                "de".into(),
+                "Sales".into(),
+            ],
+            vec![String::new(), String::new()],
+            vec![
+                "bob@example.com".into(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+        ];
+        let read = from_sheet(rows).expect("a list");
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[0].0, 2);
+        assert_eq!(read[1].0, 4, "the blank row 3 is skipped, not renumbered");
+        assert_eq!(read[0].1.attributes["team"], "Sales");
+        let checked = check_list(read, &languages(), |_| false).expect("valid");
+        assert_eq!(checked[0].first_name.as_deref(), Some("Ann"));
+        assert_eq!(checked[1].first_name, None);
+        assert!(
+            checked[1].attributes.is_empty(),
+            "a blank attribute is no attribute"
+        );
+        assert_eq!(
+            from_sheet(vec![vec!["name".into()], vec!["x".into()]]),
+            Err(SheetError::NoEmailColumn)
+        );
+        assert_eq!(
+            from_sheet(vec![vec!["email".into(), "Email".into()]]),
+            Err(SheetError::ColumnTwice("email".into()))
+        );
+        assert_eq!(
+            from_sheet(vec![vec!["email".into()]]),
+            Err(SheetError::Empty)
+        );
+    }
+
+    #[test]
+    fn every_bad_row_is_named_and_nothing_is_taken() {
+        let list = vec![
+            (2, given("ann@example.com")),
+            (3, given("not an address")),
+            (4, given("ANN@example.com ")),
+            (
+                5,
+                GivenParticipant {
+                    language: Some("fr".into()),
+                    ..given("cy@example.com")
+                },
+            ),
+            (6, given("dee@example.com")),
+            (
+                7,
+                GivenParticipant {
+                    attributes: BTreeMap::from([("bad name".into(), "x".into())]),
+                    ..given("eve@example.com")
+                },
+            ),
+        ];
+        let listed = |email: &Email| email.as_str() == "dee@example.com";
+        let problems = check_list(list, &languages(), listed).expect_err("refused");
+        let rows: Vec<usize> = problems.iter().map(|p| p.row).collect();
+        assert_eq!(rows, [3, 4, 5, 6, 7]);
+        assert_eq!(
+            problems[1].problem,
+            RowProblem::Duplicate {
+                email: "ann@example.com".into(),
+                first: 2
+            }
+        );
+        assert_eq!(
+            problems[1].to_string(),
+            "row 4: ann@example.com is given twice (first in row 2)"
+        );
+        assert_eq!(
+            problems[2].problem,
+            RowProblem::UnknownLanguage("fr".into())
+        );
+    }
+
+    proptest! {
+        /// A list is taken whole exactly when no row has a problem, and then every address
+        /// in it is different.
+        #[test]
+        fn a_list_is_taken_whole_or_refused_with_its_rows(
+            emails in proptest::collection::vec("[a-c]{1,2}(@example\\.com|@x)", 1..30),
+        ) {
+            let list: Vec<(usize, GivenParticipant)> =
+                emails.iter().enumerate().map(|(at, email)| (at + 2, given(email))).collect();
+            match check_list(list, &languages(), |_| false) {
+                Ok(taken) => {
+                    prop_assert_eq!(taken.len(), emails.len());
+                    let mut seen: Vec<&str> = taken.iter().map(|p| p.email.as_str()).collect();
+                    seen.sort_unstable();
+                    seen.dedup();
+                    prop_assert_eq!(seen.len(), emails.len());
+                }
+                Err(problems) => {
+                    prop_assert!(!problems.is_empty());
+                    let bad = emails.iter().any(|email| email.ends_with("@x"));
+                    let mut sorted = emails.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    prop_assert!(bad || sorted.len() < emails.len());
+                    for problem in &problems {
+                        prop_assert!((2..emails.len() + 2).contains(&problem.row));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Private links: an unguessable id a link carries (a resume link, a participant's personal
+//! link). Whoever holds the link may use it, so storage keeps only a digest of the id.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use sha2::{Digest, Sha256};
+
+/// Random bytes in a link's id (256 bits: unguessable).
+const ID_BYTES: usize = 32;
+
+/// The id in a private link: 32 random bytes, URL-safe base64 without padding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrivateLink(String);
+
+impl PrivateLink {
+    /// A fresh random id (an error only if the system's random source fails).
+    pub fn generate() -> Result<Self, getrandom::Error> {
+        let mut bytes = [0u8; ID_BYTES];
+        getrandom::fill(&mut bytes)?;
+        Ok(Self(URL_SAFE_NO_PAD.encode(bytes)))
+    }
+
+    /// An id as a link carries it, if it is one's shape.
+    pub fn parse(text: &str) -> Option<Self> {
+        let decoded = URL_SAFE_NO_PAD.decode(text.trim()).ok()?;
+        (decoded.len() == ID_BYTES).then(|| Self(text.trim().to_owned()))
+    }
+
+    /// The id as the link writes it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The name what it opens is stored under: a digest of the id, so that what storage
+    /// holds opens nothing.
+    pub fn stored_name(&self) -> String {
+        let digest = Sha256::digest(self.0.as_bytes());
+        digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}

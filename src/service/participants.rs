@@ -1,0 +1,148 @@
+//! Adding a survey's participants, from the API's list or an uploaded sheet: every row
+//! checked against the survey and those listed already, then all written, or none.
+
+use crate::domain::participant::{
+    self, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, RowError, SheetError,
+};
+use crate::domain::{PrivateLink, Survey};
+use crate::stores::participants::{AddError, participants_of};
+use crate::stores::{StoreError, Stores};
+
+/// Why participants were not added.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("no participants were given")]
+    Empty,
+    #[error("{}", rows_text(.0))]
+    Rows(Vec<RowError>),
+    #[error("a survey has at most {0} participants")]
+    TooMany(usize),
+    #[error("{0}")]
+    Sheet(#[from] SheetError),
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+/// How many rows are refused, and the first `MAX_LISTED_PROBLEMS` of them.
+fn rows_text(problems: &[RowError]) -> String {
+    let listed: Vec<String> = problems
+        .iter()
+        .take(MAX_LISTED_PROBLEMS)
+        .map(ToString::to_string)
+        .collect();
+    let more = problems.len().saturating_sub(MAX_LISTED_PROBLEMS);
+    let rows = match problems.len() {
+        1 => "1 row is".to_owned(),
+        n => format!("{n} rows are"),
+    };
+    let tail = match more {
+        0 => String::new(),
+        n => format!("; and {n} more"),
+    };
+    format!(
+        "{rows} refused and nothing was added: {}{tail}",
+        listed.join("; ")
+    )
+}
+
+/// Adds `given` (each with its row number) to `survey`'s participants: all, or none.
+pub async fn add(
+    stores: &Stores,
+    survey: &Survey,
+    given: Vec<(usize, GivenParticipant)>,
+) -> Result<Result<Vec<Participant>, Refusal>, StoreError> {
+    let checked = match check(stores, survey, &given).await? {
+        Ok(checked) => checked,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    let filed = survey.survey_ref();
+    let now = time::OffsetDateTime::now_utc();
+    let links = (0..checked.len())
+        .map(|_| PrivateLink::generate())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| StoreError::Refused {
+            key: participants_of(&filed),
+            reason: "the system's random source failed to make personal links",
+        })?;
+    match stores.participants.add(&filed, checked, now, links).await {
+        Ok(added) => Ok(Ok(added)),
+        Err(AddError::TooMany(most)) => Ok(Err(Refusal::TooMany(most))),
+        Err(AddError::Store(error)) => Err(error),
+        // Added by someone else meanwhile: said by row, as if listed before.
+        Err(AddError::Listed(emails)) => {
+            let problems = given
+                .iter()
+                .filter_map(|(row, one)| {
+                    let email = crate::domain::Email::parse(&one.email)?;
+                    emails.contains(&email).then(|| RowError {
+                        row: *row,
+                        problem: participant::RowProblem::AlreadyListed(email.as_str().to_owned()),
+                    })
+                })
+                .collect();
+            Ok(Err(Refusal::Rows(problems)))
+        }
+    }
+}
+
+/// Checks an uploaded sheet as adding it would, without adding anything: the participants
+/// it gives, by row, or why it would be refused.
+pub async fn check_sheet(
+    stores: &Stores,
+    survey: &Survey,
+    bytes: &[u8],
+) -> Result<Result<Vec<(usize, GivenParticipant)>, Refusal>, StoreError> {
+    let given = match read_sheet(bytes) {
+        Ok(given) => given,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    Ok(check(stores, survey, &given).await?.map(|_| given))
+}
+
+/// Checks `given` against the survey and those listed already.
+async fn check(
+    stores: &Stores,
+    survey: &Survey,
+    given: &[(usize, GivenParticipant)],
+) -> Result<Result<Vec<participant::NewParticipant>, Refusal>, StoreError> {
+    if given.is_empty() {
+        return Ok(Err(Refusal::Empty));
+    }
+    if given.len() > participant::MAX_PARTICIPANTS {
+        return Ok(Err(Refusal::TooMany(participant::MAX_PARTICIPANTS)));
+    }
+    let emails: Vec<_> = given
+        .iter()
+        .filter_map(|(_, one)| crate::domain::Email::parse(&one.email))
+        .collect();
+    let listed: std::collections::HashSet<_> = stores
+        .participants
+        .listed(&survey.survey_ref(), &emails)
+        .await?
+        .into_iter()
+        .collect();
+    let languages = survey.offered_languages();
+    let checked =
+        participant::check_list(given.to_vec(), &languages, |email| listed.contains(email));
+    Ok(checked.map_err(Refusal::Rows))
+}
+
+/// Adds the participants of an uploaded sheet (CSV or XLSX): all rows, or none.
+pub async fn add_sheet(
+    stores: &Stores,
+    survey: &Survey,
+    bytes: &[u8],
+) -> Result<Result<Vec<Participant>, Refusal>, StoreError> {
+    match read_sheet(bytes) {
+        Ok(given) => add(stores, survey, given).await,
+        Err(refusal) => Ok(Err(refusal)),
+    }
+}
+
+/// The participants a sheet gives, by row.
+pub fn read_sheet(bytes: &[u8]) -> Result<Vec<(usize, GivenParticipant)>, Refusal> {
+    // The header row and the most participants a survey has.
+    let rows = crate::export::text_sheet::read_rows(bytes, participant::MAX_PARTICIPANTS + 1)
+        .map_err(|error| Refusal::Unreadable(error.to_string()))?;
+    Ok(participant::from_sheet(rows)?)
+}

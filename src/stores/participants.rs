@@ -1,0 +1,551 @@
+//! A survey's participants, each a document of its own so that a list of 100,000 pages and
+//! searches in O(page). The layout, under `participants/{survey}/`:
+//!
+//! - `people/{hex of email}`: the participant. Keys in email order, so a page is one listing
+//!   and a search by the start of an address is a listing of a narrower prefix.
+//! - `ids/{id}`: the email key of the participant with that id (the API names them by id).
+//! - `links/{digest of link}`: the id of the participant whose personal link that is; storage
+//!   keeps only a digest, so what it holds does not open anyone's link.
+//! - `answered/{id}`: the reference of the answer sent through their link, written
+//!   create-only before that answer is queued, so a link answers once.
+//! - `sheets/{id}`: an uploaded sheet held while its owner looks at the preview.
+//! - `imports/{id}`: an import under way. Its participants are written with its id and count
+//!   as absent while it exists; it is deleted once all are written, which takes the whole
+//!   list in at once. A process killed half-way leaves an import that never ends: its
+//!   participants stay absent, and a later import of the same addresses replaces them.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use super::error::{decode, encode};
+use super::{Context, StoreError};
+use crate::domain::participant::{NewParticipant, Participant};
+use crate::domain::{Email, PrivateLink, Reference, SurveyRef};
+use crate::storage::{BlobPut, BlobStore, Error, ListRequest, PutMode};
+
+/// The folder of one survey's participants.
+pub fn participants_of(survey: &SurveyRef) -> String {
+    format!("participants/{survey}/")
+}
+
+fn person_key(survey: &SurveyRef, email: &str) -> String {
+    format!(
+        "{}people/{}",
+        participants_of(survey),
+        hex(email.as_bytes())
+    )
+}
+
+fn id_key(survey: &SurveyRef, id: &str) -> String {
+    format!("{}ids/{id}", participants_of(survey))
+}
+
+fn link_key(survey: &SurveyRef, link: &PrivateLink) -> String {
+    format!("{}links/{}", participants_of(survey), link.stored_name())
+}
+
+fn answered_key(survey: &SurveyRef, id: &str) -> String {
+    format!("{}answered/{id}", participants_of(survey))
+}
+
+fn import_key(survey: &SurveyRef, import: &str) -> String {
+    format!("{}imports/{import}", participants_of(survey))
+}
+
+fn sheet_key(survey: &SurveyRef, id: &str) -> String {
+    format!("{}sheets/{id}", participants_of(survey))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A stored participant and the import it came in with.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Stored {
+    #[serde(flatten)]
+    participant: Participant,
+    /// The import that wrote it: absent while that import is under way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    import: Option<String>,
+}
+
+/// Why participants were not added.
+#[derive(Debug, thiserror::Error)]
+pub enum AddError {
+    /// These addresses were added by someone else meanwhile: nothing was kept.
+    #[error("some addresses were added meanwhile")]
+    Listed(Vec<Email>),
+    /// The list would pass the most participants a survey has.
+    #[error("a survey has at most {0} participants")]
+    TooMany(usize),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// One page of participants, in email order.
+pub struct ParticipantPage {
+    pub participants: Vec<Participant>,
+    /// Where the next page starts (pass back as `after`), if there is one.
+    pub next: Option<String>,
+}
+
+/// How a participant's link was found.
+pub enum LinkState {
+    /// Not a link of this survey.
+    Unknown,
+    /// Their answer was sent, with this reference.
+    Answered(Participant, Reference),
+    /// Not answered yet.
+    Open(Participant),
+}
+
+/// Participants, by survey.
+#[derive(Clone, Debug)]
+pub struct ParticipantStore {
+    blobs: Arc<dyn BlobStore>,
+}
+
+impl ParticipantStore {
+    pub(super) fn new(blobs: Arc<dyn BlobStore>) -> Self {
+        Self { blobs }
+    }
+
+    /// Whether an import is under way (or was abandoned): its participants are absent.
+    async fn pending(
+        &self,
+        survey: &SurveyRef,
+        import: &str,
+        known: &mut HashMap<String, bool>,
+    ) -> Result<bool, StoreError> {
+        if let Some(&pending) = known.get(import) {
+            return Ok(pending);
+        }
+        let key = import_key(survey, import);
+        let pending = match self.blobs.get(&key).await {
+            Ok(_) => true,
+            Err(Error::NotFound { .. }) => false,
+            Err(error) => return Err(error).context(|| format!("reading {key}")),
+        };
+        known.insert(import.to_owned(), pending);
+        Ok(pending)
+    }
+
+    /// A stored document as a participant, unless its import is under way.
+    async fn present(
+        &self,
+        survey: &SurveyRef,
+        key: &str,
+        body: &[u8],
+        known: &mut HashMap<String, bool>,
+    ) -> Result<Option<Participant>, StoreError> {
+        let stored: Stored = decode(key, body)?;
+        match &stored.import {
+            Some(import) if self.pending(survey, import, known).await? => Ok(None),
+            _ => Ok(Some(stored.participant)),
+        }
+    }
+
+    /// Which of `emails` are participants already.
+    pub async fn listed(
+        &self,
+        survey: &SurveyRef,
+        emails: &[Email],
+    ) -> Result<Vec<Email>, StoreError> {
+        let keys: Vec<String> = emails
+            .iter()
+            .map(|email| person_key(survey, email.as_str()))
+            .collect();
+        let found = self
+            .blobs
+            .get_many(&keys)
+            .await
+            .context(|| format!("reading participants of {survey}"))?;
+        let mut known = HashMap::new();
+        let mut listed = Vec::new();
+        for ((email, key), blob) in emails.iter().zip(&keys).zip(found) {
+            match blob {
+                Ok(blob) => {
+                    if self
+                        .present(survey, key, &blob.body, &mut known)
+                        .await?
+                        .is_some()
+                    {
+                        listed.push(email.clone());
+                    }
+                }
+                Err(Error::NotFound { .. }) => {}
+                Err(error) => return Err(error).context(|| format!("reading {key}")),
+            }
+        }
+        Ok(listed)
+    }
+
+    /// How many participants the survey has (a listing of their ids).
+    pub async fn count(&self, survey: &SurveyRef) -> Result<usize, StoreError> {
+        let prefix = format!("{}ids/", participants_of(survey));
+        let mut request = ListRequest::new(prefix.clone(), 0);
+        let mut count = 0;
+        loop {
+            let page = self
+                .blobs
+                .list(&request)
+                .await
+                .context(|| format!("listing {prefix}"))?;
+            count += page.items.len();
+            match page.continuation {
+                Some(token) => request.continuation = Some(token),
+                None => return Ok(count),
+            }
+        }
+    }
+
+    /// Adds `people` (checked, none listed already), all or none: each gets an id and a
+    /// personal link made by `link`. Written under an import that takes them in at once.
+    pub async fn add(
+        &self,
+        survey: &SurveyRef,
+        people: Vec<NewParticipant>,
+        now: time::OffsetDateTime,
+        links: Vec<PrivateLink>,
+    ) -> Result<Vec<Participant>, AddError> {
+        let total = self.count(survey).await? + people.len();
+        if total > crate::domain::participant::MAX_PARTICIPANTS {
+            return Err(AddError::TooMany(
+                crate::domain::participant::MAX_PARTICIPANTS,
+            ));
+        }
+        let import = uuid::Uuid::new_v4().simple().to_string();
+        let marker = import_key(survey, &import);
+        self.blobs
+            .put(&marker, Bytes::from_static(b"{}"), PutMode::Create)
+            .await
+            .context(|| format!("starting an import of participants to {survey}"))?;
+        // Keys an abandoned import holds are taken over; others are written create-only.
+        let keys: Vec<String> = people
+            .iter()
+            .map(|person| person_key(survey, person.email.as_str()))
+            .collect();
+        let there = self
+            .blobs
+            .get_many(&keys)
+            .await
+            .context(|| format!("reading participants of {survey}"))?;
+        let mut added = Vec::with_capacity(people.len());
+        let mut link_keys = Vec::with_capacity(people.len());
+        let mut puts = Vec::with_capacity(people.len() * 3);
+        let given = people.into_iter().zip(links).zip(keys).zip(there);
+        for (((person, link), key), found) in given {
+            let mode = match found {
+                Ok(blob) => PutMode::Update(blob.meta.etag),
+                Err(_) => PutMode::Create,
+            };
+            let participant = Participant {
+                id: uuid::Uuid::new_v4().simple().to_string()[..16].to_owned(),
+                person,
+                link: link.as_str().to_owned(),
+                added: now,
+                finished: None,
+            };
+            let stored = Stored {
+                participant: participant.clone(),
+                import: Some(import.clone()),
+            };
+            puts.push(BlobPut {
+                body: encode(&key, &stored)?.into(),
+                key: key.clone(),
+                mode,
+            });
+            let key_name = key.rsplit('/').next().unwrap_or_default().to_owned();
+            puts.push(BlobPut {
+                key: id_key(survey, &participant.id),
+                body: key_name.into(),
+                mode: PutMode::Create,
+            });
+            link_keys.push(link_key(survey, &link));
+            puts.push(BlobPut {
+                key: link_key(survey, &link),
+                body: participant.id.clone().into(),
+                mode: PutMode::Create,
+            });
+            added.push(participant);
+        }
+        let results = self
+            .blobs
+            .put_many(puts)
+            .await
+            .context(|| format!("writing participants of {survey}"))?;
+        let mut refused = Vec::new();
+        let mut written = Vec::with_capacity(results.len());
+        let mut failure = None;
+        for (at, result) in results.into_iter().enumerate() {
+            match result {
+                Ok(_) => written.push(at),
+                Err(Error::AlreadyExists { .. } | Error::Precondition { .. }) if at % 3 == 0 => {
+                    refused.push(added[at / 3].person.email.clone());
+                }
+                Err(error) => failure = failure.or(Some(error)),
+            }
+        }
+        if !refused.is_empty() || failure.is_some() {
+            // Someone added some of these meanwhile, or storage failed: take back what this
+            // import wrote.
+            for at in written {
+                {
+                    let participant = &added[at / 3];
+                    let key = match at % 3 {
+                        0 => person_key(survey, participant.person.email.as_str()),
+                        1 => id_key(survey, &participant.id),
+                        _ => link_keys[at / 3].clone(),
+                    };
+                    self.delete_key(&key).await?;
+                }
+            }
+            self.delete_key(&marker).await?;
+            return match failure {
+                Some(error) => Err(error)
+                    .context(|| format!("writing participants of {survey}"))
+                    .map_err(AddError::Store),
+                None => Err(AddError::Listed(refused)),
+            };
+        }
+        // The import is done: every participant it wrote is there at once.
+        self.delete_key(&marker).await?;
+        Ok(added)
+    }
+
+    async fn delete_key(&self, key: &str) -> Result<(), StoreError> {
+        match self.blobs.delete(key, None).await {
+            Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("deleting {key}")),
+        }
+    }
+
+    /// Up to `size` participants in email order, after the email key `after` (a page's
+    /// `next`), whose address starts with `search` when given.
+    pub async fn page(
+        &self,
+        survey: &SurveyRef,
+        search: Option<&str>,
+        after: Option<&str>,
+        size: usize,
+    ) -> Result<ParticipantPage, StoreError> {
+        let people = format!("{}people/", participants_of(survey));
+        let prefix = format!("{people}{}", hex(search.unwrap_or_default().as_bytes()));
+        let mut request = ListRequest::new(prefix.clone(), size);
+        request.continuation = after
+            .filter(|after| after.bytes().all(|b| b.is_ascii_hexdigit()))
+            .map(|after| format!("{people}{after}"));
+        let mut known = HashMap::new();
+        let mut participants = Vec::with_capacity(size);
+        loop {
+            let page = self
+                .blobs
+                .list(&request)
+                .await
+                .context(|| format!("listing {prefix}"))?;
+            let keys: Vec<String> = page.items.into_iter().map(|meta| meta.key).collect();
+            let blobs = self
+                .blobs
+                .get_many(&keys)
+                .await
+                .context(|| format!("reading participants of {survey}"))?;
+            for (key, blob) in keys.iter().zip(blobs) {
+                let Ok(blob) = blob else { continue };
+                if let Some(participant) = self.present(survey, key, &blob.body, &mut known).await?
+                {
+                    participants.push(participant);
+                }
+            }
+            let last = keys.last().cloned();
+            match (page.continuation, participants.len() < size) {
+                // A page short of participants an import holds back reads on.
+                (Some(token), true) => {
+                    request.continuation = Some(token);
+                    request.page_size = size - participants.len();
+                }
+                (Some(_), false) => {
+                    let next = last.and_then(|key| key.strip_prefix(&people).map(str::to_owned));
+                    return Ok(ParticipantPage { participants, next });
+                }
+                (None, _) => {
+                    return Ok(ParticipantPage {
+                        participants,
+                        next: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The participant with `id`, and the key their document is under.
+    async fn by_id(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+    ) -> Result<Option<(String, Participant)>, StoreError> {
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(None);
+        }
+        let key = id_key(survey, id);
+        let name = match self.blobs.get(&key).await {
+            Ok(blob) => String::from_utf8_lossy(&blob.body).into_owned(),
+            Err(Error::NotFound { .. }) => return Ok(None),
+            Err(error) => return Err(error).context(|| format!("reading {key}")),
+        };
+        let person = format!("{}people/{name}", participants_of(survey));
+        let body = match self.blobs.get(&person).await {
+            Ok(blob) => blob.body,
+            Err(Error::NotFound { .. }) => return Ok(None),
+            Err(error) => return Err(error).context(|| format!("reading {person}")),
+        };
+        let found = self
+            .present(survey, &person, &body, &mut HashMap::new())
+            .await?
+            .filter(|participant| participant.id == id);
+        Ok(found.map(|participant| (person, participant)))
+    }
+
+    /// The participant with `id`, if any.
+    pub async fn get(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+    ) -> Result<Option<Participant>, StoreError> {
+        Ok(self
+            .by_id(survey, id)
+            .await?
+            .map(|(_, participant)| participant))
+    }
+
+    /// Removes the participant with `id` (their link stops working); whether there was one.
+    pub async fn remove(&self, survey: &SurveyRef, id: &str) -> Result<bool, StoreError> {
+        let Some((key, participant)) = self.by_id(survey, id).await? else {
+            return Ok(false);
+        };
+        if let Some(link) = PrivateLink::parse(&participant.link) {
+            self.delete_key(&link_key(survey, &link)).await?;
+        }
+        self.delete_key(&key).await?;
+        self.delete_key(&id_key(survey, id)).await?;
+        Ok(true)
+    }
+
+    /// Where the personal link `link` stands.
+    pub async fn by_link(&self, survey: &SurveyRef, link: &str) -> Result<LinkState, StoreError> {
+        let Some(link) = PrivateLink::parse(link) else {
+            return Ok(LinkState::Unknown);
+        };
+        let key = link_key(survey, &link);
+        let id = match self.blobs.get(&key).await {
+            Ok(blob) => String::from_utf8_lossy(&blob.body).into_owned(),
+            Err(Error::NotFound { .. }) => return Ok(LinkState::Unknown),
+            Err(error) => return Err(error).context(|| format!("reading {key}")),
+        };
+        let Some(participant) = self.get(survey, &id).await? else {
+            return Ok(LinkState::Unknown);
+        };
+        if participant.link != link.as_str() {
+            return Ok(LinkState::Unknown);
+        }
+        match self.answer_of(survey, &participant.id).await? {
+            Some(reference) => Ok(LinkState::Answered(participant, reference)),
+            None => Ok(LinkState::Open(participant)),
+        }
+    }
+
+    /// The reference of the answer sent through a participant's link, if one was.
+    async fn answer_of(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+    ) -> Result<Option<Reference>, StoreError> {
+        let key = answered_key(survey, id);
+        match self.blobs.get(&key).await {
+            Ok(blob) => Ok(String::from_utf8_lossy(&blob.body)
+                .parse()
+                .ok()
+                .map(Reference)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading {key}")),
+        }
+    }
+
+    /// Claims a participant's one answer for `reference`, before it is queued: true if it is
+    /// theirs (claimed now, or by this same answer before: a form sent again), false if their
+    /// link answered already with another.
+    pub async fn claim_answer(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+        reference: Reference,
+    ) -> Result<bool, StoreError> {
+        let key = answered_key(survey, id);
+        let body = Bytes::from(reference.0.to_string());
+        match self.blobs.put(&key, body, PutMode::Create).await {
+            Ok(_) => Ok(true),
+            Err(Error::AlreadyExists { .. }) => {
+                Ok(self.answer_of(survey, id).await? == Some(reference))
+            }
+            Err(error) => Err(error).context(|| format!("writing {key}")),
+        }
+    }
+
+    /// Holds an uploaded sheet while its owner looks at the preview; returns its id.
+    pub async fn hold_sheet(&self, survey: &SurveyRef, sheet: Bytes) -> Result<String, StoreError> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let key = sheet_key(survey, &id);
+        self.blobs
+            .put(&key, sheet, PutMode::Create)
+            .await
+            .context(|| format!("holding a participants sheet for {survey}"))?;
+        Ok(id)
+    }
+
+    /// A held sheet, if it is still held.
+    pub async fn held_sheet(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+    ) -> Result<Option<Bytes>, StoreError> {
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(None);
+        }
+        let key = sheet_key(survey, id);
+        match self.blobs.get(&key).await {
+            Ok(blob) => Ok(Some(blob.body)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading {key}")),
+        }
+    }
+
+    /// Lets a held sheet go (added, or refused).
+    pub async fn drop_sheet(&self, survey: &SurveyRef, id: &str) -> Result<(), StoreError> {
+        self.delete_key(&sheet_key(survey, id)).await
+    }
+
+    /// Records when a participant's answer was sent (shown in lists; the claim decides).
+    pub async fn finished(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+        at: time::OffsetDateTime,
+    ) -> Result<(), StoreError> {
+        let Some((key, mut participant)) = self.by_id(survey, id).await? else {
+            return Ok(());
+        };
+        participant.finished = Some(at);
+        let stored = Stored {
+            participant,
+            import: None,
+        };
+        let body = encode(&key, &stored)?;
+        self.blobs
+            .put(&key, body.into(), PutMode::Overwrite)
+            .await
+            .context(|| format!("writing {key}"))?;
+        Ok(())
+    }
+}

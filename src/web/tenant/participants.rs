@@ -1,0 +1,427 @@
+//! A survey's participants in the tenant site: who may answer (anyone with the link, or only
+//! participants through their personal links), the list (100 a page, searched by the start
+//! of an address), one participant added or removed, and a CSV or XLSX list imported after a
+//! preview. The rules are the API's (`service::participants`).
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::session::{AtLeast, SignedIn};
+use super::{notice, own_survey};
+use crate::domain::Survey;
+use crate::domain::member::Role;
+use crate::domain::participant::{
+    Access, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, ParticipantStatus,
+};
+use crate::i18n::language_name;
+use crate::service::participants::{self as service, Refusal};
+use crate::web::forms::field;
+use crate::web::roles::Editor;
+use crate::web::{AppState, WebError, render_with_status, upload};
+
+/// Largest participants sheet imported (100,000 rows of a few columns fit).
+pub const MAX_SHEET_BYTES: usize = 20 * 1024 * 1024;
+/// Participants a page.
+const PER_PAGE: usize = 100;
+/// Rows a preview shows.
+const PREVIEWED: usize = 10;
+
+/// One participant as a row of the list.
+struct Row {
+    id: String,
+    email: String,
+    name: String,
+    language: String,
+    status: &'static str,
+    link: String,
+}
+
+/// A sheet checked and held, waiting for the owner to add it.
+struct Preview {
+    held: String,
+    total: usize,
+    columns: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+#[derive(Template)]
+#[template(path = "tenant/participants.html")]
+struct ParticipantsPage {
+    csrf: String,
+    role: Role,
+    survey: Arc<Survey>,
+    invitation_only: bool,
+    /// How many the survey has.
+    total: usize,
+    rows: Vec<Row>,
+    search: String,
+    next: Option<String>,
+    languages: Vec<(String, String)>,
+    /// The one-participant form as typed, and its problem.
+    typed: (String, String, String, String),
+    add_problem: Option<String>,
+    import_problems: Vec<String>,
+    preview: Option<Preview>,
+    notice: Option<String>,
+}
+
+impl ParticipantsPage {
+    fn address(&self) -> String {
+        format!("/tenant/surveys/{}/participants", self.survey.slug)
+    }
+}
+
+/// What the list shows of a status.
+fn status_words(status: ParticipantStatus) -> &'static str {
+    match status {
+        ParticipantStatus::Added => "Not answered",
+        ParticipantStatus::Invited => "Invited",
+        ParticipantStatus::Started => "Started",
+        ParticipantStatus::Finished => "Answered",
+        ParticipantStatus::OptedOut => "Opted out",
+        ParticipantStatus::Bounced => "Bounced",
+    }
+}
+
+fn row(participant: Participant, survey_url: &str) -> Row {
+    let person = participant.person;
+    let name = [person.first_name, person.last_name]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    Row {
+        status: status_words(if participant.finished.is_some() {
+            ParticipantStatus::Finished
+        } else {
+            ParticipantStatus::Added
+        }),
+        link: crate::links::personal(survey_url, &participant.link),
+        id: participant.id,
+        email: person.email.as_str().to_owned(),
+        name,
+        language: person
+            .language
+            .map(|tag| language_name(tag.as_str()))
+            .unwrap_or_default(),
+    }
+}
+
+/// `?search=&after=`: which page (by default, the first of everyone).
+#[derive(Deserialize, Default)]
+pub struct ListQuery {
+    search: Option<String>,
+    after: Option<String>,
+}
+
+/// The page of `survey`'s participants asked for.
+async fn page(
+    state: &AppState,
+    request: &HttpRequest,
+    signed_in: &SignedIn,
+    survey: Arc<Survey>,
+    query: &ListQuery,
+) -> Result<ParticipantsPage, WebError> {
+    let filed = survey.survey_ref();
+    let search = query
+        .search
+        .as_deref()
+        .map(|s| s.trim().to_lowercase())
+        .filter(|s| !s.is_empty() && s.len() <= 254);
+    let store = &state.stores.participants;
+    let listed = store
+        .page(&filed, search.as_deref(), query.after.as_deref(), PER_PAGE)
+        .await?;
+    let url = state.survey_url(request, &survey.tenant, &survey.slug);
+    Ok(ParticipantsPage {
+        csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
+        invitation_only: survey.access == Access::Invitation,
+        total: store.count(&filed).await?,
+        rows: listed
+            .participants
+            .into_iter()
+            .map(|participant| row(participant, &url))
+            .collect(),
+        search: search.unwrap_or_default(),
+        next: listed.next,
+        languages: survey
+            .offered_languages()
+            .iter()
+            .map(|tag| (tag.to_string(), language_name(tag.as_str())))
+            .collect(),
+        typed: Default::default(),
+        add_problem: None,
+        import_problems: Vec::new(),
+        preview: None,
+        notice: None,
+        survey,
+    })
+}
+
+/// `GET /tenant/surveys/{slug}/participants`
+pub async fn show(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    slug: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, WebError> {
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let mut shown = page(&state, &request, &signed_in, survey, &query).await?;
+    shown.notice = notice::take(&request, &state);
+    notice::render_once(&shown, shown.notice.is_some())
+}
+
+/// `POST /tenant/surveys/{slug}/participants`: adds one participant.
+pub async fn add(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    slug: web::Path<String>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, WebError> {
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let value = |name| field(&form, name).unwrap_or_default().to_owned();
+    let given = GivenParticipant {
+        email: value("email"),
+        first_name: Some(value("first_name")),
+        last_name: Some(value("last_name")),
+        language: Some(value("language")),
+        attributes: Default::default(),
+    };
+    match service::add(&state.stores, &survey, vec![(1, given)]).await? {
+        Ok(added) => Ok(added_notice(&state, &survey, added.len())),
+        Err(refusal) => {
+            let first = ListQuery::default();
+            let mut shown = page(&state, &request, &signed_in, survey, &first).await?;
+            shown.typed = (
+                value("email"),
+                value("first_name"),
+                value("last_name"),
+                value("language"),
+            );
+            shown.add_problem = Some(match refusal {
+                Refusal::Rows(problems) => problems
+                    .into_iter()
+                    .map(|problem| capitalised(&problem.problem.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                other => capitalised(&other.to_string()),
+            });
+            render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
+        }
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
+fn address(survey: &Survey) -> String {
+    format!("/tenant/surveys/{}/participants", survey.slug)
+}
+
+/// Back to the list, saying how many were added.
+fn added_notice(state: &AppState, survey: &Survey, count: usize) -> HttpResponse {
+    let text = match count {
+        1 => "Added one participant.".to_owned(),
+        n => format!("Added {n} participants."),
+    };
+    notice::redirect(state, &address(survey), &text)
+}
+
+/// `POST /tenant/surveys/{slug}/participants/import`: checks an uploaded sheet and, when
+/// every row is good, holds it and shows a preview with a button to add them all.
+pub async fn import(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    slug: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let sent = upload::read(&request, payload, "sheet", MAX_SHEET_BYTES, 4).await?;
+    signed_in.check_csrf(sent.field("csrf"))?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let first = ListQuery::default();
+    let mut shown = page(&state, &request, &signed_in, survey.clone(), &first).await?;
+    let bytes = match sent.file {
+        None => {
+            shown.import_problems = vec!["Choose a file to import.".into()];
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+        }
+        Some(Err(upload::TooLarge)) => {
+            shown.import_problems = vec![format!(
+                "This file is larger than {} MB, the most an import takes.",
+                MAX_SHEET_BYTES / (1024 * 1024)
+            )];
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+        }
+        Some(Ok(bytes)) => bytes,
+    };
+    match service::check_sheet(&state.stores, &survey, &bytes).await? {
+        Err(refusal) => {
+            shown.import_problems = problems_of(refusal);
+            render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
+        }
+        Ok(given) => {
+            let held = state
+                .stores
+                .participants
+                .hold_sheet(&survey.survey_ref(), bytes)
+                .await?;
+            let mut columns = vec!["Email".to_owned(), "Name".into(), "Language".into()];
+            let attributes: Vec<String> = given
+                .iter()
+                .flat_map(|(_, one)| one.attributes.keys().cloned())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            columns.extend(attributes.iter().cloned());
+            let rows = given
+                .iter()
+                .take(PREVIEWED)
+                .map(|(_, one)| {
+                    let name = [&one.first_name, &one.last_name]
+                        .into_iter()
+                        .flatten()
+                        .map(|s| s.trim())
+                        .filter(|s| !s.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let mut cells = vec![
+                        one.email.trim().to_lowercase(),
+                        name,
+                        one.language.clone().unwrap_or_default(),
+                    ];
+                    cells.extend(
+                        attributes
+                            .iter()
+                            .map(|a| one.attributes.get(a).cloned().unwrap_or_default()),
+                    );
+                    cells
+                })
+                .collect();
+            shown.preview = Some(Preview {
+                held,
+                total: given.len(),
+                columns,
+                rows,
+            });
+            render_with_status(StatusCode::OK, &shown)
+        }
+    }
+}
+
+/// A refusal as the lines the page lists.
+fn problems_of(refusal: Refusal) -> Vec<String> {
+    match refusal {
+        Refusal::Rows(problems) => {
+            let mut said: Vec<String> = problems
+                .iter()
+                .take(MAX_LISTED_PROBLEMS)
+                .map(|problem| capitalised(&problem.to_string()))
+                .collect();
+            if problems.len() > MAX_LISTED_PROBLEMS {
+                said.push(format!(
+                    "And {} more rows.",
+                    problems.len() - MAX_LISTED_PROBLEMS
+                ));
+            }
+            said.insert(0, "Nothing was imported: every row must be right.".into());
+            said
+        }
+        other => vec![format!("Nothing was imported: {other}.")],
+    }
+}
+
+/// `POST /tenant/surveys/{slug}/participants/import/{held}`: adds a previewed sheet's
+/// participants, all or none.
+pub async fn confirm(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    path: web::Path<(String, String)>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, WebError> {
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let (slug, held) = path.into_inner();
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let filed = survey.survey_ref();
+    let store = &state.stores.participants;
+    let Some(bytes) = store.held_sheet(&filed, &held).await? else {
+        return Err(WebError::Gone(
+            "This import was added already or has expired: import the file again.".into(),
+        ));
+    };
+    let result = service::add_sheet(&state.stores, &survey, &bytes).await?;
+    store.drop_sheet(&filed, &held).await?;
+    match result {
+        Ok(added) => Ok(added_notice(&state, &survey, added.len())),
+        Err(refusal) => {
+            let first = ListQuery::default();
+            let mut shown = page(&state, &request, &signed_in, survey, &first).await?;
+            shown.import_problems = problems_of(refusal);
+            render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
+        }
+    }
+}
+
+/// `POST /tenant/surveys/{slug}/participants/{id}/remove`
+pub async fn remove(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    path: web::Path<(String, String)>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, WebError> {
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let (slug, id) = path.into_inner();
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    match state
+        .stores
+        .participants
+        .remove(&survey.survey_ref(), &id)
+        .await?
+    {
+        true => Ok(notice::redirect(
+            &state,
+            &address(&survey),
+            "Removed the participant: their link no longer works.",
+        )),
+        false => Err(WebError::NotFound),
+    }
+}
+
+/// `POST /tenant/surveys/{slug}/participants/access`: who may answer.
+pub async fn access(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    slug: web::Path<String>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, WebError> {
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let access = match field(&form, "access") {
+        Some("invitation") => Access::Invitation,
+        _ => Access::Open,
+    };
+    let mut definition = survey.definition();
+    definition.access = Some(access);
+    crate::service::surveys::revise(&state.stores, &survey, definition).await?;
+    let text = match access {
+        Access::Invitation => {
+            "Only participants may answer now, each once, through their personal link."
+        }
+        Access::Open => "Anyone with the survey's link may answer now.",
+    };
+    Ok(notice::redirect(&state, &address(&survey), text))
+}
