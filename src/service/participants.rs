@@ -146,3 +146,40 @@ pub fn read_sheet(bytes: &[u8]) -> Result<Vec<(usize, GivenParticipant)>, Refusa
         .map_err(|error| Refusal::Unreadable(error.to_string()))?;
     Ok(participant::from_sheet(rows)?)
 }
+
+/// Changes a participant's names and language (their address and link stay): checked as an
+/// added participant is. `Ok(false)` when there is no such participant.
+pub async fn edit(
+    stores: &Stores,
+    survey: &Survey,
+    id: &str,
+    names: (String, String),
+    language: String,
+) -> Result<Result<bool, Refusal>, StoreError> {
+    let filed = survey.survey_ref();
+    let Some(current) = stores.participants.get(&filed, id).await? else {
+        return Ok(Ok(false));
+    };
+    let given = GivenParticipant {
+        email: current.person.email.as_str().to_owned(),
+        first_name: Some(names.0),
+        last_name: Some(names.1),
+        language: Some(language),
+        attributes: current.person.attributes.clone(),
+    };
+    let languages = survey.offered_languages();
+    let person = match participant::check_list(vec![(1, given)], &languages, |_| false) {
+        Ok(mut checked) => match checked.pop() {
+            Some(person) => person,
+            None => return Ok(Ok(false)),
+        },
+        Err(problems) => return Ok(Err(Refusal::Rows(problems))),
+    };
+    let changed = stores
+        .participants
+        .change(&filed, id, |participant| {
+            participant.person = person.clone()
+        })
+        .await?;
+    Ok(Ok(changed))
+}

@@ -70,6 +70,18 @@ pub fn check(
                 .into(),
         );
     }
+    // Participants and their links are kept at home: a survey by invitation is answered there.
+    let access = definition
+        .access
+        .or(current.map(|survey| survey.access))
+        .unwrap_or_default();
+    if access == crate::domain::participant::Access::Invitation && away {
+        errors.insert(
+            "access".into(),
+            "a survey by invitation is answered in your home region, where its participants              are kept"
+                .into(),
+        );
+    }
     // Quota places are claimed in the storage of the region that answers a survey: one.
     let quotas = definition
         .quotas

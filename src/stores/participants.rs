@@ -23,7 +23,11 @@ use super::error::{decode, encode};
 use super::{Context, StoreError};
 use crate::domain::participant::{NewParticipant, Participant};
 use crate::domain::{Email, PrivateLink, Reference, SurveyRef};
-use crate::storage::{BlobPut, BlobStore, Error, ListRequest, PutMode};
+use crate::storage::{BlobPut, BlobStore, ETag, Error, ListRequest, PutMode};
+
+/// Participants written at once (a list is written in such chunks, under one import, so an
+/// import of 100,000 holds one chunk's writes in memory).
+const WRITE_CHUNK: usize = 5_000;
 
 /// The folder of one survey's participants.
 pub fn participants_of(survey: &SurveyRef) -> String {
@@ -154,30 +158,32 @@ impl ParticipantStore {
         survey: &SurveyRef,
         emails: &[Email],
     ) -> Result<Vec<Email>, StoreError> {
-        let keys: Vec<String> = emails
-            .iter()
-            .map(|email| person_key(survey, email.as_str()))
-            .collect();
-        let found = self
-            .blobs
-            .get_many(&keys)
-            .await
-            .context(|| format!("reading participants of {survey}"))?;
         let mut known = HashMap::new();
         let mut listed = Vec::new();
-        for ((email, key), blob) in emails.iter().zip(&keys).zip(found) {
-            match blob {
-                Ok(blob) => {
-                    if self
-                        .present(survey, key, &blob.body, &mut known)
-                        .await?
-                        .is_some()
-                    {
-                        listed.push(email.clone());
+        for emails in emails.chunks(WRITE_CHUNK) {
+            let keys: Vec<String> = emails
+                .iter()
+                .map(|email| person_key(survey, email.as_str()))
+                .collect();
+            let found = self
+                .blobs
+                .get_many(&keys)
+                .await
+                .context(|| format!("reading participants of {survey}"))?;
+            for ((email, key), blob) in emails.iter().zip(&keys).zip(found) {
+                match blob {
+                    Ok(blob) => {
+                        if self
+                            .present(survey, key, &blob.body, &mut known)
+                            .await?
+                            .is_some()
+                        {
+                            listed.push(email.clone());
+                        }
                     }
+                    Err(Error::NotFound { .. }) => {}
+                    Err(error) => return Err(error).context(|| format!("reading {key}")),
                 }
-                Err(Error::NotFound { .. }) => {}
-                Err(error) => return Err(error).context(|| format!("reading {key}")),
             }
         }
         Ok(listed)
@@ -223,85 +229,89 @@ impl ParticipantStore {
             .put(&marker, Bytes::from_static(b"{}"), PutMode::Create)
             .await
             .context(|| format!("starting an import of participants to {survey}"))?;
-        // Keys an abandoned import holds are taken over; others are written create-only.
-        let keys: Vec<String> = people
-            .iter()
-            .map(|person| person_key(survey, person.email.as_str()))
-            .collect();
-        let there = self
-            .blobs
-            .get_many(&keys)
-            .await
-            .context(|| format!("reading participants of {survey}"))?;
         let mut added = Vec::with_capacity(people.len());
-        let mut link_keys = Vec::with_capacity(people.len());
-        let mut puts = Vec::with_capacity(people.len() * 3);
-        let given = people.into_iter().zip(links).zip(keys).zip(there);
-        for (((person, link), key), found) in given {
-            let mode = match found {
-                Ok(blob) => PutMode::Update(blob.meta.etag),
-                Err(_) => PutMode::Create,
-            };
-            let participant = Participant {
-                id: uuid::Uuid::new_v4().simple().to_string()[..16].to_owned(),
-                person,
-                link: link.as_str().to_owned(),
-                added: now,
-                finished: None,
-            };
-            let stored = Stored {
-                participant: participant.clone(),
-                import: Some(import.clone()),
-            };
-            puts.push(BlobPut {
-                body: encode(&key, &stored)?.into(),
-                key: key.clone(),
-                mode,
-            });
-            let key_name = key.rsplit('/').next().unwrap_or_default().to_owned();
-            puts.push(BlobPut {
-                key: id_key(survey, &participant.id),
-                body: key_name.into(),
-                mode: PutMode::Create,
-            });
-            link_keys.push(link_key(survey, &link));
-            puts.push(BlobPut {
-                key: link_key(survey, &link),
-                body: participant.id.clone().into(),
-                mode: PutMode::Create,
-            });
-            added.push(participant);
-        }
-        let results = self
-            .blobs
-            .put_many(puts)
-            .await
-            .context(|| format!("writing participants of {survey}"))?;
+        // Every key this import wrote, to take back should it fail.
+        let mut written = Vec::new();
         let mut refused = Vec::new();
-        let mut written = Vec::with_capacity(results.len());
         let mut failure = None;
-        for (at, result) in results.into_iter().enumerate() {
-            match result {
-                Ok(_) => written.push(at),
-                Err(Error::AlreadyExists { .. } | Error::Precondition { .. }) if at % 3 == 0 => {
-                    refused.push(added[at / 3].person.email.clone());
+        let mut people = people.into_iter().zip(links);
+        loop {
+            let chunk: Vec<_> = people.by_ref().take(WRITE_CHUNK).collect();
+            if chunk.is_empty() || !refused.is_empty() || failure.is_some() {
+                break;
+            }
+            // Keys an abandoned import holds are taken over; others are written create-only.
+            let keys: Vec<String> = chunk
+                .iter()
+                .map(|(person, _)| person_key(survey, person.email.as_str()))
+                .collect();
+            let there = self
+                .blobs
+                .get_many(&keys)
+                .await
+                .context(|| format!("reading participants of {survey}"))?;
+            let mut puts = Vec::with_capacity(chunk.len() * 3);
+            let mut emails = Vec::with_capacity(chunk.len());
+            for (((person, link), key), found) in chunk.into_iter().zip(keys).zip(there) {
+                let mode = match found {
+                    Ok(blob) => PutMode::Update(blob.meta.etag),
+                    Err(_) => PutMode::Create,
+                };
+                let participant = Participant {
+                    id: uuid::Uuid::new_v4().simple().to_string()[..16].to_owned(),
+                    person,
+                    link: link.as_str().to_owned(),
+                    added: now,
+                    finished: None,
+                };
+                let stored = Stored {
+                    participant,
+                    import: Some(import.clone()),
+                };
+                let participant = &stored.participant;
+                let key_name = key.rsplit('/').next().unwrap_or_default().to_owned();
+                puts.push(BlobPut {
+                    key: id_key(survey, &participant.id),
+                    body: key_name.into(),
+                    mode: PutMode::Create,
+                });
+                puts.push(BlobPut {
+                    key: link_key(survey, &link),
+                    body: participant.id.clone().into(),
+                    mode: PutMode::Create,
+                });
+                puts.push(BlobPut {
+                    body: encode(&key, &stored)?.into(),
+                    key,
+                    mode,
+                });
+                emails.push(participant.person.email.clone());
+                added.push(stored.participant);
+            }
+            let keys: Vec<String> = puts.iter().map(|put| put.key.clone()).collect();
+            let results = self
+                .blobs
+                .put_many(puts)
+                .await
+                .context(|| format!("writing participants of {survey}"))?;
+            for (at, (result, key)) in results.into_iter().zip(keys).enumerate() {
+                match result {
+                    Ok(_) => written.push(key),
+                    // A participant's own document is every third write.
+                    Err(Error::AlreadyExists { .. } | Error::Precondition { .. })
+                        if at % 3 == 2 =>
+                    {
+                        refused.push(emails[at / 3].clone());
+                    }
+                    Err(error) => failure = failure.or(Some(error)),
                 }
-                Err(error) => failure = failure.or(Some(error)),
             }
         }
         if !refused.is_empty() || failure.is_some() {
             // Someone added some of these meanwhile, or storage failed: take back what this
             // import wrote.
-            for at in written {
-                {
-                    let participant = &added[at / 3];
-                    let key = match at % 3 {
-                        0 => person_key(survey, participant.person.email.as_str()),
-                        1 => id_key(survey, &participant.id),
-                        _ => link_keys[at / 3].clone(),
-                    };
-                    self.delete_key(&key).await?;
-                }
+            for key in written {
+                self.delete_key(&key).await?;
             }
             self.delete_key(&marker).await?;
             return match failure {
@@ -385,7 +395,7 @@ impl ParticipantStore {
         &self,
         survey: &SurveyRef,
         id: &str,
-    ) -> Result<Option<(String, Participant)>, StoreError> {
+    ) -> Result<Option<(String, Participant, ETag)>, StoreError> {
         if id.is_empty() || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Ok(None);
         }
@@ -396,16 +406,16 @@ impl ParticipantStore {
             Err(error) => return Err(error).context(|| format!("reading {key}")),
         };
         let person = format!("{}people/{name}", participants_of(survey));
-        let body = match self.blobs.get(&person).await {
-            Ok(blob) => blob.body,
+        let blob = match self.blobs.get(&person).await {
+            Ok(blob) => blob,
             Err(Error::NotFound { .. }) => return Ok(None),
             Err(error) => return Err(error).context(|| format!("reading {person}")),
         };
         let found = self
-            .present(survey, &person, &body, &mut HashMap::new())
+            .present(survey, &person, &blob.body, &mut HashMap::new())
             .await?
             .filter(|participant| participant.id == id);
-        Ok(found.map(|participant| (person, participant)))
+        Ok(found.map(|participant| (person, participant, blob.meta.etag)))
     }
 
     /// The participant with `id`, if any.
@@ -417,12 +427,12 @@ impl ParticipantStore {
         Ok(self
             .by_id(survey, id)
             .await?
-            .map(|(_, participant)| participant))
+            .map(|(_, participant, _)| participant))
     }
 
     /// Removes the participant with `id` (their link stops working); whether there was one.
     pub async fn remove(&self, survey: &SurveyRef, id: &str) -> Result<bool, StoreError> {
-        let Some((key, participant)) = self.by_id(survey, id).await? else {
+        let Some((key, participant, _)) = self.by_id(survey, id).await? else {
             return Ok(false);
         };
         if let Some(link) = PrivateLink::parse(&participant.link) {
@@ -526,6 +536,36 @@ impl ParticipantStore {
         self.delete_key(&sheet_key(survey, id)).await
     }
 
+    /// Changes the participant with `id` as `change` says, under If-Match (again if someone
+    /// changed them meanwhile); whether there was one.
+    pub async fn change(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+        change: impl Fn(&mut Participant),
+    ) -> Result<bool, StoreError> {
+        loop {
+            let Some((key, mut participant, etag)) = self.by_id(survey, id).await? else {
+                return Ok(false);
+            };
+            change(&mut participant);
+            let stored = Stored {
+                participant,
+                import: None,
+            };
+            let body = encode(&key, &stored)?;
+            match self
+                .blobs
+                .put(&key, body.into(), PutMode::Update(etag))
+                .await
+            {
+                Ok(_) => return Ok(true),
+                Err(Error::Precondition { .. }) => continue,
+                Err(error) => return Err(error).context(|| format!("writing {key}")),
+            }
+        }
+    }
+
     /// Records when a participant's answer was sent (shown in lists; the claim decides).
     pub async fn finished(
         &self,
@@ -533,19 +573,8 @@ impl ParticipantStore {
         id: &str,
         at: time::OffsetDateTime,
     ) -> Result<(), StoreError> {
-        let Some((key, mut participant)) = self.by_id(survey, id).await? else {
-            return Ok(());
-        };
-        participant.finished = Some(at);
-        let stored = Stored {
-            participant,
-            import: None,
-        };
-        let body = encode(&key, &stored)?;
-        self.blobs
-            .put(&key, body.into(), PutMode::Overwrite)
+        self.change(survey, id, |participant| participant.finished = Some(at))
             .await
-            .context(|| format!("writing {key}"))?;
-        Ok(())
+            .map(|_| ())
     }
 }

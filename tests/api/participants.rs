@@ -328,4 +328,57 @@ async fn a_spreadsheet_is_previewed_then_added_or_refused_with_its_rows() {
     assert!(list.contains("2 participants") && list.contains("bob@example.com"));
     // The preview's sheet is taken once.
     assert_eq!(owner.post(&action, &[("csrf", &csrf)]).await.status(), 410);
+
+    // One participant changed: a language the survey does not offer is refused.
+    let one = list
+        .split("href=\"/tenant/surveys/visit/participants/")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a participant's page")
+        .to_owned();
+    let path = format!("{page}/{one}");
+    assert!(owner.page(&path).await.contains("ann@example.com"));
+    let refused = owner
+        .post(
+            &path,
+            &[("csrf", &csrf), ("first_name", "Annie"), ("language", "de")],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    assert!(
+        refused
+            .text()
+            .await
+            .expect("a page")
+            .contains("not one of the survey")
+    );
+    let saved = owner
+        .post(
+            &path,
+            &[("csrf", &csrf), ("first_name", "Annie"), ("language", "")],
+        )
+        .await;
+    assert_eq!(saved.status(), 303);
+    // The list as a spreadsheet: names as changed, attributes as columns, links.
+    let csv = owner
+        .get(&format!("{page}.csv"))
+        .await
+        .text()
+        .await
+        .expect("a CSV");
+    assert!(
+        csv.contains("email,first_name,last_name,language,status,added,answered,link,team"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("ann@example.com,Annie,,,Not answered,"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("/s/acme/visit/p/") && csv.contains("Support"),
+        "{csv}"
+    );
+    let xlsx = owner.get(&format!("{page}.xlsx")).await;
+    assert_eq!(xlsx.status(), 200);
+    assert!(xlsx.bytes().await.expect("a workbook").starts_with(b"PK"));
 }

@@ -210,6 +210,28 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
         .published_survey(&key, lunch_in_eu(serde_json::json!({})))
         .await;
     assert_eq!(survey["regions"], serde_json::json!(["eu"]));
+    // What is kept where it is given cannot be answered away from home: participants (at
+    // home) and files (where uploaded, unless the answers stay there too).
+    for (extra, field) in [
+        (serde_json::json!({"access": "invitation"}), "access"),
+        (
+            serde_json::json!({"questions": [
+                {"id": "photo", "text": "A photo", "type": "file"}]}),
+            "regions",
+        ),
+    ] {
+        let (status, refused) = us
+            .app
+            .api(
+                reqwest::Method::POST,
+                "/api/v1/surveys",
+                &key,
+                Some(lunch_in_eu(extra)),
+            )
+            .await;
+        assert_eq!(status, 422, "{refused}");
+        assert!(refused["fields"][field].is_string(), "{refused}");
+    }
     // Home sends respondents to the region hosting it, keeping the address.
     let at_home = us.app.get("/s/acme/lunch").await;
     assert_eq!(at_home.status(), 307);

@@ -243,6 +243,24 @@ static ROUTES: &[Route] = &[
         "/surveys/{slug}/participants/{id}/remove",
         |r| r.to(participants::remove),
     ),
+    member(
+        Role::Editor,
+        Method::GET,
+        "/surveys/{slug}/participants/{id}",
+        |r| r.to(participants::show_one),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/participants/{id}",
+        |r| r.to(participants::edit),
+    ),
+    member(
+        Role::Editor,
+        Method::GET,
+        "/surveys/{slug}/participants.{format}",
+        |r| r.to(participants::download),
+    ),
     member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
         r.to(results::summary)
     }),

@@ -17,8 +17,10 @@ use crate::domain::member::Role;
 use crate::domain::participant::{
     Access, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, ParticipantStatus,
 };
+use crate::export::{SheetFormat, text_sheet};
 use crate::i18n::language_name;
 use crate::service::participants::{self as service, Refusal};
+use crate::web::download::attachment;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render_with_status, upload};
@@ -206,16 +208,21 @@ pub async fn add(
                 value("last_name"),
                 value("language"),
             );
-            shown.add_problem = Some(match refusal {
-                Refusal::Rows(problems) => problems
-                    .into_iter()
-                    .map(|problem| capitalised(&problem.problem.to_string()))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                other => capitalised(&other.to_string()),
-            });
+            shown.add_problem = Some(one_line(refusal));
             render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
         }
+    }
+}
+
+/// A refusal of one participant, as a sentence or two beside the form.
+fn one_line(refusal: Refusal) -> String {
+    match refusal {
+        Refusal::Rows(problems) => problems
+            .into_iter()
+            .map(|problem| capitalised(&problem.problem.to_string()))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => capitalised(&other.to_string()),
     }
 }
 
@@ -424,4 +431,204 @@ pub async fn access(
         Access::Open => "Anyone with the survey's link may answer now.",
     };
     Ok(notice::redirect(&state, &address(&survey), text))
+}
+
+#[derive(Template)]
+#[template(path = "tenant/participant.html")]
+struct EditPage {
+    csrf: String,
+    role: Role,
+    survey: Arc<Survey>,
+    id: String,
+    email: String,
+    status: &'static str,
+    link: String,
+    /// The names and language, as saved or as typed.
+    typed: (String, String, String),
+    languages: Vec<(String, String)>,
+    attributes: Vec<(String, String)>,
+    problem: Option<String>,
+}
+
+/// The page that changes one participant, as `typed` when given.
+async fn edit_page(
+    state: &AppState,
+    request: &HttpRequest,
+    signed_in: &SignedIn,
+    survey: Arc<Survey>,
+    id: &str,
+) -> Result<EditPage, WebError> {
+    let participant = state
+        .stores
+        .participants
+        .get(&survey.survey_ref(), id)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let url = state.survey_url(request, &survey.tenant, &survey.slug);
+    let person = &participant.person;
+    Ok(EditPage {
+        csrf: signed_in.session.csrf.clone(),
+        role: signed_in.role,
+        id: participant.id.clone(),
+        email: person.email.as_str().to_owned(),
+        status: status_words(participant.status()),
+        link: crate::links::personal(&url, &participant.link),
+        typed: (
+            person.first_name.clone().unwrap_or_default(),
+            person.last_name.clone().unwrap_or_default(),
+            person
+                .language
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+        ),
+        languages: survey
+            .offered_languages()
+            .iter()
+            .map(|tag| (tag.to_string(), language_name(tag.as_str())))
+            .collect(),
+        attributes: person
+            .attributes
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect(),
+        problem: None,
+        survey,
+    })
+}
+
+/// `GET /tenant/surveys/{slug}/participants/{id}`: one participant, to change.
+pub async fn show_one(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (slug, id) = path.into_inner();
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    render_with_status(
+        StatusCode::OK,
+        &edit_page(&state, &request, &signed_in, survey, &id).await?,
+    )
+}
+
+/// `POST /tenant/surveys/{slug}/participants/{id}`: saves their names and language.
+pub async fn edit(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    path: web::Path<(String, String)>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, WebError> {
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let (slug, id) = path.into_inner();
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let value = |name| field(&form, name).unwrap_or_default().to_owned();
+    let typed = (value("first_name"), value("last_name"), value("language"));
+    let names = (typed.0.clone(), typed.1.clone());
+    match service::edit(&state.stores, &survey, &id, names, typed.2.clone()).await? {
+        Ok(true) => Ok(notice::redirect(
+            &state,
+            &address(&survey),
+            "Saved the participant.",
+        )),
+        Ok(false) => Err(WebError::NotFound),
+        Err(refusal) => {
+            let mut shown = edit_page(&state, &request, &signed_in, survey, &id).await?;
+            shown.typed = typed;
+            shown.problem = Some(one_line(refusal));
+            render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
+        }
+    }
+}
+
+/// `GET /tenant/surveys/{slug}/participants.{csv,xlsx}`: every participant, a row each, in
+/// email order: their address, names, language, status, when added and when they answered,
+/// their personal link, and a column per attribute.
+pub async fn download(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    request: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (slug, format) = path.into_inner();
+    let format = match format.as_str() {
+        "csv" => SheetFormat::Csv,
+        "xlsx" => SheetFormat::Xlsx,
+        _ => return Err(WebError::NotFound),
+    };
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let filed = survey.survey_ref();
+    let url = state.survey_url(&request, &survey.tenant, &survey.slug);
+    let mut everyone = Vec::new();
+    let mut after = None;
+    loop {
+        let page = state
+            .stores
+            .participants
+            .page(&filed, None, after.as_deref(), 1000)
+            .await?;
+        everyone.extend(page.participants);
+        match page.next {
+            Some(next) => after = Some(next),
+            None => break,
+        }
+    }
+    let attributes: std::collections::BTreeSet<String> = everyone
+        .iter()
+        .flat_map(|p| p.person.attributes.keys().cloned())
+        .collect();
+    let when = |at: Option<time::OffsetDateTime>| {
+        at.and_then(|at| {
+            at.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_default()
+    };
+    let mut rows = vec![
+        [
+            "email",
+            "first_name",
+            "last_name",
+            "language",
+            "status",
+            "added",
+            "answered",
+            "link",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(attributes.iter().cloned())
+        .collect::<Vec<_>>(),
+    ];
+    for participant in &everyone {
+        let person = &participant.person;
+        let mut row = vec![
+            person.email.as_str().to_owned(),
+            person.first_name.clone().unwrap_or_default(),
+            person.last_name.clone().unwrap_or_default(),
+            person
+                .language
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            status_words(participant.status()).to_owned(),
+            when(Some(participant.added)),
+            when(participant.finished),
+            crate::links::personal(&url, &participant.link),
+        ];
+        row.extend(
+            attributes
+                .iter()
+                .map(|name| person.attributes.get(name).cloned().unwrap_or_default()),
+        );
+        rows.push(row);
+    }
+    let body = match format {
+        SheetFormat::Csv => text_sheet::csv_bytes(&rows),
+        SheetFormat::Xlsx => text_sheet::xlsx_bytes(&rows, "Participants")
+            .map_err(|error| WebError::Internal(format!("writing the participants: {error}")))?,
+    };
+    let filename = format!("{}-participants.{}", survey.slug, format.extension());
+    Ok(attachment(format, &filename).body(body))
 }
