@@ -78,6 +78,9 @@ pub struct Participant {
     pub link: String,
     #[serde(with = "time::serde::rfc3339")]
     pub added: OffsetDateTime,
+    /// When they first opened their link.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub started: Option<OffsetDateTime>,
     /// When their answer was sent through their link.
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub finished: Option<OffsetDateTime>,
@@ -86,9 +89,10 @@ pub struct Participant {
 impl Participant {
     /// Where they stand.
     pub fn status(&self) -> ParticipantStatus {
-        match self.finished {
-            Some(_) => ParticipantStatus::Finished,
-            None => ParticipantStatus::Added,
+        match (self.finished, self.started) {
+            (Some(_), _) => ParticipantStatus::Finished,
+            (None, Some(_)) => ParticipantStatus::Started,
+            (None, None) => ParticipantStatus::Added,
         }
     }
 }

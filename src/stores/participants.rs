@@ -262,6 +262,7 @@ impl ParticipantStore {
                     person,
                     link: link.as_str().to_owned(),
                     added: now,
+                    started: None,
                     finished: None,
                 };
                 let stored = Stored {

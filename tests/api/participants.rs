@@ -267,6 +267,16 @@ async fn a_survey_by_invitation_opens_only_through_personal_links_each_answering
     let page = listed(&app, &key, "").await;
     assert_eq!(page["participants"][0]["status"], "finished");
     assert_eq!(page["participants"][1]["status"], "added");
+    // Bob opens his link: started, not finished.
+    let bob = path_of(
+        &app,
+        page["participants"][1]["link"].as_str().expect("a link"),
+    );
+    assert_eq!(app.get(&bob).await.status(), 200);
+    let page = listed(&app, &key, "").await;
+    assert_eq!(page["participants"][1]["status"], "started");
+    assert!(page["participants"][1]["started"].is_string(), "{page}");
+    assert!(page["participants"][1]["finished"].is_null(), "{page}");
 }
 
 #[tokio::test]
@@ -371,7 +381,7 @@ async fn a_spreadsheet_is_previewed_then_added_or_refused_with_its_rows() {
         "{csv}"
     );
     assert!(
-        csv.contains("ann@example.com,Annie,,,Not answered,"),
+        csv.contains("ann@example.com,Annie,,,Not opened yet,"),
         "{csv}"
     );
     assert!(

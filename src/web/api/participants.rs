@@ -46,6 +46,10 @@ pub struct ParticipantView {
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     added: OffsetDateTime,
+    /// When they first opened their link, if they have.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    started: Option<OffsetDateTime>,
     /// When their answer was sent, if it was.
     #[serde(with = "time::serde::rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -64,6 +68,7 @@ impl ParticipantView {
             language: participant.person.language.map(String::from),
             attributes: participant.person.attributes,
             added: participant.added,
+            started: participant.started,
             finished: participant.finished,
         }
     }

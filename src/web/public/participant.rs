@@ -152,6 +152,18 @@ pub async fn form(
         (Some(tag), false) => Words::for_tag(tag.as_str()),
         _ => asked,
     };
+    // The first opening of their link marks them started (one write, once).
+    if participant.started.is_none() {
+        let now = time::OffsetDateTime::now_utc();
+        let filed = survey.survey_ref();
+        let store = &state.stores.participants;
+        let first = |p: &mut Participant| {
+            p.started.get_or_insert(now);
+        };
+        if let Err(error) = store.change(&filed, &participant.id, first).await {
+            tracing::warn!(%error, survey = %survey.slug, "a participant's start was not recorded");
+        }
+    }
     let link = Some(participant.link);
     super::survey_page::fresh_form(&state, (tenant, survey), words, link).await
 }

@@ -80,9 +80,9 @@ impl ParticipantsPage {
 /// What the list shows of a status.
 fn status_words(status: ParticipantStatus) -> &'static str {
     match status {
-        ParticipantStatus::Added => "Not answered",
+        ParticipantStatus::Added => "Not opened yet",
         ParticipantStatus::Invited => "Invited",
-        ParticipantStatus::Started => "Started",
+        ParticipantStatus::Started => "Opened, not answered",
         ParticipantStatus::Finished => "Answered",
         ParticipantStatus::OptedOut => "Opted out",
         ParticipantStatus::Bounced => "Bounced",
@@ -90,6 +90,7 @@ fn status_words(status: ParticipantStatus) -> &'static str {
 }
 
 fn row(participant: Participant, survey_url: &str) -> Row {
+    let status = status_words(participant.status());
     let person = participant.person;
     let name = [person.first_name, person.last_name]
         .into_iter()
@@ -97,11 +98,7 @@ fn row(participant: Participant, survey_url: &str) -> Row {
         .collect::<Vec<_>>()
         .join(" ");
     Row {
-        status: status_words(if participant.finished.is_some() {
-            ParticipantStatus::Finished
-        } else {
-            ParticipantStatus::Added
-        }),
+        status,
         link: crate::links::personal(survey_url, &participant.link),
         id: participant.id,
         email: person.email.as_str().to_owned(),
