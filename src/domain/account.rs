@@ -21,6 +21,9 @@ pub const MAX_PASSWORD: usize = 200;
 static COMMON_PASSWORDS: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
     std::sync::LazyLock::new(|| include_str!("common-passwords.txt").lines().collect());
 
+/// Longest email address (RFC 5321's path limit less its brackets).
+pub const MAX_EMAIL: usize = 254;
+
 /// A checked, lowercased email address.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -37,7 +40,7 @@ impl Email {
         let dotted = email.rsplit_once('@').is_some_and(|(_, domain)| {
             domain.contains('.') && !domain.starts_with(['.', '[']) && !domain.ends_with('.')
         });
-        (email.len() <= 254 && dotted && email.validate_email()).then_some(Self(email))
+        (email.len() <= MAX_EMAIL && dotted && email.validate_email()).then_some(Self(email))
     }
 
     /// The address.

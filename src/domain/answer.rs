@@ -582,6 +582,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_file_answer_is_its_reference_within_its_questions_kinds_and_size() {
+        use crate::domain::upload::{FileAnswer, FileKind};
+        let kind = QuestionKind::File {
+            accept: vec![FileKind::Image],
+            max_bytes: 1000,
+        };
+        let file = |kind: FileKind, bytes: u64| FileAnswer {
+            id: "0123456789abcdef".into(),
+            name: "photo.png".into(),
+            kind,
+            mime: "image/png".into(),
+            bytes,
+        };
+        let posted = |file: &FileAnswer| parse(&kind, &[file.to_field().as_str()]);
+        let largest = file(FileKind::Image, 1000);
+        assert_eq!(posted(&largest), Ok(AnswerValue::File(largest.clone())));
+        let empty = file(FileKind::Image, 0);
+        assert_eq!(posted(&empty), Ok(AnswerValue::File(empty.clone())));
+        assert_eq!(
+            posted(&file(FileKind::Image, 1001)),
+            Err(AnswerProblem::FileTooLarge { limit: 1000 })
+        );
+        assert_eq!(
+            posted(&file(FileKind::Pdf, 10)),
+            Err(AnswerProblem::FileKind {
+                allowed: vec![FileKind::Image]
+            })
+        );
+        assert_eq!(
+            parse(&kind, &["not a reference"]),
+            Err(AnswerProblem::FileUnknown)
+        );
+        assert_eq!(
+            parse(
+                &kind,
+                &[largest.to_field().as_str(), largest.to_field().as_str()]
+            ),
+            Err(AnswerProblem::OneOnly)
+        );
+    }
+
+    #[test]
     fn an_answer_is_one_line_of_text_with_one_separator_rule() {
         let shown = |value: AnswerValue| value.to_text(|n| format!("{n}"));
         assert_eq!(

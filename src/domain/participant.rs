@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::account::Email;
+use super::account::{Email, MAX_EMAIL};
 use super::language::LanguageTag;
 
 /// Most participants of one survey.
@@ -253,6 +253,17 @@ pub fn check_list(
     }
 }
 
+/// A search of a list by the start of an address, as typed: trimmed and lowercased as
+/// addresses are kept; `None` when blank; refused when longer than any address.
+pub fn search_prefix(typed: &str) -> Result<Option<String>, &'static str> {
+    let search = typed.trim().to_lowercase();
+    match search.len() {
+        0 => Ok(None),
+        1..=MAX_EMAIL => Ok(Some(search)),
+        _ => Err("a search is at most 254 characters, the longest address"),
+    }
+}
+
 /// The columns a participants sheet names in its first row.
 const EMAIL: &str = "email";
 const FIRST_NAME: &str = "first_name";
@@ -430,6 +441,101 @@ mod tests {
             problems[2].problem,
             RowProblem::UnknownLanguage("fr".into())
         );
+    }
+
+    #[test]
+    fn each_limit_takes_its_largest_value_and_refuses_one_more() {
+        let check = |one: GivenParticipant| check_list(vec![(2, one)], &languages(), |_| false);
+        let refused = |one: GivenParticipant| check(one).expect_err("refused")[0].problem.clone();
+        let named = |name: String| GivenParticipant {
+            first_name: Some(name),
+            ..given("ann@example.com")
+        };
+        assert!(check(named("a".repeat(MAX_NAME))).is_ok());
+        assert_eq!(
+            refused(named("a".repeat(MAX_NAME + 1))),
+            RowProblem::NameTooLong
+        );
+        assert_eq!(
+            refused(named("Ann\u{202E}".into())),
+            RowProblem::BadCharacter("a name".into())
+        );
+        let with = |attributes: Vec<(String, String)>| GivenParticipant {
+            attributes: attributes.into_iter().collect(),
+            ..given("ann@example.com")
+        };
+        let many = |n: usize| (0..n).map(|i| (format!("a{i}"), "x".to_owned())).collect();
+        assert!(check(with(many(MAX_ATTRIBUTES))).is_ok());
+        assert_eq!(
+            refused(with(many(MAX_ATTRIBUTES + 1))),
+            RowProblem::TooManyAttributes
+        );
+        let value = |n: usize| vec![("team".to_owned(), "x".repeat(n))];
+        assert!(check(with(value(MAX_ATTRIBUTE_VALUE))).is_ok());
+        assert_eq!(
+            refused(with(value(MAX_ATTRIBUTE_VALUE + 1))),
+            RowProblem::AttributeTooLong("team".into())
+        );
+        let name = |n: usize| vec![("a".repeat(n), "x".to_owned())];
+        assert!(check(with(name(MAX_ATTRIBUTE_NAME))).is_ok());
+        for bad in [
+            String::new(),
+            "a".repeat(MAX_ATTRIBUTE_NAME + 1),
+            "team name".into(),
+        ] {
+            let attributes = vec![(bad.clone(), "x".to_owned())];
+            assert_eq!(refused(with(attributes)), RowProblem::BadAttributeName(bad));
+        }
+        // Blank names, languages and values are no values; an empty list is nothing taken.
+        let blank = GivenParticipant {
+            first_name: Some("  ".into()),
+            language: Some(" ".into()),
+            ..with(value(0))
+        };
+        let taken = check(blank).expect("valid");
+        assert_eq!(
+            (taken[0].first_name.clone(), taken[0].language.clone()),
+            (None, None)
+        );
+        assert!(taken[0].attributes.is_empty());
+        assert_eq!(
+            check_list(Vec::new(), &languages(), |_| false),
+            Ok(Vec::new())
+        );
+    }
+
+    #[test]
+    fn a_search_is_the_start_of_an_address_as_addresses_are_kept() {
+        assert_eq!(search_prefix("  Ann@ "), Ok(Some("ann@".into())));
+        assert_eq!(search_prefix("   "), Ok(None));
+        assert_eq!(
+            search_prefix(&"a".repeat(MAX_EMAIL)),
+            Ok(Some("a".repeat(MAX_EMAIL)))
+        );
+        assert!(search_prefix(&"a".repeat(MAX_EMAIL + 1)).is_err());
+    }
+
+    #[test]
+    fn a_participant_is_added_then_started_then_finished() {
+        let at = OffsetDateTime::UNIX_EPOCH;
+        let mut participant = Participant {
+            id: "0123456789abcdef".into(),
+            person: check_list(vec![(1, given("ann@example.com"))], &languages(), |_| false)
+                .expect("valid")
+                .remove(0),
+            link: "link".into(),
+            added: at,
+            started: None,
+            finished: None,
+        };
+        assert_eq!(participant.status(), ParticipantStatus::Added);
+        participant.started = Some(at);
+        assert_eq!(participant.status(), ParticipantStatus::Started);
+        participant.finished = Some(at);
+        assert_eq!(participant.status(), ParticipantStatus::Finished);
+        // Answered without a recorded opening (that write failed): finished all the same.
+        participant.started = None;
+        assert_eq!(participant.status(), ParticipantStatus::Finished);
     }
 
     proptest! {

@@ -38,3 +38,21 @@ impl PrivateLink {
         digest[..16].iter().map(|b| format!("{b:02x}")).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_are_long_random_read_back_and_stored_as_a_digest() {
+        let link = PrivateLink::generate().expect("random bytes");
+        assert_eq!(link.as_str().len(), 43);
+        assert_eq!(PrivateLink::parse(link.as_str()), Some(link.clone()));
+        assert_ne!(link, PrivateLink::generate().expect("random bytes"));
+        assert_ne!(link.stored_name(), link.as_str());
+        assert_eq!(link.stored_name().len(), 32);
+        for bad in ["", "abc", "not/base64!", &"A".repeat(44)] {
+            assert_eq!(PrivateLink::parse(bad), None, "{bad}");
+        }
+    }
+}

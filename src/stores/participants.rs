@@ -12,7 +12,8 @@
 //! - `imports/{id}`: an import under way. Its participants are written with its id and count
 //!   as absent while it exists; it is deleted once all are written, which takes the whole
 //!   list in at once. A process killed half-way leaves an import that never ends: its
-//!   participants stay absent, and a later import of the same addresses replaces them.
+//!   participants stay absent, and an import of the same addresses an hour or more later
+//!   replaces them (sooner, it is refused: the first may still be writing).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::error::{decode, encode};
+use super::tokens::hex;
 use super::{Context, StoreError};
 use crate::domain::participant::{NewParticipant, Participant};
 use crate::domain::{Email, PrivateLink, Reference, SurveyRef};
@@ -28,6 +30,9 @@ use crate::storage::{BlobPut, BlobStore, ETag, Error, ListRequest, PutMode};
 /// Participants written at once (a list is written in such chunks, under one import, so an
 /// import of 100,000 holds one chunk's writes in memory).
 const WRITE_CHUNK: usize = 5_000;
+
+/// How long an import may take before a later one takes over what it wrote.
+const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(60 * 60);
 
 /// The folder of one survey's participants.
 pub fn participants_of(survey: &SurveyRef) -> String {
@@ -60,10 +65,6 @@ fn import_key(survey: &SurveyRef, import: &str) -> String {
 
 fn sheet_key(survey: &SurveyRef, id: &str) -> String {
     format!("{}sheets/{id}", participants_of(survey))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A stored participant and the import it came in with.
@@ -234,6 +235,8 @@ impl ParticipantStore {
         let mut written = Vec::new();
         let mut refused = Vec::new();
         let mut failure = None;
+        // Pointers of abandoned imports' participants this one takes over, and imports seen.
+        let (mut stale, mut known) = (Vec::new(), HashMap::new());
         let mut people = people.into_iter().zip(links);
         loop {
             let chunk: Vec<_> = people.by_ref().take(WRITE_CHUNK).collect();
@@ -254,8 +257,21 @@ impl ParticipantStore {
             let mut emails = Vec::with_capacity(chunk.len());
             for (((person, link), key), found) in chunk.into_iter().zip(keys).zip(there) {
                 let mode = match found {
-                    Ok(blob) => PutMode::Update(blob.meta.etag),
                     Err(_) => PutMode::Create,
+                    Ok(blob) => match self.abandoned(survey, &key, &blob, &mut known).await? {
+                        Some(was) => {
+                            stale.push(id_key(survey, &was.id));
+                            if let Some(link) = PrivateLink::parse(&was.link) {
+                                stale.push(link_key(survey, &link));
+                            }
+                            PutMode::Update(blob.meta.etag)
+                        }
+                        // Listed, or being added by another import right now.
+                        None => {
+                            refused.push(person.email);
+                            continue;
+                        }
+                    },
                 };
                 let participant = Participant {
                     id: uuid::Uuid::new_v4().simple().to_string()[..16].to_owned(),
@@ -324,7 +340,33 @@ impl ParticipantStore {
         }
         // The import is done: every participant it wrote is there at once.
         self.delete_key(&marker).await?;
+        for key in stale {
+            self.delete_key(&key).await?;
+        }
         Ok(added)
+    }
+
+    /// The participant an import abandoned (its marker left for longer than
+    /// `ABANDONED_AFTER`) under `key`, whom a new import may take over; `None` for one listed,
+    /// or one an import is adding right now.
+    async fn abandoned(
+        &self,
+        survey: &SurveyRef,
+        key: &str,
+        blob: &crate::storage::Blob,
+        known: &mut HashMap<String, bool>,
+    ) -> Result<Option<Participant>, StoreError> {
+        let stored: Stored = decode(key, &blob.body)?;
+        let Some(import) = &stored.import else {
+            return Ok(None);
+        };
+        let old = blob
+            .meta
+            .last_modified
+            .elapsed()
+            .is_ok_and(|age| age >= ABANDONED_AFTER);
+        let abandoned = old && self.pending(survey, import, known).await?;
+        Ok(abandoned.then_some(stored.participant))
     }
 
     async fn delete_key(&self, key: &str) -> Result<(), StoreError> {
@@ -334,8 +376,9 @@ impl ParticipantStore {
         }
     }
 
-    /// Up to `size` participants in email order, after the email key `after` (a page's
-    /// `next`), whose address starts with `search` when given.
+    /// Up to `size` participants in email order, from where the page token `after` (a
+    /// page's `next`, as storage made it) left off, whose address starts with `search` when
+    /// given.
     pub async fn page(
         &self,
         survey: &SurveyRef,
@@ -346,9 +389,7 @@ impl ParticipantStore {
         let people = format!("{}people/", participants_of(survey));
         let prefix = format!("{people}{}", hex(search.unwrap_or_default().as_bytes()));
         let mut request = ListRequest::new(prefix.clone(), size);
-        request.continuation = after
-            .filter(|after| after.bytes().all(|b| b.is_ascii_hexdigit()))
-            .map(|after| format!("{people}{after}"));
+        request.continuation = after.map(str::to_owned);
         let mut known = HashMap::new();
         let mut participants = Vec::with_capacity(size);
         loop {
@@ -370,23 +411,13 @@ impl ParticipantStore {
                     participants.push(participant);
                 }
             }
-            let last = keys.last().cloned();
-            match (page.continuation, participants.len() < size) {
+            match page.continuation {
                 // A page short of participants an import holds back reads on.
-                (Some(token), true) => {
+                Some(token) if participants.len() < size => {
                     request.continuation = Some(token);
                     request.page_size = size - participants.len();
                 }
-                (Some(_), false) => {
-                    let next = last.and_then(|key| key.strip_prefix(&people).map(str::to_owned));
-                    return Ok(ParticipantPage { participants, next });
-                }
-                (None, _) => {
-                    return Ok(ParticipantPage {
-                        participants,
-                        next: None,
-                    });
-                }
+                next => return Ok(ParticipantPage { participants, next }),
             }
         }
     }

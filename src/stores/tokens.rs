@@ -29,7 +29,8 @@ pub fn well_formed(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Bytes as lowercase hexadecimal digits, two a byte (in keys, names and tokens).
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 

@@ -21,12 +21,27 @@ pub struct Upload {
     pub fields: Vec<(String, String)>,
     /// The file, unless none was chosen (an empty part): its bytes, or `TooLarge`.
     pub file: Option<Result<web::Bytes, TooLarge>>,
+    /// The most bytes the file could have.
+    limit: usize,
 }
 
 impl Upload {
     /// The first value sent under `name`.
     pub fn field(&self, name: &str) -> Option<&str> {
         super::forms::field(&self.fields, name)
+    }
+
+    /// The file sent to be imported, or what to tell its sender: none was chosen, or it is
+    /// larger than an import takes.
+    pub fn import_file(&self) -> Result<&web::Bytes, String> {
+        match &self.file {
+            None => Err("Choose a file to import.".into()),
+            Some(Err(TooLarge)) => Err(format!(
+                "This file is larger than {} MB, the most an import takes.",
+                self.limit / (1024 * 1024)
+            )),
+            Some(Ok(bytes)) => Ok(bytes),
+        }
     }
 }
 
@@ -45,6 +60,7 @@ pub async fn read(
     let mut upload = Upload {
         fields: Vec::new(),
         file: None,
+        limit,
     };
     let mut parts = 0;
     while let Some(part) = form.next().await {

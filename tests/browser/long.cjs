@@ -120,9 +120,16 @@ async function main() {
     await shoot(owner, "long-quotas");
     await ownerPhone.goto(`${base}/tenant/surveys/${created.slug}`);
     await shoot(ownerPhone, "long-designer-phone");
+    // The file question's own fields, close up (the whole designer is long on a phone).
+    const fileBlock = ownerPhone
+      .locator("div.row:not([hidden])", { has: ownerPhone.locator("input[id$='-max-mb']") })
+      .first();
+    await fileBlock.screenshot({ path: require("path").join(shots, "long-designer-file-phone.png") });
     const reference = listed.responses[0].reference;
     await owner.goto(`${base}/tenant/surveys/${created.slug}/responses/ref/${reference}`);
     await shoot(owner, "long-response");
+    await ownerPhone.goto(`${base}/tenant/surveys/${created.slug}/responses/ref/${reference}`);
+    await shoot(ownerPhone, "long-response-phone");
     const [download] = await Promise.all([
       owner.waitForEvent("download"),
       owner.click("text=Download table.png"),
@@ -149,6 +156,12 @@ async function main() {
     await shoot(owner, "long-participants");
     await ownerPhone.goto(`${base}/tenant/surveys/${created.slug}/participants`);
     await shoot(ownerPhone, "long-participants-phone");
+    await owner.click("text=ann@visits.test");
+    await owner.waitForSelector("text=Change their names and language");
+    await shoot(owner, "long-participant");
+    await ownerPhone.goto(owner.url());
+    await shoot(ownerPhone, "long-participant-phone");
+    await owner.goto(`${base}/tenant/surveys/${created.slug}/participants`);
     const personal = await owner.inputValue("input[aria-label='The personal link of ann@visits.test']");
     const invited = scriptless(await (await browser.newContext({ ...phone, javaScriptEnabled: false })).newPage());
     await invited.goto(url);

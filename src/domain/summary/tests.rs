@@ -112,6 +112,16 @@ fn value() -> impl Strategy<Value = (String, AnswerValue)> {
         (-1e6..1e6f64).prop_map(|n| ("number".to_string(), AnswerValue::Number(n))),
         (0..12i32).prop_map(|n| ("whole".to_string(), AnswerValue::Number(f64::from(n)))),
         "[a-c]{2,3}( [a-c]{2,3}){0,3}".prop_map(|t| ("text".to_string(), AnswerValue::Text(t))),
+        (0..=crate::domain::upload::MAX_FILE_BYTES).prop_map(|bytes| (
+            "photo".to_string(),
+            AnswerValue::File(crate::domain::upload::FileAnswer {
+                id: "0123456789abcdef".into(),
+                name: "photo.png".into(),
+                kind: crate::domain::upload::FileKind::Image,
+                mime: "image/png".into(),
+                bytes,
+            })
+        )),
     ]
 }
 

@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::error::ErrorBody;
 use super::surveys::{SlugPath, find};
 use super::{ApiCaller, ApiError, JsonBody};
-use crate::domain::participant::{GivenParticipant, Participant, ParticipantStatus};
+use crate::domain::participant::{GivenParticipant, Participant, ParticipantStatus, search_prefix};
 use crate::service::participants::{self as service, Refusal};
 use crate::web::AppState;
 use crate::web::roles::Editor;
@@ -96,7 +96,7 @@ pub struct ParticipantPage {
 pub struct PageQuery {
     /// Only addresses starting with this (at most 254 characters).
     search: Option<String>,
-    /// The `next` of the page before.
+    /// The `next` of the page before (at most 1,024 characters).
     after: Option<String>,
 }
 
@@ -172,23 +172,17 @@ pub async fn list(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let search = query
-        .search
-        .as_deref()
-        .map(str::trim)
-        .map(str::to_lowercase);
-    if search.as_ref().is_some_and(|search| search.len() > 254) {
-        return Err(ApiError::BadRequest(
-            "search is at most 254 characters".into(),
-        ));
-    }
+    let query = query.into_inner();
+    let after = super::checked_token(query.after).map_err(ApiError::BadRequest)?;
+    let search = search_prefix(query.search.as_deref().unwrap_or_default())
+        .map_err(|problem| ApiError::BadRequest(problem.to_owned()))?;
     let page = state
         .stores
         .participants
         .page(
             &survey.survey_ref(),
             search.as_deref(),
-            query.after.as_deref(),
+            after.as_deref(),
             PER_PAGE,
         )
         .await?;

@@ -15,7 +15,7 @@ use super::{notice, own_survey};
 use crate::domain::Survey;
 use crate::domain::member::Role;
 use crate::domain::participant::{
-    Access, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, ParticipantStatus,
+    Access, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, ParticipantStatus, search_prefix,
 };
 use crate::export::{SheetFormat, text_sheet};
 use crate::i18n::language_name;
@@ -126,11 +126,9 @@ async fn page(
     query: &ListQuery,
 ) -> Result<ParticipantsPage, WebError> {
     let filed = survey.survey_ref();
-    let search = query
-        .search
-        .as_deref()
-        .map(|s| s.trim().to_lowercase())
-        .filter(|s| !s.is_empty() && s.len() <= 254);
+    // A search too long to match any address is no search.
+    let typed = query.search.as_deref().unwrap_or_default();
+    let search = search_prefix(typed).ok().flatten();
     let store = &state.stores.participants;
     let listed = store
         .page(&filed, search.as_deref(), query.after.as_deref(), PER_PAGE)
@@ -258,21 +256,14 @@ pub async fn import(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let first = ListQuery::default();
     let mut shown = page(&state, &request, &signed_in, survey.clone(), &first).await?;
-    let bytes = match sent.file {
-        None => {
-            shown.import_problems = vec!["Choose a file to import.".into()];
+    let bytes = match sent.import_file() {
+        Ok(bytes) => bytes,
+        Err(problem) => {
+            shown.import_problems = vec![problem];
             return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
         }
-        Some(Err(upload::TooLarge)) => {
-            shown.import_problems = vec![format!(
-                "This file is larger than {} MB, the most an import takes.",
-                MAX_SHEET_BYTES / (1024 * 1024)
-            )];
-            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
-        }
-        Some(Ok(bytes)) => bytes,
     };
-    match service::check_sheet(&state.stores, &survey, &bytes).await? {
+    match service::check_sheet(&state.stores, &survey, bytes).await? {
         Err(refusal) => {
             shown.import_problems = problems_of(refusal);
             render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
@@ -281,7 +272,7 @@ pub async fn import(
             let held = state
                 .stores
                 .participants
-                .hold_sheet(&survey.survey_ref(), bytes)
+                .hold_sheet(&survey.survey_ref(), bytes.clone())
                 .await?;
             let mut columns = vec!["Email".to_owned(), "Name".into(), "Language".into()];
             let attributes: Vec<String> = given

@@ -343,17 +343,11 @@ pub async fn import(
         shown.import_problems = problems;
         render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
     };
-    let bytes = match sent.file {
-        None => return refuse(vec!["Choose a file to import.".into()]),
-        Some(Err(upload::TooLarge)) => {
-            return refuse(vec![format!(
-                "This file is larger than {} MB, the most an import takes.",
-                MAX_SHEET_BYTES / (1024 * 1024)
-            )]);
-        }
-        Some(Ok(bytes)) => bytes,
+    let bytes = match sent.import_file() {
+        Ok(bytes) => bytes,
+        Err(problem) => return refuse(vec![problem]),
     };
-    let rows = match text_sheet::read_rows(&bytes, MAX_SHEET_ROWS) {
+    let rows = match text_sheet::read_rows(bytes, MAX_SHEET_ROWS) {
         Ok(rows) => rows,
         Err(error) => return refuse(vec![format!("Nothing was imported: {error}.")]),
     };
