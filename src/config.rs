@@ -274,6 +274,11 @@ pub struct WorkerArgs {
     /// `serve`); by default http://localhost:8080.
     #[arg(long = "mail-links-url", env = "CANVASS_PUBLIC_URL", hide = true)]
     pub links_url: Option<String>,
+
+    /// Most messages a mailing to participants sends a second (1 to 10000), or 0 for as
+    /// fast as the mail server takes them.
+    #[arg(long, env = "CANVASS_MAILING_RATE", default_value_t = crate::worker::mailer::DEFAULT_MAILING_RATE, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub mailing_rate: u32,
 }
 
 fn parse_smtp_url(url: &str) -> Result<String, String> {
@@ -334,6 +339,7 @@ impl Default for WorkerArgs {
             smtp_ca_file: None,
             mail_from: crate::mail::DEFAULT_FROM.into(),
             links_url: None,
+            mailing_rate: crate::worker::mailer::DEFAULT_MAILING_RATE,
         }
     }
 }
@@ -376,6 +382,8 @@ impl WorkerArgs {
                         .ok()
                 }),
                 site: configured_site(self.links_url.as_deref()),
+                mailing_rate: (self.mailing_rate > 0).then_some(self.mailing_rate),
+                mailing_visibility: Duration::from_secs(self.visibility_secs.max(1)),
                 ..Default::default()
             },
             ..WorkerSettings::default()

@@ -23,6 +23,11 @@ pub fn personal(survey_url: &str, link: &str) -> String {
     format!("{survey_url}/p/{link}")
 }
 
+/// Where a participant stops mail from the survey's tenant (`survey_url` as for `personal`).
+pub fn opt_out(survey_url: &str, link: &str) -> String {
+    format!("{survey_url}/p/{link}/opt-out")
+}
+
 /// Where a member downloads the file a response gave to a file question (the path, as
 /// downloads and exports carry it: it leads to a short-lived signed link once signed in).
 pub fn file_download(

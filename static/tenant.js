@@ -64,3 +64,24 @@
     link.textContent = all ? "Select all on this page" : "Clear the selection";
   });
 })();
+
+// Mailings: while one is being sent, its progress (and the chart above it) is fetched again
+// every few seconds and put in place, leaving the template forms as typed.
+(function () {
+  "use strict";
+  if (!document.querySelector("[data-sending]") || !window.fetch || !window.DOMParser) return;
+  var ids = ["standing", "send"];
+  var timer = setInterval(function () {
+    fetch(location.href, { credentials: "same-origin" }).then(function (response) {
+      return response.ok ? response.text() : Promise.reject(response.status);
+    }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html");
+      ids.forEach(function (id) {
+        var now = document.getElementById(id);
+        var then = fresh.getElementById(id);
+        if (now && then) now.innerHTML = then.innerHTML;
+      });
+      if (!fresh.querySelector("[data-sending]")) clearInterval(timer);
+    }).catch(function () { clearInterval(timer); });
+  }, 4000);
+})();

@@ -10,10 +10,12 @@
 //! - `sheets`: rows/s and peak memory of the XLSX and CSV downloads at several sizes;
 //! - `responses`: blob reads and time of a page of responses, filtered by date or not;
 //! - `participants`: time and peak memory of importing N participants, and a page's cost.
+//! - `mailing`: an invitation to N participants through an SMTP server: messages/s.
 
 mod answers;
 mod drain;
 mod export;
+mod mailing;
 mod participants;
 mod responses;
 mod sheets;
@@ -103,6 +105,18 @@ pub enum Bench {
         #[arg(long, default_value_t = 100_000)]
         count: u64,
     },
+    /// An invitation mailing to N participants through an SMTP server: messages/s.
+    Mailing {
+        /// Participants invited.
+        #[arg(long, default_value_t = 10_000)]
+        count: u64,
+        /// The SMTP server (a local one, such as aiosmtpd).
+        #[arg(long)]
+        smtp: String,
+        /// Most messages a second (0: uncapped).
+        #[arg(long, default_value_t = crate::worker::mailer::DEFAULT_MAILING_RATE)]
+        rate: u32,
+    },
     /// A page of responses in a large survey, unfiltered and filtered by date.
     Responses {
         /// Answers in the survey.
@@ -190,6 +204,7 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
         Bench::Sheets { answers } => sheets::run(&answers).await,
         Bench::Responses { answers, days } => responses::run(answers, days).await,
         Bench::Participants { count } => participants::run(count).await,
+        Bench::Mailing { count, smtp, rate } => mailing::run(count, &smtp, rate).await,
         Bench::SheetDownload { data_dir, format } => sheets::download(&data_dir, format).await,
     }
 }

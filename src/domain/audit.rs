@@ -45,6 +45,8 @@ pub enum AuditAction {
     WebhookAdded,
     /// A webhook was removed.
     WebhookRemoved,
+    /// A mailing to a survey's participants was started.
+    MailingStarted,
 }
 
 impl AuditAction {
@@ -70,6 +72,7 @@ impl AuditAction {
             AuditAction::KeyRevoked => "key-revoked",
             AuditAction::WebhookAdded => "webhook-added",
             AuditAction::WebhookRemoved => "webhook-removed",
+            AuditAction::MailingStarted => "mailing-started",
         }
     }
 }

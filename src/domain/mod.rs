@@ -12,6 +12,8 @@ mod ids;
 pub mod language;
 pub mod lifecycle;
 pub mod logic;
+pub mod mailing;
+pub mod markdown;
 pub mod member;
 pub mod participant;
 pub mod private_link;

@@ -84,15 +84,50 @@ pub struct Participant {
     /// When their answer was sent through their link.
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub finished: Option<OffsetDateTime>,
+    /// What mailings did.
+    #[serde(default)]
+    pub mail: MailTrack,
+}
+
+/// What mailings did for a participant.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailTrack {
+    /// When their invitation went out.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub invited: Option<OffsetDateTime>,
+    /// Reminders sent to them.
+    #[serde(default)]
+    pub reminded: u32,
+    /// When the last reminder went out.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub last_reminded: Option<OffsetDateTime>,
+    /// When they asked for no more mail (from this tenant).
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub opted_out: Option<OffsetDateTime>,
+    /// When their mail server refused a message for good.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub bounced: Option<OffsetDateTime>,
+    /// The mailings that reached them, by id: a mailing reaches each participant once.
+    #[serde(default)]
+    pub mailings: Vec<String>,
 }
 
 impl Participant {
-    /// Where they stand.
+    /// Where they stand: finished first, then what stops mail, then how far mail got.
     pub fn status(&self) -> ParticipantStatus {
-        match (self.finished, self.started) {
-            (Some(_), _) => ParticipantStatus::Finished,
-            (None, Some(_)) => ParticipantStatus::Started,
-            (None, None) => ParticipantStatus::Added,
+        let mail = &self.mail;
+        if self.finished.is_some() {
+            ParticipantStatus::Finished
+        } else if mail.opted_out.is_some() {
+            ParticipantStatus::OptedOut
+        } else if mail.bounced.is_some() {
+            ParticipantStatus::Bounced
+        } else if self.started.is_some() {
+            ParticipantStatus::Started
+        } else if mail.invited.is_some() {
+            ParticipantStatus::Invited
+        } else {
+            ParticipantStatus::Added
         }
     }
 }
@@ -527,10 +562,17 @@ mod tests {
             added: at,
             started: None,
             finished: None,
+            mail: MailTrack::default(),
         };
         assert_eq!(participant.status(), ParticipantStatus::Added);
+        participant.mail.invited = Some(at);
+        assert_eq!(participant.status(), ParticipantStatus::Invited);
         participant.started = Some(at);
         assert_eq!(participant.status(), ParticipantStatus::Started);
+        participant.mail.bounced = Some(at);
+        assert_eq!(participant.status(), ParticipantStatus::Bounced);
+        participant.mail.opted_out = Some(at);
+        assert_eq!(participant.status(), ParticipantStatus::OptedOut);
         participant.finished = Some(at);
         assert_eq!(participant.status(), ParticipantStatus::Finished);
         // Answered without a recorded opening (that write failed): finished all the same.

@@ -16,6 +16,50 @@ pub struct Mail {
     pub body: String,
 }
 
+/// A mailing's message to one participant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Letter {
+    pub to: Email,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// Where one click stops further mail (the `List-Unsubscribe` address).
+    pub opt_out: String,
+    /// `<mailing.participant@host>`: the same for every try of the same message.
+    pub message_id: String,
+}
+
+/// The letter of `filled` to `to`: its text and HTML, each with a footer saying why it came
+/// and how to stop more.
+pub fn letter(
+    to: &Email,
+    filled: &crate::domain::mailing::Filled,
+    sent_by: &str,
+    opt_out: &str,
+    message_id: String,
+) -> Letter {
+    let why = format!("You get this message because {sent_by} added your address to a survey.");
+    let text = format!(
+        "{}\n\n-- \n{why}\nNo more email from them: {opt_out}\n",
+        filled.text
+    );
+    let html = format!(
+        "<!doctype html><html><body>{}<hr><p style=\"font-size:small;color:#555\">{}<br>\
+         <a href=\"{}\">No more email from them</a></p></body></html>",
+        crate::domain::markdown::to_html(&filled.markdown),
+        ammonia::clean_text(&why),
+        ammonia::clean_text(opt_out)
+    );
+    Letter {
+        to: to.clone(),
+        subject: filled.subject.clone(),
+        text,
+        html,
+        opt_out: opt_out.to_owned(),
+        message_id,
+    }
+}
+
 /// A password-reset link.
 pub fn reset_message(to: &Email, link: &str) -> Mail {
     Mail {

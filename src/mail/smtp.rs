@@ -47,6 +47,8 @@ impl MailError {
 pub struct Sender {
     transport: AsyncSmtpTransport<Tokio1Executor>,
     from: Mailbox,
+    /// The server again, for mailings' connections of their own (see `once`).
+    server: super::once::Server,
 }
 
 impl std::fmt::Debug for Sender {
@@ -102,7 +104,51 @@ impl Sender {
         let from = from
             .parse()
             .map_err(|error| MailError::Settings(format!("CANVASS_MAIL_FROM: {error}")))?;
-        Ok(Self { transport, from })
+        let server = super::once::Server::parse(url, ca)?;
+        Ok(Self {
+            transport,
+            from,
+            server,
+        })
+    }
+
+    /// A connection of its own for sending a mailing's messages exactly once.
+    pub fn lane(&self) -> super::Lane {
+        super::Lane::new(self.server.clone())
+    }
+
+    /// A mailing's message: plain text and HTML, a stable Message-ID (a receiver that sees
+    /// it twice may drop the second), and one-click unsubscribing (RFC 8058) at `opt_out`.
+    pub fn letter(&self, letter: &super::Letter) -> Result<Message, MailError> {
+        let to: Mailbox =
+            letter
+                .to
+                .as_str()
+                .parse()
+                .map_err(|error: lettre::address::AddressError| {
+                    MailError::Message(error.to_string())
+                })?;
+        let header = |name: &'static str, value: String| {
+            lettre::message::header::HeaderValue::new(
+                lettre::message::header::HeaderName::new_from_ascii_str(name),
+                value,
+            )
+        };
+        Message::builder()
+            .message_id(Some(letter.message_id.clone()))
+            .from(self.from.clone())
+            .to(to)
+            .subject(&letter.subject)
+            .raw_header(header("List-Unsubscribe", format!("<{}>", letter.opt_out)))
+            .raw_header(header(
+                "List-Unsubscribe-Post",
+                "List-Unsubscribe=One-Click".into(),
+            ))
+            .multipart(lettre::message::MultiPart::alternative_plain_html(
+                letter.text.clone(),
+                letter.html.clone(),
+            ))
+            .map_err(|error| MailError::Message(error.to_string()))
     }
 
     /// Whether `from` is an address (with an optional name) mail can be sent as.

@@ -4,6 +4,7 @@
 //! either side.
 
 pub mod hosting;
+pub mod mailings;
 pub mod members;
 pub mod participants;
 pub mod responses;

@@ -20,6 +20,7 @@ mod json_blob;
 pub mod keys;
 pub mod lease;
 pub mod mail;
+pub mod mailings;
 mod members;
 pub mod membership;
 pub mod participants;
@@ -182,6 +183,8 @@ pub struct Stores {
     pub uploads: uploads::UploadStore,
     /// Surveys' participants and their personal links.
     pub participants: participants::ParticipantStore,
+    /// Mailings to participants, their templates, and opt-outs.
+    pub mailings: mailings::MailingStore,
     /// Sign-in attempts, counted across processes.
     pub sign_ins: throttle::SignInThrottle,
     /// The key that signs submission tokens.
@@ -275,7 +278,7 @@ where
 
 impl Stores {
     /// Every queue the application has, with what it is for (`premium`, `standard`,
-    /// `poison`, `export`, `deletion`, `mail`, `webhook`, `segment`).
+    /// `poison`, `export`, `deletion`, `mail`, `mailing`, `webhook`, `segment`).
     pub fn queues(&self) -> Vec<(&'static str, crate::storage::QueueName)> {
         let mut queues: Vec<_> = self
             .answer_queues
@@ -287,6 +290,7 @@ impl Stores {
             ("export", self.exports.queue()),
             ("deletion", self.deletions.queue()),
             ("mail", self.mail.queue()),
+            ("mailing", self.mailings.queue()),
             ("webhook", self.webhooks.queue()),
             ("segment", self.segments.queue()),
         ] {
@@ -374,6 +378,7 @@ impl Stores {
         let webhooks = webhooks::WebhookStore::create(&storage).await?;
         let segments = segments::SegmentStore::create(&storage).await?;
         let mail = mail::MailQueue::create(&storage).await?;
+        let mailings = mailings::MailingStore::create(&storage).await?;
         let hosting_syncs = match settings.regions.named() {
             true => Some(work_queue::WorkQueue::create(&storage, hosted::SYNC_QUEUE).await?),
             false => None,
@@ -411,6 +416,7 @@ impl Stores {
             quotas: quotas::QuotaStore::new(storage.blobs.clone()),
             uploads: uploads::UploadStore::new(storage.blobs.clone()),
             participants: participants::ParticipantStore::new(storage.blobs.clone()),
+            mailings,
             sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
             signing_key,
             session_key,

@@ -8,6 +8,10 @@
 //!   keeps only a digest, so what it holds does not open anyone's link.
 //! - `answered/{id}`: the reference of the answer sent through their link, written
 //!   create-only before that answer is queued, so a link answers once.
+//! - `marks/{invited|started|opted_out|bounced}/{id}`: empty markers of where each one
+//!   got, so totals are listings of keys rather than reads of 100,000 documents. A marker
+//!   is written before the document says so and removed after it stops saying so, so a
+//!   process killed in between leaves a marker that the next try makes true or removes.
 //! - `sheets/{id}`: an uploaded sheet held while its owner looks at the preview.
 //! - `imports/{id}`: an import under way. Its participants are written with its id and count
 //!   as absent while it exists; it is deleted once all are written, which takes the whole
@@ -57,6 +61,43 @@ fn link_key(survey: &SurveyRef, link: &PrivateLink) -> String {
 
 fn answered_key(survey: &SurveyRef, id: &str) -> String {
     format!("{}answered/{id}", participants_of(survey))
+}
+
+/// A marker of where a participant got (see the module's doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Invited,
+    Started,
+    OptedOut,
+    Bounced,
+}
+
+impl Mark {
+    const ALL: [Mark; 4] = [Mark::Invited, Mark::Started, Mark::OptedOut, Mark::Bounced];
+
+    fn folder(self) -> &'static str {
+        match self {
+            Mark::Invited => "invited",
+            Mark::Started => "started",
+            Mark::OptedOut => "opted_out",
+            Mark::Bounced => "bounced",
+        }
+    }
+}
+
+fn mark_key(survey: &SurveyRef, mark: Mark, id: &str) -> String {
+    format!("{}marks/{}/{id}", participants_of(survey), mark.folder())
+}
+
+/// How many of a survey's participants got how far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct Totals {
+    pub participants: u64,
+    pub invited: u64,
+    pub started: u64,
+    pub finished: u64,
+    pub opted_out: u64,
+    pub bounced: u64,
 }
 
 fn import_key(survey: &SurveyRef, import: &str) -> String {
@@ -192,7 +233,57 @@ impl ParticipantStore {
 
     /// How many participants the survey has (a listing of their ids).
     pub async fn count(&self, survey: &SurveyRef) -> Result<usize, StoreError> {
-        let prefix = format!("{}ids/", participants_of(survey));
+        self.count_keys(format!("{}ids/", participants_of(survey)))
+            .await
+    }
+
+    /// How many got how far: listings of keys (the ids, the markers, the answer claims).
+    pub async fn totals(&self, survey: &SurveyRef) -> Result<Totals, StoreError> {
+        let folder = participants_of(survey);
+        let mut totals = Totals {
+            participants: self.count_keys(format!("{folder}ids/")).await? as u64,
+            finished: self.count_keys(format!("{folder}answered/")).await? as u64,
+            ..Totals::default()
+        };
+        for mark in Mark::ALL {
+            let count = self
+                .count_keys(format!("{folder}marks/{}/", mark.folder()))
+                .await? as u64;
+            match mark {
+                Mark::Invited => totals.invited = count,
+                Mark::Started => totals.started = count,
+                Mark::OptedOut => totals.opted_out = count,
+                Mark::Bounced => totals.bounced = count,
+            }
+        }
+        Ok(totals)
+    }
+
+    /// Sets a participant's marker (again is harmless).
+    pub async fn set_mark(
+        &self,
+        survey: &SurveyRef,
+        mark: Mark,
+        id: &str,
+    ) -> Result<(), StoreError> {
+        let key = mark_key(survey, mark, id);
+        match self.blobs.put(&key, Bytes::new(), PutMode::Create).await {
+            Ok(_) | Err(Error::AlreadyExists { .. }) => Ok(()),
+            Err(error) => Err(error).context(|| format!("writing {key}")),
+        }
+    }
+
+    /// Removes a participant's marker, if set.
+    pub async fn clear_mark(
+        &self,
+        survey: &SurveyRef,
+        mark: Mark,
+        id: &str,
+    ) -> Result<(), StoreError> {
+        self.delete_key(&mark_key(survey, mark, id)).await
+    }
+
+    async fn count_keys(&self, prefix: String) -> Result<usize, StoreError> {
         let mut request = ListRequest::new(prefix.clone(), 0);
         let mut count = 0;
         loop {
@@ -280,6 +371,7 @@ impl ParticipantStore {
                     added: now,
                     started: None,
                     finished: None,
+                    mail: Default::default(),
                 };
                 let stored = Stored {
                     participant,
@@ -472,6 +564,10 @@ impl ParticipantStore {
         }
         self.delete_key(&key).await?;
         self.delete_key(&id_key(survey, id)).await?;
+        for mark in Mark::ALL {
+            self.clear_mark(survey, mark, id).await?;
+        }
+        self.delete_key(&answered_key(survey, id)).await?;
         Ok(true)
     }
 
@@ -576,11 +672,29 @@ impl ParticipantStore {
         id: &str,
         change: impl Fn(&mut Participant),
     ) -> Result<bool, StoreError> {
+        self.change_if(survey, id, |participant| {
+            change(participant);
+            true
+        })
+        .await
+    }
+
+    /// Changes the participant with `id` when `change` says it did (it returns whether),
+    /// under If-Match (again, from what is stored then, if someone changed them meanwhile);
+    /// whether they were changed. A mailing records a send this way, exactly once.
+    pub async fn change_if(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+        change: impl Fn(&mut Participant) -> bool,
+    ) -> Result<bool, StoreError> {
         loop {
             let Some((key, mut participant, etag)) = self.by_id(survey, id).await? else {
                 return Ok(false);
             };
-            change(&mut participant);
+            if !change(&mut participant) {
+                return Ok(false);
+            }
             let stored = Stored {
                 participant,
                 import: None,

@@ -14,7 +14,6 @@ pub mod headers;
 pub mod health;
 mod home;
 pub mod limits;
-mod markdown;
 mod public;
 mod render;
 pub mod request_log;

@@ -17,6 +17,7 @@ mod export_job;
 mod hosting_sync;
 pub mod mail;
 pub mod mailer;
+pub mod mailings;
 mod merge;
 mod rebuild;
 pub mod reconcile;
@@ -259,6 +260,11 @@ impl Worker {
             self.settings.mailer.clone(),
             stop.clone(),
         ));
+        let mailings = tokio::spawn(mailings::run(
+            self.stores.clone(),
+            self.settings.mailer.clone(),
+            stop.clone(),
+        ));
         let builder = tokio::spawn(segments::run(
             self.stores.clone(),
             self.settings.visibility,
@@ -321,6 +327,7 @@ impl Worker {
         let _ = stop_deliveries.send(true);
         let _ = deliverer.await;
         let _ = mailer.await;
+        let _ = mailings.await;
         let _ = builder.await;
         // What the worker did, for operators and for `canvass bench drain` (which reads it).
         tracing::info!(

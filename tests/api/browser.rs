@@ -3,7 +3,8 @@
 //! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
 //! without JavaScript (`tests/browser/logic.cjs`), then a survey in three languages answered
 //! in Arabic, right to left, on a phone (`tests/browser/languages.cjs`), then a long survey
-//! (a photo, a recalled answer, saved and resumed, a full quota: `tests/browser/long.cjs`), then a team: an invitation accepted and a
+//! (a photo, a recalled answer, saved and resumed, a full quota: `tests/browser/long.cjs`), then
+//! invitations emailed to participants and an opt-out (`tests/browser/mailings.cjs`), then a team: an invitation accepted and a
 //! forgotten password reset (`tests/browser/members.cjs`). Every page visited passes axe-core's audit
 //! (`tests/browser/audit.cjs`). Screenshots land in target/screenshots/.
 //! Without Node, playwright-core or Chromium this test fails, loudly.
@@ -52,6 +53,38 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         &root.join("tests/browser/long.cjs"),
         &[&server.address, &shots],
     );
+    // Mailings: a server that emails (to an SMTP server of the test's own, which refuses
+    // `refused-` addresses), with its own address as the links' address.
+    let smtp = crate::smtp_tls::Server::start("plain");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let (listen, site, smtp_url) = (
+        format!("127.0.0.1:{port}"),
+        format!("http://127.0.0.1:{port}"),
+        format!("smtp://{}", smtp.address),
+    );
+    let mailing_dir = tempfile::tempdir().expect("a temp dir");
+    let mailing = CanvassProcess::serve(
+        mailing_dir.path(),
+        &[
+            ("CANVASS_DEMO", "false"),
+            ("CANVASS_LISTEN", &listen),
+            ("CANVASS_PUBLIC_URL", &site),
+            ("CANVASS_SMTP_URL", &smtp_url),
+        ],
+    );
+    run_script(
+        &root.join("tests/browser/mailings.cjs"),
+        &[&mailing.address, &shots],
+    );
+    assert_eq!(
+        smtp.mailbox().counts().get("ann@clinic.test"),
+        Some(&1),
+        "the walk's invitation reached Ann once"
+    );
+    drop(mailing);
     // Teams: an invitation accepted on a phone, then a reset link made in the shell.
     let members = root.join("tests/browser/members.cjs");
     run_script(&members, &[&"invite", &server.address, &shots]);
@@ -104,6 +137,15 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
         "long-participants-phone",
         "long-by-invitation-no-js",
         "long-link-answered-no-js",
+        "mailings",
+        "mailings-phone",
+        "mailings-preview",
+        "mailings-sent",
+        "mailings-sent-phone",
+        "opt-out-no-js",
+        "opted-out-no-js",
+        "participant-history",
+        "participant-history-phone",
         "sign-up",
         "dashboard",
         "designer",

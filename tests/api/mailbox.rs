@@ -172,3 +172,70 @@ pub fn link_in(body: &str, start: &str) -> String {
         .expect("a link")
         .to_owned()
 }
+
+/// A mailing's letter as a mail client reads it: its parts decoded, its headers kept.
+#[derive(Debug, Clone)]
+pub struct Letter {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    pub list_unsubscribe: String,
+    pub list_unsubscribe_post: String,
+    pub message_id: String,
+}
+
+impl Mailbox {
+    /// Every letter received for `to`, parsed by a mail library.
+    pub fn letters(&self, to: &str) -> Vec<Letter> {
+        let mut found = Vec::new();
+        for folder in ["new", "cur"] {
+            let Ok(entries) = std::fs::read_dir(self.dir.join(folder)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let bytes = std::fs::read(entry.path()).unwrap_or_default();
+                let Ok(mail) = mailparse::parse_mail(&bytes) else {
+                    continue;
+                };
+                use mailparse::MailHeaderMap;
+                let header = |name: &str| mail.headers.get_first_value(name).unwrap_or_default();
+                if header("X-RcptTo") != to {
+                    continue;
+                }
+                let part = |kind: &str| {
+                    mail.subparts
+                        .iter()
+                        .find(|part| part.ctype.mimetype == kind)
+                        .and_then(|part| part.get_body().ok())
+                        .unwrap_or_default()
+                };
+                found.push(Letter {
+                    subject: header("Subject"),
+                    text: part("text/plain"),
+                    html: part("text/html"),
+                    list_unsubscribe: header("List-Unsubscribe"),
+                    list_unsubscribe_post: header("List-Unsubscribe-Post"),
+                    message_id: header("Message-ID"),
+                });
+            }
+        }
+        found
+    }
+
+    /// How many messages each recipient received.
+    pub fn counts(&self) -> std::collections::BTreeMap<String, usize> {
+        let mut counts = std::collections::BTreeMap::new();
+        for folder in ["new", "cur"] {
+            let Ok(entries) = std::fs::read_dir(self.dir.join(folder)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+                if let Some((to, _)) = parse(&text) {
+                    *counts.entry(to).or_default() += 1;
+                }
+            }
+        }
+        counts
+    }
+}

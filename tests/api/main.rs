@@ -27,6 +27,8 @@ mod logic;
 mod lost_writes;
 mod mail;
 mod mailbox;
+mod mailing_crash;
+mod mailings;
 mod members;
 mod operations;
 mod owner;

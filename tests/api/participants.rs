@@ -377,7 +377,10 @@ async fn a_spreadsheet_is_previewed_then_added_or_refused_with_its_rows() {
         .await
         .expect("a CSV");
     assert!(
-        csv.contains("email,first_name,last_name,language,status,added,answered,link,team"),
+        csv.contains(
+            "email,first_name,last_name,language,status,added,answered,invited,reminded,\
+             opted_out,bounced,link,team"
+        ),
         "{csv}"
     );
     assert!(

@@ -17,9 +17,9 @@ use crate::helpers::spawn_app;
 use crate::mailbox::Mailbox;
 
 /// A running server, stopped when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    address: String,
+    pub(crate) address: String,
     dir: tempfile::TempDir,
 }
 
@@ -33,7 +33,7 @@ impl Drop for Server {
 impl Server {
     /// Starts `tests/smtp/server.py` in `mode` (`plain`, `starttls`, `tls`) with a new
     /// self-signed certificate for 127.0.0.1.
-    fn start(mode: &str) -> Self {
+    pub(crate) fn start(mode: &str) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         // A certificate authority of the test's own, and the server's certificate from it.
         let path = |name: &str| dir.path().join(name);
@@ -117,11 +117,11 @@ impl Server {
         }
     }
 
-    fn mailbox(&self) -> Mailbox {
+    pub(crate) fn mailbox(&self) -> Mailbox {
         Mailbox::at(&self.address, self.dir.path().join("mail"))
     }
 
-    fn ca(&self) -> Vec<u8> {
+    pub(crate) fn ca(&self) -> Vec<u8> {
         std::fs::read(self.dir.path().join("ca.pem")).expect("the certificate authority")
     }
 }

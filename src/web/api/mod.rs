@@ -8,6 +8,7 @@ mod body;
 mod document;
 mod dropoff;
 mod error;
+mod mailings;
 mod openapi;
 mod participants;
 mod quotas;
@@ -81,6 +82,21 @@ static ROUTES: &[Route] = &[
         Method::DELETE,
         "/surveys/{slug}/participants/{id}",
         |r| r.to(participants::remove),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/mailings",
+        |r| r.to(mailings::start),
+    ),
+    member(Role::Editor, Method::GET, "/surveys/{slug}/mailings", |r| {
+        r.to(mailings::list)
+    }),
+    member(
+        Role::Editor,
+        Method::GET,
+        "/surveys/{slug}/mailings/{id}",
+        |r| r.to(mailings::one),
     ),
     member(
         Role::Viewer,

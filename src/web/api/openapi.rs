@@ -11,7 +11,7 @@ use utoipa::openapi::{Content, RefOr};
 use utoipa::{Modify, OpenApi};
 
 use super::error::ErrorBody;
-use super::{audit, dropoff, participants, quotas, surveys, webhooks};
+use super::{audit, dropoff, mailings, participants, quotas, surveys, webhooks};
 use crate::domain::logic::Rule;
 use crate::export::SheetFormat;
 
@@ -40,6 +40,9 @@ use crate::export::SheetFormat;
         participants::add,
         participants::list,
         participants::remove,
+        mailings::start,
+        mailings::list,
+        mailings::one,
         surveys::responses,
         surveys::delete_response,
         surveys::download_responses,
@@ -247,7 +250,7 @@ mod tests {
             })
             .collect();
         let mounted = mounted();
-        assert_eq!(mounted.len(), 23, "{mounted:?}");
+        assert_eq!(mounted.len(), 26, "{mounted:?}");
         assert_eq!(documented, mounted);
     }
 

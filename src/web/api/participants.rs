@@ -54,6 +54,20 @@ pub struct ParticipantView {
     #[serde(with = "time::serde::rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     finished: Option<OffsetDateTime>,
+    /// When their invitation was emailed, if it was.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    invited: Option<OffsetDateTime>,
+    /// Reminders emailed to them.
+    reminded: u32,
+    /// When they asked for no more email from the tenant, if they did.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    opted_out: Option<OffsetDateTime>,
+    /// When their mail server refused a message for good, if it did.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    bounced: Option<OffsetDateTime>,
 }
 
 impl ParticipantView {
@@ -70,6 +84,10 @@ impl ParticipantView {
             added: participant.added,
             started: participant.started,
             finished: participant.finished,
+            invited: participant.mail.invited,
+            reminded: participant.mail.reminded,
+            opted_out: participant.mail.opted_out,
+            bounced: participant.mail.bounced,
         }
     }
 }

@@ -3,6 +3,7 @@
 mod form;
 mod language;
 mod notice;
+mod opt_out;
 mod pages;
 mod participant;
 mod quotas;
@@ -41,6 +42,14 @@ pub fn routes(config: &mut ServiceConfig) {
             .route(
                 "/{tenant}/{survey}/p/{link}",
                 web::get().to(participant::form),
+            )
+            .route(
+                "/{tenant}/{survey}/p/{link}/opt-out",
+                web::get().to(opt_out::ask),
+            )
+            .route(
+                "/{tenant}/{survey}/p/{link}/opt-out",
+                web::post().to(opt_out::confirm),
             )
             .route(
                 "/{tenant}/{survey}/resume/{id}",

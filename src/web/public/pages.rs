@@ -16,6 +16,7 @@ use super::reach::{Reached, home_elsewhere, moves_home, reach, survey_named, ten
 use super::survey_page::{FormContext, Step, SurveyPage, step};
 use super::uploads::{self, Keep, Taken};
 use crate::domain::language::LanguageTag;
+use crate::domain::markdown;
 use crate::domain::participant::Access;
 use crate::domain::progress::ResumeId;
 use crate::domain::{
@@ -23,7 +24,7 @@ use crate::domain::{
     thanks_signed,
 };
 use crate::i18n::Words;
-use crate::web::{AppState, WebError, markdown, render, render_with_status};
+use crate::web::{AppState, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "public/tenant.html")]

@@ -12,7 +12,7 @@ use super::reach::{Reached, reach};
 use crate::domain::participant::{Access, Participant};
 use crate::domain::{Reference, Survey, Tenant};
 use crate::i18n::Words;
-use crate::stores::participants::LinkState;
+use crate::stores::participants::{LinkState, Mark};
 use crate::web::{AppState, WebError};
 
 /// Who a form is answered by.
@@ -48,7 +48,11 @@ fn answered(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Result<HttpR
 }
 
 /// The page of a link that is no participant's of this survey (404).
-fn unknown(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Result<HttpResponse, WebError> {
+pub(super) fn unknown(
+    tenant: Arc<Tenant>,
+    survey: &Survey,
+    words: &Words,
+) -> Result<HttpResponse, WebError> {
     let said = (
         words.t("link-unknown-title"),
         words.t("link-unknown-message"),
@@ -160,7 +164,12 @@ pub async fn form(
         let first = |p: &mut Participant| {
             p.started.get_or_insert(now);
         };
-        if let Err(error) = store.change(&filed, &participant.id, first).await {
+        let marked = store.set_mark(&filed, Mark::Started, &participant.id);
+        let recorded = async {
+            marked.await?;
+            store.change(&filed, &participant.id, first).await
+        };
+        if let Err(error) = recorded.await {
             tracing::warn!(%error, survey = %survey.slug, "a participant's start was not recorded");
         }
     }

@@ -10,11 +10,12 @@ use std::sync::Arc;
 use actix_web::HttpResponse;
 use askama::Template;
 
+use crate::domain::markdown;
 use crate::domain::quota::{Quota, QuotaId, WhenFull, met};
 use crate::domain::{AnswerValue, QuestionId, Reference, Survey, Tenant};
 use crate::i18n::Words;
 use crate::stores::quotas::Claim;
-use crate::web::{AppState, WebError, markdown, render};
+use crate::web::{AppState, WebError, render};
 
 /// Where an answer's quotas leave it.
 pub(super) enum Placement<'a> {

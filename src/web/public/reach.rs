@@ -10,11 +10,12 @@ use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;
 
 use super::language::words_for;
+use crate::domain::markdown;
 use crate::domain::region::{RegionName, Residency};
 use crate::domain::{Survey, SurveySlug, SurveyState, Tenant, TenantSlug};
 use crate::i18n::Words;
 use crate::stores::hosted::HostedTenant;
-use crate::web::{AppState, WebError, markdown, render_with_status};
+use crate::web::{AppState, WebError, render_with_status};
 
 /// How this region holds a tenant whose public address was asked for.
 enum Standing {

@@ -11,13 +11,14 @@ use askama::Template;
 
 use super::form::{self, QuestionView};
 use super::language::{language_query, switcher};
+use crate::domain::markdown;
 use crate::domain::upload::{FileAnswer, FileKind};
 use crate::domain::{
     FieldErrors, QuestionId, QuestionKind, RawAnswers, SubmissionToken, Survey, Target, Tenant,
     recall,
 };
 use crate::i18n::Words;
-use crate::web::{AppState, WebError, markdown, render};
+use crate::web::{AppState, WebError, render};
 
 /// Where a survey form posts and what it carries besides the answers: the respondent's
 /// signed token, or, in an owner's preview, the session's CSRF token.

@@ -175,6 +175,27 @@ pub fn chart(question: &QuestionReport) -> BarChart {
     }
 }
 
+/// The bars of where participants stand, each a share of all of them.
+pub fn standing(totals: &crate::stores::participants::Totals) -> BarChart {
+    BarChart::new(
+        vec![
+            ("Participants".into(), totals.participants),
+            ("Invited".into(), totals.invited),
+            ("Opened their link".into(), totals.started),
+            ("Answered".into(), totals.finished),
+            ("Opted out".into(), totals.opted_out),
+            ("Bounced".into(), totals.bounced),
+        ],
+        totals.participants,
+    )
+}
+
+/// Answered of invited, in percent (none before anyone was invited).
+pub fn response_rate(totals: &crate::stores::participants::Totals) -> Option<u64> {
+    (totals.invited > 0)
+        .then(|| (totals.finished.min(totals.invited) * 100 + totals.invited / 2) / totals.invited)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

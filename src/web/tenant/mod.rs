@@ -14,6 +14,7 @@ mod error_menu;
 mod exports;
 mod join;
 mod keys;
+mod mailings;
 mod members;
 mod notice;
 mod participants;
@@ -260,6 +261,21 @@ static ROUTES: &[Route] = &[
         Method::GET,
         "/surveys/{slug}/participants.{format}",
         |r| r.to(participants::download),
+    ),
+    member(Role::Editor, Method::GET, "/surveys/{slug}/mailings", |r| {
+        r.to(mailings::show)
+    }),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/mailings/template",
+        |r| r.to(mailings::save_template),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
+        "/surveys/{slug}/mailings/send",
+        |r| r.to(mailings::send),
     ),
     member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
         r.to(results::summary)

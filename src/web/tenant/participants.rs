@@ -59,6 +59,9 @@ struct ParticipantsPage {
     invitation_only: bool,
     /// How many the survey has.
     total: usize,
+    /// Where they stand, as bars, and answered of invited in percent.
+    chart: super::charts::BarChart,
+    response_rate: Option<u64>,
     rows: Vec<Row>,
     search: String,
     next: Option<String>,
@@ -134,11 +137,14 @@ async fn page(
         .page(&filed, search.as_deref(), query.after.as_deref(), PER_PAGE)
         .await?;
     let url = state.survey_url(request, &survey.tenant, &survey.slug);
+    let totals = store.totals(&filed).await?;
     Ok(ParticipantsPage {
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
         invitation_only: survey.access == Access::Invitation,
-        total: store.count(&filed).await?,
+        total: totals.participants as usize,
+        chart: super::charts::standing(&totals),
+        response_rate: super::charts::response_rate(&totals),
         rows: listed
             .participants
             .into_iter()
@@ -221,7 +227,7 @@ fn one_line(refusal: Refusal) -> String {
     }
 }
 
-fn capitalised(text: &str) -> String {
+pub(super) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
@@ -435,7 +441,41 @@ struct EditPage {
     typed: (String, String, String),
     languages: Vec<(String, String)>,
     attributes: Vec<(String, String)>,
+    /// What happened to them, in order: (when, what).
+    history: Vec<(String, String)>,
     problem: Option<String>,
+}
+
+/// A participant's history, oldest first: added, invited, reminded, opened, answered, opted
+/// out, bounced.
+fn history(participant: &Participant) -> Vec<(String, String)> {
+    let mail = &participant.mail;
+    let reminded = match mail.reminded {
+        0 => None,
+        1 => Some("Reminded".to_owned()),
+        n => Some(format!("Reminded {n} times (the last)")),
+    };
+    let mut events: Vec<(time::OffsetDateTime, String)> = [
+        (Some(participant.added), Some("Added".to_owned())),
+        (mail.invited, Some("Invited by email".to_owned())),
+        (mail.last_reminded, reminded),
+        (participant.started, Some("Opened their link".to_owned())),
+        (participant.finished, Some("Answered".to_owned())),
+        (mail.opted_out, Some("Asked for no more email".to_owned())),
+        (
+            mail.bounced,
+            Some("Their mail server refused a message".to_owned()),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(at, what)| Some((at?, what?)))
+    .collect();
+    events.sort_by_key(|(at, _)| *at);
+    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    events
+        .into_iter()
+        .map(|(at, what)| (at.format(&format).unwrap_or_default(), what))
+        .collect()
 }
 
 /// The page that changes one participant, as `typed` when given.
@@ -480,6 +520,7 @@ async fn edit_page(
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect(),
+        history: history(&participant),
         problem: None,
         survey,
     })
@@ -582,6 +623,10 @@ pub async fn download(
             "status",
             "added",
             "answered",
+            "invited",
+            "reminded",
+            "opted_out",
+            "bounced",
             "link",
         ]
         .into_iter()
@@ -603,6 +648,10 @@ pub async fn download(
             status_words(participant.status()).to_owned(),
             when(Some(participant.added)),
             when(participant.finished),
+            when(participant.mail.invited),
+            participant.mail.reminded.to_string(),
+            when(participant.mail.opted_out),
+            when(participant.mail.bounced),
             crate::links::personal(&url, &participant.link),
         ];
         row.extend(

@@ -1,0 +1,130 @@
+//! Opting out: the link at the foot of every mailing (and its `List-Unsubscribe` header)
+//! stops further mail from the survey's tenant to that address, for all their surveys. A
+//! visit shows a button, since mail scanners follow links; a POST (the button, or a mail
+//! client's one-click request, RFC 8058) does it, and doing it again is harmless.
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::reach::survey_named;
+use crate::domain::participant::Participant;
+use crate::domain::{Survey, Tenant};
+use crate::i18n::Words;
+use crate::stores::participants::{LinkState, Mark};
+use crate::web::{AppState, WebError, render_with_status};
+
+#[derive(Template)]
+#[template(path = "public/opt-out.html")]
+struct OptOutPage {
+    tenant: Arc<Tenant>,
+    words: Words,
+    title: String,
+    heading: String,
+    message: String,
+    /// Whether they opted out (else the page asks).
+    done: bool,
+    action: String,
+}
+
+/// The survey, and the participant whose link `link` is, or the page saying it is no one's.
+async fn participant_of(
+    state: &AppState,
+    request: &HttpRequest,
+    (tenant, survey, link): (String, String, String),
+) -> Result<Result<(Arc<Tenant>, Arc<Survey>, Participant, Words), HttpResponse>, WebError> {
+    let (tenant, survey) = survey_named(state, request, &tenant, &survey).await?;
+    let asked = super::language::words_for(request, &survey);
+    let found = state
+        .stores
+        .participants
+        .by_link(&survey.survey_ref(), &link)
+        .await?;
+    let participant = match found {
+        LinkState::Open(participant) | LinkState::Answered(participant, _) => participant,
+        LinkState::Unknown => {
+            return Ok(Err(super::participant::unknown(tenant, &survey, &asked)?));
+        }
+    };
+    let words = match &participant.person.language {
+        Some(tag) if !request.query_string().contains("lang=") => Words::for_tag(tag.as_str()),
+        _ => asked,
+    };
+    Ok(Ok((tenant, survey, participant, words)))
+}
+
+fn page(
+    request: &HttpRequest,
+    (tenant, survey, words): (Arc<Tenant>, &Survey, Words),
+    done: bool,
+) -> Result<HttpResponse, WebError> {
+    let name = tenant.name.clone();
+    let (heading, message) = match done {
+        true => ("opted-out-title", "opted-out-message"),
+        false => ("opt-out-title", "opt-out-message"),
+    };
+    let page = OptOutPage {
+        title: survey
+            .text_in(words.lang(), "title", &survey.title)
+            .to_owned(),
+        heading: words.s(heading, "tenant", &name),
+        message: words.s(message, "tenant", &name),
+        done,
+        action: request.path().to_owned(),
+        tenant,
+        words,
+    };
+    render_with_status(StatusCode::OK, &page)
+}
+
+/// `GET /s/{tenant}/{survey}/p/{link}/opt-out`: asks (or says it is done).
+pub async fn ask(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (tenant, survey, participant, words) =
+        match participant_of(&state, &request, path.into_inner()).await? {
+            Ok(found) => found,
+            Err(page) => return Ok(page),
+        };
+    let done = participant.mail.opted_out.is_some();
+    page(&request, (tenant, &survey, words), done)
+}
+
+/// `POST /s/{tenant}/{survey}/p/{link}/opt-out`: no more mail from the tenant to them.
+pub async fn confirm(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (tenant, survey, participant, words) =
+        match participant_of(&state, &request, path.into_inner()).await? {
+            Ok(found) => found,
+            Err(page) => return Ok(page),
+        };
+    let stores = &state.stores;
+    let filed = survey.survey_ref();
+    // The tenant's list first (what mailings obey), then this survey's marker and record.
+    stores
+        .mailings
+        .opt_out(&tenant.slug, &participant.person.email)
+        .await?;
+    stores
+        .participants
+        .set_mark(&filed, Mark::OptedOut, &participant.id)
+        .await?;
+    let now = time::OffsetDateTime::now_utc();
+    stores
+        .participants
+        .change_if(&filed, &participant.id, |p| {
+            p.mail.opted_out.is_none() && {
+                p.mail.opted_out = Some(now);
+                true
+            }
+        })
+        .await?;
+    page(&request, (tenant, &survey, words), true)
+}

@@ -1,0 +1,403 @@
+//! Sending mailings: a worker takes a mailing's message, walks the survey's participants a
+//! page at a time from where the mailing got, and sends to each one it goes to, at most
+//! `rate` a second. Each send is recorded on the participant (the mailing's id) before the
+//! message ends (see `mail::once`), so no one gets a mailing twice, whichever worker is killed
+//! when. After each page the mailing records how far it got and the message stays hidden a
+//! while longer; a killed worker's message reappears and another goes on from there. Those
+//! the server could not take for now get another pass later, up to `MAX_PASSES`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use time::OffsetDateTime;
+use tokio::sync::Mutex;
+
+use super::mailer::MailerSettings;
+use crate::domain::Survey;
+use crate::domain::mailing::{MAX_PASSES, MailingKind, MailingState, Templates, Values, goes_to};
+use crate::domain::participant::Participant;
+use crate::mail::{Lane, Outcome, Sender, letter};
+use crate::storage::Message;
+use crate::stores::mailings::MailingMessage;
+use crate::stores::participants::Mark;
+use crate::stores::{StoreError, Stores};
+
+/// Participants read at a time (the mailing records its progress after each page).
+const PAGE: usize = 50;
+
+/// Takes the next mailing and sends it; whether there was one.
+pub async fn step(
+    stores: &Stores,
+    sender: &Sender,
+    settings: &MailerSettings,
+    stop: &tokio::sync::watch::Receiver<bool>,
+) -> Result<bool, StoreError> {
+    let queue = stores.mailings.queue();
+    let Some((message, content)) = queue
+        .receive::<MailingMessage>(settings.mailing_visibility)
+        .await?
+    else {
+        return Ok(false);
+    };
+    let named = match content {
+        Ok(named) => named,
+        Err(reason) => {
+            tracing::error!(id = %message.id, %reason, "dropping an unreadable mailing message");
+            queue.finish(&message).await?;
+            return Ok(true);
+        }
+    };
+    send(stores, sender, settings, stop, message, named).await?;
+    Ok(true)
+}
+
+/// Sends mailings until `stop` turns true.
+pub async fn run(
+    stores: Stores,
+    settings: MailerSettings,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    let (Some(sender), Some(_)) = (settings.sender.clone(), settings.site.clone()) else {
+        // Without a sender or the site's address (for the links) nothing can be sent.
+        let _ = stop.wait_for(|stopped| *stopped).await;
+        return;
+    };
+    while !*stop.borrow() {
+        let wait = match step(&stores, &sender, &settings, &stop).await {
+            Ok(true) => Duration::ZERO,
+            Ok(false) => Duration::from_millis(500),
+            Err(error) => {
+                let error = crate::telemetry::error_chain(&error);
+                tracing::error!(%error, "a mailing step failed");
+                Duration::from_secs(2)
+            }
+        };
+        if !wait.is_zero() {
+            tokio::select! {
+                _ = stop.changed() => {}
+                () = tokio::time::sleep(wait) => {}
+            }
+        }
+    }
+}
+
+/// What one participant's send came to.
+enum Sent {
+    Yes,
+    Not,
+    Bounced,
+    Deferred,
+}
+
+/// What a mailing needs to write its letters.
+struct Writer {
+    survey: Arc<Survey>,
+    templates: Templates,
+    kind: MailingKind,
+    mailing: String,
+    site: String,
+    host: String,
+}
+
+async fn send(
+    stores: &Stores,
+    sender: &Sender,
+    settings: &MailerSettings,
+    stop: &tokio::sync::watch::Receiver<bool>,
+    mut message: Message,
+    named: MailingMessage,
+) -> Result<(), StoreError> {
+    let queue = stores.mailings.queue();
+    let Some(survey) = stores.surveys.get(&named.tenant, &named.survey).await? else {
+        return queue.finish(&message).await;
+    };
+    let at = survey.survey_ref();
+    let Some((mut mailing, mut etag)) = stores.mailings.get(&at, &named.id).await? else {
+        return queue.finish(&message).await;
+    };
+    if mailing.state == MailingState::Finished {
+        return queue.finish(&message).await;
+    }
+    let site = settings.site.clone().unwrap_or_default();
+    let host = url::Url::parse(&site)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_owned))
+        .unwrap_or_else(|| "canvass.invalid".into());
+    let writer = Arc::new(Writer {
+        templates: stores.mailings.templates(&at).await?.0,
+        kind: mailing.kind,
+        mailing: mailing.id.clone(),
+        survey: survey.clone(),
+        site,
+        host,
+    });
+    let lanes: Arc<Mutex<Vec<Lane>>> = Arc::new(Mutex::new(Vec::new()));
+    let pace = settings.mailing_rate.map(|rate| {
+        let mut interval =
+            tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(rate.max(1))));
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Arc::new(Mutex::new(interval))
+    });
+    let outcome = loop {
+        if *stop.borrow() {
+            // Another worker goes on from the recorded page once the message reappears.
+            break Ok(());
+        }
+        let page = stores
+            .participants
+            .page(&at, None, mailing.cursor.as_deref(), PAGE)
+            .await?;
+        // Reached by this mailing before (by a worker killed before it recorded the page):
+        // counted again here, so the count is exact whatever was killed when.
+        let reached = page
+            .participants
+            .iter()
+            .filter(|p| p.mail.mailings.contains(&mailing.id))
+            .count() as u64;
+        mailing.sent += reached;
+        let due: Vec<Participant> = page
+            .participants
+            .into_iter()
+            .filter(|participant| goes_to(mailing.kind, &mailing.id, participant))
+            .collect();
+        let emails: Vec<_> = due.iter().map(|p| &p.person.email).collect();
+        let opted_out = stores.mailings.opted_out(&at.tenant, &emails).await?;
+        let mut to_send = Vec::with_capacity(due.len());
+        for (participant, opted_out) in due.into_iter().zip(opted_out) {
+            match opted_out {
+                true => {
+                    let now = OffsetDateTime::now_utc();
+                    stores
+                        .participants
+                        .set_mark(&at, Mark::OptedOut, &participant.id)
+                        .await?;
+                    stores
+                        .participants
+                        .change_if(&at, &participant.id, |p| {
+                            p.mail.opted_out.is_none() && {
+                                p.mail.opted_out = Some(now);
+                                true
+                            }
+                        })
+                        .await?;
+                }
+                false => to_send.push(participant),
+            }
+        }
+        let results: Vec<Result<Sent, StoreError>> = futures_util::stream::iter(to_send)
+            .map(|participant| {
+                let (lanes, pace, writer) = (lanes.clone(), pace.clone(), writer.clone());
+                async move {
+                    if let Some(pace) = &pace {
+                        pace.lock().await.tick().await;
+                    }
+                    let mut lane = lanes.lock().await.pop().unwrap_or_else(|| sender.lane());
+                    let sent = send_one(stores, sender, &mut lane, &writer, &participant).await;
+                    lanes.lock().await.push(lane);
+                    sent
+                }
+            })
+            .buffer_unordered(settings.mailing_lanes.max(1))
+            .collect()
+            .await;
+        let mut failed = None;
+        for result in results {
+            match result {
+                Ok(Sent::Yes) => mailing.sent += 1,
+                Ok(Sent::Bounced) => mailing.bounced += 1,
+                Ok(Sent::Deferred) => mailing.deferred += 1,
+                Ok(Sent::Not) => {}
+                Err(error) => failed = Some(error),
+            }
+        }
+        if let Some(error) = failed {
+            // Left as recorded: the next try sends to those this page did not reach.
+            break Err(error);
+        }
+        mailing.cursor = page.next.clone();
+        let finished = page.next.is_none();
+        if finished {
+            if mailing.deferred > 0 && mailing.pass < MAX_PASSES {
+                // The next pass counts everyone it reached again, from the start.
+                mailing.pass += 1;
+                mailing.deferred = 0;
+                mailing.sent = 0;
+            } else {
+                mailing.state = MailingState::Finished;
+                mailing.finished = Some(OffsetDateTime::now_utc());
+            }
+        }
+        let Some(saved) = stores.mailings.save(&at, &mailing, etag).await? else {
+            // Another worker took the mailing over (this one's hold lapsed): it goes on.
+            tracing::warn!(mailing = %mailing.id, "another worker took over a mailing");
+            break Ok(());
+        };
+        etag = saved;
+        if mailing.state == MailingState::Finished {
+            tracing::info!(mailing = %mailing.id, sent = mailing.sent, bounced = mailing.bounced, "a mailing finished");
+            queue.finish(&message).await?;
+            break Ok(());
+        }
+        if finished {
+            // Another pass, later, for those the server could not take this time.
+            queue.replace(&message, &named, settings.pass_wait).await?;
+            break Ok(());
+        }
+        queue
+            .extend(&mut message, settings.mailing_visibility)
+            .await?;
+    };
+    for mut lane in lanes.lock().await.drain(..) {
+        lane.close().await;
+    }
+    outcome
+}
+
+/// Writes and sends one participant's letter, recording it on them first.
+async fn send_one(
+    stores: &Stores,
+    sender: &Sender,
+    lane: &mut Lane,
+    writer: &Writer,
+    participant: &Participant,
+) -> Result<Sent, StoreError> {
+    let survey = &writer.survey;
+    let at = survey.survey_ref();
+    let language = participant.person.language.as_ref();
+    let default = survey.offered_languages().remove(0);
+    let template = writer
+        .templates
+        .for_language(writer.kind, language, &default);
+    let tag = language.unwrap_or(&default).to_string();
+    let title = survey.text_in(&tag, "title", &survey.title);
+    let survey_url = format!("{}/s/{}/{}", writer.site, survey.tenant, survey.slug);
+    let link = crate::links::personal(&survey_url, &participant.link);
+    let filled = template.fill(&Values::of(participant, title, link.clone()));
+    let message_id = format!("<{}.{}@{}>", writer.mailing, participant.id, writer.host);
+    let opt_out = crate::links::opt_out(&survey_url, &participant.link);
+    let letter = letter(
+        &participant.person.email,
+        &filled,
+        &survey.tenant.to_string(),
+        &opt_out,
+        message_id,
+    );
+    let message = match sender.letter(&letter) {
+        Ok(message) => message,
+        Err(error) => {
+            tracing::error!(%error, participant = %participant.id, "a mailing's letter could not be written");
+            return Ok(Sent::Bounced);
+        }
+    };
+    let (kind, mailing) = (writer.kind, writer.mailing.clone());
+    let now = OffsetDateTime::now_utc();
+    let record = async {
+        // The marker first: the document then says so, or the next try does (or undoes it).
+        if kind == MailingKind::Invitation {
+            stores
+                .participants
+                .set_mark(&at, Mark::Invited, &participant.id)
+                .await?;
+        }
+        stores
+            .participants
+            .change_if(&at, &participant.id, |p| {
+                if !goes_to(kind, &mailing, p) {
+                    return false;
+                }
+                p.mail.mailings.push(mailing.clone());
+                match kind {
+                    MailingKind::Invitation => p.mail.invited = Some(now),
+                    MailingKind::Reminder => {
+                        p.mail.reminded += 1;
+                        p.mail.last_reminded = Some(now);
+                    }
+                }
+                true
+            })
+            .await
+    };
+    let outcome = match lane.send_once(&message, record).await {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            tracing::warn!(%error, "the mail server could not be reached for a mailing");
+            return Ok(Sent::Deferred);
+        }
+    };
+    match outcome {
+        Outcome::Sent => Ok(Sent::Yes),
+        Outcome::Declined => {
+            settle_invited(stores, &at, kind, &participant.id).await?;
+            Ok(Sent::Not)
+        }
+        Outcome::NotRecorded(error) => Err(error),
+        Outcome::Refused {
+            reason,
+            permanent,
+            recorded,
+        } => {
+            let mailing = writer.mailing.clone();
+            if permanent {
+                stores
+                    .participants
+                    .set_mark(&at, Mark::Bounced, &participant.id)
+                    .await?;
+            }
+            stores
+                .participants
+                .change_if(&at, &participant.id, |p| {
+                    let mut changed = false;
+                    if recorded && p.mail.mailings.contains(&mailing) {
+                        p.mail.mailings.retain(|id| *id != mailing);
+                        match kind {
+                            MailingKind::Invitation => p.mail.invited = None,
+                            MailingKind::Reminder => {
+                                p.mail.reminded = p.mail.reminded.saturating_sub(1)
+                            }
+                        }
+                        changed = true;
+                    }
+                    if permanent && p.mail.bounced.is_none() {
+                        p.mail.bounced = Some(now);
+                        changed = true;
+                    }
+                    changed
+                })
+                .await?;
+            settle_invited(stores, &at, kind, &participant.id).await?;
+            match permanent {
+                true => {
+                    tracing::warn!(%reason, participant = %participant.id, "a participant's mail server refused a mailing for good");
+                    Ok(Sent::Bounced)
+                }
+                false => {
+                    tracing::warn!(%reason, participant = %participant.id, "a mailing's message waits for the next pass");
+                    Ok(Sent::Deferred)
+                }
+            }
+        }
+    }
+}
+
+/// Removes the invited marker an invitation set for a send that did not happen, unless the
+/// participant is invited all the same.
+async fn settle_invited(
+    stores: &Stores,
+    at: &crate::domain::SurveyRef,
+    kind: MailingKind,
+    id: &str,
+) -> Result<(), StoreError> {
+    if kind != MailingKind::Invitation {
+        return Ok(());
+    }
+    let invited = stores
+        .participants
+        .get(at, id)
+        .await?
+        .is_some_and(|p| p.mail.invited.is_some());
+    match invited {
+        true => Ok(()),
+        false => stores.participants.clear_mark(at, Mark::Invited, id).await,
+    }
+}
