@@ -13,7 +13,7 @@ use crate::smtp_tls::Server;
 const PARTICIPANTS: usize = 3000;
 
 #[tokio::test]
-async fn workers_killed_mid_mailing_send_each_invitation_exactly_once() {
+async fn workers_killed_mid_mailing_never_send_an_invitation_twice() {
     let server = Server::start("plain");
     let mailbox = server.mailbox();
     let data = tempfile::tempdir().expect("a data dir");
