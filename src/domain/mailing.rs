@@ -168,16 +168,18 @@ impl Template {
     /// cannot make a link or emphasis).
     pub fn fill(&self, values: &Values) -> Filled {
         // Checked templates always split; an unchecked one is filled as it reads.
-        let fill = |text: &str, escape: bool| match parts(text) {
+        let fill = |text: &str, how: Fill| match parts(text) {
             Ok(parts) => parts
                 .into_iter()
                 .map(|part| match part {
                     Part::Text(text) => text.to_owned(),
                     Part::Placeholder(name) => {
                         let value = values.get(name);
-                        match escape && name != "link" {
-                            true => escape_markdown(&value),
-                            false => value,
+                        match how {
+                            Fill::Markdown if name != "link" => escape_markdown(&value),
+                            // A subject is one line, whatever a value holds.
+                            Fill::Line => value.replace(['\r', '\n', '\t'], " "),
+                            _ => value,
                         }
                     }
                 })
@@ -185,11 +187,19 @@ impl Template {
             Err(_) => text.to_owned(),
         };
         Filled {
-            subject: fill(&self.subject, false),
-            text: fill(&self.body, false),
-            markdown: fill(&self.body, true),
+            subject: fill(&self.subject, Fill::Line),
+            text: fill(&self.body, Fill::Text),
+            markdown: fill(&self.body, Fill::Markdown),
         }
     }
+}
+
+/// How a value goes into a filled text.
+#[derive(Clone, Copy)]
+enum Fill {
+    Line,
+    Text,
+    Markdown,
 }
 
 /// A template filled for one participant.
@@ -430,6 +440,14 @@ mod tests {
         assert_eq!(
             filled.markdown,
             "Dear Ada \\*Lovelace\\*, [go](http://x/s/t/s/p/abc_def)"
+        );
+        let split = Values {
+            first_name: "Ann\r\nBcc: all@example.com".into(),
+            ..values()
+        };
+        assert_eq!(
+            template.fill(&split).subject,
+            "Team [pulse](http://evil) for Ann  Bcc: all@example.com"
         );
         let nameless = Values {
             first_name: String::new(),
