@@ -93,10 +93,13 @@ enum Sent {
 /// What a mailing needs to write its letters.
 struct Writer {
     survey: Arc<Survey>,
+    /// Worked out once per mailing, not per letter.
+    at: crate::domain::SurveyRef,
+    default: crate::domain::language::LanguageTag,
+    survey_url: String,
     templates: Templates,
     kind: MailingKind,
     mailing: String,
-    site: String,
     host: String,
 }
 
@@ -128,8 +131,10 @@ async fn send(
         templates: stores.mailings.templates(&at).await?.0,
         kind: mailing.kind,
         mailing: mailing.id.clone(),
+        at: at.clone(),
+        default: survey.offered_languages().remove(0),
+        survey_url: format!("{site}/s/{}/{}", survey.tenant, survey.slug),
         survey: survey.clone(),
-        site,
         host,
     });
     let lanes: Arc<Mutex<Vec<Lane>>> = Arc::new(Mutex::new(Vec::new()));
@@ -262,20 +267,17 @@ async fn send_one(
     writer: &Writer,
     participant: &Participant,
 ) -> Result<Sent, StoreError> {
-    let survey = &writer.survey;
-    let at = survey.survey_ref();
+    let (survey, at, survey_url) = (&writer.survey, &writer.at, &writer.survey_url);
     let language = participant.person.language.as_ref();
-    let default = survey.offered_languages().remove(0);
     let template = writer
         .templates
-        .for_language(writer.kind, language, &default);
-    let tag = language.unwrap_or(&default).to_string();
+        .for_language(writer.kind, language, &writer.default);
+    let tag = language.unwrap_or(&writer.default).to_string();
     let title = survey.text_in(&tag, "title", &survey.title);
-    let survey_url = format!("{}/s/{}/{}", writer.site, survey.tenant, survey.slug);
-    let link = crate::links::personal(&survey_url, &participant.link);
+    let link = crate::links::personal(survey_url, &participant.link);
     let filled = template.fill(&Values::of(participant, title, link.clone()));
     let message_id = format!("<{}.{}@{}>", writer.mailing, participant.id, writer.host);
-    let opt_out = crate::links::opt_out(&survey_url, &participant.link);
+    let opt_out = crate::links::opt_out(survey_url, &participant.link);
     let letter = letter(
         &participant.person.email,
         &filled,
@@ -297,12 +299,12 @@ async fn send_one(
         if kind == MailingKind::Invitation {
             stores
                 .participants
-                .set_mark(&at, Mark::Invited, &participant.id)
+                .set_mark(at, Mark::Invited, &participant.id)
                 .await?;
         }
         stores
             .participants
-            .change_if(&at, &participant.id, |p| {
+            .change_if(at, &participant.id, |p| {
                 if !goes_to(kind, &mailing, p) {
                     return false;
                 }
@@ -328,7 +330,7 @@ async fn send_one(
     match outcome {
         Outcome::Sent => Ok(Sent::Yes),
         Outcome::Declined => {
-            settle_invited(stores, &at, kind, &participant.id).await?;
+            settle_invited(stores, at, kind, &participant.id).await?;
             Ok(Sent::Not)
         }
         Outcome::NotRecorded(error) => Err(error),
@@ -341,12 +343,12 @@ async fn send_one(
             if permanent {
                 stores
                     .participants
-                    .set_mark(&at, Mark::Bounced, &participant.id)
+                    .set_mark(at, Mark::Bounced, &participant.id)
                     .await?;
             }
             stores
                 .participants
-                .change_if(&at, &participant.id, |p| {
+                .change_if(at, &participant.id, |p| {
                     let mut changed = false;
                     if recorded && p.mail.mailings.contains(&mailing) {
                         p.mail.mailings.retain(|id| *id != mailing);
@@ -365,7 +367,7 @@ async fn send_one(
                     changed
                 })
                 .await?;
-            settle_invited(stores, &at, kind, &participant.id).await?;
+            settle_invited(stores, at, kind, &participant.id).await?;
             match permanent {
                 true => {
                     tracing::warn!(%reason, participant = %participant.id, "a participant's mail server refused a mailing for good");
