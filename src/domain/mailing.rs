@@ -486,4 +486,52 @@ mod tests {
             Template::default_for(MailingKind::Reminder)
         );
     }
+
+    #[test]
+    fn a_mailing_goes_only_to_those_it_is_for_and_once() {
+        use crate::domain::participant::{Participant, check_list};
+        let at = OffsetDateTime::UNIX_EPOCH;
+        let given = crate::domain::participant::GivenParticipant {
+            email: "ann@example.com".into(),
+            ..Default::default()
+        };
+        let mut ann = Participant {
+            id: "0123456789abcdef".into(),
+            person: check_list(vec![(1, given)], &[], |_| false)
+                .expect("valid")
+                .remove(0),
+            link: "link".into(),
+            added: at,
+            started: None,
+            finished: None,
+            mail: Default::default(),
+        };
+        use MailingKind::{Invitation, Reminder};
+        assert!(goes_to(Invitation, "m1", &ann) && !goes_to(Reminder, "m1", &ann));
+        ann.mail.invited = Some(at);
+        ann.mail.mailings.push("m1".into());
+        assert!(
+            !goes_to(Invitation, "m2", &ann),
+            "invited once, never again"
+        );
+        assert!(
+            !goes_to(Reminder, "m1", &ann),
+            "a mailing reaches them once"
+        );
+        assert!(goes_to(Reminder, "m2", &ann));
+        ann.started = Some(at);
+        assert!(
+            goes_to(Reminder, "m2", &ann),
+            "opened but not answered: reminded"
+        );
+        for stop in 0..3 {
+            let mut stopped = ann.clone();
+            match stop {
+                0 => stopped.finished = Some(at),
+                1 => stopped.mail.opted_out = Some(at),
+                _ => stopped.mail.bounced = Some(at),
+            }
+            assert!(!goes_to(Reminder, "m2", &stopped) && !goes_to(Invitation, "m2", &stopped));
+        }
+    }
 }
