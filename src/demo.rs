@@ -273,6 +273,7 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             hidden: walk.hidden,
             language: None,
             over_quota: Default::default(),
+            participant: None,
         };
         stores
             .answer_queues

@@ -70,6 +70,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         hidden: Default::default(),
         language: None,
         over_quota: Default::default(),
+        participant: None,
     }
 }
 

@@ -63,7 +63,8 @@ pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), Benc
     let options = SheetOptions::default();
     let started = Instant::now();
     let mut bytes = 0usize;
-    let mut stream = format.stream(stores.clone(), survey, options);
+    let layout = crate::export::sheet_layout(&stores, &survey).await?;
+    let mut stream = format.stream(stores.clone(), survey, layout, options);
     let mut shown = Instant::now();
     while let Some(chunk) = stream.next().await {
         bytes += chunk?.len();

@@ -98,7 +98,8 @@ pub struct Answer {
     pub survey_version: u32,
     /// The reference number shown to the respondent; unique across the service.
     pub reference: Reference,
-    /// When the respondent submitted.
+    /// When the respondent submitted (only the day, at midnight UTC, for a survey whose
+    /// answers are anonymous).
     #[schema(value_type = String, format = DateTime)]
     #[serde(with = "time::serde::rfc3339")]
     pub submitted_at: OffsetDateTime,
@@ -118,6 +119,10 @@ pub struct Answer {
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     #[schema(value_type = Vec<String>)]
     pub over_quota: BTreeSet<super::quota::QuotaId>,
+    /// The participant who gave it through their personal link, when its survey's answers are
+    /// not anonymous.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub participant: Option<Box<super::participant::Respondent>>,
 }
 
 impl Answer {
@@ -688,6 +693,7 @@ mod tests {
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),
+            participant: None,
         };
         assert!(answer.mentions("lovely coffee"));
         assert!(
@@ -983,6 +989,7 @@ mod tests {
             hidden: BTreeSet::from([id("many")]),
             language: None,
             over_quota: Default::default(),
+            participant: None,
         };
         let json = serde_json::to_string(&answer).expect("serialises");
         let back: Answer = serde_json::from_str(&json).expect("deserialises");

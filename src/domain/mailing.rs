@@ -378,6 +378,7 @@ pub const MAX_PASSES: u32 = 4;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::participant::Moment;
 
     fn values() -> Values {
         Values {
@@ -519,7 +520,7 @@ mod tests {
             "a mailing reaches them once"
         );
         assert!(goes_to(Reminder, "m2", &ann));
-        ann.started = Some(at);
+        ann.started = Some(Moment::At(at));
         assert!(
             goes_to(Reminder, "m2", &ann),
             "opened but not answered: reminded"
@@ -527,7 +528,7 @@ mod tests {
         for stop in 0..3 {
             let mut stopped = ann.clone();
             match stop {
-                0 => stopped.finished = Some(at),
+                0 => stopped.finished = Some(Moment::At(at)),
                 1 => stopped.mail.opted_out = Some(at),
                 _ => stopped.mail.bounced = Some(at),
             }

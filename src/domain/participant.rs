@@ -21,6 +21,9 @@ pub const MAX_ATTRIBUTES: usize = 20;
 pub const MAX_ATTRIBUTE_NAME: usize = 40;
 /// Longest attribute value.
 pub const MAX_ATTRIBUTE_VALUE: usize = 500;
+/// Most attribute names a survey's participants have in all (each a column of the answers'
+/// downloads).
+pub const MAX_ATTRIBUTE_COLUMNS: usize = 50;
 /// Most problems an import lists (then how many more).
 pub const MAX_LISTED_PROBLEMS: usize = 50;
 
@@ -79,14 +82,68 @@ pub struct Participant {
     #[serde(with = "time::serde::rfc3339")]
     pub added: OffsetDateTime,
     /// When they first opened their link.
-    #[serde(default, with = "time::serde::rfc3339::option")]
-    pub started: Option<OffsetDateTime>,
+    #[serde(default)]
+    pub started: Option<Moment>,
     /// When their answer was sent through their link.
-    #[serde(default, with = "time::serde::rfc3339::option")]
-    pub finished: Option<OffsetDateTime>,
+    #[serde(default)]
+    pub finished: Option<Moment>,
     /// What mailings did.
     #[serde(default)]
     pub mail: MailTrack,
+}
+
+/// When something happened to a participant: its time, or only that it happened. A survey
+/// whose answers are anonymous keeps no time of opening or answering, which could otherwise be
+/// set beside its answers' references and times to tell whose each one is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    At(OffsetDateTime),
+    Untimed,
+}
+
+impl Moment {
+    /// Now, or untimed when `anonymous`.
+    pub fn now(anonymous: bool) -> Self {
+        match anonymous {
+            true => Moment::Untimed,
+            false => Moment::At(OffsetDateTime::now_utc()),
+        }
+    }
+
+    /// Its time, when it was kept.
+    pub fn at(self) -> Option<OffsetDateTime> {
+        match self {
+            Moment::At(at) => Some(at),
+            Moment::Untimed => None,
+        }
+    }
+}
+
+/// A moment as stored: an RFC 3339 time, or `true` for one without a time.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum StoredMoment {
+    At(#[serde(with = "time::serde::rfc3339")] OffsetDateTime),
+    Untimed(bool),
+}
+
+impl Serialize for Moment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Moment::At(at) => StoredMoment::At(at),
+            Moment::Untimed => StoredMoment::Untimed(true),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Moment {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match StoredMoment::deserialize(deserializer)? {
+            StoredMoment::At(at) => Moment::At(at),
+            StoredMoment::Untimed(_) => Moment::Untimed,
+        })
+    }
 }
 
 /// What mailings did for a participant.
@@ -128,6 +185,47 @@ impl Participant {
             ParticipantStatus::Invited
         } else {
             ParticipantStatus::Added
+        }
+    }
+}
+
+/// Who gave an answer through their personal link, as their list said then: kept with the
+/// answer of a survey whose answers are not anonymous, for the downloads' columns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Respondent {
+    /// Their id in the participants API.
+    pub id: String,
+    pub email: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// The owner's own columns (department, customer number, ...).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attributes: BTreeMap<String, String>,
+}
+
+impl Participant {
+    /// Them, as an answer of theirs names them.
+    pub fn respondent(&self) -> Respondent {
+        let person = &self.person;
+        Respondent {
+            id: self.id.clone(),
+            email: person.email.as_str().to_owned(),
+            first_name: person.first_name.clone(),
+            last_name: person.last_name.clone(),
+            attributes: person.attributes.clone(),
+        }
+    }
+
+    /// What `{{p:NAME}}` in a question's text shows them: their first or last name, or an
+    /// attribute of theirs.
+    pub fn recalled(&self, name: &str) -> Option<&str> {
+        let person = &self.person;
+        match name {
+            FIRST_NAME => person.first_name.as_deref(),
+            LAST_NAME => person.last_name.as_deref(),
+            _ => person.attributes.get(name).map(String::as_str),
         }
     }
 }
@@ -192,7 +290,8 @@ fn optional(text: Option<String>) -> Option<String> {
         .filter(|text| !text.is_empty())
 }
 
-fn valid_attribute_name(name: &str) -> bool {
+/// Whether `name` can name an attribute: 1 to `MAX_ATTRIBUTE_NAME` letters, digits or `_`.
+pub fn valid_attribute_name(name: &str) -> bool {
     (1..=MAX_ATTRIBUTE_NAME).contains(&name.len())
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
@@ -567,17 +666,33 @@ mod tests {
         assert_eq!(participant.status(), ParticipantStatus::Added);
         participant.mail.invited = Some(at);
         assert_eq!(participant.status(), ParticipantStatus::Invited);
-        participant.started = Some(at);
+        participant.started = Some(Moment::At(at));
         assert_eq!(participant.status(), ParticipantStatus::Started);
         participant.mail.bounced = Some(at);
         assert_eq!(participant.status(), ParticipantStatus::Bounced);
         participant.mail.opted_out = Some(at);
         assert_eq!(participant.status(), ParticipantStatus::OptedOut);
-        participant.finished = Some(at);
+        participant.finished = Some(Moment::Untimed);
         assert_eq!(participant.status(), ParticipantStatus::Finished);
         // Answered without a recorded opening (that write failed): finished all the same.
         participant.started = None;
         assert_eq!(participant.status(), ParticipantStatus::Finished);
+    }
+
+    #[test]
+    fn a_moment_is_stored_as_its_time_or_as_true_and_read_back() {
+        let at = OffsetDateTime::UNIX_EPOCH;
+        let stored = |moment: Option<Moment>| serde_json::to_string(&moment).expect("stored");
+
+        assert_eq!(stored(Some(Moment::At(at))), "\"1970-01-01T00:00:00Z\"");
+        assert_eq!(stored(Some(Moment::Untimed)), "true");
+        for moment in [None, Some(Moment::At(at)), Some(Moment::Untimed)] {
+            let read: Option<Moment> = serde_json::from_str(&stored(moment)).expect("read");
+            assert_eq!(read, moment);
+        }
+        assert_eq!(Moment::Untimed.at(), None);
+        assert_eq!(Moment::now(true), Moment::Untimed);
+        assert!(Moment::now(false).at().is_some());
     }
 
     proptest! {

@@ -1,7 +1,9 @@
 //! Recalling earlier answers in a question's texts ("piping"): a question's text, help text
 //! or option label may hold `{{q:ID}}`, shown as the respondent's answer to question `ID`, or
 //! `{{q:ID|fallback text}}`, shown as the fallback when that question was not answered (not
-//! shown, skipped, or hidden by logic). The respondent's answers come from the walk, which
+//! shown, skipped, or hidden by logic). `{{p:NAME}}` (and `{{p:NAME|fallback}}`) shows a
+//! participant answering through their personal link their `first_name`, `last_name` or
+//! attribute `NAME`; anyone else sees the fallback. The respondent's answers come from the walk, which
 //! holds only answers to questions they were shown, so a hidden question's answer can never
 //! be recalled, whatever the browser sent.
 
@@ -9,9 +11,12 @@ use std::borrow::Cow;
 
 use super::QuestionId;
 use super::answer::has_control_characters;
+use super::participant::valid_attribute_name;
 
 /// What starts a recall in a text.
 pub const OPENING: &str = "{{q:";
+/// What starts a recall of the participant's own details.
+pub const PARTICIPANT_OPENING: &str = "{{p:";
 /// What ends it.
 const CLOSING: &str = "}}";
 /// Most recalls in one text.
@@ -33,37 +38,48 @@ pub enum Piece<'a> {
         /// What is shown when it was not answered.
         fallback: &'a str,
     },
+    /// The participant's detail `name`, else `fallback`.
+    Participant {
+        /// `first_name`, `last_name` or an attribute's name.
+        name: &'a str,
+        /// What is shown to anyone else, or when they have no such detail.
+        fallback: &'a str,
+    },
 }
 
 /// Whether a text holds anything that starts a recall.
 pub fn mentions_recall(text: &str) -> bool {
-    text.contains(OPENING)
+    text.contains(OPENING) || text.contains(PARTICIPANT_OPENING)
+}
+
+/// Where the next recall of either kind starts in `text`, and whether it is a participant's.
+fn next_opening(text: &str) -> Option<(usize, bool)> {
+    let answer = text.find(OPENING).map(|at| (at, false));
+    let participant = text.find(PARTICIPANT_OPENING).map(|at| (at, true));
+    match (answer, participant) {
+        (Some(a), Some(p)) => Some(a.min(p)),
+        (found, None) | (None, found) => found,
+    }
 }
 
 /// Reads a text into its pieces, or says what is wrong with a recall in it.
 pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, String> {
     let mut pieces = Vec::new();
     let mut rest = text;
-    while let Some(at) = rest.find(OPENING) {
+    while let Some((at, theirs)) = next_opening(rest) {
         if at > 0 {
             pieces.push(Piece::Text(&rest[..at]));
         }
+        // Both openings are as long.
         let inside = &rest[at + OPENING.len()..];
         let end = inside.find(CLOSING).ok_or(
-            "an earlier answer is recalled as {{q:ID}} or {{q:ID|fallback}}: this one is not \
-             closed with }}",
+            "an earlier answer is recalled as {{q:ID}} or {{q:ID|fallback}}, a participant's \
+             detail as {{p:NAME}}: this one is not closed with }}",
         )?;
         let (id, fallback) = inside[..end]
             .split_once('|')
             .unwrap_or((&inside[..end], ""));
-        let question = QuestionId::parse(id.trim()).ok_or_else(|| {
-            format!(
-                "\"{}\" in {{{{q:...}}}} is not a question id (1 to 32 lowercase letters and \
-                 digits)",
-                id.trim()
-            )
-        })?;
-        if fallback.contains(OPENING) || fallback.chars().count() > MAX_FALLBACK {
+        if mentions_recall(fallback) || fallback.chars().count() > MAX_FALLBACK {
             return Err(format!(
                 "the fallback of a recall is at most {MAX_FALLBACK} characters and recalls \
                  nothing itself"
@@ -72,18 +88,35 @@ pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, String> {
         if has_control_characters(fallback) {
             return Err("remove the control characters from the recall's fallback".into());
         }
-        pieces.push(Piece::Recall { question, fallback });
-        if pieces
+        rest = &inside[end + CLOSING.len()..];
+        let name = id.trim();
+        if theirs {
+            if !valid_attribute_name(name) {
+                return Err(format!(
+                    "\"{name}\" in {{{{p:...}}}} is not first_name, last_name or a participant's \
+                     attribute name (1 to 40 letters, digits or _)"
+                ));
+            }
+            pieces.push(Piece::Participant { name, fallback });
+        } else {
+            let question = QuestionId::parse(name).ok_or_else(|| {
+                format!(
+                    "\"{}\" in {{{{q:...}}}} is not a question id (1 to 32 lowercase letters and \
+                 digits)",
+                    id.trim()
+                )
+            })?;
+            pieces.push(Piece::Recall { question, fallback });
+        }
+        let recalls = pieces
             .iter()
-            .filter(|p| matches!(p, Piece::Recall { .. }))
-            .count()
-            > MAX_RECALLS_PER_TEXT
-        {
+            .filter(|p| !matches!(p, Piece::Text(_)))
+            .count();
+        if recalls > MAX_RECALLS_PER_TEXT {
             return Err(format!(
-                "a text recalls at most {MAX_RECALLS_PER_TEXT} earlier answers"
+                "a text recalls at most {MAX_RECALLS_PER_TEXT} earlier answers and details"
             ));
         }
-        rest = &inside[end + CLOSING.len()..];
     }
     if !rest.is_empty() {
         pieces.push(Piece::Text(rest));
@@ -104,10 +137,15 @@ pub fn recalled(text: &str) -> Result<Vec<QuestionId>, String> {
     Ok(ids)
 }
 
-/// The text as a respondent reads it: each recall replaced by `answer` of its question (cut
-/// to `MAX_RECALLED` characters), or its fallback when there is none. Plain text: the page
-/// escapes it like any other. A text without recalls comes back as it is.
-pub fn render<'a>(text: &'a str, answer: impl Fn(&QuestionId) -> Option<String>) -> Cow<'a, str> {
+/// The text as a respondent reads it: each recall replaced by `answer` of its question, or
+/// by `theirs` of a participant's detail (cut to `MAX_RECALLED` characters), or its fallback
+/// when there is none. Plain text: the page escapes it like any other. A text without
+/// recalls comes back as it is.
+pub fn render<'a>(
+    text: &'a str,
+    answer: impl Fn(&QuestionId) -> Option<String>,
+    theirs: impl Fn(&str) -> Option<String>,
+) -> Cow<'a, str> {
     if !mentions_recall(text) {
         return Cow::Borrowed(text);
     }
@@ -121,6 +159,10 @@ pub fn render<'a>(text: &'a str, answer: impl Fn(&QuestionId) -> Option<String>)
             Piece::Text(words) => shown.push_str(words),
             Piece::Recall { question, fallback } => match answer(&question) {
                 Some(given) if !given.trim().is_empty() => shown.push_str(&cut(&given)),
+                _ => shown.push_str(fallback),
+            },
+            Piece::Participant { name, fallback } => match theirs(name) {
+                Some(detail) if !detail.trim().is_empty() => shown.push_str(&cut(&detail)),
                 _ => shown.push_str(fallback),
             },
         }
@@ -150,18 +192,51 @@ mod tests {
     fn a_recall_is_the_answer_else_its_fallback_else_nothing() {
         let answers = |q: &QuestionId| (q.as_str() == "stars").then(|| "2".to_owned());
         assert_eq!(
-            render("You gave {{q:stars}} stars: why?", answers),
+            render("You gave {{q:stars}} stars: why?", answers, |_| None),
             "You gave 2 stars: why?"
         );
         assert_eq!(
-            render("Hello {{q:name|there}}, and {{q:city}}.", answers),
+            render("Hello {{q:name|there}}, and {{q:city}}.", answers, |_| None),
             "Hello there, and ."
         );
-        assert_eq!(render("No recall {{here}}", answers), "No recall {{here}}");
+        assert_eq!(
+            render("No recall {{here}}", answers, |_| None),
+            "No recall {{here}}"
+        );
         let long = "x".repeat(MAX_RECALLED + 50);
-        let shown = render("{{q:note}}", |_| Some(long.clone()));
+        let shown = render("{{q:note}}", |_| Some(long.clone()), |_| None);
         assert_eq!(shown.chars().count(), MAX_RECALLED + 1);
         assert!(shown.ends_with('…'));
+    }
+
+    #[test]
+    fn a_participants_detail_is_theirs_else_the_fallback() {
+        let theirs = |name: &str| match name {
+            "first_name" => Some("Ann".to_owned()),
+            "team" => Some("Sales".to_owned()),
+            _ => None,
+        };
+        let text = "Hi {{p:first_name|there}}: how is {{p:team|your team}} after {{q:trip}}?";
+        assert_eq!(
+            render(text, |_| Some("Rome".to_owned()), theirs),
+            "Hi Ann: how is Sales after Rome?"
+        );
+        assert_eq!(
+            render(text, |_| None, |_| None),
+            "Hi there: how is your team after ?"
+        );
+        assert_eq!(recalled(text).expect("read"), [id("trip")]);
+        for (bad, said) in [
+            ("{{p:first name}}", "not first_name"),
+            ("{{p:}}", "not first_name"),
+            ("{{p:team|{{p:x}}}}", "recalls nothing itself"),
+            ("{{p:team", "not closed"),
+        ] {
+            let problem = pieces(bad).expect_err(bad);
+            assert!(problem.contains(said), "{bad}: {problem}");
+        }
+        let many = "{{p:a}}{{q:b}}".repeat(MAX_RECALLS_PER_TEXT / 2 + 1);
+        assert!(pieces(&many).is_err());
     }
 
     #[test]
@@ -192,7 +267,7 @@ mod tests {
             answer in proptest::option::of("[a-zA-Z0-9 {}]{0,20}"),
         ) {
             let text = format!("{words}{{{{q:q1|fallback}}}}{words}");
-            let shown = render(&text, |_| answer.clone());
+            let shown = render(&text, |_| answer.clone(), |_| None);
             let well_formed = pieces(&text).is_ok();
             if well_formed {
                 prop_assert!(!shown.contains("{{q:q1"), "{}", shown);

@@ -145,9 +145,11 @@ proptest! {
         let survey = survey_of(two_pages(text, None)).expect("valid");
         let posted = raw(&[("stars", stars), ("why", &why)]);
         let walk = survey.walk(&posted, Some(1));
-        let shown = recall::render(&survey.questions[2].text, |id| {
-            walk.values.get(id).map(|value| value.to_text(|n| n.to_string()))
-        });
+        let shown = recall::render(
+            &survey.questions[2].text,
+            |id| walk.values.get(id).map(|value| value.to_text(|n| n.to_string())),
+            |_| None,
+        );
         let reason_shown = matches!(stars, "1" | "2");
         prop_assert_eq!(shown.contains(&why), reason_shown, "{}", shown);
         prop_assert!(!shown.contains("{{"), "{}", shown);

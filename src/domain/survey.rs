@@ -153,6 +153,10 @@ pub struct Survey {
     /// Who may answer it.
     #[serde(default, skip_serializing_if = "Access::is_open")]
     pub access: Access,
+    /// Whether its answers are anonymous: nothing stored ties one to a participant. Chosen
+    /// before it is first published.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anonymous: bool,
 }
 
 impl Survey {
@@ -187,6 +191,7 @@ impl Survey {
             resume_days: definition.resume_days,
             quotas: definition.quotas.unwrap_or_default(),
             access: definition.access.unwrap_or_default(),
+            anonymous: definition.anonymous.unwrap_or_default(),
         }
     }
 
@@ -259,6 +264,9 @@ impl Survey {
         if let Some(access) = definition.access {
             self.access = access;
         }
+        if let Some(anonymous) = definition.anonymous {
+            self.anonymous = anonymous;
+        }
         self.translations = match definition.translations {
             Some(sent) => sent,
             // Kept, for the texts that still exist, in languages still offered.
@@ -295,6 +303,16 @@ impl Survey {
             resume_days: self.resume_days,
             quotas: Some(self.quotas.clone()),
             access: Some(self.access),
+            anonymous: Some(self.anonymous),
+        }
+    }
+
+    /// The time an answer sent `now` is given: to the day when answers are anonymous, so that
+    /// it cannot be set beside a participant's invitation or reminder to the second.
+    pub fn answer_time(&self, now: OffsetDateTime) -> OffsetDateTime {
+        match self.anonymous {
+            true => now.replace_time(time::Time::MIDNIGHT),
+            false => now,
         }
     }
 

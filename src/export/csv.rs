@@ -85,9 +85,10 @@ fn header(layout: &Layout, options: SheetOptions) -> Result<Bytes, StoreError> {
 pub fn csv_stream(
     stores: Stores,
     survey: Arc<Survey>,
+    layout: Layout,
     options: SheetOptions,
 ) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    let layout = Arc::new(Layout::of(&survey));
+    let layout = Arc::new(layout);
     let first = futures_util::stream::once({
         let layout = layout.clone();
         async move { header(&layout, options) }

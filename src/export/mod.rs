@@ -76,18 +76,39 @@ impl SheetFormat {
         }
     }
 
-    /// The survey's responses in this format, streamed.
+    /// The survey's responses in this format, in the columns of `layout`, streamed.
     pub fn stream(
         self,
         stores: Stores,
         survey: Arc<crate::domain::Survey>,
+        layout: Layout,
         options: SheetOptions,
     ) -> BoxStream<'static, Result<Bytes, StoreError>> {
         match self {
-            SheetFormat::Csv => csv_stream(stores, survey, options).boxed(),
-            SheetFormat::Xlsx => xlsx_stream(stores, survey, options).boxed(),
+            SheetFormat::Csv => csv_stream(stores, survey, layout, options).boxed(),
+            SheetFormat::Xlsx => xlsx_stream(stores, survey, layout, options).boxed(),
         }
     }
+}
+
+/// The columns of a survey's response sheet: its questions', and who gave each response
+/// when its answers are not anonymous and it was given participants.
+pub async fn sheet_layout(
+    stores: &Stores,
+    survey: &crate::domain::Survey,
+) -> Result<Layout, StoreError> {
+    let layout = Layout::of(survey);
+    if survey.anonymous {
+        return Ok(layout);
+    }
+    let names = stores
+        .participants
+        .attribute_names(&survey.survey_ref())
+        .await?;
+    Ok(match names {
+        Some(names) => layout.with_participants(&names),
+        None => layout,
+    })
 }
 
 /// Responses written per transaction: big enough that commits and COPY start-ups are a small

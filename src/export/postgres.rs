@@ -239,6 +239,7 @@ pub(super) async fn copy_responses(
             .or_null(over_quota(answer), |rows, ids| {
                 rows.text_array(ids.iter().map(String::as_str))
             })
+            .or_null(participant(answer).as_deref(), CopyRows::text)
             .end_row();
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
@@ -260,7 +261,7 @@ pub(super) async fn copy_responses(
     }
     copy_in(
         transaction,
-        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota) from stdin",
+        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant) from stdin",
         responses,
     )
     .await?;
@@ -290,6 +291,12 @@ async fn copy_in(
 fn over_quota(answer: &Answer) -> Option<Vec<String>> {
     (!answer.over_quota.is_empty())
         .then(|| answer.over_quota.iter().map(ToString::to_string).collect())
+}
+
+/// Who gave an answer, as JSON (`None`: not a named participant, written as NULL).
+fn participant(answer: &Answer) -> Option<String> {
+    let who = answer.participant.as_ref()?;
+    serde_json::to_string(who).ok()
 }
 
 /// Whether `error` says a row was there already.
@@ -322,14 +329,16 @@ pub(super) async fn write_responses(
         .iter()
         .map(|(_, a)| over_quota(a).and_then(|ids| serde_json::to_string(&ids).ok()))
         .collect();
+    let participants: Vec<Option<String>> = answers.iter().map(|(_, a)| participant(a)).collect();
     sqlx::query(
-        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota)
+        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant)
          select $1, $2, r, s::timestamptz, v, p, l,
-             case when o is null then null else array(select jsonb_array_elements_text(o::jsonb)) end
-         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[]) as u(r, s, v, p, l, o)
+             case when o is null then null else array(select jsonb_array_elements_text(o::jsonb)) end,
+             w::jsonb
+         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $9::text[]) as u(r, s, v, p, l, o, w)
          on conflict (tenant, survey, reference) do update set submitted_at = excluded.submitted_at,
              version = excluded.version, position = excluded.position, language = excluded.language,
-             over_quota = excluded.over_quota",
+             over_quota = excluded.over_quota, participant = excluded.participant",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -339,6 +348,7 @@ pub(super) async fn write_responses(
     .bind(&positions)
     .bind(&languages)
     .bind(&over)
+    .bind(&participants)
     .execute(&mut **transaction)
     .await?;
 

@@ -65,6 +65,17 @@ enum Source {
     Place(QuestionId, String),
     /// A part of a file answer: its name, kind, size or members' download path.
     File(QuestionId, FilePart),
+    /// A detail of the participant who gave it through their personal link.
+    Participant(Detail),
+}
+
+/// A detail of a participant, each a column of its own.
+#[derive(Clone, Debug)]
+enum Detail {
+    Email,
+    FirstName,
+    LastName,
+    Attribute(String),
 }
 
 /// A part of a file answer, each a column of its own.
@@ -193,6 +204,52 @@ impl Layout {
         Self { columns }
     }
 
+    /// The sheet with, after its first columns, who gave each response: the participant's
+    /// address, names and each of `attributes` (for a survey whose answers are not anonymous,
+    /// given participants; responses not given through a personal link leave them empty).
+    pub fn with_participants(mut self, attributes: &[String]) -> Self {
+        let mut details = vec![
+            column(
+                "Participant".into(),
+                "participant".into(),
+                Source::Participant(Detail::Email),
+            ),
+            column(
+                "First name".into(),
+                "participant.first_name".into(),
+                Source::Participant(Detail::FirstName),
+            ),
+            column(
+                "Last name".into(),
+                "participant.last_name".into(),
+                Source::Participant(Detail::LastName),
+            ),
+        ];
+        details.extend(attributes.iter().map(|name| {
+            column(
+                name.clone(),
+                format!("participant.{name}"),
+                Source::Participant(Detail::Attribute(name.clone())),
+            )
+        }));
+        let first_question = self
+            .columns
+            .iter()
+            .position(|column| {
+                !matches!(
+                    column.source,
+                    Source::Reference
+                        | Source::Submitted
+                        | Source::Version
+                        | Source::Language(_)
+                        | Source::OverQuota(_)
+                )
+            })
+            .unwrap_or(self.columns.len());
+        self.columns.splice(first_question..first_question, details);
+        self
+    }
+
     /// The row of one response.
     pub fn row(&self, answer: &Answer) -> Vec<Cell> {
         self.columns
@@ -205,6 +262,18 @@ impl Layout {
 fn cell(source: &Source, answer: &Answer) -> Cell {
     let value = |id: &QuestionId| answer.values.get(id);
     match source {
+        Source::Participant(detail) => {
+            let Some(who) = &answer.participant else {
+                return Cell::Empty;
+            };
+            let text = match detail {
+                Detail::Email => Some(&who.email),
+                Detail::FirstName => who.first_name.as_ref(),
+                Detail::LastName => who.last_name.as_ref(),
+                Detail::Attribute(name) => who.attributes.get(name),
+            };
+            text.map_or(Cell::Empty, |text| Cell::Text(text.clone()))
+        }
         Source::Reference => Cell::Number(answer.reference.0 as f64),
         Source::Submitted => Cell::Moment(answer.submitted_at),
         Source::Version => Cell::Number(f64::from(answer.survey_version)),
@@ -370,6 +439,7 @@ mod tests {
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),
+            participant: None,
         };
         let row = layout.row(&answer);
         assert_eq!(
@@ -390,5 +460,46 @@ mod tests {
                 Cell::Number(4.0),
             ]
         );
+
+        // Who answered, after the first columns; what they lack is empty.
+        let named = layout.with_participants(&["team".into(), "site".into()]);
+        let headers: Vec<&str> = named.columns.iter().map(|c| c.header.as_str()).collect();
+        assert_eq!(
+            headers[..9],
+            [
+                "Reference",
+                "Submitted (UTC)",
+                "Survey version",
+                "Participant",
+                "First name",
+                "Last name",
+                "team",
+                "site",
+                "Say"
+            ]
+        );
+        assert_eq!(named.columns[6].id, "participant.team");
+        let theirs = Answer {
+            participant: Some(Box::new(crate::domain::participant::Respondent {
+                id: "0123456789abcdef".into(),
+                email: "ann@example.com".into(),
+                first_name: Some("Ann".into()),
+                last_name: None,
+                attributes: [("team".to_owned(), "Sales".to_owned())].into(),
+            })),
+            ..answer.clone()
+        };
+        assert_eq!(
+            named.row(&theirs)[3..8],
+            [
+                Cell::Text("ann@example.com".into()),
+                Cell::Text("Ann".into()),
+                Cell::Empty,
+                Cell::Text("Sales".into()),
+                Cell::Empty,
+            ]
+        );
+        assert_eq!(named.row(&answer)[3..8], [const { Cell::Empty }; 5]);
+        assert_eq!(named.row(&answer)[8..], row[3..]);
     }
 }

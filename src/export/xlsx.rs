@@ -38,9 +38,9 @@ fn failed(doing: &str, error: impl std::fmt::Display) -> StoreError {
 pub fn xlsx_stream(
     stores: Stores,
     survey: Arc<Survey>,
+    layout: Layout,
     options: SheetOptions,
 ) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    let layout = Layout::of(&survey);
     let (batches_tx, batches_rx) = mpsc::channel::<Result<Vec<Answer>, StoreError>>(2);
     let (bytes_tx, bytes_rx) = mpsc::channel::<Result<Bytes, StoreError>>(8);
     tokio::spawn(async move {

@@ -17,6 +17,8 @@ pub enum Refusal {
         "email is not set up: the operator sets CANVASS_SMTP_URL and CANVASS_PUBLIC_URL for mailings"
     )]
     NoMail,
+    #[error("publish the survey first: personal links open it only while it is published")]
+    Unpublished,
     #[error("the survey has no participants yet")]
     NoParticipants,
     #[error("{0}")]
@@ -34,6 +36,10 @@ pub async fn start(
 ) -> Result<Result<Mailing, Refusal>, StoreError> {
     if !mail {
         return Ok(Err(Refusal::NoMail));
+    }
+    // Also what fixes whether answers are anonymous before anyone is invited.
+    if !survey.published {
+        return Ok(Err(Refusal::Unpublished));
     }
     let at = survey.survey_ref();
     if stores.participants.count(&at).await? == 0 {

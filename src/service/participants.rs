@@ -17,6 +17,10 @@ pub enum Refusal {
     Rows(Vec<RowError>),
     #[error("a survey has at most {0} participants")]
     TooMany(usize),
+    #[error(
+        "a survey's participants have at most {0} attribute names in all (each is a column of the answers' downloads)"
+    )]
+    TooManyAttributes(usize),
     #[error("{0}")]
     Sheet(#[from] SheetError),
     #[error("{0}")]
@@ -56,6 +60,19 @@ pub async fn add(
         Err(refusal) => return Ok(Err(refusal)),
     };
     let filed = survey.survey_ref();
+    // Named first, so the downloads' columns cover every participant's attributes.
+    let names = checked
+        .iter()
+        .flat_map(|person| person.attributes.keys().cloned())
+        .collect();
+    let most = participant::MAX_ATTRIBUTE_COLUMNS;
+    if !stores
+        .participants
+        .note_attributes(&filed, &names, most)
+        .await?
+    {
+        return Ok(Err(Refusal::TooManyAttributes(most)));
+    }
     let now = time::OffsetDateTime::now_utc();
     let links = (0..checked.len())
         .map(|_| PrivateLink::generate())

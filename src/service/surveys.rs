@@ -78,9 +78,13 @@ pub fn check(
     if access == crate::domain::participant::Access::Invitation && away {
         errors.insert(
             "access".into(),
-            "a survey by invitation is answered in your home region, where its participants              are kept"
+            "a survey by invitation is answered in your home region, where its participants \
+             are kept"
                 .into(),
         );
+    }
+    if let Some(problem) = anonymity_problem(&definition, current) {
+        errors.insert("anonymous".into(), problem.into());
     }
     // Quota places are claimed in the storage of the region that answers a survey: one.
     let quotas = definition
@@ -120,6 +124,17 @@ fn residency_problem(
         || ((resident || was_resident) && current.regions != definition.regions);
     moved.then_some(
         "where answers are kept, and for answers that stay in their region which region, cannot change once the survey was published: its answers would be split; duplicate it instead",
+    )
+}
+
+/// Why whether answers are anonymous cannot change: once a survey was published, answers
+/// (and invitations, which need it published) may exist, given under the choice it had.
+fn anonymity_problem(definition: &Definition, current: Option<&Survey>) -> Option<&'static str> {
+    let current = current.filter(|survey| survey.was_published)?;
+    let wanted = definition.anonymous?;
+    (wanted != current.anonymous).then_some(
+        "whether answers are anonymous is chosen before a survey is first published: its \
+         answers and invitations were given under the choice it has; duplicate it instead",
     )
 }
 

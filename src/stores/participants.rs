@@ -7,11 +7,15 @@
 //! - `links/{digest of link}`: the id of the participant whose personal link that is; storage
 //!   keeps only a digest, so what it holds does not open anyone's link.
 //! - `answered/{id}`: the reference of the answer sent through their link, written
-//!   create-only before that answer is queued, so a link answers once.
+//!   create-only before that answer is queued, so a link answers once. Empty for a survey
+//!   whose answers are anonymous: it then says only that they answered.
 //! - `marks/{invited|started|opted_out|bounced}/{id}`: empty markers of where each one
 //!   got, so totals are listings of keys rather than reads of 100,000 documents. A marker
 //!   is written before the document says so and removed after it stops saying so, so a
 //!   process killed in between leaves a marker that the next try makes true or removes.
+//! - `attributes`: the names of every attribute the participants were given, each list's in
+//!   alphabetical order after those before (the answers' downloads have a column each),
+//!   written before the participants that have them.
 //! - `sheets/{id}`: an uploaded sheet held while its owner looks at the preview.
 //! - `imports/{id}`: an import under way. Its participants are written with its id and count
 //!   as absent while it exists; it is deleted once all are written, which takes the whole
@@ -27,7 +31,7 @@ use bytes::Bytes;
 use super::error::{decode, encode};
 use super::tokens::hex;
 use super::{Context, StoreError};
-use crate::domain::participant::{NewParticipant, Participant};
+use crate::domain::participant::{Moment, NewParticipant, Participant};
 use crate::domain::{Email, PrivateLink, Reference, SurveyRef};
 use crate::storage::{BlobPut, BlobStore, ETag, Error, ListRequest, PutMode};
 
@@ -104,6 +108,10 @@ fn import_key(survey: &SurveyRef, import: &str) -> String {
     format!("{}imports/{import}", participants_of(survey))
 }
 
+fn attributes_key(survey: &SurveyRef) -> String {
+    format!("{}attributes", participants_of(survey))
+}
+
 fn sheet_key(survey: &SurveyRef, id: &str) -> String {
     format!("{}sheets/{id}", participants_of(survey))
 }
@@ -142,8 +150,8 @@ pub struct ParticipantPage {
 pub enum LinkState {
     /// Not a link of this survey.
     Unknown,
-    /// Their answer was sent, with this reference.
-    Answered(Participant, Reference),
+    /// Their answer was sent, with this reference (`None`: an anonymous survey's, unnamed).
+    Answered(Participant, Option<Reference>),
     /// Not answered yet.
     Open(Participant),
 }
@@ -594,38 +602,43 @@ impl ParticipantStore {
         }
     }
 
-    /// The reference of the answer sent through a participant's link, if one was.
+    /// Whether an answer was sent through a participant's link (`None`: not), and which one
+    /// when the claim names it.
     async fn answer_of(
         &self,
         survey: &SurveyRef,
         id: &str,
-    ) -> Result<Option<Reference>, StoreError> {
+    ) -> Result<Option<Option<Reference>>, StoreError> {
         let key = answered_key(survey, id);
         match self.blobs.get(&key).await {
-            Ok(blob) => Ok(String::from_utf8_lossy(&blob.body)
-                .parse()
-                .ok()
-                .map(Reference)),
+            Ok(blob) => Ok(Some(
+                String::from_utf8_lossy(&blob.body)
+                    .parse()
+                    .ok()
+                    .map(Reference),
+            )),
             Err(Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(error).context(|| format!("reading {key}")),
         }
     }
 
-    /// Claims a participant's one answer for `reference`, before it is queued: true if it is
-    /// theirs (claimed now, or by this same answer before: a form sent again), false if their
-    /// link answered already with another.
+    /// Claims a participant's one answer for `reference` (`None`: an anonymous answer, not
+    /// named), before it is queued: true if it is theirs (claimed now, or by this same named
+    /// answer before: a form sent again), false if their link answered already.
     pub async fn claim_answer(
         &self,
         survey: &SurveyRef,
         id: &str,
-        reference: Reference,
+        reference: Option<Reference>,
     ) -> Result<bool, StoreError> {
         let key = answered_key(survey, id);
-        let body = Bytes::from(reference.0.to_string());
+        let body =
+            reference.map_or_else(Bytes::new, |reference| Bytes::from(reference.0.to_string()));
         match self.blobs.put(&key, body, PutMode::Create).await {
             Ok(_) => Ok(true),
+            // Only a named answer can be known again when sent again.
             Err(Error::AlreadyExists { .. }) => {
-                Ok(self.answer_of(survey, id).await? == Some(reference))
+                Ok(reference.is_some() && self.answer_of(survey, id).await? == Some(reference))
             }
             Err(error) => Err(error).context(|| format!("writing {key}")),
         }
@@ -712,12 +725,64 @@ impl ParticipantStore {
         }
     }
 
+    /// The names of the attributes the survey's participants were given, in order; `None` for
+    /// a survey never given participants (since these names were kept).
+    pub async fn attribute_names(
+        &self,
+        survey: &SurveyRef,
+    ) -> Result<Option<Vec<String>>, StoreError> {
+        let key = attributes_key(survey);
+        match self.blobs.get(&key).await {
+            Ok(blob) => Ok(Some(decode(&key, &blob.body)?)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error).context(|| format!("reading {key}")),
+        }
+    }
+
+    /// Adds `names` to the survey's attribute names, unless that makes more than `most`
+    /// (then `Ok(false)`, and nothing changes).
+    pub async fn note_attributes(
+        &self,
+        survey: &SurveyRef,
+        names: &std::collections::BTreeSet<String>,
+        most: usize,
+    ) -> Result<bool, StoreError> {
+        let key = attributes_key(survey);
+        loop {
+            let (mut known, mode): (Vec<String>, PutMode) = match self.blobs.get(&key).await {
+                Ok(blob) => (decode(&key, &blob.body)?, PutMode::Update(blob.meta.etag)),
+                Err(Error::NotFound { .. }) => (Vec::new(), PutMode::Create),
+                Err(error) => return Err(error).context(|| format!("reading {key}")),
+            };
+            let before = known.len();
+            known.extend(
+                names
+                    .iter()
+                    .filter(|name| !known.contains(name))
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            );
+            if known.len() > most {
+                return Ok(false);
+            }
+            if known.len() == before && !matches!(mode, PutMode::Create) {
+                return Ok(true);
+            }
+            let body = encode(&key, &known)?;
+            match self.blobs.put(&key, body.into(), mode).await {
+                Ok(_) => return Ok(true),
+                Err(Error::Precondition { .. } | Error::AlreadyExists { .. }) => continue,
+                Err(error) => return Err(error).context(|| format!("writing {key}")),
+            }
+        }
+    }
+
     /// Records when a participant's answer was sent (shown in lists; the claim decides).
     pub async fn finished(
         &self,
         survey: &SurveyRef,
         id: &str,
-        at: time::OffsetDateTime,
+        at: Moment,
     ) -> Result<(), StoreError> {
         self.change(survey, id, |participant| participant.finished = Some(at))
             .await

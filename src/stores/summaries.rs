@@ -355,6 +355,7 @@ mod tests {
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),
+            participant: None,
         }
     }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::domain::Survey;
 use crate::export::{SheetFormat, SheetOptions};
-use crate::stores::Stores;
+use crate::stores::{StoreError, Stores};
 use crate::telemetry::error_chain;
 
 /// `?bom=false` leaves out the CSV's byte order mark; `?ids=true` adds a header row of
@@ -35,20 +35,21 @@ impl DownloadQuery {
 }
 
 /// The survey's responses as a download.
-pub fn download(
+pub async fn download(
     stores: Stores,
     survey: Arc<Survey>,
     format: SheetFormat,
     query: &DownloadQuery,
-) -> HttpResponse {
+) -> Result<HttpResponse, StoreError> {
     let filename = format!("{}-{}.{}", survey.tenant, survey.slug, format.extension());
+    let layout = crate::export::sheet_layout(&stores, &survey).await?;
     let stream = format
-        .stream(stores, survey, query.options())
+        .stream(stores, survey, layout, query.options())
         .map_err(|error| {
             tracing::error!(error = %error_chain(&error), "streaming a download failed");
             actix_web::error::ErrorInternalServerError("the download stopped")
         });
-    attachment(format, &filename).streaming(stream)
+    Ok(attachment(format, &filename).streaming(stream))
 }
 
 /// The start of a download in `format` saved as `filename`: its type, never cached.

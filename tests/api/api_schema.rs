@@ -125,6 +125,7 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),
+            participant: None,
         };
         stores
             .answer_queues

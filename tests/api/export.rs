@@ -270,6 +270,15 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
         id("liked"),
         AnswerValue::Choices(liked.iter().map(|s| (*s).to_owned()).collect()),
     );
+    // Given through a personal link: who gave it travels as JSON.
+    let team = "say \"hi\"\t\\N {x} é";
+    answer.participant = Some(Box::new(canvass::domain::participant::Respondent {
+        id: "0123456789abcdef".into(),
+        email: "ann@example.com".into(),
+        first_name: Some("Ann".into()),
+        last_name: None,
+        attributes: [("team".to_owned(), team.to_owned())].into(),
+    }));
     let stores = app.stores().await;
     stores
         .answer_queues
@@ -296,6 +305,15 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
     assert_eq!(read(text).await.0.as_deref(), Some(tricky));
     let expected: Vec<String> = liked.iter().map(|s| (*s).to_owned()).collect();
     assert_eq!(read(choices).await.1, Some(expected.clone()));
+    let who = "select participant->'attributes'->>'team', null::text[] from canvass.response \
+               where reference = 200000";
+    assert_eq!(read(who).await.0.as_deref(), Some(team));
+    assert_eq!(
+        db.count("select count(*) from canvass.response where participant is null")
+            .await,
+        4,
+        "the others were not given through a link"
+    );
 
     // Rows past the progress mark that are there already (say, restored by hand) are
     // updated in place rather than failing the export or doubling.
@@ -307,6 +325,10 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
         .execute(&mut db.connect().await)
         .await
         .expect("text changed");
+    sqlx::query("update canvass.response set participant = null")
+        .execute(&mut db.connect().await)
+        .await
+        .expect("participant forgotten");
     let again = export_demo(&app, &key, &db.url).await;
     assert_eq!(again["status"], "done", "{again}");
     assert_eq!(db.count("select count(*) from canvass.response").await, 5);
@@ -317,6 +339,7 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
     );
     assert_eq!(read(text).await.0.as_deref(), Some(tricky));
     assert_eq!(read(choices).await.1, Some(expected));
+    assert_eq!(read(who).await.0.as_deref(), Some(team));
     assert_eq!(
         db.count("select exported_through from canvass.survey")
             .await,
@@ -445,8 +468,9 @@ async fn the_csv_download_has_a_header_of_texts_an_optional_row_of_ids_and_one_r
     let csv = |options| {
         let (stores, survey) = (stores.clone(), survey.clone());
         async move {
+            let layout = canvass::export::Layout::of(&survey);
             let chunks: Vec<bytes::Bytes> = futures_util::TryStreamExt::try_collect(
-                canvass::export::csv_stream(stores, survey, options),
+                canvass::export::csv_stream(stores, survey, layout, options),
             )
             .await
             .expect("streamed");

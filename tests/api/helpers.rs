@@ -258,6 +258,7 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         hidden: Default::default(),
         language: None,
         over_quota: Default::default(),
+        participant: None,
     }
 }
 

@@ -51,6 +51,8 @@ async fn workers_killed_mid_mailing_never_send_an_invitation_twice() {
     )
     .await;
     assert_eq!(status, 201, "{created}");
+    let (status, published) = api(reqwest::Method::POST, "/surveys/visit/publish", None).await;
+    assert_eq!(status, 200, "{published}");
     let emails: Vec<String> = (0..PARTICIPANTS)
         .map(|n| format!("p{n:05}@acme.test"))
         .collect();

@@ -22,11 +22,16 @@ use crate::smtp_tls::Server;
 const SITE: &str = "https://surveys.acme.test";
 
 async fn app_mailing_through(server: &Server) -> TestApp {
+    app_mailing_on(server, canvass::storage::memory::storage()).await
+}
+
+/// An app on `storage` that emails through `server`.
+pub(crate) async fn app_mailing_on(server: &Server, storage: canvass::storage::Storage) -> TestApp {
     let mut settings = test_settings();
     settings.worker.smtp_url = Some(format!("smtp://{}", server.address));
     settings.public_url = Some(SITE.into());
     settings.worker.links_url = Some(SITE.into());
-    spawn_app_configured(canvass::storage::memory::storage(), settings).await
+    spawn_app_configured(storage, settings).await
 }
 
 fn mailer(server: &Server) -> MailerSettings {
@@ -46,14 +51,20 @@ fn mailer(server: &Server) -> MailerSettings {
 }
 
 /// The path of a link to the configured site.
-fn path_of(link: &str) -> String {
+pub(crate) fn path_of(link: &str) -> String {
     link.strip_prefix(SITE)
         .unwrap_or_else(|| panic!("{link} is a link to the configured site"))
         .to_owned()
 }
 
 /// Starts a mailing of `kind` and steps workers until it is done; returns it.
-async fn mailing(app: &TestApp, key: &str, slug: &str, kind: &str, server: &Server) -> Value {
+pub(crate) async fn mailing(
+    app: &TestApp,
+    key: &str,
+    slug: &str,
+    kind: &str,
+    server: &Server,
+) -> Value {
     let path = format!("/api/v1/surveys/{slug}/mailings");
     let (status, started) = app
         .api(Method::POST, &path, key, Some(json!({ "kind": kind })))

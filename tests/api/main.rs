@@ -2,6 +2,7 @@
 //! their shared conformance suite. One binary, so linking happens once.
 
 mod accounts;
+mod anonymity;
 mod api_schema;
 mod azure;
 mod backup;

@@ -245,6 +245,13 @@ pub struct SurveyInput {
     /// each once, through their personal link); absent: as it is (`open` for a new survey).
     #[serde(default)]
     pub access: Option<Access>,
+    /// Whether its answers are anonymous: then no stored answer, reference, time or export
+    /// ties an answer to a participant (a participant's opening and answering are kept
+    /// without times, and answers' times only to the day), and participants' attributes are
+    /// not added to answers. It can change only until the survey is first published; absent:
+    /// as it is (`false` for a new survey).
+    #[serde(default)]
+    pub anonymous: Option<bool>,
     /// The languages it is offered in, as language tags, its default first (`["en", "de",
     /// "ar"]`; at most 20); none or absent: English only. Respondents get the one they ask
     /// for (`?lang=`), else the best match of their browser's languages, else the default.
@@ -316,6 +323,8 @@ pub struct Definition {
     pub quotas: Option<Vec<Quota>>,
     /// Who may answer; `None`: as the survey has it.
     pub access: Option<Access>,
+    /// Whether its answers are anonymous; `None`: as the survey has it.
+    pub anonymous: Option<bool>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -494,6 +503,7 @@ impl SurveyInput {
             resume_days,
             quotas,
             access: self.access,
+            anonymous: self.anonymous,
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {

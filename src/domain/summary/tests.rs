@@ -25,6 +25,7 @@ fn answer(values: Vec<(&str, AnswerValue)>) -> Answer {
         hidden: Default::default(),
         language: None,
         over_quota: Default::default(),
+        participant: None,
     }
 }
 

@@ -93,6 +93,8 @@ pub struct SurveyDocument<'a> {
     /// Who may answer: `open` (anyone with its link) or `invitation` (only its participants,
     /// each once, through their personal link).
     access: crate::domain::participant::Access,
+    /// Whether its answers are anonymous: nothing stored ties an answer to a participant.
+    anonymous: bool,
     /// The languages it is offered in, its default first (`["en"]` when it names none).
     languages: Vec<LanguageTag>,
     /// Its texts in its other languages: language, then text key (`title`,
@@ -145,6 +147,7 @@ impl<'a> SurveyDocument<'a> {
             regions: &survey.regions,
             residency: survey.residency,
             access: survey.access,
+            anonymous: survey.anonymous,
             languages: survey.offered_languages(),
             translations: &survey.translations,
             save_and_resume: survey.resume_days.is_some(),

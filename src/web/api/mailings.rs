@@ -9,7 +9,7 @@ use super::error::ErrorBody;
 use super::surveys::{SlugPath, find};
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::mailing::{Mailing, MailingKind};
-use crate::service::mailings::{self as service, Refusal};
+use crate::service::mailings as service;
 use crate::stores::participants::Totals;
 use crate::web::AppState;
 use crate::web::roles::Editor;
@@ -46,7 +46,7 @@ pub struct MailingPath {
     params(SlugPath), request_body = NewMailing,
     responses(
         (status = 202, description = "Started: workers send it, at most the operator's rate a second", body = Mailing),
-        (status = 409, description = "Email is not set up, the survey has no participants, or a mailing is being sent", body = ErrorBody),
+        (status = 409, description = "Email is not set up, the survey is not published, it has no participants, or a mailing is being sent", body = ErrorBody),
     ))]
 pub async fn start(
     state: web::Data<AppState>,
@@ -58,9 +58,7 @@ pub async fn start(
     let mail = state.mail_links().is_some();
     match service::start(&state.stores, caller.actor(), &survey, body.0.kind, mail).await? {
         Ok(mailing) => Ok(HttpResponse::Accepted().json(mailing)),
-        Err(refusal @ (Refusal::NoMail | Refusal::NoParticipants | Refusal::Start(_))) => {
-            Err(ApiError::Conflict(refusal.to_string()))
-        }
+        Err(refusal) => Err(ApiError::Conflict(refusal.to_string())),
     }
 }
 

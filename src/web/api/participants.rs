@@ -9,7 +9,9 @@ use utoipa::{IntoParams, ToSchema};
 use super::error::ErrorBody;
 use super::surveys::{SlugPath, find};
 use super::{ApiCaller, ApiError, JsonBody};
-use crate::domain::participant::{GivenParticipant, Participant, ParticipantStatus, search_prefix};
+use crate::domain::participant::{
+    GivenParticipant, Moment, Participant, ParticipantStatus, search_prefix,
+};
 use crate::service::participants::{self as service, Refusal};
 use crate::web::AppState;
 use crate::web::roles::Editor;
@@ -46,11 +48,12 @@ pub struct ParticipantView {
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     added: OffsetDateTime,
-    /// When they first opened their link, if they have.
+    /// When they first opened their link, if they have (never for a survey whose answers are
+    /// anonymous, which keeps no such time: `status` says how far they got).
     #[serde(with = "time::serde::rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     started: Option<OffsetDateTime>,
-    /// When their answer was sent, if it was.
+    /// When their answer was sent, if it was (never for a survey whose answers are anonymous).
     #[serde(with = "time::serde::rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     finished: Option<OffsetDateTime>,
@@ -82,8 +85,8 @@ impl ParticipantView {
             language: participant.person.language.map(String::from),
             attributes: participant.person.attributes,
             added: participant.added,
-            started: participant.started,
-            finished: participant.finished,
+            started: participant.started.and_then(Moment::at),
+            finished: participant.finished.and_then(Moment::at),
             invited: participant.mail.invited,
             reminded: participant.mail.reminded,
             opted_out: participant.mail.opted_out,

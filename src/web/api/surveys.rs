@@ -444,7 +444,7 @@ pub async fn download_responses(
     let format = SheetFormat::from_extension(&extension).ok_or(ApiError::NotFound)?;
     let survey = find(&state, &caller.tenant, &slug).await?;
     responses::downloaded(&state.stores, caller.actor(), &survey, &extension).await?;
-    Ok(download(state.stores.clone(), survey, format, &query))
+    Ok(download(state.stores.clone(), survey, format, &query).await?)
 }
 
 /// `DELETE /api/v1/surveys/{slug}/responses/{reference}`: 202 once the deletion is recorded

@@ -173,7 +173,7 @@ pub async fn submit(
         ),
         preview_csrf: None,
         resume: ResumeId::parse(&posted.resume).map(|id| id.as_str().to_owned()),
-        participant: participant.as_ref().map(|p| p.link.clone()),
+        participant: participant.clone(),
         upload_max: state.uploads.max_bytes,
         words,
     };
@@ -246,13 +246,19 @@ pub async fn submit(
         survey_id: survey.id.clone(),
         survey_version: survey.version,
         reference: token.reference,
-        submitted_at: OffsetDateTime::now_utc(),
+        // To the day when answers are anonymous.
+        submitted_at: survey.answer_time(OffsetDateTime::now_utc()),
         values,
         hidden,
         // Kept for every survey: one that gains a language later segments its earlier
         // answers by the language they were given in.
         language: LanguageTag::parse(form.words.lang()).ok(),
         over_quota,
+        // Named, unless its survey's answers are anonymous.
+        participant: participant
+            .as_ref()
+            .filter(|_| !survey.anonymous)
+            .map(|participant| Box::new(participant.respondent())),
     };
     // A participant's one answer is claimed before it is queued: a second form of their
     // link is refused, this same form sent again is the same answer.

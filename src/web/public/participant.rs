@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::notice::notice;
 use super::reach::{Reached, reach};
-use crate::domain::participant::{Access, Participant};
+use crate::domain::participant::{Access, Moment, Participant};
 use crate::domain::{Reference, Survey, Tenant};
 use crate::i18n::Words;
 use crate::stores::participants::{LinkState, Mark};
@@ -84,7 +84,8 @@ pub(super) async fn admit(
         .await?;
     Ok(match found {
         LinkState::Open(participant) => Admission::Participant(participant),
-        LinkState::Answered(participant, sent) if Some(sent) == reference => {
+        // The same answer sent again (an anonymous survey's claim names no answer).
+        LinkState::Answered(participant, Some(sent)) if Some(sent) == reference => {
             Admission::Participant(participant)
         }
         LinkState::Answered(participant, _) => {
@@ -108,10 +109,9 @@ pub(super) async fn claim(
 ) -> Result<Option<HttpResponse>, WebError> {
     let filed = survey.survey_ref();
     let store = &state.stores.participants;
-    match store
-        .claim_answer(&filed, &participant.id, reference)
-        .await?
-    {
+    // An anonymous survey's claim does not say which answer is theirs.
+    let claimed = (!survey.anonymous).then_some(reference);
+    match store.claim_answer(&filed, &participant.id, claimed).await? {
         true => Ok(None),
         false => Ok(Some(answered(tenant.clone(), survey, words)?)),
     }
@@ -120,7 +120,7 @@ pub(super) async fn claim(
 /// Records that a participant's answer was sent (queued). Only the list's status depends on
 /// it, so a failure is logged: the claim already holds their link to one answer.
 pub(super) async fn finished(state: &AppState, survey: &Survey, participant: &Participant) {
-    let now = time::OffsetDateTime::now_utc();
+    let now = Moment::now(survey.anonymous);
     let store = &state.stores.participants;
     if let Err(error) = store
         .finished(&survey.survey_ref(), &participant.id, now)
@@ -158,7 +158,7 @@ pub async fn form(
     };
     // The first opening of their link marks them started (one write, once).
     if participant.started.is_none() {
-        let now = time::OffsetDateTime::now_utc();
+        let now = Moment::now(survey.anonymous);
         let filed = survey.survey_ref();
         let store = &state.stores.participants;
         let first = |p: &mut Participant| {
@@ -173,6 +173,5 @@ pub async fn form(
             tracing::warn!(%error, survey = %survey.slug, "a participant's start was not recorded");
         }
     }
-    let link = Some(participant.link);
-    super::survey_page::fresh_form(&state, (tenant, survey), words, link).await
+    super::survey_page::fresh_form(&state, (tenant, survey), words, Some(participant)).await
 }

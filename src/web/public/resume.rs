@@ -21,6 +21,7 @@ use crate::domain::progress::{ResumeId, SavedProgress};
 use crate::domain::{FieldErrors, RawAnswers, SubmissionToken, Survey, Tenant};
 use crate::i18n::Words;
 use crate::mail::Mail;
+use crate::stores::participants::LinkState;
 use crate::stores::progress::SaveError;
 use crate::web::{AppState, WebError, render_with_status};
 
@@ -385,6 +386,17 @@ pub async fn resume(
         .copied()
         .rfind(|&page| page <= progress.page)
         .unwrap_or(0);
+    // Saved through a personal link: theirs again (their texts may recall their attributes).
+    let participant = match progress.participant.as_str() {
+        "" => None,
+        link => {
+            let store = &state.stores.participants;
+            match store.by_link(&survey.survey_ref(), link).await? {
+                LinkState::Open(theirs) | LinkState::Answered(theirs, _) => Some(theirs),
+                LinkState::Unknown => return super::participant::unknown(tenant, &survey, &words),
+            }
+        }
+    };
     let form = FormContext {
         token: progress.token.clone(),
         action: format!(
@@ -394,7 +406,7 @@ pub async fn resume(
         ),
         preview_csrf: None,
         resume: Some(id.as_str().to_owned()),
-        participant: Some(progress.participant.clone()).filter(|link| !link.is_empty()),
+        participant,
         upload_max: state.uploads.max_bytes,
         words,
     };

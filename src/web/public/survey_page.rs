@@ -12,6 +12,7 @@ use askama::Template;
 use super::form::{self, QuestionView};
 use super::language::{language_query, switcher};
 use crate::domain::markdown;
+use crate::domain::participant::Participant;
 use crate::domain::upload::{FileAnswer, FileKind};
 use crate::domain::{
     FieldErrors, QuestionId, QuestionKind, RawAnswers, SubmissionToken, Survey, Target, Tenant,
@@ -33,8 +34,8 @@ pub(crate) struct FormContext {
     pub(crate) words: Words,
     /// The resume link the form was opened from or saved under.
     pub(crate) resume: Option<String>,
-    /// The personal link of the participant answering it.
-    pub(crate) participant: Option<String>,
+    /// The participant answering it through their personal link.
+    pub(crate) participant: Option<Participant>,
     /// The largest file the operator lets respondents upload.
     pub(crate) upload_max: u64,
 }
@@ -116,10 +117,15 @@ impl SurveyPage {
         // Earlier answers recalled in question texts: only those the walk kept, which are
         // answers to questions the respondent was shown.
         let recall = |text: &str| -> String {
-            recall::render(text, |id| {
-                let value = walk.values.get(id)?;
-                Some(super::words::recalled(&form.words, &survey, id, value))
-            })
+            let theirs = |name: &str| form.participant.as_ref()?.recalled(name).map(str::to_owned);
+            recall::render(
+                text,
+                |id| {
+                    let value = walk.values.get(id)?;
+                    Some(super::words::recalled(&form.words, &survey, id, value))
+                },
+                theirs,
+            )
             .into_owned()
         };
         let layout = survey.pages().get(page).cloned().unwrap_or_default();
@@ -247,7 +253,7 @@ impl SurveyPage {
                 .to_owned(),
             saves: survey.offers_resume() && form.preview_csrf.is_none(),
             resume: form.resume.clone(),
-            participant: form.participant.clone(),
+            participant: form.participant.as_ref().map(|p| p.link.clone()),
             tenant,
             survey,
             token: form.token.clone(),
@@ -350,12 +356,12 @@ fn file_view(view: &mut QuestionView, words: &Words, accept: &[FileKind], limit:
 }
 
 /// A survey's first page with a fresh signed token (counted as opened), answered in `words`'
-/// language, by the participant whose personal link is `participant` when given.
+/// language, by `participant` (through their personal link) when given.
 pub(super) async fn fresh_form(
     state: &AppState,
     (tenant, survey): (Arc<Tenant>, Arc<Survey>),
     words: Words,
-    participant: Option<String>,
+    participant: Option<Participant>,
 ) -> Result<HttpResponse, WebError> {
     let filed = survey.survey_ref();
     state.funnel.opened(&filed);

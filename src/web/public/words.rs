@@ -201,7 +201,7 @@ pub fn recalled(words: &Words, survey: &Survey, id: &QuestionId, value: &AnswerV
             Some(at) => survey.text_in(words.lang(), &format!("q:{id}:{part}:{at}"), item),
             None => item,
         };
-        recall::render(shown, |_| None).into_owned()
+        recall::render(shown, |_| None, |_| None).into_owned()
     };
     let options = kind.map_or(&[][..], QuestionKind::options);
     let option = |item: &str| label("option", options, item);

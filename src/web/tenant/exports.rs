@@ -80,5 +80,5 @@ pub async fn download_responses(
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
     responses::downloaded(&state.stores, signed_in.actor(), &survey, &extension).await?;
-    Ok(download(state.stores.clone(), survey, format, &query))
+    Ok(download(state.stores.clone(), survey, format, &query).await?)
 }

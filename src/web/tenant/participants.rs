@@ -15,7 +15,8 @@ use super::{notice, own_survey};
 use crate::domain::Survey;
 use crate::domain::member::Role;
 use crate::domain::participant::{
-    Access, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, ParticipantStatus, search_prefix,
+    Access, GivenParticipant, MAX_LISTED_PROBLEMS, Moment, Participant, ParticipantStatus,
+    search_prefix,
 };
 use crate::export::{SheetFormat, text_sheet};
 use crate::i18n::language_name;
@@ -417,14 +418,24 @@ pub async fn access(
     };
     let mut definition = survey.definition();
     definition.access = Some(access);
+    // Chosen before the first publishing only (the page then shows it, fixed).
+    let anonymous = field(&form, "anonymous") == Some("yes");
+    if !survey.was_published {
+        definition.anonymous = Some(anonymous);
+    }
     crate::service::surveys::revise(&state.stores, &survey, definition).await?;
-    let text = match access {
+    let who = match access {
         Access::Invitation => {
             "Only participants may answer now, each once, through their personal link."
         }
         Access::Open => "Anyone with the survey's link may answer now.",
     };
-    Ok(notice::redirect(&state, &address(&survey), text))
+    let text = match (survey.was_published, anonymous) {
+        (false, true) => format!("{who} Answers are anonymous."),
+        (false, false) => format!("{who} Answers are not anonymous."),
+        (true, _) => who.to_owned(),
+    };
+    Ok(notice::redirect(&state, &address(&survey), &text))
 }
 
 #[derive(Template)]
@@ -459,8 +470,14 @@ fn history(participant: &Participant) -> Vec<(String, String)> {
         (Some(participant.added), Some("Added".to_owned())),
         (mail.invited, Some("Invited by email".to_owned())),
         (mail.last_reminded, reminded),
-        (participant.started, Some("Opened their link".to_owned())),
-        (participant.finished, Some("Answered".to_owned())),
+        (
+            participant.started.and_then(Moment::at),
+            Some("Opened their link".to_owned()),
+        ),
+        (
+            participant.finished.and_then(Moment::at),
+            Some("Answered".to_owned()),
+        ),
         (mail.opted_out, Some("Asked for no more email".to_owned())),
         (
             mail.bounced,
@@ -472,10 +489,21 @@ fn history(participant: &Participant) -> Vec<(String, String)> {
     .collect();
     events.sort_by_key(|(at, _)| *at);
     let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
-    events
+    let mut history: Vec<(String, String)> = events
         .into_iter()
         .map(|(at, what)| (at.format(&format).unwrap_or_default(), what))
-        .collect()
+        .collect();
+    // An anonymous survey keeps no time for these (see `Moment`): last, as what happened since.
+    let untimed = [
+        (participant.started, "Opened their link"),
+        (participant.finished, "Answered"),
+    ];
+    for (moment, what) in untimed {
+        if moment == Some(Moment::Untimed) {
+            history.push(("Time not kept (anonymous)".to_owned(), what.to_owned()));
+        }
+    }
+    history
 }
 
 /// The page that changes one participant, as `typed` when given.
@@ -647,7 +675,10 @@ pub async fn download(
                 .unwrap_or_default(),
             status_words(participant.status()).to_owned(),
             when(Some(participant.added)),
-            when(participant.finished),
+            match participant.finished {
+                Some(Moment::Untimed) => "yes".to_owned(),
+                finished => when(finished.and_then(Moment::at)),
+            },
             when(participant.mail.invited),
             participant.mail.reminded.to_string(),
             when(participant.mail.opted_out),
