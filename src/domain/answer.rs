@@ -992,8 +992,22 @@ mod tests {
             participant: None,
         };
         let json = serde_json::to_string(&answer).expect("serialises");
+        assert!(!json.contains("participant"), "left out when none: {json}");
         let back: Answer = serde_json::from_str(&json).expect("deserialises");
         assert_eq!(back, answer);
+        let named = Answer {
+            participant: Some(Box::new(crate::domain::participant::Respondent {
+                id: "0123456789abcdef".into(),
+                email: "ann@example.com".into(),
+                first_name: Some("Ann".into()),
+                last_name: None,
+                attributes: [("team".to_owned(), "Sales".to_owned())].into(),
+            })),
+            ..answer
+        };
+        let json = serde_json::to_string(&named).expect("serialises");
+        let back: Answer = serde_json::from_str(&json).expect("deserialises");
+        assert_eq!(back, named);
     }
 
     fn asked(kind: QuestionKind, required: bool) -> Question {

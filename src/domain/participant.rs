@@ -24,6 +24,9 @@ pub const MAX_ATTRIBUTE_VALUE: usize = 500;
 /// Most attribute names a survey's participants have in all (each a column of the answers'
 /// downloads).
 pub const MAX_ATTRIBUTE_COLUMNS: usize = 50;
+/// Most values an attribute that divides answers into segments takes among a survey's
+/// participants (each is a segment with statistics of its own).
+pub const MAX_SEGMENT_VALUES: usize = 50;
 /// Most problems an import lists (then how many more).
 pub const MAX_LISTED_PROBLEMS: usize = 50;
 
@@ -227,6 +230,71 @@ impl Participant {
             LAST_NAME => person.last_name.as_deref(),
             _ => person.attributes.get(name).map(String::as_str),
         }
+    }
+}
+
+/// The attributes a survey's participants were given: every name (each a column of the
+/// answers' downloads) and, up to one past `MAX_SEGMENT_VALUES`, the values of each (so an
+/// attribute can divide answers into segments only while it has few).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttributeIndex {
+    /// Every name, each list's new ones in alphabetical order after those before.
+    pub names: Vec<String>,
+    /// The values each name was given, up to one more than `MAX_SEGMENT_VALUES`.
+    pub values: BTreeMap<String, std::collections::BTreeSet<String>>,
+}
+
+/// Which limit a list of participants would pass.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AttributeLimit {
+    #[error(
+        "a survey's participants have at most {MAX_ATTRIBUTE_COLUMNS} attribute names in all (each is a column of the answers' downloads)"
+    )]
+    Names,
+    #[error(
+        "the answers are divided by {0}, which can take at most {MAX_SEGMENT_VALUES} different values among the participants (each is a segment)"
+    )]
+    Values(String),
+}
+
+impl AttributeIndex {
+    /// Takes in what `people` were given; refused, unchanged, when that passes a limit:
+    /// `MAX_ATTRIBUTE_COLUMNS` names, or `MAX_SEGMENT_VALUES` values of an attribute in
+    /// `segmenting`. Whether anything changed.
+    pub fn add(
+        &mut self,
+        people: &[NewParticipant],
+        segmenting: &[String],
+    ) -> Result<bool, AttributeLimit> {
+        let mut grown = self.clone();
+        let new: std::collections::BTreeSet<&String> = people
+            .iter()
+            .flat_map(|person| person.attributes.keys())
+            .filter(|name| !self.names.contains(name))
+            .collect();
+        grown.names.extend(new.into_iter().cloned());
+        if grown.names.len() > MAX_ATTRIBUTE_COLUMNS {
+            return Err(AttributeLimit::Names);
+        }
+        for (name, value) in people.iter().flat_map(|person| &person.attributes) {
+            let values = grown.values.entry(name.clone()).or_default();
+            if values.len() <= MAX_SEGMENT_VALUES {
+                values.insert(value.clone());
+            }
+        }
+        if let Some(name) = segmenting.iter().find(|name| grown.too_varied(name)) {
+            return Err(AttributeLimit::Values(name.clone()));
+        }
+        let changed = grown != *self;
+        *self = grown;
+        Ok(changed)
+    }
+
+    /// Whether `name` takes more values than answers can be divided by.
+    pub fn too_varied(&self, name: &str) -> bool {
+        self.values
+            .get(name)
+            .is_some_and(|values| values.len() > MAX_SEGMENT_VALUES)
     }
 }
 
@@ -693,6 +761,65 @@ mod tests {
         assert_eq!(Moment::Untimed.at(), None);
         assert_eq!(Moment::now(true), Moment::Untimed);
         assert!(Moment::now(false).at().is_some());
+    }
+
+    #[test]
+    fn attributes_are_indexed_within_their_limits() {
+        let person = |n: usize, attributes: &[(&str, &str)]| NewParticipant {
+            email: Email::parse(&format!("p{n}@example.com")).expect("an address"),
+            first_name: None,
+            last_name: None,
+            language: None,
+            attributes: attributes
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                .collect(),
+        };
+        let mut index = AttributeIndex::default();
+        let first = [person(1, &[("team", "Sales"), ("site", "Leeds")])];
+        assert_eq!(index.add(&first, &[]), Ok(true));
+        assert_eq!(index.names, ["site", "team"]);
+        assert_eq!(index.add(&first, &[]), Ok(false), "nothing new");
+        assert_eq!(index.add(&[person(2, &[("age", "40")])], &[]), Ok(true));
+        assert_eq!(
+            index.names,
+            ["site", "team", "age"],
+            "new names after those before"
+        );
+
+        // 51 values of a segment attribute are refused, and change nothing.
+        let many: Vec<NewParticipant> = (0..MAX_SEGMENT_VALUES)
+            .map(|n| person(n, &[("team", &format!("t{n}"))]))
+            .collect();
+        let segmenting = ["team".to_owned()];
+        let before = index.clone();
+        assert_eq!(
+            index.add(&many, &segmenting),
+            Err(AttributeLimit::Values("team".into()))
+        );
+        assert_eq!(index, before);
+        // Not a segment: taken, and known as too varied to become one.
+        assert_eq!(index.add(&many, &[]), Ok(true));
+        assert!(index.too_varied("team"));
+        assert!(!index.too_varied("site"));
+        assert!(
+            index.values["team"].len() == MAX_SEGMENT_VALUES + 1,
+            "kept bounded"
+        );
+
+        let names: Vec<NewParticipant> = (0..3)
+            .map(|n| {
+                let attributes: Vec<(String, String)> = (0..20)
+                    .map(|a| (format!("a{n}_{a}"), "x".to_owned()))
+                    .collect();
+                let pairs: Vec<(&str, &str)> = attributes
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect();
+                person(n, &pairs)
+            })
+            .collect();
+        assert_eq!(index.add(&names, &[]), Err(AttributeLimit::Names));
     }
 
     proptest! {

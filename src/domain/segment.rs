@@ -1,8 +1,10 @@
 //! Segments: the respondents who gave one answer to a choice-type question ("everyone who
-//! answered Beach"), or who answered in one language. An owner marks up to
-//! `MAX_SEGMENT_QUESTIONS` questions of a survey as segment questions; each option of such a
-//! question is a segment, and so is each language of a survey offered in several, with a
-//! summary and an answer list of its own kept by the worker.
+//! answered Beach"), who answered in one language, or participants with one value of an
+//! attribute ("everyone in Sales"). An owner marks up to `MAX_SEGMENT_QUESTIONS` questions of
+//! a survey as segment questions, and up to `MAX_SEGMENT_ATTRIBUTES` attributes of its
+//! participants (a survey whose answers are not anonymous); each option of such a question
+//! is a segment, and so is each language of a survey offered in several and each value of
+//! such an attribute, with a summary and an answer list of its own kept by the worker.
 
 use std::fmt;
 
@@ -12,6 +14,8 @@ use super::{Answer, AnswerValue, Question, QuestionId, QuestionKind, Survey};
 
 /// Most segment questions in one survey: each multiplies the statistics every answer updates.
 pub const MAX_SEGMENT_QUESTIONS: usize = 3;
+/// Most participant attributes one survey's answers are divided by.
+pub const MAX_SEGMENT_ATTRIBUTES: usize = 2;
 
 /// Longest option text a segment filter names (an option is at most this long too).
 pub const MAX_OPTION_CHARS: usize = 200;
@@ -76,6 +80,8 @@ pub fn options_of(value: &AnswerValue) -> Vec<String> {
 
 /// How a filter and the summary name the language segments (a question id has no `@`).
 const LANGUAGE: &str = "@language";
+/// What starts the name of a participant attribute's segments (`@participant.team`).
+const ATTRIBUTE: &str = "@participant.";
 
 /// What a survey's segments divide its responses by: the answer to one segment question, or
 /// the language a response was given in.
@@ -86,11 +92,17 @@ pub enum SegmentKey {
     Question(QuestionId),
     /// The survey's languages.
     Language,
+    /// The values of a participant attribute (answers given through personal links).
+    Attribute(String),
 }
 
 impl SegmentKey {
-    /// Reads a question id, or `@language`.
+    /// Reads a question id, `@language` or `@participant.NAME`.
     pub fn parse(text: &str) -> Option<Self> {
+        if let Some(name) = text.strip_prefix(ATTRIBUTE) {
+            return super::participant::valid_attribute_name(name)
+                .then(|| Self::Attribute(name.to_owned()));
+        }
         match text {
             LANGUAGE => Some(Self::Language),
             _ => QuestionId::parse(text).map(Self::Question),
@@ -106,12 +118,22 @@ impl SegmentKey {
                 .get(question)
                 .map_or_else(Vec::new, options_of),
             Self::Language => answer.language.iter().map(ToString::to_string).collect(),
+            Self::Attribute(name) => answer
+                .participant
+                .iter()
+                .filter_map(|who| who.attributes.get(name).cloned())
+                .collect(),
         }
     }
 
     /// Its segments in `survey`, in display order, with what the dimension is called there
-    /// (the question's text, or "Language"); `None` if it divides nothing in `survey`.
-    pub fn segments_in(&self, survey: &Survey) -> Option<(String, Vec<String>)> {
+    /// (the question's text, or "Language"); `None` if it divides nothing in `survey`. An
+    /// attribute's segments are the values its answers hold (`seen`, in order).
+    pub fn segments_in<'a>(
+        &self,
+        survey: &Survey,
+        seen: impl Iterator<Item = &'a String>,
+    ) -> Option<(String, Vec<String>)> {
         match self {
             Self::Question(id) => survey
                 .questions
@@ -122,6 +144,9 @@ impl SegmentKey {
                 let tags = survey.languages.iter().map(ToString::to_string).collect();
                 ("Language".to_owned(), tags)
             }),
+            Self::Attribute(name) => survey
+                .segments_by_attribute(name)
+                .then(|| (format!("Participants' {name}"), seen.cloned().collect())),
         }
     }
 }
@@ -145,6 +170,7 @@ impl fmt::Display for SegmentKey {
         match self {
             Self::Question(id) => f.write_str(id.as_str()),
             Self::Language => f.write_str(LANGUAGE),
+            Self::Attribute(name) => write!(f, "{ATTRIBUTE}{name}"),
         }
     }
 }
@@ -168,6 +194,13 @@ pub fn segment_keys(survey: &Survey) -> Vec<SegmentKey> {
     if survey.languages.len() > 1 {
         keys.push(SegmentKey::Language);
     }
+    keys.extend(
+        survey
+            .segment_attributes
+            .iter()
+            .filter(|name| survey.segments_by_attribute(name))
+            .map(|name| SegmentKey::Attribute(name.clone())),
+    );
     keys
 }
 
@@ -184,11 +217,11 @@ impl SegmentId {
     /// Reads `QUESTION_ID:OPTION` or `@language:TAG` (the option may hold colons; a question
     /// id cannot).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let (key, option) = text
-            .split_once(':')
-            .ok_or("a segment is written QUESTION_ID:OPTION or @language:TAG")?;
+        let (key, option) = text.split_once(':').ok_or(
+            "a segment is written QUESTION_ID:OPTION, @language:TAG or @participant.NAME:VALUE",
+        )?;
         let key = SegmentKey::parse(key.trim()).ok_or(
-            "a segment's question id is 1 to 32 lowercase letters and digits (or @language)",
+            "a segment's question id is 1 to 32 lowercase letters and digits (or @language, or @participant. and an attribute's name)",
         )?;
         if option.is_empty() || option.chars().count() > MAX_OPTION_CHARS {
             return Err(format!(
@@ -211,19 +244,29 @@ impl SegmentId {
         Ok(Some(segment))
     }
 
-    /// Checks that it names an option of a segment question of `survey`, or one of its
-    /// languages.
+    /// Checks that it names an option of a segment question of `survey`, one of its
+    /// languages, or any value of an attribute that divides its answers (one no answer holds
+    /// is an empty segment).
     pub fn check(&self, survey: &Survey) -> Result<(), String> {
         let options = match &self.key {
             SegmentKey::Language => self
                 .key
-                .segments_in(survey)
+                .segments_in(survey, std::iter::empty())
                 .ok_or("the survey is offered in one language: it has no language segments")?,
+            SegmentKey::Attribute(name) => {
+                return match survey.segments_by_attribute(name) {
+                    true => Ok(()),
+                    false => Err(format!(
+                        "the survey's answers are not divided by the participant attribute \
+                         \"{name}\""
+                    )),
+                };
+            }
             SegmentKey::Question(id) => {
                 let question = survey
                     .question(id)
                     .ok_or_else(|| format!("the survey has no question \"{id}\""))?;
-                self.key.segments_in(survey).ok_or_else(|| {
+                self.key.segments_in(survey, std::iter::empty()).ok_or_else(|| {
                     format!(
                         "question \"{}\" is not a segment question (mark it with \"segment\": true)",
                         question.id
@@ -402,8 +445,62 @@ mod tests {
     }
 
     #[test]
+    fn a_participant_attribute_segments_the_answers_of_a_named_survey() {
+        let mut survey = Survey::draft(
+            crate::domain::TenantSlug::parse("acme").expect("a slug"),
+            crate::domain::SurveySlug::parse("pulse").expect("a slug"),
+            crate::domain::definition::Definition {
+                title: "Pulse".into(),
+                segment_attributes: Some(vec!["team".into()]),
+                ..Default::default()
+            },
+            time::OffsetDateTime::UNIX_EPOCH,
+        );
+        let team = SegmentKey::Attribute("team".into());
+        assert_eq!(segment_keys(&survey), std::slice::from_ref(&team));
+        let sales = SegmentId::parse("@participant.team:Sales").expect("parses");
+        assert_eq!(sales.key, team);
+        assert_eq!(sales.to_string(), "@participant.team:Sales");
+        assert!(
+            sales.check(&survey).is_ok(),
+            "any value is a segment, maybe empty"
+        );
+        let site = SegmentId::parse("@participant.site:Leeds").expect("parses");
+        assert!(site.check(&survey).unwrap_err().contains("not divided by"));
+        assert!(SegmentId::parse("@participant.no way:x").is_err());
+
+        let mut answer: Answer = serde_json::from_value(serde_json::json!({
+            "tenant": "acme", "survey": "pulse", "survey_version": 1, "reference": 1000,
+            "submitted_at": "2026-01-01T00:00:00Z", "values": {}
+        }))
+        .expect("an answer");
+        assert!(
+            team.options_in(&answer).is_empty(),
+            "not given through a link"
+        );
+        answer.participant = Some(Box::new(crate::domain::participant::Respondent {
+            id: "0123456789abcdef".into(),
+            email: "ann@example.com".into(),
+            first_name: None,
+            last_name: None,
+            attributes: [("team".to_owned(), "Sales".to_owned())].into(),
+        }));
+        assert_eq!(team.options_in(&answer), ["Sales"]);
+        let seen = ["Sales".to_owned(), "Support".to_owned()];
+        assert_eq!(
+            team.segments_in(&survey, seen.iter()),
+            Some(("Participants' team".to_owned(), seen.to_vec()))
+        );
+
+        // An anonymous survey's answers carry no attributes: nothing divides them.
+        survey.anonymous = true;
+        assert!(segment_keys(&survey).is_empty());
+        assert!(sales.check(&survey).is_err());
+    }
+
+    #[test]
     fn a_segment_key_reads_back_what_it_writes() {
-        for text in ["place", "@language"] {
+        for text in ["place", "@language", "@participant.team"] {
             let key = SegmentKey::parse(text).expect("a key");
             let json = serde_json::to_string(&key).expect("serialises");
             assert_eq!(json, format!("\"{text}\""));

@@ -157,6 +157,9 @@ pub struct Survey {
     /// before it is first published.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub anonymous: bool,
+    /// The participant attributes its answers are divided by, each value a segment.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segment_attributes: Vec<String>,
 }
 
 impl Survey {
@@ -192,6 +195,7 @@ impl Survey {
             quotas: definition.quotas.unwrap_or_default(),
             access: definition.access.unwrap_or_default(),
             anonymous: definition.anonymous.unwrap_or_default(),
+            segment_attributes: definition.segment_attributes.unwrap_or_default(),
         }
     }
 
@@ -267,6 +271,9 @@ impl Survey {
         if let Some(anonymous) = definition.anonymous {
             self.anonymous = anonymous;
         }
+        if let Some(names) = definition.segment_attributes {
+            self.segment_attributes = names;
+        }
         self.translations = match definition.translations {
             Some(sent) => sent,
             // Kept, for the texts that still exist, in languages still offered.
@@ -304,7 +311,14 @@ impl Survey {
             quotas: Some(self.quotas.clone()),
             access: Some(self.access),
             anonymous: Some(self.anonymous),
+            segment_attributes: Some(self.segment_attributes.clone()),
         }
+    }
+
+    /// Whether its answers are divided by the participant attribute `name` (never an
+    /// anonymous survey's: its answers carry no attributes).
+    pub fn segments_by_attribute(&self, name: &str) -> bool {
+        !self.anonymous && self.segment_attributes.iter().any(|kept| kept == name)
     }
 
     /// The time an answer sent `now` is given: to the day when answers are anonymous, so that

@@ -101,12 +101,9 @@ pub async fn sheet_layout(
     if survey.anonymous {
         return Ok(layout);
     }
-    let names = stores
-        .participants
-        .attribute_names(&survey.survey_ref())
-        .await?;
-    Ok(match names {
-        Some(names) => layout.with_participants(&names),
+    let index = stores.participants.attributes(&survey.survey_ref()).await?;
+    Ok(match index {
+        Some(index) => layout.with_participants(&index.names),
         None => layout,
     })
 }

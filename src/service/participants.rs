@@ -17,10 +17,8 @@ pub enum Refusal {
     Rows(Vec<RowError>),
     #[error("a survey has at most {0} participants")]
     TooMany(usize),
-    #[error(
-        "a survey's participants have at most {0} attribute names in all (each is a column of the answers' downloads)"
-    )]
-    TooManyAttributes(usize),
+    #[error("{0}")]
+    Attributes(#[from] participant::AttributeLimit),
     #[error("{0}")]
     Sheet(#[from] SheetError),
     #[error("{0}")]
@@ -60,18 +58,13 @@ pub async fn add(
         Err(refusal) => return Ok(Err(refusal)),
     };
     let filed = survey.survey_ref();
-    // Named first, so the downloads' columns cover every participant's attributes.
-    let names = checked
-        .iter()
-        .flat_map(|person| person.attributes.keys().cloned())
-        .collect();
-    let most = participant::MAX_ATTRIBUTE_COLUMNS;
-    if !stores
+    // Indexed first, so the downloads' columns cover every participant's attributes.
+    let segmenting = &survey.segment_attributes;
+    let noted = stores
         .participants
-        .note_attributes(&filed, &names, most)
-        .await?
-    {
-        return Ok(Err(Refusal::TooManyAttributes(most)));
+        .note_attributes(&filed, &checked, segmenting);
+    if let Err(limit) = noted.await? {
+        return Ok(Err(Refusal::Attributes(limit)));
     }
     let now = time::OffsetDateTime::now_utc();
     let links = (0..checked.len())

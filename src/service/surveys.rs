@@ -86,6 +86,22 @@ pub fn check(
     if let Some(problem) = anonymity_problem(&definition, current) {
         errors.insert("anonymous".into(), problem.into());
     }
+    let anonymous = definition
+        .anonymous
+        .or(current.map(|survey| survey.anonymous))
+        .unwrap_or_default();
+    let segmenting = definition
+        .segment_attributes
+        .as_deref()
+        .or(current.map(|survey| survey.segment_attributes.as_slice()))
+        .unwrap_or_default();
+    if anonymous && !segmenting.is_empty() {
+        errors.insert(
+            "segment_attributes".into(),
+            "an anonymous survey's answers carry no participant attributes to divide them by"
+                .into(),
+        );
+    }
     // Quota places are claimed in the storage of the region that answers a survey: one.
     let quotas = definition
         .quotas
@@ -136,6 +152,36 @@ fn anonymity_problem(definition: &Definition, current: Option<&Survey>) -> Optio
         "whether answers are anonymous is chosen before a survey is first published: its \
          answers and invitations were given under the choice it has; duplicate it instead",
     )
+}
+
+/// Why `current`'s answers cannot be divided by the participant attributes `definition`
+/// names: one takes more values among its participants than segments can be kept for.
+pub async fn attribute_problems(
+    stores: &Stores,
+    current: &Survey,
+    definition: &Definition,
+) -> Result<Option<DefinitionErrors>, StoreError> {
+    let Some(names) = &definition.segment_attributes else {
+        return Ok(None);
+    };
+    let Some(index) = stores
+        .participants
+        .attributes(&current.survey_ref())
+        .await?
+    else {
+        return Ok(None);
+    };
+    Ok(names
+        .iter()
+        .find(|name| index.too_varied(name))
+        .map(|name| {
+            let most = crate::domain::participant::MAX_SEGMENT_VALUES;
+            let problem = format!(
+                "{name} takes more than {most} different values among the participants: too many \
+             to divide answers by"
+            );
+            [("segment_attributes".to_owned(), problem)].into()
+        }))
 }
 
 /// A survey as the audit log names it: `"Title" (slug)`.

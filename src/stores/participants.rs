@@ -13,9 +13,9 @@
 //!   got, so totals are listings of keys rather than reads of 100,000 documents. A marker
 //!   is written before the document says so and removed after it stops saying so, so a
 //!   process killed in between leaves a marker that the next try makes true or removes.
-//! - `attributes`: the names of every attribute the participants were given, each list's in
-//!   alphabetical order after those before (the answers' downloads have a column each),
-//!   written before the participants that have them.
+//! - `attributes`: the attributes the participants were given (`AttributeIndex`: every name,
+//!   a column of the answers' downloads, and a few values of each), written before the
+//!   participants that have them.
 //! - `sheets/{id}`: an uploaded sheet held while its owner looks at the preview.
 //! - `imports/{id}`: an import under way. Its participants are written with its id and count
 //!   as absent while it exists; it is deleted once all are written, which takes the whole
@@ -31,7 +31,9 @@ use bytes::Bytes;
 use super::error::{decode, encode};
 use super::tokens::hex;
 use super::{Context, StoreError};
-use crate::domain::participant::{Moment, NewParticipant, Participant};
+use crate::domain::participant::{
+    AttributeIndex, AttributeLimit, Moment, NewParticipant, Participant,
+};
 use crate::domain::{Email, PrivateLink, Reference, SurveyRef};
 use crate::storage::{BlobPut, BlobStore, ETag, Error, ListRequest, PutMode};
 
@@ -725,12 +727,12 @@ impl ParticipantStore {
         }
     }
 
-    /// The names of the attributes the survey's participants were given, in order; `None` for
-    /// a survey never given participants (since these names were kept).
-    pub async fn attribute_names(
+    /// The attributes the survey's participants were given; `None` for a survey never given
+    /// participants (since the index was kept).
+    pub async fn attributes(
         &self,
         survey: &SurveyRef,
-    ) -> Result<Option<Vec<String>>, StoreError> {
+    ) -> Result<Option<AttributeIndex>, StoreError> {
         let key = attributes_key(survey);
         match self.blobs.get(&key).await {
             Ok(blob) => Ok(Some(decode(&key, &blob.body)?)),
@@ -739,38 +741,32 @@ impl ParticipantStore {
         }
     }
 
-    /// Adds `names` to the survey's attribute names, unless that makes more than `most`
-    /// (then `Ok(false)`, and nothing changes).
+    /// Takes what `people` were given into the survey's attribute index (under If-Match),
+    /// unless that passes a limit (see `AttributeIndex::add`).
     pub async fn note_attributes(
         &self,
         survey: &SurveyRef,
-        names: &std::collections::BTreeSet<String>,
-        most: usize,
-    ) -> Result<bool, StoreError> {
+        people: &[NewParticipant],
+        segmenting: &[String],
+    ) -> Result<Result<(), AttributeLimit>, StoreError> {
         let key = attributes_key(survey);
         loop {
-            let (mut known, mode): (Vec<String>, PutMode) = match self.blobs.get(&key).await {
+            let (mut index, mode) = match self.blobs.get(&key).await {
                 Ok(blob) => (decode(&key, &blob.body)?, PutMode::Update(blob.meta.etag)),
-                Err(Error::NotFound { .. }) => (Vec::new(), PutMode::Create),
+                Err(Error::NotFound { .. }) => (AttributeIndex::default(), PutMode::Create),
                 Err(error) => return Err(error).context(|| format!("reading {key}")),
             };
-            let before = known.len();
-            known.extend(
-                names
-                    .iter()
-                    .filter(|name| !known.contains(name))
-                    .cloned()
-                    .collect::<Vec<_>>(),
-            );
-            if known.len() > most {
-                return Ok(false);
+            let changed = match index.add(people, segmenting) {
+                Ok(changed) => changed,
+                Err(limit) => return Ok(Err(limit)),
+            };
+            // Written even when empty the first time: the survey then has participants.
+            if !changed && !matches!(mode, PutMode::Create) {
+                return Ok(Ok(()));
             }
-            if known.len() == before && !matches!(mode, PutMode::Create) {
-                return Ok(true);
-            }
-            let body = encode(&key, &known)?;
+            let body = encode(&key, &index)?;
             match self.blobs.put(&key, body.into(), mode).await {
-                Ok(_) => return Ok(true),
+                Ok(_) => return Ok(Ok(())),
                 Err(Error::Precondition { .. } | Error::AlreadyExists { .. }) => continue,
                 Err(error) => return Err(error).context(|| format!("writing {key}")),
             }

@@ -71,10 +71,13 @@ pub fn segment_reports(
 ) -> Vec<SegmentReport> {
     let mut reports = Vec::new();
     for key in segment_keys(survey) {
-        let Some((named, options)) = key.segments_in(survey) else {
+        let kept = doc.segments.get(&key);
+        let seen = kept
+            .into_iter()
+            .flat_map(|segments| segments.options.keys());
+        let Some((named, options)) = key.segments_in(survey, seen) else {
             continue;
         };
-        let kept = doc.segments.get(&key);
         let complete = kept.is_some_and(|segments| segments.built);
         for option in options {
             let total = kept

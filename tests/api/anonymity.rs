@@ -372,13 +372,9 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
     let app = crate::helpers::spawn_app().await;
     let key = app.api_tenant("acme").await;
     let text = "How was the week in {{p:team|your team}}, {{p:first_name|friend}}?";
-    app.published_survey(
-        &key,
-        json!({"title": "Pulse", "access": "invitation",
-               "questions": [{"id": "stars", "text": text, "type": "five_stars",
-                              "required": true}]}),
-    )
-    .await;
+    let mut definition = json!({"title": "Pulse", "access": "invitation",
+           "questions": [{"id": "stars", "text": text, "type": "five_stars", "required": true}]});
+    app.published_survey(&key, definition.clone()).await;
     let (status, added) = app
         .api(
             Method::POST,
@@ -390,6 +386,18 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
         )
         .await;
     assert_eq!(status, 201, "{added}");
+    // Each team is a segment.
+    definition["segment_attributes"] = json!(["team"]);
+    let (status, changed) = app
+        .api(
+            Method::PUT,
+            "/api/v1/surveys/pulse",
+            &key,
+            Some(definition.clone()),
+        )
+        .await;
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(changed["segment_attributes"], json!(["team"]));
     let path = |at: usize| {
         let link = added["participants"][at]["link"].as_str().expect("a link");
         link.strip_prefix(&app.address)
@@ -441,6 +449,57 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
     );
     assert!(lines[1].contains(",participant,participant.first_name,participant.last_name,participant.site,participant.team,"), "{csv}");
     assert!(lines[2].contains(",ann@acme.test,Ann,,,Sales,4"), "{csv}");
+    let summary = "/api/v1/surveys/pulse/summary?segment=@participant.team:Sales";
+    let (status, sales) = app.api(Method::GET, summary, &key, None).await;
+    assert_eq!(status, 200, "{sales}");
+    assert_eq!(sales["total"], 1, "{sales}");
+    assert_eq!(sales["segment"]["id"], "@participant.team:Sales");
+    assert_eq!(sales["segment"]["question_text"], "Participants' team");
+    let summary = "/api/v1/surveys/pulse/summary?segment=@participant.site:Leeds";
+    let (status, _) = app.api(Method::GET, summary, &key, None).await;
+    assert_eq!(status, 400, "site does not divide the answers");
+
+    // A segment's values are bounded: an attribute with more cannot become one, and a list
+    // that would pass the bound for one is refused.
+    let coded = |attribute: &str, from: usize| -> Value {
+        let list: Vec<Value> = (from..from + 51)
+            .map(|n| json!({"email": format!("c{n}@acme.test"), "attributes": {attribute: format!("v{n}")}}))
+            .collect();
+        json!({ "participants": list })
+    };
+    let path = "/api/v1/surveys/pulse/participants";
+    let (status, _) = app
+        .api(Method::POST, path, &key, Some(coded("code", 0)))
+        .await;
+    assert_eq!(status, 201);
+    definition["segment_attributes"] = json!(["team", "code"]);
+    let (status, refused) = app
+        .api(
+            Method::PUT,
+            "/api/v1/surveys/pulse",
+            &key,
+            Some(definition.clone()),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["fields"]["segment_attributes"]
+            .as_str()
+            .expect("a reason")
+            .contains("code takes more than 50 different values"),
+        "{refused}"
+    );
+    let (status, refused) = app
+        .api(Method::POST, path, &key, Some(coded("team", 100)))
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .expect("a reason")
+            .contains("divided by team, which can take at most 50 different values"),
+        "{refused}"
+    );
 
     // Every attribute name is a column: their number is bounded.
     let many: Vec<Value> = (0..3)

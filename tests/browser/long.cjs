@@ -4,9 +4,9 @@
 // JavaScript is ended politely by a full quota; the owner reads where respondents stop and the
 // quotas on the summary (desktop and phone), keeps quotas on their tab, sees the file
 // question's fields in the designer on a phone, and downloads the photo; then imports
-// participants from a spreadsheet, makes the survey by invitation, and a participant answers
-// through their personal link, once. Every page audited
-// by axe-core, none scrolling sideways on a phone.
+// participants from a spreadsheet, makes the survey by invitation with each team a segment,
+// and a participant answers through their personal link, once. Every page audited by
+// axe-core, none scrolling sideways on a phone.
 // Usage: node long.cjs <base-url> <screenshot-dir>. Exits non-zero with a reason on failure.
 const { check, scriptless } = require("./audit.cjs");
 const { launch, apiWith, counted, expect, shooter, logoPng } = require("./walk.cjs");
@@ -153,6 +153,11 @@ async function main() {
     await owner.check("input[name=access][value=invitation]");
     await owner.click("text=Save who may answer");
     await owner.waitForSelector("text=Only participants may answer now");
+    expect(await owner.isVisible("text=Answers are not anonymous"), "anonymity, fixed once published");
+    // Each team a segment of the results.
+    await owner.check("input[name=segment][value=team]");
+    await owner.click("text=Save the segments");
+    await owner.waitForSelector("text=Each value of team is a segment");
     await shoot(owner, "long-participants");
     await ownerPhone.goto(`${base}/tenant/surveys/${created.slug}/participants`);
     await shoot(ownerPhone, "long-participants-phone");

@@ -22,12 +22,12 @@ use super::answer::has_control_characters;
 use super::choice::OTHER;
 use super::language::{LanguageTag, MAX_LANGUAGES};
 use super::lifecycle::MAX_RESPONSE_LIMIT;
-use super::participant::Access;
+use super::participant::{Access, valid_attribute_name};
 use super::progress::{DEFAULT_RESUME_DAYS, MAX_RESUME_DAYS};
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::quota::Quota;
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
-use super::segment::MAX_SEGMENT_QUESTIONS;
+use super::segment::{MAX_SEGMENT_ATTRIBUTES, MAX_SEGMENT_QUESTIONS};
 use super::translation::{self, Translations};
 use super::upload::{DEFAULT_FILE_BYTES, FILE_KINDS, FileKind, MAX_FILE_BYTES};
 use localized::LocalizedText;
@@ -252,6 +252,13 @@ pub struct SurveyInput {
     /// as it is (`false` for a new survey).
     #[serde(default)]
     pub anonymous: Option<bool>,
+    /// The participant attributes its answers are divided by (`["team"]`; at most 2), each
+    /// value a segment: answers given through personal links, of a survey whose answers are
+    /// not anonymous; such an attribute takes at most 50 values among its participants.
+    /// Absent: as it is (none for a new survey).
+    #[serde(default)]
+    #[schema(max_items = 2)]
+    pub segment_attributes: Option<Vec<String>>,
     /// The languages it is offered in, as language tags, its default first (`["en", "de",
     /// "ar"]`; at most 20); none or absent: English only. Respondents get the one they ask
     /// for (`?lang=`), else the best match of their browser's languages, else the default.
@@ -325,6 +332,8 @@ pub struct Definition {
     pub access: Option<Access>,
     /// Whether its answers are anonymous; `None`: as the survey has it.
     pub anonymous: Option<bool>,
+    /// The participant attributes its answers are divided by; `None`: as the survey has it.
+    pub segment_attributes: Option<Vec<String>>,
 }
 
 /// One submitted question with its field path, for messages.
@@ -446,6 +455,25 @@ impl SurveyInput {
                 segment: item.input.segment,
             });
         }
+        if let Some(names) = &self.segment_attributes {
+            let problem = if names.len() > MAX_SEGMENT_ATTRIBUTES {
+                Some(format!(
+                    "answers are divided by at most {MAX_SEGMENT_ATTRIBUTES} participant attributes"
+                ))
+            } else if let Some(bad) = names.iter().find(|name| !valid_attribute_name(name)) {
+                Some(format!(
+                    "{bad:?} is not an attribute name: 1 to 40 letters, digits or _"
+                ))
+            } else {
+                let mut sorted = names.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                (sorted.len() < names.len()).then(|| "an attribute is named twice".to_owned())
+            };
+            if let Some(problem) = problem {
+                errors.insert("segment_attributes".into(), problem);
+            }
+        }
         if questions.iter().filter(|q| q.segment).count() > MAX_SEGMENT_QUESTIONS {
             errors.insert(
                 "questions".into(),
@@ -504,6 +532,7 @@ impl SurveyInput {
             quotas,
             access: self.access,
             anonymous: self.anonymous,
+            segment_attributes: self.segment_attributes.clone(),
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {

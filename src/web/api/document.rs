@@ -95,6 +95,8 @@ pub struct SurveyDocument<'a> {
     access: crate::domain::participant::Access,
     /// Whether its answers are anonymous: nothing stored ties an answer to a participant.
     anonymous: bool,
+    /// The participant attributes its answers are divided by, each value a segment.
+    segment_attributes: &'a [String],
     /// The languages it is offered in, its default first (`["en"]` when it names none).
     languages: Vec<LanguageTag>,
     /// Its texts in its other languages: language, then text key (`title`,
@@ -148,6 +150,7 @@ impl<'a> SurveyDocument<'a> {
             residency: survey.residency,
             access: survey.access,
             anonymous: survey.anonymous,
+            segment_attributes: &survey.segment_attributes,
             languages: survey.offered_languages(),
             translations: &survey.translations,
             save_and_resume: survey.resume_days.is_some(),

@@ -174,6 +174,9 @@ pub async fn update(
     let known = state.stores.surveys.known_questions(&current).await?;
     let definition =
         service::check(&state.stores, &input, Some(&current), &known).map_err(invalid)?;
+    if let Some(errors) = service::attribute_problems(&state.stores, &current, &definition).await? {
+        return Err(invalid(errors));
+    }
     let survey = service::revise(&state.stores, &current, definition).await?;
     document(&state, &survey).await
 }
@@ -275,8 +278,9 @@ pub struct SlugPath {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SegmentQuery {
-    /// Only this segment's responses: `QUESTION_ID:OPTION` of a segment question, or
-    /// `@language:TAG` of a survey in several languages.
+    /// Only this segment's responses: `QUESTION_ID:OPTION` of a segment question,
+    /// `@language:TAG` of a survey in several languages, or `@participant.NAME:VALUE` of a
+    /// participant attribute that divides its answers.
     segment: Option<String>,
 }
 
@@ -289,7 +293,8 @@ fn segment_asked(survey: &Survey, segment: Option<&str>) -> Result<Option<Segmen
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ResponsesQuery {
-    /// Only responses in this segment (`QUESTION_ID:OPTION`, or `@language:TAG`).
+    /// Only responses in this segment (`QUESTION_ID:OPTION`, `@language:TAG` or
+    /// `@participant.NAME:VALUE`).
     segment: Option<String>,
     /// From 1; defaults to 1.
     page: Option<u64>,

@@ -229,6 +229,12 @@ static ROUTES: &[Route] = &[
     member(
         Role::Editor,
         Method::POST,
+        "/surveys/{slug}/participants/segments",
+        |r| r.to(participants::segments),
+    ),
+    member(
+        Role::Editor,
+        Method::POST,
         "/surveys/{slug}/participants/import",
         |r| r.to(participants::import),
     ),

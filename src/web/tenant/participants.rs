@@ -73,6 +73,17 @@ struct ParticipantsPage {
     import_problems: Vec<String>,
     preview: Option<Preview>,
     notice: Option<String>,
+    /// The attributes answers may be divided by.
+    segment_choices: Vec<SegmentChoice>,
+}
+
+/// An attribute answers may be divided by.
+struct SegmentChoice {
+    name: String,
+    /// Whether they are.
+    picked: bool,
+    /// Whether it takes too many values to be.
+    varied: bool,
 }
 
 impl ParticipantsPage {
@@ -139,6 +150,16 @@ async fn page(
         .await?;
     let url = state.survey_url(request, &survey.tenant, &survey.slug);
     let totals = store.totals(&filed).await?;
+    let index = store.attributes(&filed).await?.unwrap_or_default();
+    let segment_choices = index
+        .names
+        .iter()
+        .map(|name| SegmentChoice {
+            name: name.clone(),
+            picked: survey.segment_attributes.contains(name),
+            varied: index.too_varied(name),
+        })
+        .collect();
     Ok(ParticipantsPage {
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
@@ -163,6 +184,7 @@ async fn page(
         import_problems: Vec::new(),
         preview: None,
         notice: None,
+        segment_choices,
         survey,
     })
 }
@@ -434,6 +456,59 @@ pub async fn access(
         (false, true) => format!("{who} Answers are anonymous."),
         (false, false) => format!("{who} Answers are not anonymous."),
         (true, _) => who.to_owned(),
+    };
+    Ok(notice::redirect(&state, &address(&survey), &text))
+}
+
+/// `POST /tenant/surveys/{slug}/participants/segments`: the attributes answers are divided
+/// by, each value a segment.
+pub async fn segments(
+    state: web::Data<AppState>,
+    signed_in: AtLeast<Editor>,
+    slug: web::Path<String>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, WebError> {
+    signed_in.check_csrf(field(&form, "csrf"))?;
+    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let picked: Vec<String> = form
+        .iter()
+        .filter(|(name, _)| name == "segment")
+        .map(|(_, value)| value.clone())
+        .collect();
+    let index = state
+        .stores
+        .participants
+        .attributes(&survey.survey_ref())
+        .await?
+        .unwrap_or_default();
+    let most = crate::domain::segment::MAX_SEGMENT_ATTRIBUTES;
+    let problem =
+        if survey.anonymous {
+            Some("An anonymous survey's answers carry no attributes to divide them by.".to_owned())
+        } else if picked.len() > most {
+            Some(format!("Pick at most {most} attributes."))
+        } else if let Some(name) = picked.iter().find(|name| !index.names.contains(name)) {
+            Some(format!("No participant has the attribute {name}."))
+        } else {
+            picked.iter().find(|name| index.too_varied(name)).map(|name| {
+            format!(
+                "{name} takes more than {} different values: too many to divide answers by.",
+                crate::domain::participant::MAX_SEGMENT_VALUES
+            )
+        })
+        };
+    if let Some(problem) = problem {
+        return Ok(notice::redirect(&state, &address(&survey), &problem));
+    }
+    let mut definition = survey.definition();
+    definition.segment_attributes = Some(picked.clone());
+    crate::service::surveys::revise(&state.stores, &survey, definition).await?;
+    let text = match picked.as_slice() {
+        [] => "Answers are not divided by any attribute.".to_owned(),
+        names => format!(
+            "Each value of {} is a segment of the summary and the responses.",
+            names.join(" and ")
+        ),
     };
     Ok(notice::redirect(&state, &address(&survey), &text))
 }
