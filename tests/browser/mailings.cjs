@@ -1,4 +1,5 @@
-// Mailings, as an owner and a participant meet them: the owner opens the participants' chart,
+// Mailings, as an owner and a participant meet them: the owner chooses anonymity on a draft
+// and changes their mind, then opens the participants' chart,
 // writes the invitation and previews it, sends it to three participants (one address bounces)
 // and watches it go out; a participant opens the opt-out link from their letter on a phone
 // without JavaScript and stops the mail; the owner reads that participant's history. Every
@@ -32,7 +33,23 @@ async function main() {
       title: "Your appointment", access: "invitation",
       questions: [{ id: "care", text: "How was your care?", type: "five_stars", required: true }],
     });
+    // A draft may choose anonymity and change its mind; once published, it cannot.
+    const participants = `${base}/tenant/surveys/${created.slug}/participants`;
+    await owner.goto(participants);
+    await owner.check("input[name=anonymous]");
+    await owner.click("text=Save who may answer");
+    await owner.waitForSelector("text=Answers are anonymous.");
+    expect(await owner.isChecked("input[name=anonymous]"), "the choice kept");
+    await shoot(owner, "participants-anonymous-draft");
+    await ownerPhone.goto(participants);
+    await shoot(ownerPhone, "participants-anonymous-draft-phone");
+    await owner.uncheck("input[name=anonymous]");
+    await owner.click("text=Save who may answer");
+    await owner.waitForSelector("text=Answers are not anonymous.");
     await api("POST", `/surveys/${created.slug}/publish`);
+    await owner.goto(participants);
+    expect(await owner.isVisible("text=stays so"), "fixed once published");
+    expect((await owner.locator("input[name=anonymous]").count()) === 0, "no longer a choice");
     await api("POST", `/surveys/${created.slug}/participants`, { participants: [
       { email: "ann@clinic.test", first_name: "Ann", last_name: "Okafor" },
       { email: "bob@clinic.test", first_name: "Bob" },
