@@ -10,6 +10,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::participant::{
+    AttributeIndex, MAX_ATTRIBUTE_NAME, MAX_SEGMENT_VALUES, valid_attribute_name,
+};
 use super::{Answer, AnswerValue, Question, QuestionId, QuestionKind, Survey};
 
 /// Most segment questions in one survey: each multiplies the statistics every answer updates.
@@ -100,8 +103,7 @@ impl SegmentKey {
     /// Reads a question id, `@language` or `@participant.NAME`.
     pub fn parse(text: &str) -> Option<Self> {
         if let Some(name) = text.strip_prefix(ATTRIBUTE) {
-            return super::participant::valid_attribute_name(name)
-                .then(|| Self::Attribute(name.to_owned()));
+            return valid_attribute_name(name).then(|| Self::Attribute(name.to_owned()));
         }
         match text {
             LANGUAGE => Some(Self::Language),
@@ -173,6 +175,46 @@ impl fmt::Display for SegmentKey {
             Self::Attribute(name) => write!(f, "{ATTRIBUTE}{name}"),
         }
     }
+}
+
+/// Why a survey's answers cannot be divided by the participant attributes `names`: more than
+/// `MAX_SEGMENT_ATTRIBUTES`, a name that is no attribute's, one named twice, a survey whose
+/// answers are `anonymous` (they carry no attributes), or, given the survey's attribute
+/// `index`, one that takes more values among its participants than segments are kept for.
+pub fn attribute_segments_problem(
+    names: &[String],
+    anonymous: bool,
+    index: Option<&AttributeIndex>,
+) -> Option<String> {
+    if names.is_empty() {
+        return None;
+    }
+    if anonymous {
+        return Some(
+            "an anonymous survey's answers carry no participant attributes to divide them by"
+                .into(),
+        );
+    }
+    if names.len() > MAX_SEGMENT_ATTRIBUTES {
+        return Some(format!(
+            "answers are divided by at most {MAX_SEGMENT_ATTRIBUTES} participant attributes"
+        ));
+    }
+    if let Some(bad) = names.iter().find(|name| !valid_attribute_name(name)) {
+        return Some(format!(
+            "{bad:?} is not an attribute name: 1 to {MAX_ATTRIBUTE_NAME} letters, digits or _"
+        ));
+    }
+    if names[1..].contains(&names[0]) {
+        return Some(format!("{} is named twice", names[0]));
+    }
+    let varied = names
+        .iter()
+        .find(|name| index.is_some_and(|index| index.too_varied(name)))?;
+    Some(format!(
+        "{varied} takes more than {MAX_SEGMENT_VALUES} different values among the \
+         participants: too many to divide answers by"
+    ))
 }
 
 /// The segment questions of a survey, in the survey's order.
@@ -496,6 +538,43 @@ mod tests {
         survey.anonymous = true;
         assert!(segment_keys(&survey).is_empty());
         assert!(sales.check(&survey).is_err());
+    }
+
+    #[test]
+    fn answers_are_divided_by_few_attributes_of_few_values_in_named_surveys_only() {
+        let names = |list: &[&str]| {
+            list.iter()
+                .map(|name| (*name).to_owned())
+                .collect::<Vec<_>>()
+        };
+        let problem = |list: &[&str], anonymous, index| {
+            attribute_segments_problem(&names(list), anonymous, index).unwrap_or_default()
+        };
+        assert_eq!(attribute_segments_problem(&[], true, None), None);
+        assert_eq!(
+            attribute_segments_problem(&names(&["team", "site"]), false, None),
+            None
+        );
+        assert!(problem(&["team"], true, None).contains("anonymous"));
+        assert!(problem(&["a", "b", "c"], false, None).contains("at most 2"));
+        assert!(problem(&["no way"], false, None).contains("not an attribute name"));
+        assert!(problem(&["team", "team"], false, None).contains("named twice"));
+        let mut index = AttributeIndex::default();
+        let many: Vec<crate::domain::participant::NewParticipant> = (0..=MAX_SEGMENT_VALUES)
+            .map(|n| crate::domain::participant::NewParticipant {
+                email: crate::domain::Email::parse(&format!("p{n}@example.com")).expect("valid"),
+                first_name: None,
+                last_name: None,
+                language: None,
+                attributes: [("code".to_owned(), format!("c{n}"))].into(),
+            })
+            .collect();
+        index.add(&many, &[]).expect("within the names' limit");
+        assert!(problem(&["code"], false, Some(&index)).contains("more than 50"));
+        assert_eq!(
+            attribute_segments_problem(&names(&["team"]), false, Some(&index)),
+            None
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::domain::audit::AuditAction;
 use crate::domain::definition::quota::{QuotaInput, check_quotas};
 use crate::domain::definition::{Definition, DefinitionErrors, SurveyInput};
 use crate::domain::region::Residency;
-use crate::domain::segment::segment_keys;
+use crate::domain::segment::{attribute_segments_problem, segment_keys};
 use crate::stores::{StoreError, Stores};
 
 use super::Actor;
@@ -86,6 +86,8 @@ pub fn check(
     if let Some(problem) = anonymity_problem(&definition, current) {
         errors.insert("anonymous".into(), problem.into());
     }
+    // Whether the attributes named divide answers; their values are checked once the
+    // survey's participants are known (`attribute_problems`).
     let anonymous = definition
         .anonymous
         .or(current.map(|survey| survey.anonymous))
@@ -95,12 +97,8 @@ pub fn check(
         .as_deref()
         .or(current.map(|survey| survey.segment_attributes.as_slice()))
         .unwrap_or_default();
-    if anonymous && !segmenting.is_empty() {
-        errors.insert(
-            "segment_attributes".into(),
-            "an anonymous survey's answers carry no participant attributes to divide them by"
-                .into(),
-        );
+    if let Some(problem) = attribute_segments_problem(segmenting, anonymous, None) {
+        errors.insert("segment_attributes".into(), problem);
     }
     // Quota places are claimed in the storage of the region that answers a survey: one.
     let quotas = definition
@@ -164,24 +162,13 @@ pub async fn attribute_problems(
     let Some(names) = &definition.segment_attributes else {
         return Ok(None);
     };
-    let Some(index) = stores
+    let index = stores
         .participants
         .attributes(&current.survey_ref())
-        .await?
-    else {
-        return Ok(None);
-    };
-    Ok(names
-        .iter()
-        .find(|name| index.too_varied(name))
-        .map(|name| {
-            let most = crate::domain::participant::MAX_SEGMENT_VALUES;
-            let problem = format!(
-                "{name} takes more than {most} different values among the participants: too many \
-             to divide answers by"
-            );
-            [("segment_attributes".to_owned(), problem)].into()
-        }))
+        .await?;
+    let anonymous = definition.anonymous.unwrap_or(current.anonymous);
+    Ok(attribute_segments_problem(names, anonymous, index.as_ref())
+        .map(|problem| [("segment_attributes".to_owned(), problem)].into()))
 }
 
 /// A survey as the audit log names it: `"Title" (slug)`.

@@ -22,12 +22,12 @@ use super::answer::has_control_characters;
 use super::choice::OTHER;
 use super::language::{LanguageTag, MAX_LANGUAGES};
 use super::lifecycle::MAX_RESPONSE_LIMIT;
-use super::participant::{Access, valid_attribute_name};
+use super::participant::Access;
 use super::progress::{DEFAULT_RESUME_DAYS, MAX_RESUME_DAYS};
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::quota::Quota;
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
-use super::segment::{MAX_SEGMENT_ATTRIBUTES, MAX_SEGMENT_QUESTIONS};
+use super::segment::MAX_SEGMENT_QUESTIONS;
 use super::translation::{self, Translations};
 use super::upload::{DEFAULT_FILE_BYTES, FILE_KINDS, FileKind, MAX_FILE_BYTES};
 use localized::LocalizedText;
@@ -454,25 +454,6 @@ impl SurveyInput {
                 show_if: None,
                 segment: item.input.segment,
             });
-        }
-        if let Some(names) = &self.segment_attributes {
-            let problem = if names.len() > MAX_SEGMENT_ATTRIBUTES {
-                Some(format!(
-                    "answers are divided by at most {MAX_SEGMENT_ATTRIBUTES} participant attributes"
-                ))
-            } else if let Some(bad) = names.iter().find(|name| !valid_attribute_name(name)) {
-                Some(format!(
-                    "{bad:?} is not an attribute name: 1 to 40 letters, digits or _"
-                ))
-            } else {
-                let mut sorted = names.clone();
-                sorted.sort_unstable();
-                sorted.dedup();
-                (sorted.len() < names.len()).then(|| "an attribute is named twice".to_owned())
-            };
-            if let Some(problem) = problem {
-                errors.insert("segment_attributes".into(), problem);
-            }
         }
         if questions.iter().filter(|q| q.segment).count() > MAX_SEGMENT_QUESTIONS {
             errors.insert(

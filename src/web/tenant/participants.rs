@@ -18,6 +18,7 @@ use crate::domain::participant::{
     Access, GivenParticipant, MAX_LISTED_PROBLEMS, Moment, Participant, ParticipantStatus,
     search_prefix,
 };
+use crate::domain::segment::attribute_segments_problem;
 use crate::export::{SheetFormat, text_sheet};
 use crate::i18n::language_name;
 use crate::service::participants::{self as service, Refusal};
@@ -479,26 +480,15 @@ pub async fn segments(
         .stores
         .participants
         .attributes(&survey.survey_ref())
-        .await?
-        .unwrap_or_default();
-    let most = crate::domain::segment::MAX_SEGMENT_ATTRIBUTES;
-    let problem =
-        if survey.anonymous {
-            Some("An anonymous survey's answers carry no attributes to divide them by.".to_owned())
-        } else if picked.len() > most {
-            Some(format!("Pick at most {most} attributes."))
-        } else if let Some(name) = picked.iter().find(|name| !index.names.contains(name)) {
-            Some(format!("No participant has the attribute {name}."))
-        } else {
-            picked.iter().find(|name| index.too_varied(name)).map(|name| {
-            format!(
-                "{name} takes more than {} different values: too many to divide answers by.",
-                crate::domain::participant::MAX_SEGMENT_VALUES
-            )
-        })
-        };
+        .await?;
+    let problem = attribute_segments_problem(&picked, survey.anonymous, index.as_ref());
     if let Some(problem) = problem {
-        return Ok(notice::redirect(&state, &address(&survey), &problem));
+        let said = capitalised(&problem);
+        return Ok(notice::redirect(
+            &state,
+            &address(&survey),
+            &format!("{said}."),
+        ));
     }
     let mut definition = survey.definition();
     definition.segment_attributes = Some(picked.clone());
