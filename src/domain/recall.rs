@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use super::QuestionId;
 use super::answer::has_control_characters;
-use super::participant::valid_attribute_name;
+use super::participant::{MAX_ATTRIBUTE_NAME, valid_attribute_name};
 
 /// What starts a recall in a text.
 pub const OPENING: &str = "{{q:";
@@ -94,7 +94,7 @@ pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, String> {
             if !valid_attribute_name(name) {
                 return Err(format!(
                     "\"{name}\" in {{{{p:...}}}} is not first_name, last_name or a participant's \
-                     attribute name (1 to 40 letters, digits or _)"
+                     attribute name (1 to {MAX_ATTRIBUTE_NAME} letters, digits or _)"
                 ));
             }
             pieces.push(Piece::Participant { name, fallback });

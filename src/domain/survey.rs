@@ -511,6 +511,22 @@ mod tests {
     }
 
     #[test]
+    fn an_anonymous_surveys_answers_keep_only_their_day() {
+        let mut survey = survey(true);
+        let late = time::macros::datetime!(2026-11-27 23:59:59.999 UTC);
+        let early = time::macros::datetime!(2026-11-27 00:00 UTC);
+        assert_eq!(survey.answer_time(late), late);
+        survey.anonymous = true;
+        for at in [late, early, OffsetDateTime::UNIX_EPOCH] {
+            let kept = survey.answer_time(at);
+            assert_eq!(
+                (kept.date(), kept.time()),
+                (at.date(), time::Time::MIDNIGHT)
+            );
+        }
+    }
+
+    #[test]
     fn editing_a_published_survey_starts_a_new_version_and_keeps_question_ids() {
         let mut published = survey(true);
         let mut questions = published.questions.clone();

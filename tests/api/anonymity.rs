@@ -70,6 +70,12 @@ fn holds(haystack: &[u8], needle: &str) -> bool {
         .any(|window| window == needle)
 }
 
+/// Adds participants to the survey: the API's status and answer.
+async fn add(app: &TestApp, key: &str, list: Value) -> (u16, Value) {
+    let path = "/api/v1/surveys/pulse/participants";
+    app.api(Method::POST, path, key, Some(list)).await
+}
+
 async fn listed(app: &TestApp, key: &str) -> Vec<Value> {
     let (status, page) = app
         .api(Method::GET, "/api/v1/surveys/pulse/participants", key, None)
@@ -148,14 +154,7 @@ async fn nothing_stored_or_exported_ties_an_anonymous_answer_to_its_participant(
                    "attributes": {"team": team}})
         })
         .collect();
-    let (status, added) = app
-        .api(
-            Method::POST,
-            "/api/v1/surveys/pulse/participants",
-            &key,
-            Some(json!({ "participants": people })),
-        )
-        .await;
+    let (status, added) = add(&app, &key, json!({ "participants": people })).await;
     assert_eq!(status, 201, "{added}");
     // Nobody is invited to a draft (that is also what fixes the choice before anyone is).
     let (status, refused) = app
@@ -375,16 +374,14 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
     let mut definition = json!({"title": "Pulse", "access": "invitation",
            "questions": [{"id": "stars", "text": text, "type": "five_stars", "required": true}]});
     app.published_survey(&key, definition.clone()).await;
-    let (status, added) = app
-        .api(
-            Method::POST,
-            "/api/v1/surveys/pulse/participants",
-            &key,
-            Some(json!({"participants": [
+    let (status, added) = add(
+        &app,
+        &key,
+        json!({"participants": [
                 {"email": "ann@acme.test", "first_name": "Ann", "attributes": {"team": "Sales"}},
-                {"email": "bob@acme.test", "attributes": {"site": "Leeds"}}]})),
-        )
-        .await;
+                {"email": "bob@acme.test", "attributes": {"site": "Leeds"}}]}),
+    )
+    .await;
     assert_eq!(status, 201, "{added}");
     // Each team is a segment.
     definition["segment_attributes"] = json!(["team"]);
@@ -467,10 +464,7 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
             .collect();
         json!({ "participants": list })
     };
-    let path = "/api/v1/surveys/pulse/participants";
-    let (status, _) = app
-        .api(Method::POST, path, &key, Some(coded("code", 0)))
-        .await;
+    let (status, _) = add(&app, &key, coded("code", 0)).await;
     assert_eq!(status, 201);
     definition["segment_attributes"] = json!(["team", "code"]);
     let (status, refused) = app
@@ -489,9 +483,7 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
             .contains("code takes more than 50 different values"),
         "{refused}"
     );
-    let (status, refused) = app
-        .api(Method::POST, path, &key, Some(coded("team", 100)))
-        .await;
+    let (status, refused) = add(&app, &key, coded("team", 100)).await;
     assert_eq!(status, 422, "{refused}");
     assert!(
         refused["error"]
@@ -509,14 +501,7 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
             json!({"email": format!("many{n}@acme.test"), "attributes": attributes})
         })
         .collect();
-    let (status, refused) = app
-        .api(
-            Method::POST,
-            "/api/v1/surveys/pulse/participants",
-            &key,
-            Some(json!({ "participants": many })),
-        )
-        .await;
+    let (status, refused) = add(&app, &key, json!({ "participants": many })).await;
     assert_eq!(status, 422, "{refused}");
     assert!(
         refused["error"]
