@@ -5,6 +5,7 @@ pub mod admin;
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod crash;
 pub mod demo;
 pub mod domain;
 pub mod export;

@@ -11,6 +11,7 @@
 //! - `responses`: blob reads and time of a page of responses, filtered by date or not;
 //! - `participants`: time and peak memory of importing N participants, and a page's cost.
 //! - `mailing`: an invitation to N participants through an SMTP server: messages/s.
+//! - `uploads`: time and peak memory of reading hostile spreadsheets, and the largest honest one.
 
 mod answers;
 mod drain;
@@ -20,6 +21,7 @@ mod participants;
 mod responses;
 mod sheets;
 pub mod transfer;
+pub mod uploads;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -126,6 +128,17 @@ pub enum Bench {
         #[arg(long, default_value_t = 100)]
         days: u64,
     },
+    /// Uploaded spreadsheets read within the imports' bounds: time and peak memory of hostile
+    /// sheets (two far cells, a zip bomb, repeated cells) and the largest honest one.
+    Uploads,
+    /// One sheet read as the participants import reads it (run by `uploads` as a process of
+    /// its own).
+    #[command(hide = true)]
+    UploadRead {
+        /// The sheet.
+        #[arg(long)]
+        file: PathBuf,
+    },
     /// One download of a prepared benchmark survey (run by `sheets` as a process of its own).
     #[command(hide = true)]
     SheetDownload {
@@ -206,6 +219,8 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
         Bench::Participants { count } => participants::run(count).await,
         Bench::Mailing { count, smtp, rate } => mailing::run(count, &smtp, rate).await,
         Bench::SheetDownload { data_dir, format } => sheets::download(&data_dir, format).await,
+        Bench::Uploads => uploads::run().await,
+        Bench::UploadRead { file } => uploads::read(&file).await,
     }
 }
 

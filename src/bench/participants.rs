@@ -40,7 +40,7 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
     );
     let before = stores.storage.transactions();
     let started = Instant::now();
-    let added = service::add_sheet(&stores, &survey, sheet.as_bytes())
+    let added = service::add_sheet(&stores, &survey, &bytes::Bytes::from(sheet))
         .await?
         .map_err(|refusal| BenchError::Setup(refusal.to_string()))?;
     let took = started.elapsed().as_secs_f64();

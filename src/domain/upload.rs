@@ -97,6 +97,37 @@ pub fn kind_of(content: &[u8]) -> Option<(FileKind, &'static str)> {
     Some((kind, mime))
 }
 
+/// The usual extension of a media type a file question takes.
+fn extension_of(mime: &str) -> Option<&'static str> {
+    Some(match mime {
+        "image/jpeg" => "jpg",
+        "image/png" => "png",
+        "image/gif" => "gif",
+        "image/webp" => "webp",
+        "image/heic" => "heic",
+        "image/heif" => "heif",
+        "application/pdf" => "pdf",
+        "application/msword" => "doc",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document" => "docx",
+        "application/vnd.ms-excel" => "xls",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" => "xlsx",
+        "application/vnd.ms-powerpoint" => "ppt",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation" => "pptx",
+        "application/vnd.oasis.opendocument.text" => "odt",
+        "application/vnd.oasis.opendocument.spreadsheet" => "ods",
+        "application/vnd.oasis.opendocument.presentation" => "odp",
+        _ => return None,
+    })
+}
+
+/// A name without its last extension (the whole name when it has none, or is only one).
+fn stem(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => name,
+    }
+}
+
 /// A file as a name for people: the name the respondent's device gave it, without folders or
 /// invisible characters, cut to `MAX_FILE_NAME` characters (keeping its extension); "file"
 /// when nothing is left.
@@ -145,6 +176,26 @@ pub struct FileAnswer {
 }
 
 impl FileAnswer {
+    /// The name a member's download is saved under: the respondent's, ending in the extension
+    /// of the kind read from its content (a `photo.png.html` that is a PNG is saved as
+    /// `photo.png.png`), so no program opens it as what its name claimed.
+    pub fn download_name(&self) -> String {
+        let Some(extension) = extension_of(&self.mime) else {
+            return format!("{}.bin", stem(&self.name));
+        };
+        let given = self
+            .name
+            .rsplit_once('.')
+            .map(|(_, given)| given.to_ascii_lowercase());
+        let same = given
+            .as_deref()
+            .is_some_and(|given| given == extension || (extension == "jpg" && given == "jpeg"));
+        match same {
+            true => self.name.clone(),
+            false => format!("{}.{extension}", stem(&self.name)),
+        }
+    }
+
     /// The file as a form carries it between pages (before the web tier's signature):
     /// `id:kind:bytes:mime:name`.
     pub fn to_field(&self) -> String {
@@ -233,6 +284,29 @@ mod tests {
             "0123456789abcdef:pdf:big:a:b",
         ] {
             assert_eq!(FileAnswer::from_field(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_download_is_named_for_the_kind_its_content_is() {
+        let file = |name: &str, mime: &str| FileAnswer {
+            id: "0123456789abcdef".into(),
+            name: name.into(),
+            kind: FileKind::Image,
+            mime: mime.into(),
+            bytes: 1,
+        };
+        let cases = [
+            ("photo.png.html", "image/png", "photo.png.png"),
+            ("photo.PNG", "image/png", "photo.PNG"),
+            ("holiday.jpeg", "image/jpeg", "holiday.jpeg"),
+            ("holiday", "image/jpeg", "holiday.jpg"),
+            ("report.exe", "application/pdf", "report.pdf"),
+            (".htaccess", "application/pdf", ".htaccess.pdf"),
+            ("notes.txt", "text/html", "notes.bin"),
+        ];
+        for (name, mime, saved) in cases {
+            assert_eq!(file(name, mime).download_name(), saved, "{name} ({mime})");
         }
     }
 }

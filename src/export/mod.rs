@@ -16,6 +16,7 @@ mod responses;
 mod sheet;
 mod target;
 pub mod text_sheet;
+pub mod workbook;
 mod xlsx;
 
 pub use csv::{csv_stream, formula_safe};

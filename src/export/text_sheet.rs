@@ -1,21 +1,9 @@
-//! Small sheets of text cells that people fill in and send back (a survey's translations):
-//! written as CSV or XLSX, and read back from either, told apart by their content, never
-//! their name; bounded in rows.
+//! Sheets of text cells that people fill in and send back (a survey's translations, its
+//! participants): written as CSV or XLSX, and read back from either, told apart by their
+//! content, never their name; read within the bounds each import sets (`workbook::Bounds`).
 
-use std::io::Cursor;
-
-use calamine::{Data, Reader, Xlsx};
-
-/// Why an uploaded sheet cannot be read.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum UploadedSheetError {
-    /// Neither a readable XLSX workbook nor UTF-8 CSV.
-    #[error("{0}")]
-    Unreadable(String),
-    /// More rows than the import takes.
-    #[error("the sheet has more than {0} rows")]
-    TooManyRows(usize),
-}
+pub use super::workbook::SheetError as UploadedSheetError;
+use super::workbook::{self, Bounds};
 
 /// The rows as CSV (UTF-8 with a byte order mark, so spreadsheet programs read it as UTF-8;
 /// a cell a spreadsheet would take for a formula starts with `'`, which `read_rows` drops).
@@ -55,65 +43,25 @@ pub fn xlsx_bytes(rows: &[Vec<String>], name: &str) -> Result<Vec<u8>, rust_xlsx
 const ZIP: &[u8] = b"PK\x03\x04";
 
 /// The rows of the first sheet of an XLSX workbook, or of a CSV file (UTF-8, with or without
-/// a byte order mark), as text; at most `most_rows`. A CSV cell this site wrote with a
-/// leading `'` so spreadsheets would not take it for a formula (`export::formula_safe`) is
-/// read without it.
-pub fn read_rows(bytes: &[u8], most_rows: usize) -> Result<Vec<Vec<String>>, UploadedSheetError> {
+/// a byte order mark), as text, within `bounds`. A CSV cell this site wrote with a leading `'`
+/// so spreadsheets would not take it for a formula (`export::formula_safe`) is read without it.
+pub fn read_rows(bytes: &[u8], bounds: &Bounds) -> Result<Vec<Vec<String>>, UploadedSheetError> {
     match bytes.starts_with(ZIP) {
-        true => xlsx_rows(bytes, most_rows),
-        false => csv_rows(bytes, most_rows),
+        true => workbook::first_sheet(bytes, bounds),
+        false => csv_rows(bytes, bounds),
     }
 }
 
-fn xlsx_rows(bytes: &[u8], most_rows: usize) -> Result<Vec<Vec<String>>, UploadedSheetError> {
-    let unreadable = |error: &dyn std::fmt::Display| {
-        UploadedSheetError::Unreadable(format!("this XLSX file cannot be read ({error})"))
-    };
-    let mut workbook: Xlsx<_> =
-        calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e| unreadable(&e))?;
-    let range = match workbook.worksheet_range_at(0) {
-        Some(range) => range.map_err(|e| unreadable(&e))?,
-        None => return Ok(Vec::new()),
-    };
-    // A range starts at its first cell that holds anything: rows and columns before it are
-    // blank, and row numbers must stay those the spreadsheet shows.
-    let Some((top, left)) = range.start() else {
-        return Ok(Vec::new());
-    };
-    let (top, left) = (top as usize, left as usize);
-    if top + range.height() > most_rows {
-        return Err(UploadedSheetError::TooManyRows(most_rows));
-    }
-    let mut rows = vec![Vec::new(); top];
-    for cells in range.rows() {
-        let mut row = vec![String::new(); left];
-        row.extend(cells.iter().map(text_of));
-        rows.push(row);
-    }
-    Ok(rows)
-}
-
-/// A cell as the text a person sees in it (a whole number without a decimal point).
-fn text_of(cell: &Data) -> String {
-    match cell {
-        Data::Empty | Data::Error(_) => String::new(),
-        Data::Float(number) if number.fract() == 0.0 && number.abs() < 1e15 => {
-            format!("{number:.0}")
-        }
-        other => other.to_string(),
-    }
-}
-
-fn csv_rows(bytes: &[u8], most_rows: usize) -> Result<Vec<Vec<String>>, UploadedSheetError> {
+fn csv_rows(bytes: &[u8], bounds: &Bounds) -> Result<Vec<Vec<String>>, UploadedSheetError> {
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(bytes);
-    let mut rows = Vec::new();
+    let (mut rows, mut cells) = (Vec::new(), 0usize);
     for record in reader.records() {
-        if rows.len() == most_rows {
-            return Err(UploadedSheetError::TooManyRows(most_rows));
+        if rows.len() == bounds.rows {
+            return Err(UploadedSheetError::TooManyRows(bounds.rows));
         }
         let record = record.map_err(|error| {
             let line = error.position().map_or(0, |p| p.line());
@@ -121,6 +69,13 @@ fn csv_rows(bytes: &[u8], most_rows: usize) -> Result<Vec<Vec<String>>, Uploaded
                 "this file is neither XLSX nor UTF-8 CSV (line {line} cannot be read)"
             ))
         })?;
+        if record.len() > bounds.columns {
+            return Err(UploadedSheetError::TooManyColumns(bounds.columns));
+        }
+        cells += record.len();
+        if cells > bounds.cells {
+            return Err(UploadedSheetError::TooManyCells(bounds.cells));
+        }
         rows.push(record.iter().map(unquoted).collect());
     }
     Ok(rows)
@@ -138,6 +93,8 @@ fn unquoted(cell: &str) -> String {
 mod tests {
     use super::*;
 
+    const TEN: Bounds = Bounds::sheet(10, 10, 100);
+
     #[test]
     fn what_is_written_reads_back_the_same_as_csv_and_as_xlsx() {
         let rows: Vec<Vec<String>> = [
@@ -148,22 +105,25 @@ mod tests {
         .iter()
         .map(|row| row.iter().map(|c| (*c).to_owned()).collect())
         .collect();
-        assert_eq!(read_rows(&csv_bytes(&rows), 10), Ok(rows.clone()));
+        assert_eq!(read_rows(&csv_bytes(&rows), &TEN), Ok(rows.clone()));
         let xlsx = xlsx_bytes(&rows, "Translations").expect("written");
-        assert_eq!(read_rows(&xlsx, 10), Ok(rows));
+        assert_eq!(read_rows(&xlsx, &TEN), Ok(rows));
     }
 
     #[test]
     fn csv_reads_with_a_byte_order_mark_quotes_and_formula_guards() {
         let text = "\u{feff}key,en,de\ntitle,Lunch,\"Mittag, spät\"\nq:a:text,'=1+1,'-x\n";
-        let rows = read_rows(text.as_bytes(), 10).expect("read");
+        let rows = read_rows(text.as_bytes(), &TEN).expect("read");
         assert_eq!(rows[1], ["title", "Lunch", "Mittag, spät"]);
         assert_eq!(rows[2], ["q:a:text", "=1+1", "-x"]);
         assert_eq!(
-            read_rows(text.as_bytes(), 2),
+            read_rows(text.as_bytes(), &Bounds::sheet(2, 10, 100)),
             Err(UploadedSheetError::TooManyRows(2))
         );
-        assert!(read_rows(b"key,de\n\xff\xfe,x\n", 10).is_err(), "not UTF-8");
+        assert!(
+            read_rows(b"key,de\n\xff\xfe,x\n", &TEN).is_err(),
+            "not UTF-8"
+        );
     }
 
     #[test]
@@ -173,13 +133,13 @@ mod tests {
         sheet.write_string(2, 1, "key").expect("written");
         sheet.write_number(3, 2, 42.0).expect("written");
         let bytes = book.save_to_buffer().expect("saved");
-        let rows = read_rows(&bytes, 10).expect("read");
+        let rows = read_rows(&bytes, &TEN).expect("read");
         assert_eq!(rows.len(), 4);
         assert_eq!(rows[2], ["", "key", ""]);
         assert_eq!(rows[3], ["", "", "42"]);
         let broken = [ZIP, b"not a workbook"].concat();
         assert!(matches!(
-            read_rows(&broken, 10),
+            read_rows(&broken, &TEN),
             Err(UploadedSheetError::Unreadable(_))
         ));
     }

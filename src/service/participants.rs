@@ -1,10 +1,13 @@
 //! Adding a survey's participants, from the API's list or an uploaded sheet: every row
 //! checked against the survey and those listed already, then all written, or none.
 
+use bytes::Bytes;
+
 use crate::domain::participant::{
     self, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, RowError, SheetError,
 };
 use crate::domain::{PrivateLink, Survey};
+use crate::export::workbook::Bounds;
 use crate::stores::participants::{AddError, participants_of};
 use crate::stores::{StoreError, Stores};
 
@@ -23,6 +26,9 @@ pub enum Refusal {
     Sheet(#[from] SheetError),
     #[error("{0}")]
     Unreadable(String),
+    /// The survey is answered in another region: its participants' links would not open.
+    #[error("{}", super::surveys::PARTICIPANTS_AT_HOME_ADDING)]
+    AnsweredAway,
 }
 
 /// How many rows are refused, and the first `MAX_LISTED_PROBLEMS` of them.
@@ -100,9 +106,9 @@ pub async fn add(
 pub async fn check_sheet(
     stores: &Stores,
     survey: &Survey,
-    bytes: &[u8],
+    bytes: &Bytes,
 ) -> Result<Result<Vec<(usize, GivenParticipant)>, Refusal>, StoreError> {
-    let given = match read_sheet(bytes) {
+    let given = match read_sheet(bytes).await {
         Ok(given) => given,
         Err(refusal) => return Ok(Err(refusal)),
     };
@@ -117,6 +123,9 @@ async fn check(
 ) -> Result<Result<Vec<participant::NewParticipant>, Refusal>, StoreError> {
     if given.is_empty() {
         return Ok(Err(Refusal::Empty));
+    }
+    if super::surveys::answered_away(stores, &survey.regions) {
+        return Ok(Err(Refusal::AnsweredAway));
     }
     if given.len() > participant::MAX_PARTICIPANTS {
         return Ok(Err(Refusal::TooMany(participant::MAX_PARTICIPANTS)));
@@ -141,19 +150,34 @@ async fn check(
 pub async fn add_sheet(
     stores: &Stores,
     survey: &Survey,
-    bytes: &[u8],
+    bytes: &Bytes,
 ) -> Result<Result<Vec<Participant>, Refusal>, StoreError> {
-    match read_sheet(bytes) {
+    match read_sheet(bytes).await {
         Ok(given) => add(stores, survey, given).await,
         Err(refusal) => Ok(Err(refusal)),
     }
 }
 
-/// The participants a sheet gives, by row.
-pub fn read_sheet(bytes: &[u8]) -> Result<Vec<(usize, GivenParticipant)>, Refusal> {
-    // The header row and the most participants a survey has.
-    let rows = crate::export::text_sheet::read_rows(bytes, participant::MAX_PARTICIPANTS + 1)
-        .map_err(|error| Refusal::Unreadable(error.to_string()))?;
+/// What a sheet of participants may hold: a header row and the most participants a survey
+/// has, each in at most `SHEET_COLUMNS` columns, 2,000,000 cells in all (documented in
+/// docs/tenants.md).
+pub const SHEET_BOUNDS: Bounds =
+    Bounds::sheet(participant::MAX_PARTICIPANTS + 1, SHEET_COLUMNS, 2_000_000);
+
+/// Columns a sheet of participants may have: address, names, language and the attributes,
+/// with room for columns the import leaves out.
+pub const SHEET_COLUMNS: usize = 4 + participant::MAX_ATTRIBUTE_COLUMNS + 10;
+
+/// The participants a sheet gives, by row, read on a blocking thread (a big sheet takes
+/// seconds of CPU).
+pub async fn read_sheet(bytes: &Bytes) -> Result<Vec<(usize, GivenParticipant)>, Refusal> {
+    let bytes = bytes.clone();
+    let read = tokio::task::spawn_blocking(move || {
+        crate::export::text_sheet::read_rows(&bytes, &SHEET_BOUNDS)
+    })
+    .await
+    .map_err(|error| Refusal::Unreadable(format!("the sheet could not be read ({error})")))?;
+    let rows = read.map_err(|error| Refusal::Unreadable(error.to_string()))?;
     Ok(participant::from_sheet(rows)?)
 }
 

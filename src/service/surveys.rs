@@ -61,7 +61,7 @@ pub fn check(
         .questions
         .iter()
         .any(|q| matches!(q.kind, crate::domain::QuestionKind::File { .. }));
-    let away = definition.regions.iter().any(|name| !regions.is_here(name));
+    let away = answered_away(stores, &definition.regions);
     if files && away && definition.residency == Residency::Home {
         errors.insert(
             "regions".into(),
@@ -76,18 +76,10 @@ pub fn check(
         .or(current.map(|survey| survey.access))
         .unwrap_or_default();
     if access == crate::domain::participant::Access::Invitation && away {
-        errors.insert(
-            "access".into(),
-            "a survey by invitation is answered in your home region, where its participants \
-             are kept"
-                .into(),
-        );
-    }
-    if let Some(problem) = anonymity_problem(&definition, current) {
-        errors.insert("anonymous".into(), problem.into());
+        errors.insert("access".into(), INVITATION_AT_HOME.into());
     }
     // Whether the attributes named divide answers; their values are checked once the
-    // survey's participants are known (`attribute_problems`).
+    // survey's participants are known (`participant_problems`).
     let anonymous = definition
         .anonymous
         .or(current.map(|survey| survey.anonymous))
@@ -99,15 +91,6 @@ pub fn check(
         .unwrap_or_default();
     if let Some(problem) = attribute_segments_problem(segmenting, anonymous, None) {
         errors.insert("segment_attributes".into(), problem);
-    }
-    // Quota places are claimed in the storage of the region that answers a survey: one.
-    let quotas = definition
-        .quotas
-        .as_deref()
-        .or(current.map(|survey| survey.quotas.as_slice()))
-        .unwrap_or_default();
-    if definition.regions.len() > 1 && !quotas.is_empty() {
-        errors.insert("quotas".into(), ONE_REGION.into());
     }
     match errors.is_empty() {
         true => Ok(definition),
@@ -141,34 +124,112 @@ fn residency_problem(
     )
 }
 
-/// Why whether answers are anonymous cannot change: once a survey was published, answers
-/// (and invitations, which need it published) may exist, given under the choice it had.
-fn anonymity_problem(definition: &Definition, current: Option<&Survey>) -> Option<&'static str> {
-    let current = current.filter(|survey| survey.was_published)?;
-    let wanted = definition.anonymous?;
-    (wanted != current.anonymous).then_some(
-        "whether answers are anonymous is chosen before a survey is first published: its \
-         answers and invitations were given under the choice it has; duplicate it instead",
-    )
-}
-
-/// Why `current`'s answers cannot be divided by the participant attributes `definition`
-/// names: one takes more values among its participants than segments can be kept for.
-pub async fn attribute_problems(
+/// What `definition` cannot change of `current` given its participants and answers: it
+/// cannot be answered away from home with participants (their links are kept at home), its
+/// anonymity cannot change once an answer was given, and its answers cannot be divided by a
+/// participant attribute that takes more values than segments can be kept for.
+pub async fn participant_problems(
     stores: &Stores,
     current: &Survey,
     definition: &Definition,
 ) -> Result<Option<DefinitionErrors>, StoreError> {
+    let filed = current.survey_ref();
+    if let Some(problem) = anonymity_problem(stores, current, definition.anonymous).await? {
+        return Ok(Some([("anonymous".to_owned(), problem.to_owned())].into()));
+    }
+    // Participants and their links are kept at home, where their links are answered.
+    if answered_away(stores, &definition.regions) && stores.participants.any(&filed).await? {
+        return Ok(Some(
+            [("regions".to_owned(), PARTICIPANTS_AT_HOME.to_owned())].into(),
+        ));
+    }
     let Some(names) = &definition.segment_attributes else {
         return Ok(None);
     };
-    let index = stores
-        .participants
-        .attributes(&current.survey_ref())
-        .await?;
+    let index = stores.participants.attributes(&filed).await?;
     let anonymous = definition.anonymous.unwrap_or(current.anonymous);
     Ok(attribute_segments_problem(names, anonymous, index.as_ref())
         .map(|problem| [("segment_attributes".to_owned(), problem)].into()))
+}
+
+/// Why `current`'s anonymity cannot become `wanted`: answers were given under the choice it
+/// has (counted, or through a personal link), and would not be what the new choice promises.
+pub async fn anonymity_problem(
+    stores: &Stores,
+    current: &Survey,
+    wanted: Option<bool>,
+) -> Result<Option<&'static str>, StoreError> {
+    match wanted {
+        Some(wanted) if wanted != current.anonymous && answers_given(stores, current).await? => {
+            Ok(Some(ANONYMITY_FIXED))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Why a survey's anonymity no longer changes.
+pub const ANONYMITY_FIXED: &str = "whether answers are anonymous is chosen before the first \
+     answer: answers were given under the choice it has; duplicate the survey instead";
+
+/// Whether any answer to `survey` was given: counted, or claimed through a personal link.
+pub async fn answers_given(stores: &Stores, survey: &Survey) -> Result<bool, StoreError> {
+    let filed = survey.survey_ref();
+    if stores.participants.any_answer(&filed).await? {
+        return Ok(true);
+    }
+    let results = stores.results_of(survey).await?;
+    Ok(results.summaries.read(&filed).await?.doc.summary.total > 0)
+}
+
+/// Why a survey by invitation is answered at home.
+const INVITATION_AT_HOME: &str = "a survey by invitation is answered in your home region, \
+     where its participants are kept";
+
+/// Sets who may answer `current` and, while no answer was given, whether its answers are
+/// anonymous (`None`: as they are), under the rules every definition meets.
+pub async fn set_access(
+    stores: &Stores,
+    current: &Survey,
+    access: crate::domain::participant::Access,
+    anonymous: Option<bool>,
+) -> Result<Result<Survey, DefinitionErrors>, StoreError> {
+    let invitation = access == crate::domain::participant::Access::Invitation;
+    if invitation && answered_away(stores, &current.regions) {
+        return Ok(Err(
+            [("access".to_owned(), INVITATION_AT_HOME.to_owned())].into()
+        ));
+    }
+    if let Some(problem) = anonymity_problem(stores, current, anonymous).await? {
+        return Ok(Err([("anonymous".to_owned(), problem.to_owned())].into()));
+    }
+    let mut definition = current.definition();
+    definition.access = Some(access);
+    if let Some(anonymous) = anonymous {
+        definition.anonymous = Some(anonymous);
+    }
+    revise(stores, current, definition).await.map(Ok)
+}
+
+/// Whether publishing `survey` should first ask whether its answers are anonymous: it is for
+/// known people (by invitation, or with participants) and no answer fixed the choice yet.
+pub async fn asks_anonymity(stores: &Stores, survey: &Survey) -> Result<bool, StoreError> {
+    let for_people = survey.access == crate::domain::participant::Access::Invitation
+        || stores.participants.any(&survey.survey_ref()).await?;
+    Ok(for_people && !answers_given(stores, survey).await?)
+}
+
+/// Why a survey with participants stays at home.
+pub const PARTICIPANTS_AT_HOME: &str = "a survey with participants is answered in your home \
+     region, where their personal links are kept: remove its participants first";
+
+/// Why participants are not added to a survey answered away from home.
+pub const PARTICIPANTS_AT_HOME_ADDING: &str = "participants and their personal links are kept \
+     in your home region, and this survey is answered in another: answer it at home to invite \
+     participants";
+
+/// Whether a survey naming `regions` is answered away from this (its home) region.
+pub fn answered_away(stores: &Stores, regions: &[crate::domain::region::RegionName]) -> bool {
+    regions.iter().any(|name| !stores.regions.is_here(name))
 }
 
 /// A survey as the audit log names it: `"Title" (slug)`.
@@ -222,6 +283,13 @@ pub async fn revise(
 ) -> Result<Survey, StoreError> {
     let survey = stores.surveys.revise(current, definition).await?;
     super::hosting::push(stores, &survey, Some(current)).await?;
+    // Its participants' openings were timed: now they are not (their answers' are never).
+    if survey.anonymous && !current.anonymous {
+        stores
+            .participants
+            .untime_openings(&survey.survey_ref())
+            .await?;
+    }
     // A quota removed takes its places with it (one added later starts empty).
     let removed: Vec<_> = current
         .quotas
@@ -229,12 +297,9 @@ pub async fn revise(
         .filter(|was| !survey.quotas.iter().any(|kept| kept.id == was.id))
         .collect();
     if !removed.is_empty() {
-        let answering = stores.answering(current).await?;
+        let kept = stores.quota_places(current, None).await?;
         for quota in removed {
-            answering
-                .quotas
-                .forget(&survey.survey_ref(), &quota.id)
-                .await?;
+            kept.forget(&survey.survey_ref(), &quota.id).await?;
         }
     }
     // Answers may exist only once it was published: then its segments must follow.
@@ -256,19 +321,10 @@ pub async fn set_quotas(
         Ok(quotas) => quotas,
         Err(errors) => return Ok(Err(errors)),
     };
-    if current.regions.len() > 1 && !quotas.is_empty() {
-        let mut errors = DefinitionErrors::new();
-        errors.insert("quotas".into(), ONE_REGION.into());
-        return Ok(Err(errors));
-    }
     let mut definition = current.definition();
     definition.quotas = Some(quotas);
     revise(stores, current, definition).await.map(Ok)
 }
-
-/// Why a survey answered in several regions cannot have quotas.
-const ONE_REGION: &str = "a survey with quotas is answered in one region (each quota's places \
-                          are claimed in one storage): name at most one region";
 
 /// Opens a survey to respondents.
 pub async fn publish(

@@ -6,9 +6,13 @@
 //! - `ids/{id}`: the email key of the participant with that id (the API names them by id).
 //! - `links/{digest of link}`: the id of the participant whose personal link that is; storage
 //!   keeps only a digest, so what it holds does not open anyone's link.
-//! - `answered/{id}`: the reference of the answer sent through their link, written
-//!   create-only before that answer is queued, so a link answers once. Empty for a survey
-//!   whose answers are anonymous: it then says only that they answered.
+//! - `answered/{id}`: the claim of the answer given through their link (`AnswerClaim`).
+//!   Written create-only before that answer is queued, as `sending:R` (the answer is being
+//!   sent under reference R), so a link answers once; rewritten once it is queued as `R`,
+//!   or empty for a survey whose answers are anonymous (it then says only that they
+//!   answered). A claim still `sending` pins the link to R: a queue write that failed, or a
+//!   process killed between the writes, leaves it so, and the link's form is sent again as
+//!   R (the worker counts one answer per reference), never turned away.
 //! - `marks/{invited|started|opted_out|bounced}/{id}`: empty markers of where each one
 //!   got, so totals are listings of keys rather than reads of 100,000 documents. A marker
 //!   is written before the document says so and removed after it stops saying so, so a
@@ -154,8 +158,55 @@ pub enum LinkState {
     Unknown,
     /// Their answer was sent, with this reference (`None`: an anonymous survey's, unnamed).
     Answered(Participant, Option<Reference>),
+    /// Their answer is being sent (or its send failed or was cut off) under this reference:
+    /// the link's form is that answer, whatever is sent next.
+    Sending(Participant, Reference),
     /// Not answered yet.
     Open(Participant),
+}
+
+impl LinkState {
+    /// The participant whose link it is, if any.
+    pub fn participant(self) -> Option<Participant> {
+        match self {
+            LinkState::Unknown => None,
+            LinkState::Answered(participant, _)
+            | LinkState::Sending(participant, _)
+            | LinkState::Open(participant) => Some(participant),
+        }
+    }
+}
+
+/// Where the one answer of a participant's link stands, as its claim says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerClaim {
+    /// Being sent under this reference (claimed, not yet known to be queued).
+    Sending(Reference),
+    /// Sent: queued, under this reference (`None`: an anonymous survey's, unnamed).
+    Sent(Option<Reference>),
+}
+
+impl AnswerClaim {
+    const SENDING: &'static str = "sending:";
+
+    fn body(self) -> Bytes {
+        match self {
+            AnswerClaim::Sending(reference) => format!("{}{}", Self::SENDING, reference.0).into(),
+            AnswerClaim::Sent(Some(reference)) => reference.0.to_string().into(),
+            AnswerClaim::Sent(None) => Bytes::new(),
+        }
+    }
+
+    fn read(body: &[u8]) -> Self {
+        let text = String::from_utf8_lossy(body);
+        match text.strip_prefix(Self::SENDING) {
+            Some(number) => match number.parse() {
+                Ok(number) => AnswerClaim::Sending(Reference(number)),
+                Err(_) => AnswerClaim::Sent(None),
+            },
+            None => AnswerClaim::Sent(text.parse().ok().map(Reference)),
+        }
+    }
 }
 
 /// Participants, by survey.
@@ -167,6 +218,71 @@ pub struct ParticipantStore {
 impl ParticipantStore {
     pub(super) fn new(blobs: Arc<dyn BlobStore>) -> Self {
         Self { blobs }
+    }
+
+    /// Whether the survey has any participant.
+    pub async fn any(&self, survey: &SurveyRef) -> Result<bool, StoreError> {
+        self.any_under(format!("{}people/", participants_of(survey)))
+            .await
+    }
+
+    /// Whether any participant's link has an answer claimed (sent, or being sent).
+    pub async fn any_answer(&self, survey: &SurveyRef) -> Result<bool, StoreError> {
+        self.any_under(format!("{}answered/", participants_of(survey)))
+            .await
+    }
+
+    /// Whether any key starts with `prefix` (one listing of one key).
+    async fn any_under(&self, prefix: String) -> Result<bool, StoreError> {
+        let page = self
+            .blobs
+            .list(&ListRequest::new(prefix.clone(), 1))
+            .await
+            .context(|| format!("listing {prefix}"))?;
+        Ok(!page.items.is_empty())
+    }
+
+    /// Forgets when participants opened their links (their survey's answers became
+    /// anonymous): each who did keeps only that they did. How many were changed.
+    pub async fn untime_openings(&self, survey: &SurveyRef) -> Result<usize, StoreError> {
+        let prefix = format!(
+            "{}marks/{}/",
+            participants_of(survey),
+            Mark::Started.folder()
+        );
+        let mut request = ListRequest::new(prefix.clone(), 100);
+        let mut changed = 0;
+        loop {
+            let page = self
+                .blobs
+                .list(&request)
+                .await
+                .context(|| format!("listing {prefix}"))?;
+            let ids: Vec<&str> = page
+                .items
+                .iter()
+                .filter_map(|item| item.key.strip_prefix(&prefix))
+                .collect();
+            let untimed = ids.iter().map(|id| {
+                self.change_if(survey, id, |participant| {
+                    let timed = |moment: &Option<Moment>| matches!(moment, Some(Moment::At(_)));
+                    let was = timed(&participant.started) || timed(&participant.finished);
+                    for moment in [&mut participant.started, &mut participant.finished] {
+                        if timed(moment) {
+                            *moment = Some(Moment::Untimed);
+                        }
+                    }
+                    was
+                })
+            });
+            for done in futures_util::future::join_all(untimed).await {
+                changed += usize::from(done?);
+            }
+            match page.continuation {
+                Some(token) => request.continuation = Some(token),
+                None => return Ok(changed),
+            }
+        }
     }
 
     /// Whether an import is under way (or was abandoned): its participants are absent.
@@ -598,52 +714,68 @@ impl ParticipantStore {
         if participant.link != link.as_str() {
             return Ok(LinkState::Unknown);
         }
-        match self.answer_of(survey, &participant.id).await? {
-            Some(reference) => Ok(LinkState::Answered(participant, reference)),
-            None => Ok(LinkState::Open(participant)),
-        }
+        Ok(match self.claim_of(survey, &participant.id).await? {
+            Some(AnswerClaim::Sent(reference)) => LinkState::Answered(participant, reference),
+            Some(AnswerClaim::Sending(reference)) => LinkState::Sending(participant, reference),
+            None => LinkState::Open(participant),
+        })
     }
 
-    /// Whether an answer was sent through a participant's link (`None`: not), and which one
-    /// when the claim names it.
-    async fn answer_of(
+    /// The claim of a participant's answer, if their link has one.
+    async fn claim_of(
         &self,
         survey: &SurveyRef,
         id: &str,
-    ) -> Result<Option<Option<Reference>>, StoreError> {
+    ) -> Result<Option<AnswerClaim>, StoreError> {
         let key = answered_key(survey, id);
         match self.blobs.get(&key).await {
-            Ok(blob) => Ok(Some(
-                String::from_utf8_lossy(&blob.body)
-                    .parse()
-                    .ok()
-                    .map(Reference),
-            )),
+            Ok(blob) => Ok(Some(AnswerClaim::read(&blob.body))),
             Err(Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(error).context(|| format!("reading {key}")),
         }
     }
 
-    /// Claims a participant's one answer for `reference` (`None`: an anonymous answer, not
-    /// named), before it is queued: true if it is theirs (claimed now, or by this same named
-    /// answer before: a form sent again), false if their link answered already.
+    /// Claims a participant's one answer for `reference`, before it is queued: the claim
+    /// their link holds after (`Sending(reference)` when it is theirs: claimed now, or by
+    /// this same form before; anything else when their link answered, or is being answered,
+    /// under another reference).
     pub async fn claim_answer(
         &self,
         survey: &SurveyRef,
         id: &str,
-        reference: Option<Reference>,
-    ) -> Result<bool, StoreError> {
+        reference: Reference,
+    ) -> Result<AnswerClaim, StoreError> {
         let key = answered_key(survey, id);
-        let body =
-            reference.map_or_else(Bytes::new, |reference| Bytes::from(reference.0.to_string()));
-        match self.blobs.put(&key, body, PutMode::Create).await {
-            Ok(_) => Ok(true),
-            // Only a named answer can be known again when sent again.
-            Err(Error::AlreadyExists { .. }) => {
-                Ok(reference.is_some() && self.answer_of(survey, id).await? == Some(reference))
+        let sending = AnswerClaim::Sending(reference);
+        loop {
+            match self.blobs.put(&key, sending.body(), PutMode::Create).await {
+                Ok(_) => return Ok(sending),
+                Err(Error::AlreadyExists { .. }) => {
+                    if let Some(claim) = self.claim_of(survey, id).await? {
+                        return Ok(claim);
+                    }
+                    // Removed with its participant meanwhile: claim it again.
+                }
+                Err(error) => return Err(error).context(|| format!("writing {key}")),
             }
-            Err(error) => Err(error).context(|| format!("writing {key}")),
         }
+    }
+
+    /// Settles a claim once its answer is queued: `Sent(Some(R))` names the answer,
+    /// `Sent(None)` (an anonymous survey's) only says that they answered, and no longer holds
+    /// the reference it was sent under.
+    pub async fn settle_answer(
+        &self,
+        survey: &SurveyRef,
+        id: &str,
+        sent: AnswerClaim,
+    ) -> Result<(), StoreError> {
+        let key = answered_key(survey, id);
+        self.blobs
+            .put(&key, sent.body(), PutMode::Overwrite)
+            .await
+            .map(|_| ())
+            .context(|| format!("settling {key}"))
     }
 
     /// Holds an uploaded sheet while its owner looks at the preview; returns its id.

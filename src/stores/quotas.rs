@@ -5,20 +5,31 @@
 //! once, no more than N such blobs can exist, so no quota ever takes more than N answers. An
 //! answer's place is also recorded under its reference (`refs/R`, written create-only once it
 //! holds the place), so a form sent again (a double click, a retry after an error) finds the
-//! place it took and takes no second one.
+//! place it took and takes no second one. The record counts the sends of that form under way
+//! or done (`copies`), so that a send whose answer could not be queued gives the place back
+//! only when no other send of the same form may have queued it.
 //!
 //! Protocol, per quota an answer meets, before the answer is queued:
-//! 1. Its reference's record exists: it holds that place already.
+//! 1. Its reference's record exists: it holds that place already; one more send is counted
+//!    on the record (under its ETag).
 //! 2. Else it creates a place it reserved in this process (the next this process has not
 //!    tried: claimers of one process never try the same place), and on "exists" (another
 //!    process took it) the next; past the last, it lists the places for any freed below;
 //!    none: the quota is full.
-//! 3. It records its reference. Should a copy of the same form have recorded it first, it
-//!    frees the place it just took and holds that copy's.
+//! 3. It records its reference, with one send. Should a copy of the same form have recorded
+//!    it first, it frees the place it just took and counts itself on that copy's record.
 //!
-//! A process killed between steps 2 and 3 leaves a place taken by no answer: a quota may then
-//! close one place early, never one late. An answer refused because another quota it met
-//! was full frees the places it took (`release`).
+//! A send refused after its places were taken (another quota full, its queue write failed)
+//! lets go of them (`let_go`): it takes itself off each record, and the last send to leave a
+//! record deletes it and frees the place. A send that succeeded never leaves its record, so a
+//! place whose answer was queued is never freed. A process killed between taking a place and
+//! leaving it leaves a place taken by no answer: a quota may then close one place early,
+//! never one late.
+//!
+//! Where the places live: in the storage that keeps the survey's answers (its tenant's home,
+//! or the one region its answers stay in), whichever region the respondent answers in
+//! (`Stores::quota_places`), so moving a survey between regions neither restarts nor
+//! doubles them.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -38,10 +49,17 @@ struct Place {
     reference: u64,
 }
 
-/// Where an answer's place is recorded: the place it holds.
+/// Where an answer's place is recorded: the place it holds, and the sends of its form that
+/// have not given it back (records written before sends were counted have one).
 #[derive(Debug, Serialize, Deserialize)]
 struct Holder {
     place: u32,
+    #[serde(default = "one")]
+    copies: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// The outcome of claiming a place.
@@ -110,7 +128,7 @@ impl QuotaStore {
         guesses.insert((survey.clone(), quota.clone()), next);
     }
 
-    /// Claims a place of `quota` (of `limit` places) for the answer `reference`.
+    /// Claims a place of `quota` (of `limit` places) for a send of the answer `reference`.
     pub async fn claim(
         &self,
         survey: &SurveyRef,
@@ -118,40 +136,63 @@ impl QuotaStore {
         limit: u32,
         reference: Reference,
     ) -> Result<Claim, StoreError> {
-        if let Some(place) = self.held(survey, quota, reference).await? {
-            return Ok(Claim::Placed(place));
-        }
-        let Some(place) = self.take_free(survey, quota, limit, reference).await? else {
-            self.counted_now(survey, quota, limit);
-            return Ok(Claim::Full);
-        };
-        let key = holder(survey, quota, reference);
-        let body = encode(&key, &Holder { place })?;
-        match self.blobs.put(&key, body.into(), PutMode::Create).await {
-            Ok(_) => Ok(Claim::Placed(place)),
-            Err(Error::AlreadyExists { .. }) => {
-                // A copy of this form recorded its place first: that one is the answer's.
-                self.free(survey, quota, place).await?;
-                let place = self.held(survey, quota, reference).await?;
-                Ok(place.map_or(Claim::Full, Claim::Placed))
+        loop {
+            if let Some((place, etag, copies)) = self.held(survey, quota, reference).await? {
+                // This form holds a place already: one more send of it is under way.
+                let key = holder(survey, quota, reference);
+                let more = Holder {
+                    place,
+                    copies: copies.saturating_add(1),
+                };
+                let body = encode(&key, &more)?;
+                match self
+                    .blobs
+                    .put(&key, body.into(), PutMode::Update(etag))
+                    .await
+                {
+                    Ok(_) => return Ok(Claim::Placed(place)),
+                    // Changed or given back meanwhile: look again.
+                    Err(Error::Precondition { .. } | Error::NotFound { .. }) => continue,
+                    Err(error) => {
+                        return Err(error)
+                            .context(|| format!("counting a send on quota {quota} of {survey}"));
+                    }
+                }
             }
-            Err(error) => {
-                self.free(survey, quota, place).await?;
-                Err(error).context(|| format!("recording a place of quota {quota} of {survey}"))
+            let Some(place) = self.take_free(survey, quota, limit, reference).await? else {
+                self.counted_now(survey, quota, limit);
+                return Ok(Claim::Full);
+            };
+            let key = holder(survey, quota, reference);
+            let body = encode(&key, &Holder { place, copies: 1 })?;
+            match self.blobs.put(&key, body.into(), PutMode::Create).await {
+                Ok(_) => return Ok(Claim::Placed(place)),
+                Err(Error::AlreadyExists { .. }) => {
+                    // A copy of this form recorded its place first: that one is the answer's.
+                    self.free(survey, quota, place).await?;
+                }
+                Err(error) => {
+                    self.free(survey, quota, place).await?;
+                    return Err(error)
+                        .context(|| format!("recording a place of quota {quota} of {survey}"));
+                }
             }
         }
     }
 
-    /// The place `reference` holds in `quota`, if any.
+    /// The place `reference` holds in `quota`, if any, with its record's ETag and sends.
     async fn held(
         &self,
         survey: &SurveyRef,
         quota: &QuotaId,
         reference: Reference,
-    ) -> Result<Option<u32>, StoreError> {
+    ) -> Result<Option<(u32, crate::storage::ETag, u32)>, StoreError> {
         let key = holder(survey, quota, reference);
         match self.blobs.get(&key).await {
-            Ok(blob) => Ok(Some(decode::<Holder>(&key, &blob.body)?.place)),
+            Ok(blob) => {
+                let held = decode::<Holder>(&key, &blob.body)?;
+                Ok(Some((held.place, blob.meta.etag, held.copies)))
+            }
             Err(Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(error).context(|| format!("reading a place of quota {quota}")),
         }
@@ -274,26 +315,45 @@ impl QuotaStore {
         Ok(u32::try_from(self.taken(survey, quota).await?.len()).unwrap_or(u32::MAX))
     }
 
-    /// Frees the place `reference` holds in `quota` (its answer was refused after all).
-    pub async fn release(
+    /// Takes one send of the answer `reference` off its place in `quota` (that send was
+    /// refused after all); the last send to leave frees the place. A send of the same form
+    /// that was queued never leaves, so its place is never freed under it.
+    pub async fn let_go(
         &self,
         survey: &SurveyRef,
         quota: &QuotaId,
         reference: Reference,
     ) -> Result<(), StoreError> {
-        let Some(place) = self.held(survey, quota, reference).await? else {
-            return Ok(());
-        };
-        // The record first: a crash before the place is freed leaves a place taken by no
-        // answer (one place early), never a record of a place another answer may take.
         let key = holder(survey, quota, reference);
-        match self.blobs.delete(&key, None).await {
-            Ok(()) | Err(Error::NotFound { .. }) => {}
-            Err(error) => {
-                return Err(error).context(|| format!("freeing a place of quota {quota}"));
+        loop {
+            let Some((place, etag, copies)) = self.held(survey, quota, reference).await? else {
+                return Ok(());
+            };
+            let left = match copies > 1 {
+                true => {
+                    let fewer = Holder {
+                        place,
+                        copies: copies - 1,
+                    };
+                    let body = encode(&key, &fewer)?;
+                    self.blobs
+                        .put(&key, body.into(), PutMode::Update(etag))
+                        .await
+                        .map(|_| ())
+                }
+                // The record first: a crash before the place is freed leaves a place taken by
+                // no answer (one place early), never a record of a place another answer takes.
+                false => self.blobs.delete(&key, Some(&etag)).await,
+            };
+            match left {
+                Ok(()) if copies > 1 => return Ok(()),
+                Ok(()) => return self.free(survey, quota, place).await,
+                Err(Error::Precondition { .. } | Error::NotFound { .. }) => continue,
+                Err(error) => {
+                    return Err(error).context(|| format!("freeing a place of quota {quota}"));
+                }
             }
         }
-        self.free(survey, quota, place).await
     }
 
     /// Deletes every place of a quota that was removed from its survey.
@@ -392,7 +452,11 @@ mod tests {
 
         // A place freed is taken by the next answer, and the limit still holds.
         stores[0]
-            .release(&survey, &quota, Reference(first))
+            .let_go(&survey, &quota, Reference(first))
+            .await
+            .expect("freed");
+        stores[0]
+            .let_go(&survey, &quota, Reference(first))
             .await
             .expect("freed");
         let next = stores[1].claim(&survey, &quota, 10, Reference(1001)).await;

@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::quotas::QuotaStore;
 use super::{StoreError, Stores};
 use crate::domain::funnel::Funnel;
 use crate::domain::region::RegionName;
@@ -81,12 +82,24 @@ impl Stores {
         Ok(found.filter(|found| found.id == survey.id))
     }
 
-    /// The stores of the region whose public site answers `survey` (the one region it names;
-    /// these, without regions): where its quota places are claimed.
-    pub async fn answering(&self, survey: &Survey) -> Result<Stores, StoreError> {
-        match (self.regions.here(), survey.regions.first()) {
-            (Some(_), Some(region)) => self.in_region(region).await,
-            _ => Ok(self.clone()),
+    /// Where `survey`'s quota places are kept, seen from this region: with its answers, at
+    /// its tenant's home (`home`, when that is another region; `None` when it is here) or in
+    /// the one region its answers stay in. One place for every region it is answered in, so
+    /// a quota counts them all, and moving the survey between regions keeps its places.
+    pub async fn quota_places(
+        &self,
+        survey: &Survey,
+        home: Option<&RegionName>,
+    ) -> Result<QuotaStore, StoreError> {
+        let keeper = match survey.residency {
+            Residency::Region => survey.regions.first(),
+            Residency::Home => home,
+        };
+        match keeper {
+            Some(region) if self.regions.named() && !self.regions.is_here(region) => {
+                Ok(self.in_region(region).await?.quotas)
+            }
+            _ => Ok(self.quotas.clone()),
         }
     }
 

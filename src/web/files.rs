@@ -125,7 +125,7 @@ pub async fn download(
         .ok_or_else(gone)?;
     Ok(HttpResponse::Ok()
         .content_type(file.mime.as_str())
-        .insert_header((CONTENT_DISPOSITION, attachment(&file.name)))
+        .insert_header((CONTENT_DISPOSITION, attachment(&file.download_name())))
         .insert_header((CACHE_CONTROL, "private, no-store"))
         .insert_header((CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'"))
         .body(body))

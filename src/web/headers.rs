@@ -40,3 +40,9 @@ pub fn private() -> DefaultHeaders {
         .add(("Referrer-Policy", "same-origin"))
         .add(("Cache-Control", "no-store"))
 }
+
+/// Headers of the respondents' pages, on top of `public`: never stored by a cache (a shared
+/// one would hand one respondent's token or answers to another).
+pub fn respondents() -> DefaultHeaders {
+    DefaultHeaders::new().add(("Cache-Control", "no-store"))
+}

@@ -1,5 +1,6 @@
-//! Limits on what an anonymous client may make the site store: saving answers to continue
-//! later (and emailing its link), and uploading files. Counted per client address (by the
+//! Limits on what an anonymous client may make the site store or send: saving answers to
+//! continue later (and emailing its link, also bounded per address and per survey, so no
+//! stranger is flooded), and uploading files. Counted per client address (by the
 //! operator's proxy rule) in each process with governor's token buckets; several processes
 //! behind a balancer each allow this much. Limits that must hold across processes (sign-ins,
 //! quotas) are counted in storage instead.
@@ -13,6 +14,14 @@ use governor::{DefaultKeyedRateLimiter, Quota};
 /// Saves of progress (or emails of its link) a client may make at once, and how fast that
 /// allowance comes back.
 pub const SAVES: (u32, Duration) = (20, Duration::from_secs(10 * 60));
+/// Emails of resume links a client may have sent at once, and how fast that allowance comes
+/// back (on top of its saves).
+pub const RESUME_MAILS: (u32, Duration) = (5, Duration::from_secs(60 * 60));
+/// Emails of resume links one address may be sent, whoever asks, and how fast that allowance
+/// comes back: a stranger's address gets a few, not a flood.
+pub const RESUME_MAILS_PER_ADDRESS: (u32, Duration) = (3, Duration::from_secs(60 * 60));
+/// Emails of resume links one survey may send, and how fast that allowance comes back.
+pub const RESUME_MAILS_PER_SURVEY: (u32, Duration) = (300, Duration::from_secs(60 * 60));
 /// Files a client may upload at once, and how fast that allowance comes back.
 pub const UPLOADS: (u32, Duration) = (30, Duration::from_secs(10 * 60));
 /// Mebibytes of files a client may upload at once, and how fast that allowance comes back.
@@ -69,6 +78,12 @@ impl ClientLimit {
 pub struct ClientLimits {
     /// Saves of progress and emails of resume links.
     pub saves: ClientLimit,
+    /// Emails of resume links, by client.
+    pub resume_mails: ClientLimit,
+    /// Emails of resume links, by address (lowercase).
+    pub resume_mails_per_address: ClientLimit,
+    /// Emails of resume links, by survey.
+    pub resume_mails_per_survey: ClientLimit,
     /// Files uploaded.
     pub uploads: ClientLimit,
     /// Mebibytes uploaded (a started mebibyte counts whole).
@@ -79,6 +94,9 @@ impl Default for ClientLimits {
     fn default() -> Self {
         Self {
             saves: ClientLimit::new(SAVES),
+            resume_mails: ClientLimit::new(RESUME_MAILS),
+            resume_mails_per_address: ClientLimit::new(RESUME_MAILS_PER_ADDRESS),
+            resume_mails_per_survey: ClientLimit::new(RESUME_MAILS_PER_SURVEY),
             uploads: ClientLimit::new(UPLOADS),
             upload_mib: ClientLimit::new(UPLOAD_MIB),
         }

@@ -1,6 +1,9 @@
 //! The log line of each request (at `info`): tracing-actix-web's root span, with the client
 //! address taken by the operator's proxy rule (`client`) rather than from whatever
-//! `X-Forwarded-For` a client sends.
+//! `X-Forwarded-For` a client sends, and the path with its secrets left out: a route's
+//! parameters that open something or tie a respondent to an answer (personal and resume
+//! links, join and reset tokens, references, signatures, ids) are logged by name only, so the
+//! log holds no link that works and cannot set an anonymous participant beside their answer.
 
 use actix_web::Error;
 use actix_web::body::MessageBody;
@@ -20,7 +23,7 @@ impl RootSpanBuilder for RequestSpan {
             "HTTP request",
             http.method = %request.method(),
             http.route = %route,
-            http.target = %request.uri().path(),
+            http.target = %logged_path(request.match_pattern().as_deref(), request.uri().path()),
             http.client_ip = %client::of_service_request(request),
             http.status_code = tracing::field::Empty,
             otel.status_code = tracing::field::Empty,
@@ -37,5 +40,94 @@ impl RootSpanBuilder for RequestSpan {
         // One line per request, inside its span (so with its route and client address).
         tracing::info!(parent: &span, status = status.as_u16(), "request handled");
         DefaultRootSpanBuilder::on_request_end(span, outcome);
+    }
+}
+
+/// Route parameters whose values are logged: none of them opens anything or names a
+/// respondent.
+const SHOWN: &[&str] = &[
+    "tenant",
+    "survey",
+    "slug",
+    "format",
+    "n",
+    "language",
+    "file",
+    "component",
+    "property",
+    "question",
+];
+
+/// Segments of a path no route matched that are logged (a mistyped link's secret is further on).
+const UNMATCHED_SHOWN: usize = 3;
+
+/// The path as logged: each segment holding a parameter not in `SHOWN` replaced by the
+/// route's own segment (`/s/acme/tea/p/{link}`); for a path no route matched, its first
+/// segments only.
+pub fn logged_path(pattern: Option<&str>, path: &str) -> String {
+    let Some(pattern) = pattern else {
+        let mut segments = path.split('/');
+        let shown: Vec<&str> = segments.by_ref().take(UNMATCHED_SHOWN + 1).collect();
+        let rest = segments.next().map_or("", |_| "/…");
+        return format!("{}{rest}", shown.join("/"));
+    };
+    let patterns: Vec<&str> = pattern.split('/').collect();
+    let segments: Vec<&str> = path.split('/').collect();
+    if patterns.len() != segments.len() {
+        return pattern.to_owned();
+    }
+    patterns
+        .iter()
+        .zip(&segments)
+        .map(|(pattern, segment)| match secret(pattern) {
+            true => *pattern,
+            false => *segment,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Whether a route's segment holds a parameter whose value is not logged.
+fn secret(pattern: &str) -> bool {
+    pattern.split('{').skip(1).any(|rest| {
+        let name = rest.split(['}', ':']).next().unwrap_or("");
+        !SHOWN.contains(&name)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::logged_path;
+
+    #[test]
+    fn secrets_in_a_path_are_logged_by_name_only() {
+        let cases = [
+            (
+                Some("/s/{tenant}/{survey}/p/{link}"),
+                "/s/acme/tea/p/Abc123",
+                "/s/acme/tea/p/{link}",
+            ),
+            (
+                Some("/s/{tenant}/{survey}/thanks/{reference}"),
+                "/s/acme/tea/thanks/1001",
+                "/s/acme/tea/thanks/{reference}",
+            ),
+            (
+                Some("/tenant/join/{token}/sso"),
+                "/tenant/join/xyz/sso",
+                "/tenant/join/{token}/sso",
+            ),
+            (
+                Some("/tenant/surveys/{slug}/responses.{format}"),
+                "/tenant/surveys/tea/responses.csv",
+                "/tenant/surveys/tea/responses.csv",
+            ),
+            (Some("/files/{token}"), "/files/a.b", "/files/{token}"),
+            (None, "/s/acme/tea/p/secret/x", "/s/acme/tea/…"),
+            (None, "/nowhere", "/nowhere"),
+        ];
+        for (pattern, path, logged) in cases {
+            assert_eq!(logged_path(pattern, path), logged, "{path}");
+        }
     }
 }

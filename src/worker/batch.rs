@@ -8,7 +8,8 @@ use std::time::Instant;
 use futures_util::future::join_all;
 use time::OffsetDateTime;
 
-use super::{StepOutcome, SurveyBatch, Worker, crash, merge};
+use super::{StepOutcome, SurveyBatch, Worker, merge};
+use crate::crash;
 use crate::domain::segment::segment_keys;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::storage::{MAX_MESSAGES_PER_GET, QueueName};

@@ -122,6 +122,11 @@ pub async fn queue_notices(
         let Some(survey) = stores.surveys.get(&tenant.slug, &slug).await? else {
             continue;
         };
+        // An anonymous survey's answers keep only their day: a notice seconds after each
+        // would tell its moment (the daily digest counts them).
+        if survey.anonymous {
+            continue;
+        }
         let link = crate::links::responses(site, &slug);
         for email in &wanting {
             let mail = responses_message(email, &survey.title, count, &link);

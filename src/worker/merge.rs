@@ -50,7 +50,7 @@ use crate::domain::{Answer, Reference, SurveyRef};
 use crate::stores::segments::Unsettled;
 use crate::stores::{StoreError, Stores};
 
-use super::crash;
+use crate::crash;
 
 /// The answers of one survey, at most one per reference.
 #[derive(Debug)]

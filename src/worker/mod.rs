@@ -9,7 +9,6 @@
 //! A queue that filled a step's batches is asked for all of them at once the next step.
 
 mod batch;
-pub mod crash;
 mod deletions;
 pub mod deliveries;
 pub mod digests;

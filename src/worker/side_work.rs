@@ -58,10 +58,22 @@ impl Worker {
         held
     }
 
-    /// Queues a webhook delivery of one answer to each enabled endpoint of its tenant.
+    /// Queues a webhook delivery of one answer to each enabled endpoint of its tenant. An
+    /// anonymous survey's answers have none: a delivery, seconds after the answer, would tell
+    /// the moment it was given, which its answers do not keep (only their day).
     async fn queue_deliveries(&self, answer: &Answer) -> Result<(), StoreError> {
         let webhooks = &self.stores.webhooks;
         let endpoints = webhooks.cached(&answer.tenant).await?;
+        if endpoints.iter().all(|e| e.disabled.is_some()) {
+            return Ok(());
+        }
+        let survey = self
+            .stores
+            .counted_here(&answer.tenant, &answer.survey)
+            .await?;
+        if survey.is_some_and(|survey| survey.anonymous) {
+            return Ok(());
+        }
         for endpoint in endpoints.iter().filter(|e| e.disabled.is_none()) {
             let delivery = crate::stores::webhooks::DeliveryMessage::event(
                 &answer.tenant,

@@ -69,8 +69,15 @@ pub const UPLOAD_GRACE: time::Duration = time::Duration::days(7);
 
 /// Deletes every uploaded file, written more than its grace before `now`, that no answer
 /// holds: its form was never sent, its respondent chose another file, or its survey is gone.
+/// A file is held by a stored answer, or may be by one still queued: no file is swept whose
+/// grace ends after the oldest message still waiting in an answer queue was added (a form is
+/// sent within its files' grace, so an answer queued since cannot hold an older file).
 /// Returns how many.
 pub async fn sweep_uploads(stores: &Stores, now: OffsetDateTime) -> Result<u64, StoreError> {
+    let now = match oldest_queued(stores).await? {
+        Some(queued) => now.min(queued),
+        None => now,
+    };
     let mut served = Served::default();
     let mut held: BTreeMap<(SurveyRef, crate::domain::Reference), Vec<String>> = BTreeMap::new();
     let mut removed = 0;
@@ -100,6 +107,18 @@ pub async fn sweep_uploads(stores: &Stores, now: OffsetDateTime) -> Result<u64, 
             None => return Ok(removed),
         }
     }
+}
+
+/// When the oldest message still waiting in an answer queue (poison included) was added.
+async fn oldest_queued(stores: &Stores) -> Result<Option<OffsetDateTime>, StoreError> {
+    let mut oldest: Option<OffsetDateTime> = None;
+    for (_, queue) in stores.answer_queues.all() {
+        if let Some(waited) = stores.queue_head_age(queue).await? {
+            let added = OffsetDateTime::now_utc() - waited;
+            oldest = Some(oldest.map_or(added, |oldest| oldest.min(added)));
+        }
+    }
+    Ok(oldest)
 }
 
 /// Whether the stored answer `reference` holds the file `id` (its answers' files read once).

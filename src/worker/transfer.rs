@@ -257,7 +257,7 @@ async fn move_home(
     let there = stores.in_region(home).await?;
     let all: Vec<&Answer> = answers.iter().map(|(moving, _)| &moving.answer).collect();
     there.answers.create_many(&all).await?;
-    crate::worker::crash::reached(crate::worker::crash::Point::AfterMoveStore);
+    crate::crash::reached(crate::crash::Point::AfterMoveStore);
     let queued = answers
         .iter()
         .map(|(moving, plan)| there.answer_queues.queue_stored(&moving.answer, *plan));
@@ -265,7 +265,7 @@ async fn move_home(
         .await
         .into_iter()
         .collect::<Result<(), _>>()?;
-    crate::worker::crash::reached(crate::worker::crash::Point::AfterMoveQueue);
+    crate::crash::reached(crate::crash::Point::AfterMoveQueue);
     Ok(())
 }
 

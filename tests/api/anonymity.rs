@@ -178,33 +178,13 @@ async fn nothing_stored_or_exported_ties_an_anonymous_answer_to_its_participant(
         .await;
     assert_eq!(status, 200);
 
-    // Once published, it cannot be loosened, over the API or on the site.
-    let (status, refused) = put(false).await;
-    assert_eq!(status, 422, "{refused}");
-    assert!(
-        refused["fields"]["anonymous"]
-            .as_str()
-            .expect("a reason")
-            .contains("chosen before a survey is first published"),
-        "{refused}"
-    );
-    let page = "/tenant/surveys/pulse/participants";
-    let csrf = owner.csrf(page).await;
-    assert!(owner.page(page).await.contains("Answers are anonymous"));
-    let saved = owner
-        .post(
-            "/tenant/surveys/pulse/participants/access",
-            &[("csrf", &csrf), ("access", "invitation")],
-        )
-        .await;
-    assert_eq!(saved.status(), 303);
-    let (_, survey) = app
-        .api(Method::GET, "/api/v1/surveys/pulse", &key, None)
-        .await;
-    assert_eq!(
-        survey["anonymous"], true,
-        "the site's form leaves it as it was"
-    );
+    // Published, with nobody having answered: the choice is still open (issue 46, item E).
+    let (status, changed) = put(false).await;
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(changed["anonymous"], false);
+    let (status, changed) = put(true).await;
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(changed["anonymous"], true);
 
     let sent = mailing(&app, &key, "pulse", "invitation", &server).await;
     assert_eq!(sent["sent"], 3, "{sent}");
@@ -224,6 +204,34 @@ async fn nothing_stored_or_exported_ties_an_anonymous_answer_to_its_participant(
     );
     let (second, _) = answer_through(&app, &link_of(PEOPLE[1].0), "2", "Too loud").await;
     assert_eq!(second, 303);
+
+    // Once answered, it cannot be loosened, over the API or on the site.
+    let (status, refused) = put(false).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["fields"]["anonymous"]
+            .as_str()
+            .expect("a reason")
+            .contains("chosen before the first answer"),
+        "{refused}"
+    );
+    let page = "/tenant/surveys/pulse/participants";
+    let csrf = owner.csrf(page).await;
+    assert!(owner.page(page).await.contains("Answers are anonymous"));
+    let saved = owner
+        .post(
+            "/tenant/surveys/pulse/participants/access",
+            &[("csrf", &csrf), ("access", "invitation")],
+        )
+        .await;
+    assert_eq!(saved.status(), 303);
+    let (_, survey) = app
+        .api(Method::GET, "/api/v1/surveys/pulse", &key, None)
+        .await;
+    assert_eq!(
+        survey["anonymous"], true,
+        "the site's form leaves it as it was"
+    );
     // Cosima only opens hers.
     assert_eq!(app.get(&path_of(&link_of(PEOPLE[2].0))).await.status(), 200);
 
@@ -510,4 +518,116 @@ async fn a_named_surveys_answers_carry_their_participant_into_downloads_and_text
             .contains("at most 50 attribute names"),
         "{refused}"
     );
+}
+
+#[tokio::test]
+async fn publishing_for_known_people_asks_about_anonymity_which_stays_open_until_an_answer() {
+    // Links to the site's configured address, as the mailing tests' (`path_of`) are.
+    let mut settings = crate::helpers::test_settings();
+    settings.public_url = Some("https://surveys.acme.test".into());
+    let app =
+        crate::helpers::spawn_app_configured(canvass::storage::memory::storage(), settings).await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("publish").await;
+    app.create_survey(&key, definition(false)).await;
+    let people = json!({"participants": [{"email": "ann@acme.test"}, {"email": "bob@acme.test"}]});
+    let (status, added) = add(&app, &key, people).await;
+    assert_eq!(status, 201, "{added}");
+    let csrf = owner.csrf("/tenant/surveys/pulse").await;
+    let published = || async {
+        let (_, survey) = app
+            .api(Method::GET, "/api/v1/surveys/pulse", &key, None)
+            .await;
+        (survey["published"].clone(), survey["anonymous"].clone())
+    };
+
+    // Publish asks first, and only a clear choice is taken.
+    let asked = owner
+        .post("/tenant/surveys/pulse/publish", &[("csrf", &csrf)])
+        .await;
+    assert_eq!(asked.status(), 200);
+    let page = asked.text().await.expect("a page");
+    assert!(page.contains("Are the answers to"), "{page}");
+    assert_eq!(published().await, (json!(false), json!(false)), "not yet");
+    let unclear = owner
+        .post(
+            "/tenant/surveys/pulse/publish",
+            &[("csrf", &csrf), ("anonymous", "maybe")],
+        )
+        .await;
+    assert_eq!(unclear.status(), 422);
+    let chose = owner
+        .post(
+            "/tenant/surveys/pulse/publish",
+            &[("csrf", &csrf), ("anonymous", "no")],
+        )
+        .await;
+    assert_eq!(chose.status(), 303);
+    assert_eq!(published().await, (json!(true), json!(false)));
+
+    // Ann opens her link; then the owner makes the answers anonymous, and her opening loses
+    // its time.
+    let listed = listed(&app, &key).await;
+    let ann = listed
+        .iter()
+        .find(|p| p["email"] == "ann@acme.test")
+        .expect("Ann");
+    assert_eq!(
+        app.get(&path_of(ann["link"].as_str().expect("a link")))
+            .await
+            .status(),
+        200
+    );
+    let timed = listed_one(&app, &key, "ann@acme.test").await;
+    assert!(timed["started"].is_string(), "{timed}");
+    let page = "/tenant/surveys/pulse/participants";
+    let made = owner
+        .post(
+            &format!("{page}/access"),
+            &[
+                ("csrf", &csrf),
+                ("access", "invitation"),
+                ("anonymous", "yes"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status(), 303);
+    assert_eq!(published().await, (json!(true), json!(true)));
+    let untimed = listed_one(&app, &key, "ann@acme.test").await;
+    assert_eq!(untimed["status"], "started", "{untimed}");
+    assert!(untimed["started"].is_null(), "{untimed}");
+
+    // Once she has answered, it is fixed: the site's form leaves it, the API refuses it, and
+    // publishing again asks nothing.
+    let (status, _) =
+        answer_through(&app, ann["link"].as_str().expect("a link"), "4", "Fine").await;
+    assert_eq!(status, 303);
+    assert!(owner.page(page).await.contains("stays so"));
+    let (status, refused) = app
+        .api(
+            Method::PUT,
+            "/api/v1/surveys/pulse",
+            &key,
+            Some(definition(false)),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    let unpublished = owner
+        .post("/tenant/surveys/pulse/unpublish", &[("csrf", &csrf)])
+        .await;
+    assert_eq!(unpublished.status(), 303);
+    let again = owner
+        .post("/tenant/surveys/pulse/publish", &[("csrf", &csrf)])
+        .await;
+    assert_eq!(again.status(), 303, "published at once");
+    assert_eq!(published().await, (json!(true), json!(true)));
+}
+
+/// One participant as the API lists them.
+async fn listed_one(app: &TestApp, key: &str, email: &str) -> Value {
+    listed(app, key)
+        .await
+        .into_iter()
+        .find(|p| p["email"] == email)
+        .unwrap_or_else(|| panic!("{email} is listed"))
 }

@@ -411,3 +411,47 @@ async fn tenant_create_prints_a_working_api_key_alone_on_its_last_line() {
         .await;
     assert_eq!((status, listed["surveys"].clone()), (200, json!([])));
 }
+
+#[tokio::test]
+async fn a_key_no_field_takes_is_refused_naming_it_and_a_survey_sent_back_as_read_is_taken() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    let mut misspelt = definition();
+    misspelt["questions"][0]["reqired"] = json!(true);
+    misspelt["hidden_fields"] = json!(["pid"]);
+    let (status, refused) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(misspelt),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    for field in ["questions[0].reqired", "hidden_fields"] {
+        assert!(
+            refused["fields"][field]
+                .as_str()
+                .is_some_and(|said| said.contains("no such field")),
+            "{field}: {refused}"
+        );
+    }
+    let (status, listed) = app
+        .api(reqwest::Method::GET, "/api/v1/surveys", &key, None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(listed["surveys"], json!([]), "nothing was saved: {listed}");
+
+    // What the API sends back may be sent again as it is.
+    let created = app.create_survey(&key, definition()).await;
+    let (status, again) = app
+        .api(
+            reqwest::Method::PUT,
+            "/api/v1/surveys/team-offsite",
+            &key,
+            Some(created.clone()),
+        )
+        .await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["questions"], created["questions"]);
+}

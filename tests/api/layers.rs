@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("telemetry", 0),
     ("outbound", 0),
     ("signals", 0),
+    ("crash", 0),
     ("i18n", 0),
     ("links", 1),
     ("mail", 1),

@@ -492,3 +492,91 @@ async fn a_respondent_gets_their_resume_link_by_email_in_their_language() {
             .contains(r#"value="Anfang""#)
     );
 }
+
+#[tokio::test]
+async fn resume_links_are_emailed_to_an_address_a_few_times_and_from_a_client_or_survey_a_bounded_number()
+ {
+    let mailbox = Mailbox::from_env();
+    let mut settings = test_settings();
+    settings.worker.smtp_url = Some(mailbox.smtp_url());
+    settings.public_url = Some(SITE.to_owned());
+    settings.worker.links_url = Some(SITE.to_owned());
+    // Behind the operator's proxy, so each test client is told apart by its forwarded address.
+    settings.trusted_proxies =
+        canvass::config::TrustedProxies(vec!["127.0.0.1/32".parse().expect("a range")]);
+    let app = spawn_app_configured(canvass::storage::memory::storage(), settings).await;
+    let key = app.api_tenant("acme").await;
+    app.published_survey(
+        &key,
+        json!({"title": "Long one", "save_and_resume": true,
+               "pages": [{"questions": [{"id": "a", "text": "A?", "type": "short_text"}]},
+                         {"questions": [{"id": "b", "text": "B?", "type": "short_text"}]}]}),
+    )
+    .await;
+    let form = app.form("acme", "long-one").await;
+    let saved = app
+        .client
+        .post(format!("{}/s/acme/long-one", app.address))
+        .form(&[
+            ("token", crate::helpers::token_in(&form).as_str()),
+            ("page", "0"),
+            ("nav", "save"),
+        ])
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(saved.status(), 303);
+    let saved = saved.headers()["location"].to_str().expect("ascii");
+    let action = format!(
+        "{}{}/email",
+        app.address,
+        saved.split('?').next().expect("a path")
+    );
+    let email = |client: String, to: String| {
+        app.client
+            .post(&action)
+            .header("x-forwarded-for", client)
+            .form(&[("email", to)])
+            .send()
+    };
+    let status = |response: reqwest::Result<reqwest::Response>| {
+        response.expect("answered").status().as_u16()
+    };
+
+    // One client: a few strangers, then it waits.
+    for n in 0..5 {
+        let sent = email("203.0.113.1".into(), format!("stranger{n}@example.com")).await;
+        assert_eq!(status(sent), 303, "mail {n}");
+    }
+    let refused = email("203.0.113.1".into(), "stranger5@example.com".into()).await;
+    assert_eq!(status(refused), 429, "the sixth from one client");
+    // One address: a few, whoever asks.
+    for n in 0..3 {
+        let sent = email(format!("198.51.100.{n}"), "victim@example.com".into()).await;
+        assert_eq!(status(sent), 303, "to the victim {n}");
+    }
+    let refused = email("198.51.100.9".into(), "Victim@Example.com".into()).await;
+    assert_eq!(
+        status(refused),
+        429,
+        "the fourth to one address, however written"
+    );
+    // One survey: a bounded number in all, however many clients and addresses ask.
+    let mut sent = 8;
+    'clients: for client in 0..100u32 {
+        for n in 0..5 {
+            let to = format!("person{client}-{n}@example.com");
+            let status = status(email(format!("10.0.{}.{}", client / 250, client % 250), to).await);
+            if status == 429 {
+                break 'clients;
+            }
+            assert_eq!(status, 303);
+            sent += 1;
+        }
+    }
+    assert_eq!(
+        sent,
+        canvass::web::limits::RESUME_MAILS_PER_SURVEY.0,
+        "the survey's mails"
+    );
+}

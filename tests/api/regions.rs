@@ -597,3 +597,63 @@ async fn without_regions_the_designer_offers_no_choice_of_region() {
         .expect("a page");
     assert!(!sign_in.contains("another region"));
 }
+
+#[tokio::test]
+async fn a_survey_answered_away_from_home_has_no_participants_and_one_with_them_stays_home() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let us = region_app(&file, "us").await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("links").await;
+    let people = serde_json::json!({"participants": [{"email": "ann@example.com"}]});
+    // Answered in eu: its links would be sent there, where no participant is kept.
+    us.app
+        .create_survey(&key, lunch_in_eu(serde_json::json!({})))
+        .await;
+    let (status, refused) = us
+        .app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys/lunch/participants",
+            &key,
+            Some(people.clone()),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused.to_string().contains("kept in your home region"),
+        "{refused}"
+    );
+    // Answered at home, with participants: it cannot move away.
+    let mut at_home = lunch_in_eu(serde_json::json!({}));
+    at_home["title"] = serde_json::json!("Dinner");
+    at_home["regions"] = serde_json::json!([]);
+    us.app.create_survey(&key, at_home.clone()).await;
+    let (status, added) = us
+        .app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys/dinner/participants",
+            &key,
+            Some(people),
+        )
+        .await;
+    assert_eq!(status, 201, "{added}");
+    at_home["regions"] = serde_json::json!(["eu"]);
+    let (status, refused) = us
+        .app
+        .api(
+            reqwest::Method::PUT,
+            "/api/v1/surveys/dinner",
+            &key,
+            Some(at_home),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["fields"]["regions"]
+            .as_str()
+            .is_some_and(|said| said.contains("remove its participants first")),
+        "{refused}"
+    );
+}

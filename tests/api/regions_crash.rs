@@ -213,7 +213,7 @@ async fn move_crashing_at(point: &str) {
     let env = [
         ("CANVASS_WORKER_VISIBILITY_SECS", "1"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
-        (canvass::worker::crash::VARIABLE, crash_at.as_str()),
+        (canvass::crash::VARIABLE, crash_at.as_str()),
     ];
     let counting = moving.worker("us", logs.path(), 0, &env[..2]);
     let mut movers: Vec<CanvassProcess> = (1..=2)

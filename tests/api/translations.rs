@@ -238,7 +238,11 @@ async fn the_sheet_goes_to_translators_and_comes_back_all_or_nothing() {
     let xlsx = owner.get("/tenant/surveys/lunch/translations.xlsx").await;
     assert_eq!(xlsx.status(), 200);
     let bytes = xlsx.bytes().await.expect("a body").to_vec();
-    let rows = canvass::export::text_sheet::read_rows(&bytes, 100).expect("a workbook");
+    let rows = canvass::export::text_sheet::read_rows(
+        &bytes,
+        &canvass::export::workbook::Bounds::sheet(100, 64, 10_000),
+    )
+    .expect("a workbook");
     assert_eq!(rows[0], ["key", "en", "de", "ar"]);
     assert_eq!(rows[2][0], "description");
     assert_eq!(rows.len(), 7);

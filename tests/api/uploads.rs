@@ -137,19 +137,7 @@ async fn a_respondent_uploads_a_photo_a_member_downloads_it_and_it_goes_with_its
         .expect("answered");
     assert_eq!(back.status(), 422, "back to page 1 with its problem");
 
-    let sent = app
-        .client
-        .post(format!("{}/s/acme/claims", app.address))
-        .form(&[
-            ("token", token.as_str()),
-            ("page", "1"),
-            ("nav", "next"),
-            ("q-photo", signed.as_str()),
-            ("q-name", "Ada"),
-        ])
-        .send()
-        .await
-        .expect("answered");
+    let sent = send_page_two(&app, &token, &signed).await;
     assert_eq!(sent.status(), 303);
     let stores = app.stores().await;
     drain(&stores).await;
@@ -245,15 +233,7 @@ async fn a_respondent_uploads_a_photo_a_member_downloads_it_and_it_goes_with_its
     );
 
     // Deleting the response deletes its file.
-    let uploads = || async {
-        app.stores()
-            .await
-            .scan("uploads/", None)
-            .await
-            .expect("listed")
-            .keys
-            .len()
-    };
+    let uploads = || async { uploads_in(&app.stores().await).await };
     assert_eq!(uploads().await, 1);
     let (status, _) = app
         .api(
@@ -446,4 +426,86 @@ async fn the_files_of_one_form_stay_within_the_operators_limit_one_file_a_questi
         1,
         "only the file within the limit: {stored:?}"
     );
+}
+
+/// How many uploaded files are stored.
+async fn uploads_in(stores: &canvass::stores::Stores) -> usize {
+    stores
+        .scan("uploads/", None)
+        .await
+        .expect("listed")
+        .keys
+        .len()
+}
+
+/// Sends page 2 of the form, carrying the photo `signed` and Ada's name.
+async fn send_page_two(app: &TestApp, token: &str, signed: &str) -> reqwest::Response {
+    app.client
+        .post(format!("{}/s/acme/claims", app.address))
+        .form(&[
+            ("token", token),
+            ("page", "1"),
+            ("nav", "next"),
+            ("q-photo", signed),
+            ("q-name", "Ada"),
+        ])
+        .send()
+        .await
+        .expect("answered")
+}
+
+/// Uploads `name` (a PNG) on page 1 and sends the form: its reference.
+async fn send_photo(app: &TestApp, name: &str) -> u64 {
+    let token = token_in(&app.form("acme", "claims").await);
+    let page = post_photo(app, &token, Some((name, png(3_000))), &[]).await;
+    assert_eq!(page.status(), 200);
+    let signed = carried(&page.text().await.expect("a body"));
+    let sent = send_page_two(app, &token, &signed).await;
+    assert_eq!(sent.status(), 303);
+    crate::helpers::reference_in(sent.headers()["location"].to_str().expect("ascii"))
+}
+
+#[tokio::test]
+async fn the_sweep_keeps_the_files_of_sent_answers_queued_or_stored_and_names_downloads_by_kind() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("uploads").await;
+    app.published_survey(&key, definition()).await;
+    let stores = app.stores().await;
+    // A sent answer, still queued (no worker has run), and a file whose form was never sent.
+    let reference = send_photo(&app, "holiday.png.html").await;
+    let token = token_in(&app.form("acme", "claims").await);
+    post_photo(&app, &token, Some(("left.png", png(500))), &[]).await;
+    assert_eq!(uploads_in(&stores).await, 2);
+
+    // Eight days on, its answer still waiting in the queue: nothing is swept.
+    let later = time::OffsetDateTime::now_utc() + time::Duration::days(8);
+    let swept = canvass::worker::sweeps::sweep_uploads(&stores, later).await;
+    assert_eq!(swept.expect("a sweep"), 0, "a queued answer's file stays");
+    // Counted and stored: the abandoned file goes, the answer's stays.
+    drain(&stores).await;
+    let swept = canvass::worker::sweeps::sweep_uploads(&stores, later).await;
+    assert_eq!(swept.expect("a sweep"), 1, "only the file no form sent");
+    assert_eq!(uploads_in(&stores).await, 1);
+
+    // The member downloads it, under the name of its kind.
+    let path = format!("/tenant/surveys/claims/responses/ref/{reference}/files/photo");
+    let link = owner.get(&path).await;
+    assert_eq!(link.status(), 303);
+    let link = link.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let file = owner.get(&link).await;
+    assert_eq!(file.status(), 200);
+    let disposition = file.headers()["content-disposition"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        disposition.contains(r#"filename="holiday.png.png""#),
+        "{disposition}"
+    );
+    assert_eq!(file.headers()["content-type"], "image/png");
+    assert_eq!(file.bytes().await.expect("a body").to_vec(), png(3_000));
 }

@@ -540,3 +540,33 @@ async fn one_answer_whose_webhook_cannot_be_queued_never_holds_up_another() {
         .await;
     assert_eq!(summary["total"], 2, "and it is not counted twice");
 }
+
+#[tokio::test]
+async fn an_anonymous_surveys_answers_are_announced_by_no_webhook() {
+    let app = app_allowing_this_machine().await;
+    let key = app.api_tenant("acme").await;
+    let (url, received) = receiver(Vec::new()).await;
+    let (status, made) = register(&app, &key, &url).await;
+    assert_eq!(status, 201, "{made}");
+    for (title, anonymous) in [("Named", false), ("Unnamed", true)] {
+        app.published_survey(
+            &key,
+            json!({"title": title, "anonymous": anonymous,
+                   "questions": [{"id": "say", "text": "Say", "type": "short_text"}]}),
+        )
+        .await;
+        let slug = title.to_lowercase();
+        let sent = app.answer("acme", &slug, &[("say", "Hello")]).await;
+        assert_eq!(sent.status(), 303);
+    }
+    let stores = app.stores().await;
+    let mut worker = worker(&stores, Duration::from_secs(60));
+    while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
+    deliver_until(&stores, &received, 1).await;
+    // Whatever is left to deliver is delivered: still one.
+    while step(&stores, &quick()).await.expect("a step") > 0 {}
+    let got = received.lock().expect("the log").clone();
+    assert_eq!(got.len(), 1, "{got:?}");
+    let body: Value = serde_json::from_str(&got[0].3).expect("JSON");
+    assert_eq!(body["data"]["survey"], "named", "{body}");
+}

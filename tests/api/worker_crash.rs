@@ -886,7 +886,7 @@ async fn drain_crashing_at(point: &str) {
         ("CANVASS_WORKER_VISIBILITY_SECS", "1"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
-        (canvass::worker::crash::VARIABLE, crash_at.as_str()),
+        (canvass::crash::VARIABLE, crash_at.as_str()),
     ];
     let mut workers: Vec<CanvassProcess> = (0..2)
         .map(|n| backlog.worker(logs.path(), n, &env))

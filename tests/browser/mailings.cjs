@@ -1,5 +1,5 @@
 // Mailings, as an owner and a participant meet them: the owner chooses anonymity on a draft
-// and changes their mind, then opens the participants' chart,
+// and changes their mind, is asked it again on publishing, then opens the participants' chart,
 // writes the invitation and previews it, sends it to three participants (one address bounces)
 // and watches it go out; a participant opens the opt-out link from their letter on a phone
 // without JavaScript and stops the mail; the owner reads that participant's history. Every
@@ -33,7 +33,7 @@ async function main() {
       title: "Your appointment", access: "invitation",
       questions: [{ id: "care", text: "How was your care?", type: "five_stars", required: true }],
     });
-    // A draft may choose anonymity and change its mind; once published, it cannot.
+    // A draft may choose anonymity and change its mind.
     const participants = `${base}/tenant/surveys/${created.slug}/participants`;
     await owner.goto(participants);
     await owner.check("input[name=anonymous]");
@@ -46,10 +46,24 @@ async function main() {
     await owner.uncheck("input[name=anonymous]");
     await owner.click("text=Save who may answer");
     await owner.waitForSelector("text=Answers are not anonymous.");
-    await api("POST", `/surveys/${created.slug}/publish`);
+    // Publishing a survey for known people asks the question first, on a page of its own.
+    await owner.goto(`${base}/tenant/surveys/${created.slug}`);
+    await owner.click("form[action$='/publish'] button");
+    await owner.waitForSelector("text=Are the answers to");
+    expect(await owner.isChecked("input[name=anonymous][value=no]"), "the current choice is picked");
+    await shoot(owner, "publish-anonymity");
+    await ownerPhone.goto(`${base}/tenant/surveys/${created.slug}`);
+    await ownerPhone.click("form[action$='/publish'] button");
+    await ownerPhone.waitForSelector("text=Are the answers to");
+    await shoot(ownerPhone, "publish-anonymity-phone");
+    await owner.check("input[name=anonymous][value=no]");
+    await owner.click("form[action$='/publish'] button[type=submit]");
+    await owner.waitForURL(`${base}/tenant/surveys/${created.slug}`);
+    const published = await api("GET", `/surveys/${created.slug}`);
+    expect(published.published && published.anonymous === false, "published, not anonymous");
+    // Until the first answer the choice stays open on the participants' page.
     await owner.goto(participants);
-    expect(await owner.isVisible("text=stays so"), "fixed once published");
-    expect((await owner.locator("input[name=anonymous]").count()) === 0, "no longer a choice");
+    expect((await owner.locator("input[name=anonymous]").count()) === 1, "still a choice");
     await api("POST", `/surveys/${created.slug}/participants`, { participants: [
       { email: "ann@clinic.test", first_name: "Ann", last_name: "Okafor" },
       { email: "bob@clinic.test", first_name: "Bob" },

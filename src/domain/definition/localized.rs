@@ -2,7 +2,9 @@
 //! object of language to text (`"text": {"en": "How was it?", "de": "Wie war es?"}`). Each is
 //! replaced by its default language's text (the survey's first language, else English), and
 //! the other languages' texts are kept by the field they were given at, for the check to file
-//! under their text keys.
+//! under their text keys. A key no field takes (a misspelled `"reqired"`, a setting this
+//! version does not have) is a problem at that key: nothing is saved, rather than the setting
+//! silently doing nothing.
 
 use std::collections::BTreeMap;
 
@@ -30,11 +32,51 @@ pub struct LocalizedInput(pub SurveyInput);
 impl<'de> Deserialize<'de> for LocalizedInput {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut body = Value::deserialize(deserializer)?;
-        let (localized, problems) = split(&mut body);
-        let mut input = SurveyInput::deserialize(body).map_err(serde::de::Error::custom)?;
+        let (localized, mut problems) = split(&mut body);
+        let mut unknown = Vec::new();
+        let mut input: SurveyInput =
+            serde_ignored::deserialize(body, |path| unknown.push(field_of(&path)))
+                .map_err(serde::de::Error::custom)?;
+        for field in unknown {
+            if !READ_ONLY.contains(&field.as_str()) {
+                problems.insert(field, UNKNOWN.into());
+            }
+        }
         input.localized = localized;
         input.localized_problems = problems;
         Ok(Self(input))
+    }
+}
+
+/// What a key no field takes is told.
+const UNKNOWN: &str = "no such field: check its spelling (nothing was saved)";
+
+/// The keys of a survey as the API sends it that are not part of a definition: a survey read
+/// and sent back as it is may carry them, and they are left as they are.
+const READ_ONLY: [&str; 8] = [
+    "tenant",
+    "slug",
+    "id",
+    "published",
+    "state",
+    "version",
+    "created",
+    "updated",
+];
+
+/// A key's place as the API's field names say it (`questions[0].reqired`).
+fn field_of(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}[{index}]", field_of(parent)),
+        Path::Map { parent, key } => match field_of(parent) {
+            above if above.is_empty() => key.clone(),
+            above => format!("{above}.{key}"),
+        },
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => field_of(parent),
     }
 }
 

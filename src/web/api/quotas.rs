@@ -39,11 +39,11 @@ pub async fn quotas(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let answering = state.stores.answering(&survey).await?;
+    let kept = state.stores.quota_places(&survey, None).await?;
     let filed = survey.survey_ref();
     let mut statuses = Vec::with_capacity(survey.quotas.len());
     for quota in &survey.quotas {
-        let placed = answering.quotas.placed(&filed, &quota.id).await?;
+        let placed = kept.placed(&filed, &quota.id).await?;
         statuses.push(QuotaStatus {
             id: quota.id.clone(),
             name: quota.name.clone(),

@@ -174,7 +174,9 @@ pub async fn update(
     let known = state.stores.surveys.known_questions(&current).await?;
     let definition =
         service::check(&state.stores, &input, Some(&current), &known).map_err(invalid)?;
-    if let Some(errors) = service::attribute_problems(&state.stores, &current, &definition).await? {
+    if let Some(errors) =
+        service::participant_problems(&state.stores, &current, &definition).await?
+    {
         return Err(invalid(errors));
     }
     let survey = service::revise(&state.stores, &current, definition).await?;

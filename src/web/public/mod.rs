@@ -23,10 +23,13 @@ pub(crate) use uploads::{Keep, Taken, read as read_answers, take as take_files};
 
 use actix_web::web::{self, ServiceConfig};
 
-/// Mounts the public routes under `/s`.
+/// Mounts the public routes under `/s`. None of their pages is stored by a cache: a form
+/// carries its respondent's one-time token and what they typed, a resume or personal link
+/// their saved answers, a thank-you page their reference.
 pub fn routes(config: &mut ServiceConfig) {
     config.service(
         web::scope("/s")
+            .wrap(super::headers::respondents())
             .route("/{tenant}", web::get().to(pages::tenant))
             .route("/{tenant}/{survey}", web::get().to(pages::form))
             .route("/{tenant}/{survey}", web::post().to(pages::submit))

@@ -13,7 +13,7 @@ use super::reach::survey_named;
 use crate::domain::participant::Participant;
 use crate::domain::{Survey, Tenant};
 use crate::i18n::Words;
-use crate::stores::participants::{LinkState, Mark};
+use crate::stores::participants::Mark;
 use crate::web::{AppState, WebError, render_with_status};
 
 #[derive(Template)]
@@ -42,11 +42,8 @@ async fn participant_of(
         .participants
         .by_link(&survey.survey_ref(), &link)
         .await?;
-    let participant = match found {
-        LinkState::Open(participant) | LinkState::Answered(participant, _) => participant,
-        LinkState::Unknown => {
-            return Ok(Err(super::participant::unknown(tenant, &survey, &asked)?));
-        }
+    let Some(participant) = found.participant() else {
+        return Ok(Err(super::participant::unknown(tenant, &survey, &asked)?));
     };
     let words = match &participant.person.language {
         Some(tag) if !request.query_string().contains("lang=") => Words::for_tag(tag.as_str()),

@@ -15,6 +15,7 @@ use super::quotas::{self, Placement};
 use super::reach::{Reached, home_elsewhere, moves_home, reach, survey_named, tenant_named};
 use super::survey_page::{FormContext, Step, SurveyPage, step};
 use super::uploads::{self, Keep, Taken};
+use crate::crash;
 use crate::domain::language::LanguageTag;
 use crate::domain::markdown;
 use crate::domain::participant::Access;
@@ -122,7 +123,7 @@ pub async fn form(
     if survey.access == Access::Invitation {
         return super::participant::by_invitation(tenant, &survey, &words);
     }
-    super::survey_page::fresh_form(&state, (tenant, survey), words, None).await
+    super::survey_page::fresh_form(&state, (tenant, survey), words, (None, None)).await
 }
 
 /// `POST /s/{tenant}/{survey}`: validates the answers, queues them, redirects to the thanks.
@@ -160,7 +161,9 @@ pub async fn submit(
     .await?;
     let participant = match admitted {
         Admission::Anyone => None,
-        Admission::Participant(participant) => Some(participant),
+        Admission::Participant(participant) | Admission::Pinned(participant, _) => {
+            Some(participant)
+        }
         Admission::Refused(page) => return Ok(page),
     };
     let form = FormContext {
@@ -213,7 +216,8 @@ pub async fn submit(
             // Answers so far that fall in a full quota end here, not after the last page.
             if onwards && !survey.quotas.is_empty() {
                 let walk = survey.walk(&posted.answers, Some(posted.page));
-                let early = quotas::ends_early(&state, &survey, &walk.route, &walk.values).await?;
+                let (route, values) = (&walk.route, &walk.values);
+                let early = quotas::ends_early(&state, &tenant, &survey, route, values).await?;
                 if let Some(quota) = early {
                     super::resume::forget(&state, &survey, &posted).await;
                     return quotas::ended(tenant.clone(), &survey, &form.words, quota);
@@ -232,13 +236,30 @@ pub async fn submit(
         }
         Step::Done(walk) => walk,
     };
-    let over_quota = match quotas::place(&state, &survey, &walk.values, token.reference).await? {
-        Placement::Kept(over) => over,
+    // The write order the guarantees rest on. Everything written before the answer's durable
+    // queue write leaves the same form free to be sent again whatever fails after it: the
+    // link's claim pins the link to this reference (never undone: the form sent again is the
+    // same answer, counted once by reference), and quota places are counted per send and
+    // given back when the queue write fails. The claim comes first, so that other forms of
+    // one link are turned away before they take a quota place.
+    if let Some(participant) = &participant {
+        let owner = (&tenant, survey.as_ref());
+        if let Some(page) = claim(&state, owner, &form.words, participant, token.reference).await? {
+            return Ok(page);
+        }
+        crash::reached(crash::Point::AfterClaim);
+    }
+    let values = &walk.values;
+    let places = match quotas::place(&state, &tenant, &survey, values, token.reference).await? {
+        Placement::Kept(places) => places,
         Placement::Ended(quota) => {
             super::resume::forget(&state, &survey, &posted).await;
             return quotas::ended(tenant.clone(), &survey, &form.words, quota);
         }
     };
+    if !survey.quotas.is_empty() {
+        crash::reached(crash::Point::AfterPlaces);
+    }
     let (values, hidden) = (walk.values, walk.hidden);
     let answer = Answer {
         tenant: tenant.slug.clone(),
@@ -253,29 +274,25 @@ pub async fn submit(
         // Kept for every survey: one that gains a language later segments its earlier
         // answers by the language they were given in.
         language: LanguageTag::parse(form.words.lang()).ok(),
-        over_quota,
+        over_quota: places.over.clone(),
         // Named, unless its survey's answers are anonymous.
         participant: participant
             .as_ref()
             .filter(|_| !survey.anonymous)
             .map(|participant| Box::new(participant.respondent())),
     };
-    // A participant's one answer is claimed before it is queued: a second form of their
-    // link is refused, this same form sent again is the same answer.
-    if let Some(participant) = &participant {
-        let owner = (&tenant, survey.as_ref());
-        if let Some(page) = claim(&state, owner, &form.words, participant, answer.reference).await?
-        {
-            return Ok(page);
-        }
-    }
     let queues = &state.stores.answer_queues;
-    match moves_home(&state, &tenant, &survey).await? {
-        true => queues.submit_for_transfer(&answer).await?,
-        false => queues.submit(&answer, tenant.subscription).await?,
+    let queued = match moves_home(&state, &tenant, &survey).await? {
+        true => queues.submit_for_transfer(&answer).await,
+        false => queues.submit(&answer, tenant.subscription).await,
     };
+    if let Err(error) = queued {
+        places.give_back(&survey, answer.reference).await;
+        return Err(error.into());
+    }
+    crash::reached(crash::Point::AfterQueue);
     if let Some(participant) = &participant {
-        super::participant::finished(&state, &survey, participant).await;
+        super::participant::sent(&state, &survey, participant, answer.reference).await;
     }
     crate::telemetry::metrics::submission(tenant.subscription);
     super::resume::forget(&state, &survey, &posted).await;

@@ -12,7 +12,7 @@ use super::reach::{Reached, reach};
 use crate::domain::participant::{Access, Moment, Participant};
 use crate::domain::{Reference, Survey, Tenant};
 use crate::i18n::Words;
-use crate::stores::participants::{LinkState, Mark};
+use crate::stores::participants::{AnswerClaim, LinkState, Mark};
 use crate::web::{AppState, WebError};
 
 /// Who a form is answered by.
@@ -21,6 +21,9 @@ pub(super) enum Admission {
     Anyone,
     /// A participant, through their link, not answered yet.
     Participant(Participant),
+    /// A participant whose answer is being sent, or was cut off, under this reference: their
+    /// form is that answer.
+    Pinned(Participant, Reference),
     /// Not admitted: the page that says why.
     Refused(HttpResponse),
 }
@@ -61,8 +64,9 @@ pub(super) fn unknown(
 }
 
 /// Who may answer the form that carries the personal link `link` (empty for none), for the
-/// answer `reference` (`None` when the form is only being opened): a link that answered
-/// admits only that same answer, sent again.
+/// answer `reference` (`None` when the form is only being opened): a link that answered, or
+/// whose answer is being sent, admits only that same answer, sent again (and opens a form
+/// for it).
 pub(super) async fn admit(
     state: &AppState,
     (tenant, survey): (&Arc<Tenant>, &Survey),
@@ -84,11 +88,18 @@ pub(super) async fn admit(
         .await?;
     Ok(match found {
         LinkState::Open(participant) => Admission::Participant(participant),
+        // Its answer is being sent, or its send failed or was cut off: opening the link
+        // gives a form for that same answer, and that form may be sent (again).
+        LinkState::Sending(participant, sending)
+            if reference.is_none() || reference == Some(sending) =>
+        {
+            Admission::Pinned(participant, sending)
+        }
         // The same answer sent again (an anonymous survey's claim names no answer).
         LinkState::Answered(participant, Some(sent)) if Some(sent) == reference => {
             Admission::Participant(participant)
         }
-        LinkState::Answered(participant, _) => {
+        LinkState::Answered(participant, _) | LinkState::Sending(participant, _) => {
             // Said in their language, which the link knows.
             let theirs = participant.person.language.as_ref();
             let words = theirs.map_or_else(|| words.clone(), |tag| Words::for_tag(tag.as_str()));
@@ -99,7 +110,8 @@ pub(super) async fn admit(
 }
 
 /// Claims a participant's one answer for `reference` before it is queued: `None` when it is
-/// theirs, else the page saying their link answered already.
+/// theirs (claimed now, or the same form sent again), else the page saying their link
+/// answered already (or is answering under another reference: another form of it).
 pub(super) async fn claim(
     state: &AppState,
     (tenant, survey): (&Arc<Tenant>, &Survey),
@@ -109,24 +121,44 @@ pub(super) async fn claim(
 ) -> Result<Option<HttpResponse>, WebError> {
     let filed = survey.survey_ref();
     let store = &state.stores.participants;
-    // An anonymous survey's claim does not say which answer is theirs.
-    let claimed = (!survey.anonymous).then_some(reference);
-    match store.claim_answer(&filed, &participant.id, claimed).await? {
-        true => Ok(None),
-        false => Ok(Some(answered(tenant.clone(), survey, words)?)),
+    match store
+        .claim_answer(&filed, &participant.id, reference)
+        .await?
+    {
+        AnswerClaim::Sending(claimed) | AnswerClaim::Sent(Some(claimed))
+            if claimed == reference =>
+        {
+            Ok(None)
+        }
+        _ => Ok(Some(answered(tenant.clone(), survey, words)?)),
     }
 }
 
-/// Records that a participant's answer was sent (queued). Only the list's status depends on
-/// it, so a failure is logged: the claim already holds their link to one answer.
-pub(super) async fn finished(state: &AppState, survey: &Survey, participant: &Participant) {
-    let now = Moment::now(survey.anonymous);
+/// Records that a participant's answer was queued: the claim settled (named, or for an
+/// anonymous survey no longer holding its reference) and the time (or not) on their record.
+/// The claim already holds their link to this one answer, so a failure is logged: the link
+/// stays pinned to it, and its form is sent again as the same answer.
+pub(super) async fn sent(
+    state: &AppState,
+    survey: &Survey,
+    participant: &Participant,
+    reference: Reference,
+) {
+    let filed = survey.survey_ref();
     let store = &state.stores.participants;
-    if let Err(error) = store
-        .finished(&survey.survey_ref(), &participant.id, now)
-        .await
-    {
-        tracing::warn!(%error, survey = %survey.slug, "a participant's finish was not recorded");
+    let settled = match survey.anonymous {
+        true => AnswerClaim::Sent(None),
+        false => AnswerClaim::Sent(Some(reference)),
+    };
+    let now = Moment::now(survey.anonymous);
+    let recorded = async {
+        store
+            .settle_answer(&filed, &participant.id, settled)
+            .await?;
+        store.finished(&filed, &participant.id, now).await
+    };
+    if let Err(error) = recorded.await {
+        tracing::warn!(%error, survey = %survey.slug, "a participant's answer was not recorded as sent");
     }
 }
 
@@ -142,8 +174,10 @@ pub async fn form(
         Reached::Closed(page) => return Ok(page),
     };
     let asked = super::language::words_for(&request, &survey);
-    let participant = match admit(&state, (&tenant, &survey), &asked, &link, None).await? {
-        Admission::Participant(participant) => participant,
+    let (participant, pinned) = match admit(&state, (&tenant, &survey), &asked, &link, None).await?
+    {
+        Admission::Participant(participant) => (participant, None),
+        Admission::Pinned(participant, reference) => (participant, Some(reference)),
         // An empty link names no participant.
         Admission::Anyone => return Err(WebError::NotFound),
         Admission::Refused(page) => return Ok(page),
@@ -173,5 +207,6 @@ pub async fn form(
             tracing::warn!(%error, survey = %survey.slug, "a participant's start was not recorded");
         }
     }
-    super::survey_page::fresh_form(&state, (tenant, survey), words, Some(participant)).await
+    let theirs = (Some(participant), pinned);
+    super::survey_page::fresh_form(&state, (tenant, survey), words, theirs).await
 }

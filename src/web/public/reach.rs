@@ -150,6 +150,18 @@ async fn hosted_here(state: &AppState, tenant: &Tenant) -> Result<bool, WebError
     Ok(state.stores.tenants.get(&tenant.slug).await?.is_none())
 }
 
+/// The region `tenant` lives in when that is another one (its surveys are hosted here).
+pub(super) async fn home_region(
+    state: &AppState,
+    tenant: &Tenant,
+) -> Result<Option<RegionName>, WebError> {
+    if !hosted_here(state, tenant).await? {
+        return Ok(None);
+    }
+    let hosted = state.stores.hosted.tenant(&tenant.slug).await?;
+    Ok(hosted.map(|hosted| hosted.home.clone()))
+}
+
 /// Whether answers to `survey` move home from here: it is hosted here for a tenant living in
 /// another region, and its answers may leave.
 pub(super) async fn moves_home(

@@ -21,7 +21,6 @@ use crate::domain::progress::{ResumeId, SavedProgress};
 use crate::domain::{FieldErrors, RawAnswers, SubmissionToken, Survey, Tenant};
 use crate::i18n::Words;
 use crate::mail::Mail;
-use crate::stores::participants::LinkState;
 use crate::stores::progress::SaveError;
 use crate::web::{AppState, WebError, render_with_status};
 
@@ -74,6 +73,26 @@ fn gone(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Result<HttpRespo
 fn over_allowance(state: &AppState, request: &HttpRequest) -> Option<Option<std::time::Duration>> {
     let client = crate::web::client::of_request(request, state);
     state.client_limits.saves.take(&client, 1).err()
+}
+
+/// Whether another resume link may be emailed to `to` for this client and survey: the wait
+/// when not.
+fn mails_over_allowance(
+    state: &AppState,
+    request: &HttpRequest,
+    to: &Email,
+    survey: &Survey,
+) -> Option<Option<std::time::Duration>> {
+    let limits = &state.client_limits;
+    let client = crate::web::client::of_request(request, state);
+    let address = to.as_str().to_lowercase();
+    let survey = survey.survey_ref().to_string();
+    limits
+        .resume_mails
+        .take(&client, 1)
+        .err()
+        .or_else(|| limits.resume_mails_per_address.take(&address, 1).err())
+        .or_else(|| limits.resume_mails_per_survey.take(&survey, 1).err())
 }
 
 /// The 429 page: too many saves in a short while, and how many minutes to wait.
@@ -308,6 +327,10 @@ pub async fn email(
         };
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
     };
+    if let Some(wait) = mails_over_allowance(&state, &request, &to, &survey) {
+        let heading = words.t("saved-email-label");
+        return too_many(tenant, &survey, &words, heading, wait);
+    }
     let title = survey.text_in(words.lang(), "title", &survey.title);
     let link = format!(
         "{base}{}/resume/{}",
@@ -391,9 +414,13 @@ pub async fn resume(
         "" => None,
         link => {
             let store = &state.stores.participants;
-            match store.by_link(&survey.survey_ref(), link).await? {
-                LinkState::Open(theirs) | LinkState::Answered(theirs, _) => Some(theirs),
-                LinkState::Unknown => return super::participant::unknown(tenant, &survey, &words),
+            match store
+                .by_link(&survey.survey_ref(), link)
+                .await?
+                .participant()
+            {
+                Some(theirs) => Some(theirs),
+                None => return super::participant::unknown(tenant, &survey, &words),
             }
         }
     };

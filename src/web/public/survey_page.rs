@@ -15,8 +15,8 @@ use crate::domain::markdown;
 use crate::domain::participant::Participant;
 use crate::domain::upload::{FileAnswer, FileKind};
 use crate::domain::{
-    FieldErrors, QuestionId, QuestionKind, RawAnswers, SubmissionToken, Survey, Target, Tenant,
-    recall,
+    FieldErrors, QuestionId, QuestionKind, RawAnswers, Reference, SubmissionToken, Survey, Target,
+    Tenant, recall,
 };
 use crate::i18n::Words;
 use crate::web::{AppState, WebError, render};
@@ -361,12 +361,17 @@ pub(super) async fn fresh_form(
     state: &AppState,
     (tenant, survey): (Arc<Tenant>, Arc<Survey>),
     words: Words,
-    participant: Option<Participant>,
+    (participant, pinned): (Option<Participant>, Option<Reference>),
 ) -> Result<HttpResponse, WebError> {
     let filed = survey.survey_ref();
     state.funnel.opened(&filed);
+    // A personal link whose answer is being sent (or was cut off) is that answer's form.
+    let reference = match pinned {
+        Some(reference) => reference,
+        None => state.stores.references.next().await?,
+    };
     let token = SubmissionToken {
-        reference: state.stores.references.next().await?,
+        reference,
         survey: filed,
     }
     .sign(&state.stores.signing_key);

@@ -71,6 +71,10 @@ struct ParticipantsPage {
     /// The one-participant form as typed, and its problem.
     typed: (String, String, String, String),
     add_problem: Option<String>,
+    /// Whether its answers' anonymity may still change (no answer given yet).
+    anonymity_open: bool,
+    /// Why who may answer was not changed.
+    access_problem: Option<String>,
     import_problems: Vec<String>,
     preview: Option<Preview>,
     notice: Option<String>,
@@ -182,6 +186,8 @@ async fn page(
             .collect(),
         typed: Default::default(),
         add_problem: None,
+        anonymity_open: !crate::service::surveys::answers_given(&state.stores, &survey).await?,
+        access_problem: None,
         import_problems: Vec::new(),
         preview: None,
         notice: None,
@@ -430,6 +436,7 @@ pub async fn remove(
 pub async fn access(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
+    request: HttpRequest,
     slug: web::Path<String>,
     form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, WebError> {
@@ -439,24 +446,28 @@ pub async fn access(
         Some("invitation") => Access::Invitation,
         _ => Access::Open,
     };
-    let mut definition = survey.definition();
-    definition.access = Some(access);
-    // Chosen before the first publishing only (the page then shows it, fixed).
-    let anonymous = field(&form, "anonymous") == Some("yes");
-    if !survey.was_published {
-        definition.anonymous = Some(anonymous);
+    // Chosen until the first answer is given (the page then shows it, fixed).
+    let open = !crate::service::surveys::answers_given(&state.stores, &survey).await?;
+    let anonymous = open.then(|| field(&form, "anonymous") == Some("yes"));
+    let set =
+        crate::service::surveys::set_access(&state.stores, &survey, access, anonymous).await?;
+    if let Err(errors) = set {
+        let said: Vec<String> = errors.into_values().collect();
+        let first = ListQuery::default();
+        let mut shown = page(&state, &request, &signed_in, survey, &first).await?;
+        shown.access_problem = Some(format!("Not saved: {}.", said.join("; ")));
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
     }
-    crate::service::surveys::revise(&state.stores, &survey, definition).await?;
     let who = match access {
         Access::Invitation => {
             "Only participants may answer now, each once, through their personal link."
         }
         Access::Open => "Anyone with the survey's link may answer now.",
     };
-    let text = match (survey.was_published, anonymous) {
-        (false, true) => format!("{who} Answers are anonymous."),
-        (false, false) => format!("{who} Answers are not anonymous."),
-        (true, _) => who.to_owned(),
+    let text = match anonymous {
+        Some(true) => format!("{who} Answers are anonymous."),
+        Some(false) => format!("{who} Answers are not anonymous."),
+        None => who.to_owned(),
     };
     Ok(notice::redirect(&state, &address(&survey), &text))
 }

@@ -178,11 +178,11 @@ pub(super) async fn places(state: &AppState, survey: &Survey) -> Result<Vec<u32>
     if survey.quotas.is_empty() {
         return Ok(Vec::new());
     }
-    let answering = state.stores.answering(survey).await?;
+    let kept = state.stores.quota_places(survey, None).await?;
     let filed = survey.survey_ref();
     let mut places = Vec::with_capacity(survey.quotas.len());
     for quota in &survey.quotas {
-        places.push(answering.quotas.placed(&filed, &quota.id).await?);
+        places.push(kept.placed(&filed, &quota.id).await?);
     }
     Ok(places)
 }
@@ -295,11 +295,8 @@ pub async fn save(
     }
     let remove = field(&form, "action") == Some("remove");
     if let (true, Some(quota), false) = (remove, current, field(&form, "confirm") == Some("yes")) {
-        let answering = state.stores.answering(&survey).await?;
-        let placed = answering
-            .quotas
-            .placed(&survey.survey_ref(), &quota.id)
-            .await?;
+        let kept = state.stores.quota_places(&survey, None).await?;
+        let placed = kept.placed(&survey.survey_ref(), &quota.id).await?;
         return render_with_status(
             StatusCode::OK,
             &RemovePage {

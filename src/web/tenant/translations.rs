@@ -14,10 +14,12 @@ use super::session::{AtLeast, SignedIn};
 use super::{notice, own_survey};
 use crate::domain::Survey;
 use crate::domain::definition::language_list;
+use crate::domain::language::MAX_LANGUAGES;
 use crate::domain::member::Role;
 use crate::domain::translation::{self, MAX_SHEET_ROWS, describe, is_markdown};
 use crate::export::SheetFormat;
 use crate::export::text_sheet;
+use crate::export::workbook::Bounds;
 use crate::i18n::{Words, language_name};
 use crate::service::surveys as service;
 use crate::web::download::attachment;
@@ -27,6 +29,17 @@ use crate::web::{AppState, WebError, render_with_status, upload};
 
 /// Largest translation sheet imported.
 pub const MAX_SHEET_BYTES: usize = 2 * 1024 * 1024;
+
+/// What a translations sheet may hold: its rows, a key column, a column per language and
+/// notes beside them (documented in docs/tenants.md).
+pub const SHEET_BOUNDS: Bounds = Bounds::sheet(
+    MAX_SHEET_ROWS,
+    SHEET_COLUMNS,
+    MAX_SHEET_ROWS * SHEET_COLUMNS,
+);
+
+/// Columns a translations sheet may have.
+const SHEET_COLUMNS: usize = 2 + MAX_LANGUAGES + 10;
 /// Most problems of an import listed (the count says how many more).
 const LISTED_PROBLEMS: usize = 50;
 
@@ -347,9 +360,12 @@ pub async fn import(
         Ok(bytes) => bytes,
         Err(problem) => return refuse(vec![problem]),
     };
-    let rows = match text_sheet::read_rows(bytes, MAX_SHEET_ROWS) {
-        Ok(rows) => rows,
-        Err(error) => return refuse(vec![format!("Nothing was imported: {error}.")]),
+    let sheet = bytes.clone();
+    let read = web::block(move || text_sheet::read_rows(&sheet, &SHEET_BOUNDS)).await;
+    let rows = match read {
+        Ok(Ok(rows)) => rows,
+        Ok(Err(error)) => return refuse(vec![format!("Nothing was imported: {error}.")]),
+        Err(error) => return Err(WebError::Internal(format!("reading a sheet: {error}"))),
     };
     let languages = survey.offered_languages();
     let merged = match translation::read_sheet(

@@ -617,6 +617,14 @@ async fn save_form(
             return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
         }
     };
+    if let Some(current) = &current
+        && let Some(errors) =
+            service::participant_problems(&state.stores, current, &definition).await?
+    {
+        editor.errors = errors;
+        (editor.fields, editor.questions) = (fields, questions);
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
+    }
     let survey = match &current {
         Some(current) => service::revise(&state.stores, current, definition).await?,
         None => {
@@ -677,14 +685,61 @@ fn back_to(survey: &Survey) -> HttpResponse {
         .finish()
 }
 
-/// `POST /tenant/surveys/{slug}/publish`
+/// The question asked before a survey for known people is published: are its answers
+/// anonymous?
+#[derive(Template)]
+#[template(path = "tenant/publish-anonymity.html")]
+struct AnonymityPage {
+    csrf: String,
+    role: Role,
+    survey: Arc<Survey>,
+    /// Why the choice was not taken.
+    problem: Option<String>,
+}
+
+/// `POST /tenant/surveys/{slug}/publish`. A survey for known people (by invitation, or with
+/// participants) whose answers' anonymity is still open is published only once its owner
+/// chose it (`anonymous=yes|no`): the form asks first.
 pub async fn publish(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    let form = signed_in.checked_form(payload, &state).await?;
+    let mut survey = own_survey(&state, &signed_in, &slug).await?;
+    if service::asks_anonymity(&state.stores, &survey).await? {
+        let ask = |problem: Option<String>, survey: Arc<Survey>| AnonymityPage {
+            csrf: signed_in.session.csrf.clone(),
+            role: signed_in.role,
+            survey,
+            problem,
+        };
+        let anonymous = match field(&form, "anonymous") {
+            Some("yes") => true,
+            Some("no") => false,
+            Some(_) => {
+                let problem = Some("Choose whether the answers are anonymous.".to_owned());
+                return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &ask(problem, survey));
+            }
+            None => return render(&ask(None, survey)),
+        };
+        if anonymous != survey.anonymous {
+            let access = survey.access;
+            let set = service::set_access(&state.stores, &survey, access, Some(anonymous)).await?;
+            match set {
+                Ok(changed) => survey = Arc::new(changed),
+                Err(errors) => {
+                    let said: Vec<String> = errors.into_values().collect();
+                    let problem = Some(format!("Not published: {}.", said.join("; ")));
+                    return render_with_status(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        &ask(problem, survey),
+                    );
+                }
+            }
+        }
+    }
     match service::publish(&state.stores, signed_in.actor(), &survey).await {
         // Published all the same: a text not translated shows in the default language.
         Ok(published) => Ok(match published.missing_translations().as_slice() {

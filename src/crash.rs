@@ -1,7 +1,14 @@
-//! Crash points, for the fault-injection tests of the merge protocol. With
-//! `CANVASS_TEST_CRASH_AT=POINT@N` a worker process aborts the N-th time it reaches POINT, the
-//! way SIGKILL would stop it: mid-step, with nothing after that point done. The points are the
-//! moments between the protocol's writes (see `merge`):
+//! Crash points, for the fault-injection tests of the answer path and the merge protocol.
+//! With `CANVASS_TEST_CRASH_AT=POINT@N` a process aborts the N-th time it reaches POINT, the
+//! way SIGKILL would stop it: mid-request or mid-step, with nothing after that point done.
+//! The points are the moments between writes. On the answer path (`serve`):
+//!
+//! - `after-claim`: a personal link's answer is claimed; no quota place is taken, nothing
+//!   queued;
+//! - `after-places`: its quota places are taken; nothing is queued;
+//! - `after-queue`: the answer is queued; the link's claim is not settled.
+//!
+//! In a worker (see `worker::merge`):
 //!
 //! - `after-commit`: the summary counts the batch; nothing is flushed, listed or deleted;
 //! - `after-flush`: the commit is durable; no list entry or counted bit is written yet;
@@ -15,9 +22,15 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A moment between two writes of the merge protocol.
+/// A moment between two writes of the answer path or the merge protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Point {
+    /// A personal link's answer was claimed.
+    AfterClaim,
+    /// The answer's quota places were taken.
+    AfterPlaces,
+    /// The answer was queued.
+    AfterQueue,
     /// The summary commit succeeded.
     AfterCommit,
     /// The commit was made durable.
@@ -35,6 +48,9 @@ pub enum Point {
 impl Point {
     fn parse(name: &str) -> Option<Self> {
         match name {
+            "after-claim" => Some(Point::AfterClaim),
+            "after-places" => Some(Point::AfterPlaces),
+            "after-queue" => Some(Point::AfterQueue),
             "after-commit" => Some(Point::AfterCommit),
             "after-flush" => Some(Point::AfterFlush),
             "after-settle" => Some(Point::AfterSettle),
@@ -58,7 +74,7 @@ fn configured() -> Option<(Point, u64)> {
     })
 }
 
-/// Marks that the worker reached `point`; aborts the process if the test asked for it here.
+/// Marks that the process reached `point`; aborts the process if the test asked for it here.
 pub fn reached(point: Point) {
     static ARRIVALS: AtomicU64 = AtomicU64::new(0);
     if let Some((crash_at, nth)) = configured()
