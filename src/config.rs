@@ -138,8 +138,9 @@ pub struct ServeSettings {
     #[arg(long, env = "CANVASS_UPLOAD_MAX_BYTES", default_value_t = crate::web::DEFAULT_UPLOAD_MAX_BYTES)]
     pub upload_max_bytes: u64,
 
-    /// Uploads this process reads at once; each is held in memory up to its limit, so this
-    /// times CANVASS_UPLOAD_MAX_BYTES bounds what uploads hold (more wait their turn).
+    /// Uploads this process reads and stores at once (more wait their turn); each holds about
+    /// three times its size meanwhile (its bytes, and the row SQLite builds of them), so this
+    /// times three times CANVASS_UPLOAD_MAX_BYTES bounds what uploads hold.
     #[arg(long, env = "CANVASS_UPLOAD_CONCURRENCY", default_value_t = crate::web::DEFAULT_UPLOAD_CONCURRENCY)]
     pub upload_concurrency: usize,
 

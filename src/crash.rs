@@ -8,6 +8,9 @@
 //! - `after-places`: its quota places are taken; nothing is queued;
 //! - `after-queue`: the answer is queued; the link's claim is not settled.
 //!
+//! Importing participants: `before-import-done`: every participant of an import is written;
+//! its marker (which keeps them absent) is not removed.
+//!
 //! In a worker (see `worker::merge`):
 //!
 //! - `after-commit`: the summary counts the batch; nothing is flushed, listed or deleted;
@@ -31,6 +34,8 @@ pub enum Point {
     AfterPlaces,
     /// The answer was queued.
     AfterQueue,
+    /// An import's participants were written, its marker not yet removed.
+    BeforeImportDone,
     /// The summary commit succeeded.
     AfterCommit,
     /// The commit was made durable.
@@ -51,6 +56,7 @@ impl Point {
             "after-claim" => Some(Point::AfterClaim),
             "after-places" => Some(Point::AfterPlaces),
             "after-queue" => Some(Point::AfterQueue),
+            "before-import-done" => Some(Point::BeforeImportDone),
             "after-commit" => Some(Point::AfterCommit),
             "after-flush" => Some(Point::AfterFlush),
             "after-settle" => Some(Point::AfterSettle),

@@ -32,8 +32,18 @@ macro_rules! outln {
     }};
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    canvass::startup::return_large_allocations();
+    match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime.block_on(run_cli()),
+        Err(error) => {
+            eprintln!("canvass: cannot start the async runtime: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run_cli() -> ExitCode {
     let cli = Cli::parse();
     telemetry::init(&cli.log.settings());
     match run(cli.command).await {

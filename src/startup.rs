@@ -53,6 +53,21 @@ pub enum StartupError {
     },
 }
 
+/// Has the C allocator (glibc's, which SQLite uses: Rust code uses mimalloc) map every
+/// allocation of 1 MiB or more on its own and unmap it when freed. SQLite builds a large
+/// blob's record in memory (a 20 MiB upload briefly takes about 40 MiB there); by default glibc
+/// raises its mapping threshold after the first such free, and later ones then stay in the
+/// writer thread's heap for good, each blob file's writer keeping its largest write's worth.
+/// Call it first thing in `main`, before any thread starts.
+pub fn return_large_allocations() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tunable of glibc's allocator; called before any other thread
+    // exists, nothing allocates concurrently.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 /// Opens the stores the settings name (their region's, with a regions file), every write
 /// durable before it returns.
 pub async fn open_stores(settings: &BackendSettings) -> Result<Stores, StartupError> {

@@ -23,9 +23,10 @@
 //! - `sheets/{id}`: an uploaded sheet held while its owner looks at the preview.
 //! - `imports/{id}`: an import under way. Its participants are written with its id and count
 //!   as absent while it exists; it is deleted once all are written, which takes the whole
-//!   list in at once. A process killed half-way leaves an import that never ends: its
-//!   participants stay absent, and an import of the same addresses an hour or more later
-//!   replaces them (sooner, it is refused: the first may still be writing).
+//!   list in at once. The importing process touches it every 2 s: a process killed half-way
+//!   leaves an import that never ends, whose participants stay absent, and once its marker
+//!   has gone untouched for `ABANDONED_AFTER` an import of the same addresses replaces them
+//!   (sooner, it is refused: the first may still be writing).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,8 +46,22 @@ use crate::storage::{BlobPut, BlobStore, ETag, Error, ListRequest, PutMode};
 /// import of 100,000 holds one chunk's writes in memory).
 const WRITE_CHUNK: usize = 5_000;
 
-/// How long an import may take before a later one takes over what it wrote.
-const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+/// How long an import's marker may go untouched before the import counts as abandoned (its
+/// process died) and a later one takes over what it wrote. A running import touches it every
+/// `HEARTBEAT`.
+pub const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(10);
+const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Where an import stands, by its marker.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ImportState {
+    /// Its marker is gone: every participant it wrote is listed.
+    Done,
+    /// Its marker was touched lately: it is writing.
+    Running,
+    /// Its marker was left untouched for `ABANDONED_AFTER`: its process died.
+    Abandoned,
+}
 
 /// The folder of one survey's participants.
 pub fn participants_of(survey: &SurveyRef) -> String {
@@ -209,6 +224,31 @@ impl AnswerClaim {
     }
 }
 
+/// Touches an import's marker every `HEARTBEAT` until stopped (or its process dies).
+struct Heartbeat(tokio::task::JoinHandle<()>);
+
+impl Heartbeat {
+    fn start(blobs: Arc<dyn BlobStore>, marker: String) -> Self {
+        Self(tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(HEARTBEAT).await;
+                // Only while it is there: the import may have just removed it.
+                let Ok(blob) = blobs.get(&marker).await else {
+                    return;
+                };
+                let touched = blobs.put(&marker, blob.body, PutMode::Update(blob.meta.etag));
+                if let Err(error) = touched.await {
+                    tracing::warn!(%error, %marker, "an import's marker was not touched");
+                }
+            }
+        }))
+    }
+
+    fn stop(self) {
+        self.0.abort();
+    }
+}
+
 /// Participants, by survey.
 #[derive(Clone, Debug)]
 pub struct ParticipantStore {
@@ -290,19 +330,32 @@ impl ParticipantStore {
         &self,
         survey: &SurveyRef,
         import: &str,
-        known: &mut HashMap<String, bool>,
+        known: &mut HashMap<String, ImportState>,
     ) -> Result<bool, StoreError> {
-        if let Some(&pending) = known.get(import) {
-            return Ok(pending);
+        Ok(self.import_state(survey, import, known).await? != ImportState::Done)
+    }
+
+    /// Where an import stands (each import read once per `known`).
+    async fn import_state(
+        &self,
+        survey: &SurveyRef,
+        import: &str,
+        known: &mut HashMap<String, ImportState>,
+    ) -> Result<ImportState, StoreError> {
+        if let Some(&state) = known.get(import) {
+            return Ok(state);
         }
         let key = import_key(survey, import);
-        let pending = match self.blobs.get(&key).await {
-            Ok(_) => true,
-            Err(Error::NotFound { .. }) => false,
+        let state = match self.blobs.get(&key).await {
+            Ok(marker) => match marker.meta.last_modified.elapsed() {
+                Ok(age) if age >= ABANDONED_AFTER => ImportState::Abandoned,
+                _ => ImportState::Running,
+            },
+            Err(Error::NotFound { .. }) => ImportState::Done,
             Err(error) => return Err(error).context(|| format!("reading {key}")),
         };
-        known.insert(import.to_owned(), pending);
-        Ok(pending)
+        known.insert(import.to_owned(), state);
+        Ok(state)
     }
 
     /// A stored document as a participant, unless its import is under way.
@@ -311,7 +364,7 @@ impl ParticipantStore {
         survey: &SurveyRef,
         key: &str,
         body: &[u8],
-        known: &mut HashMap<String, bool>,
+        known: &mut HashMap<String, ImportState>,
     ) -> Result<Option<Participant>, StoreError> {
         let stored: Stored = decode(key, body)?;
         match &stored.import {
@@ -447,6 +500,26 @@ impl ParticipantStore {
             .put(&marker, Bytes::from_static(b"{}"), PutMode::Create)
             .await
             .context(|| format!("starting an import of participants to {survey}"))?;
+        // The marker is touched while this import runs: once its process dies, a later import
+        // of the same people finds it abandoned within `ABANDONED_AFTER` and takes over.
+        let heartbeat = Heartbeat::start(self.blobs.clone(), marker.clone());
+        let added = self
+            .write_import(survey, &import, &marker, people, now, links)
+            .await;
+        heartbeat.stop();
+        added
+    }
+
+    /// Writes an import's participants under its marker, then removes the marker.
+    async fn write_import(
+        &self,
+        survey: &SurveyRef,
+        import: &str,
+        marker: &str,
+        people: Vec<NewParticipant>,
+        now: time::OffsetDateTime,
+        links: Vec<PrivateLink>,
+    ) -> Result<Vec<Participant>, AddError> {
         let mut added = Vec::with_capacity(people.len());
         // Every key this import wrote, to take back should it fail.
         let mut written = Vec::new();
@@ -501,7 +574,7 @@ impl ParticipantStore {
                 };
                 let stored = Stored {
                     participant,
-                    import: Some(import.clone()),
+                    import: Some(import.to_owned()),
                 };
                 let participant = &stored.participant;
                 let key_name = key.rsplit('/').next().unwrap_or_default().to_owned();
@@ -548,7 +621,7 @@ impl ParticipantStore {
             for key in written {
                 self.delete_key(&key).await?;
             }
-            self.delete_key(&marker).await?;
+            self.delete_key(marker).await?;
             return match failure {
                 Some(error) => Err(error)
                     .context(|| format!("writing participants of {survey}"))
@@ -556,34 +629,30 @@ impl ParticipantStore {
                 None => Err(AddError::Listed(refused)),
             };
         }
+        crate::crash::reached(crate::crash::Point::BeforeImportDone);
         // The import is done: every participant it wrote is there at once.
-        self.delete_key(&marker).await?;
+        self.delete_key(marker).await?;
         for key in stale {
             self.delete_key(&key).await?;
         }
         Ok(added)
     }
 
-    /// The participant an import abandoned (its marker left for longer than
-    /// `ABANDONED_AFTER`) under `key`, whom a new import may take over; `None` for one listed,
-    /// or one an import is adding right now.
+    /// The participant an import abandoned (its marker left untouched for `ABANDONED_AFTER`)
+    /// under `key`, whom a new import may take over; `None` for one listed, or one an import
+    /// is adding right now.
     async fn abandoned(
         &self,
         survey: &SurveyRef,
         key: &str,
         blob: &crate::storage::Blob,
-        known: &mut HashMap<String, bool>,
+        known: &mut HashMap<String, ImportState>,
     ) -> Result<Option<Participant>, StoreError> {
         let stored: Stored = decode(key, &blob.body)?;
         let Some(import) = &stored.import else {
             return Ok(None);
         };
-        let old = blob
-            .meta
-            .last_modified
-            .elapsed()
-            .is_ok_and(|age| age >= ABANDONED_AFTER);
-        let abandoned = old && self.pending(survey, import, known).await?;
+        let abandoned = self.import_state(survey, import, known).await? == ImportState::Abandoned;
         Ok(abandoned.then_some(stored.participant))
     }
 

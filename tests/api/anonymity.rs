@@ -631,3 +631,92 @@ async fn listed_one(app: &TestApp, key: &str, email: &str) -> Value {
         .find(|p| p["email"] == email)
         .unwrap_or_else(|| panic!("{email} is listed"))
 }
+
+#[tokio::test]
+async fn an_anonymous_surveys_export_rows_and_mail_name_no_participant() {
+    let mut settings = crate::helpers::test_settings();
+    settings.public_url = Some("https://surveys.acme.test".into());
+    settings.worker.smtp_url = Some("smtp://127.0.0.1:9".into());
+    let app =
+        crate::helpers::spawn_app_configured(canvass::storage::memory::storage(), settings).await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    // The owner asked for an email on each new response.
+    let csrf = owner.csrf("/tenant/account").await;
+    let notify = owner
+        .post(
+            "/tenant/account/notify",
+            &[("csrf", &csrf), ("notify", "each")],
+        )
+        .await;
+    assert_eq!(notify.status(), 303);
+    let key = owner.api_key("anonymity").await;
+    app.create_survey(&key, definition(true)).await;
+    let people: Vec<Value> = PEOPLE
+        .iter()
+        .map(|(email, first, last, team)| {
+            json!({"email": email, "first_name": first, "last_name": last,
+                   "attributes": {"team": team}})
+        })
+        .collect();
+    let (status, added) = add(&app, &key, json!({ "participants": people })).await;
+    assert_eq!(status, 201, "{added}");
+    let (status, _) = app
+        .api(Method::POST, "/api/v1/surveys/pulse/publish", &key, None)
+        .await;
+    assert_eq!(status, 200);
+    let everyone = listed(&app, &key).await;
+    for (participant, stars) in everyone.iter().zip(["5", "3"]) {
+        let link = participant["link"].as_str().expect("a link");
+        let (status, _) = answer_through(&app, link, stars, "Lovely tea").await;
+        assert_eq!(status, 303);
+    }
+    // Counted by a worker that could email the owner: no notice of these answers is queued.
+    let stores = app.stores().await;
+    let mailer = canvass::worker::mailer::MailerSettings {
+        sender: Some(
+            canvass::mail::Sender::new("smtp://127.0.0.1:9", "Canvass <canvass@acme.test>")
+                .expect("a sender"),
+        ),
+        site: Some("https://surveys.acme.test".into()),
+        ..Default::default()
+    };
+    let settings = canvass::worker::WorkerSettings {
+        mailer,
+        ..canvass::worker::WorkerSettings::default()
+    };
+    let mut worker = canvass::worker::Worker::new(stores.clone(), settings);
+    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
+    {
+    }
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/pulse/summary", &key, None)
+        .await;
+    assert_eq!(summary["total"], 2, "{summary}");
+    let mail = stores.mail.queue().name().clone();
+    assert_eq!(stores.queue_length(&mail).await.expect("a length"), 0);
+
+    // Exported into PostgreSQL: no row holds anything a participant could be known by.
+    let database = crate::export::TestDatabase::create().await;
+    let (status, job) = app
+        .api(Method::POST, "/api/v1/surveys/pulse/exports", &key, None)
+        .await;
+    assert_eq!(status, 202, "{job}");
+    crate::export::work(&app, &database.url).await;
+    let rows: Vec<String> = sqlx::query_scalar(
+        "select row_to_json(r)::text from canvass.response r \
+         union all select row_to_json(a)::text from canvass.answer a",
+    )
+    .fetch_all(&mut database.connect().await)
+    .await
+    .expect("read");
+    assert!(rows.len() >= 2, "{rows:?}");
+    assert!(
+        rows.iter().any(|row| row.contains("Lovely tea")),
+        "the answers are there: {rows:?}"
+    );
+    for needle in needles(&everyone) {
+        for row in &rows {
+            assert!(!row.contains(&needle), "{needle} in {row}");
+        }
+    }
+}

@@ -29,6 +29,10 @@ fn every_type() -> Value {
         "closed_message": "Closed now.",
         "response_limit": 10000,
         "closes_at": "2099-01-01T00:00:00Z",
+        "quotas": [{"id": "tea", "name": "Tea drinkers", "limit": 1000,
+                    "when": {"question": "drink", "equals": "Tea"}},
+                   {"id": "high", "name": "High raters", "limit": 20, "full": "count",
+                    "when": {"question": "stars", "greater_than": 3}}],
         "pages": [
             {"title": "First", "questions": [
                 {"id": "name", "text": "Your name?", "type": "short_text"},
@@ -156,6 +160,9 @@ async fn schemathesis_finds_no_server_error_and_no_answer_unlike_the_schema() {
     );
     let mut settings = test_settings();
     settings.demo_responses = 30;
+    // Mail set up (no worker sends it here), so a mailing can be started for the fuzzer to read.
+    settings.worker.smtp_url = Some("smtp://127.0.0.1:9".into());
+    settings.public_url = Some("https://surveys.example.com".into());
     let app = spawn_app_configured(canvass::storage::memory::storage(), settings).await;
     let key = app.api_key("demo").await;
 
@@ -172,6 +179,46 @@ async fn schemathesis_finds_no_server_error_and_no_answer_unlike_the_schema() {
         .expect("made");
     answer(&stores, &survey, 24).await;
     settle(&stores).await;
+    // Where respondents stopped, as the pages' counts would have merged them.
+    let stopped = canvass::domain::funnel::Funnel {
+        opened: 40,
+        started: 30,
+        reached: BTreeMap::from([(1, 28)]),
+    };
+    stores
+        .funnels
+        .add(&survey.survey_ref(), &stopped)
+        .await
+        .expect("counted");
+    // Participants (some to be removed), and a mailing to them.
+    let people: Vec<Value> = (0..6)
+        .map(|n| {
+            json!({"email": format!("person{n}@example.com"), "first_name": format!("P{n}"),
+                   "language": "en", "attributes": {"team": format!("T{}", n % 2)}})
+        })
+        .collect();
+    let added = call(
+        &app,
+        &key,
+        Method::POST,
+        "/api/v1/surveys/every-type/participants",
+        Some(json!({ "participants": people })),
+    )
+    .await;
+    let participants: Vec<String> = added["participants"]
+        .as_array()
+        .expect("participants")
+        .iter()
+        .map(|p| p["id"].as_str().expect("an id").to_owned())
+        .collect();
+    let mailing = call(
+        &app,
+        &key,
+        Method::POST,
+        "/api/v1/surveys/every-type/mailings",
+        Some(json!({"kind": "invitation"})),
+    )
+    .await;
     let mut doomed = Vec::new();
     for n in 0..3 {
         let made = app
@@ -225,11 +272,14 @@ async fn schemathesis_finds_no_server_error_and_no_answer_unlike_the_schema() {
         export["id"].as_str().expect("an id").to_owned(),
         webhooks[0].clone(),
     ];
+    let mailings = [mailing["id"].as_str().expect("an id").to_owned()];
     std::fs::write(
         &config,
         format!(
             r#"[dictionaries.slugs]
 values = {slugs}
+[dictionaries.participant_surveys]
+values = ["every-type"]
 [dictionaries.doomed]
 values = {doomed}
 [dictionaries.references]
@@ -238,6 +288,10 @@ values = [{references}]
 values = {ids}
 [dictionaries.doomed_webhooks]
 values = {doomed_webhook}
+[dictionaries.doomed_participants]
+values = {doomed_participants}
+[dictionaries.mailings]
+values = {mailings}
 
 [parameters]
 "path.slug" = {{ dictionary = "slugs", probability = 0.8 }}
@@ -251,12 +305,22 @@ parameters = {{ "path.slug" = {{ dictionary = "doomed", probability = 0.8 }} }}
 [[operations]]
 include-name = "DELETE /api/v1/webhooks/{{id}}"
 parameters = {{ "path.id" = {{ dictionary = "doomed_webhooks", probability = 0.8 }} }}
+
+[[operations]]
+include-name = "DELETE /api/v1/surveys/{{slug}}/participants/{{id}}"
+parameters = {{ "path.slug" = {{ dictionary = "participant_surveys", probability = 0.9 }}, "path.id" = {{ dictionary = "doomed_participants", probability = 0.8 }} }}
+
+[[operations]]
+include-name = "GET /api/v1/surveys/{{slug}}/mailings/{{id}}"
+parameters = {{ "path.slug" = {{ dictionary = "participant_surveys", probability = 0.9 }}, "path.id" = {{ dictionary = "mailings", probability = 0.8 }} }}
 "#,
             slugs = list(&["customer-satisfaction".into(), "every-type".into()]),
             doomed = list(&doomed),
             references = references.join(", "),
             ids = list(&ids),
             doomed_webhook = list(&webhooks[1..]),
+            doomed_participants = list(&participants[3..]),
+            mailings = list(&mailings),
         ),
     )
     .expect("the configuration is written");

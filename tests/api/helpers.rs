@@ -528,6 +528,11 @@ impl CanvassProcess {
 }
 
 impl CanvassProcess {
+    /// The process's id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The lines `serve` printed after its address, once `until` holds for them (or after
     /// 30 s, with whatever it printed).
     pub async fn printed(&self, until: impl Fn(&[String]) -> bool) -> Vec<String> {

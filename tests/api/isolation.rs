@@ -166,21 +166,44 @@ struct Held {
     webhook_id: String,
     invitation_id: String,
     reference: u64,
+    participant_id: String,
+    mailing_id: String,
 }
 
-/// Words of the first tenant that no page or answer of the second may hold.
-const SECRETS: [&str; 5] = [
+/// Words of the first tenant that no page or answer of the second may hold: its answers,
+/// survey, webhook and members, and its participants (an address, a name, an attribute), a
+/// quota, a translation, a mailing template and the bytes of an uploaded file.
+const SECRETS: [&str; 12] = [
     "acme-secret-answer",
     "Acme Secret Survey",
     "hooks.acme-secret.example",
     "invitee@acme.test",
     "editor@acme.test",
+    "participant@acme-secret.test",
+    "Secretia",
+    "team-acme-secret",
+    "acme-secret-quota",
+    "Geheime Umfrage",
+    "acme-secret-subject",
+    "acme-secret-file-bytes",
 ];
+
+/// A PNG as far as its content goes, carrying `marker` after its header.
+fn png_with(marker: &str) -> Vec<u8> {
+    let mut bytes = vec![
+        0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, b'I', b'H', b'D', b'R',
+    ];
+    bytes.extend_from_slice(marker.as_bytes());
+    bytes
+}
 
 #[tokio::test]
 async fn another_tenant_reaches_nothing_of_a_tenant_on_any_route_of_the_site_or_the_api() {
     let mut settings = crate::helpers::test_settings();
     settings.worker.webhook_allowed_hosts = "hooks.acme-secret.example".into();
+    // Mail set up (no worker sends it here), so the first tenant can start a mailing.
+    settings.worker.smtp_url = Some("smtp://127.0.0.1:9".into());
+    settings.public_url = Some("https://surveys.acme-secret.example".into());
     let app =
         crate::helpers::spawn_app_configured(canvass::storage::memory::storage(), settings).await;
     // The first tenant, with something behind each route's id.
@@ -192,23 +215,77 @@ async fn another_tenant_reaches_nothing_of_a_tenant_on_any_route_of_the_site_or_
     let survey = app
         .published_survey(
             &acme_key,
-            json!({"title": "Acme Secret Survey", "questions": [
+            json!({"title": {"en": "Acme Secret Survey", "de": "Geheime Umfrage"},
+                   "languages": ["en", "de"], "questions": [
                 {"id": "say", "text": "Say", "type": "short_text", "required": true},
                 {"id": "drink", "text": "Drink", "type": "single_choice", "options": ["Tea", "Coffee"],
-                 "segment": true}]}),
+                 "segment": true},
+                {"id": "photo", "text": "A photo", "type": "file", "accept": ["image"]}],
+                   "quotas": [{"id": "tea", "name": "acme-secret-quota", "limit": 100,
+                               "when": {"question": "drink", "equals": "Tea"}}]}),
         )
         .await;
     let slug = "acme-secret-survey";
     assert_eq!(survey["slug"], slug);
-    let form = app.form("acme", slug).await;
-    let sent = app
-        .submit(
-            "acme",
-            slug,
-            &token_in(&form),
-            &[("say", "acme-secret-answer"), ("drink", "Tea")],
+    let (status, added) = app
+        .api(
+            reqwest::Method::POST,
+            &format!("/api/v1/surveys/{slug}/participants"),
+            &acme_key,
+            Some(
+                json!({"participants": [{"email": "participant@acme-secret.test",
+                "first_name": "Secretia", "attributes": {"team": "team-acme-secret"}}]}),
+            ),
         )
         .await;
+    assert_eq!(status, 201, "{added}");
+    let participant_id = added["participants"][0]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let mailings = format!("/tenant/surveys/{slug}/mailings");
+    let csrf = acme.csrf(&mailings).await;
+    let template = acme
+        .post(
+            &format!("{mailings}/template"),
+            &[
+                ("csrf", csrf.as_str()),
+                ("kind", "invitation"),
+                ("language", "en"),
+                ("subject", "acme-secret-subject"),
+                ("body", "Please answer: {{link}}"),
+            ],
+        )
+        .await;
+    assert_eq!(template.status(), 303);
+    let (status, mailing) = app
+        .api(
+            reqwest::Method::POST,
+            &format!("/api/v1/surveys/{slug}/mailings"),
+            &acme_key,
+            Some(json!({"kind": "invitation"})),
+        )
+        .await;
+    assert_eq!(status, 202, "{mailing}");
+    let mailing_id = mailing["id"].as_str().expect("an id").to_owned();
+    let form = app.form("acme", slug).await;
+    let answer = reqwest::multipart::Form::new()
+        .text("token", token_in(&form))
+        .text("q-say", "acme-secret-answer")
+        .text("q-drink", "Tea")
+        .part(
+            "q-photo",
+            reqwest::multipart::Part::bytes(png_with("acme-secret-file-bytes"))
+                .file_name("secret.png"),
+        );
+    let sent = app
+        .client
+        .post(format!("{}/s/acme/{slug}", app.address))
+        .multipart(answer)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(sent.status(), 303);
     let reference =
         crate::helpers::reference_in(sent.headers()["location"].to_str().expect("ascii"));
     let stores = app.stores().await;
@@ -232,6 +309,8 @@ async fn another_tenant_reaches_nothing_of_a_tenant_on_any_route_of_the_site_or_
         webhook_id: hook["id"].as_str().expect("an id").to_owned(),
         invitation_id,
         reference,
+        participant_id,
+        mailing_id,
     };
     // Each parameter names what the first tenant holds of its kind.
     let place = |path: &str| {
@@ -247,6 +326,10 @@ async fn another_tenant_reaches_nothing_of_a_tenant_on_any_route_of_the_site_or_
                     ("id", "api-keys") => held.key_id.clone(),
                     ("id", "webhooks") => held.webhook_id.clone(),
                     ("id", "invitations") => held.invitation_id.clone(),
+                    ("id", "participants") => held.participant_id.clone(),
+                    ("id", "mailings") => held.mailing_id.clone(),
+                    ("question", _) => "photo".to_owned(),
+                    ("language", _) => "de".to_owned(),
                     _ => "nosuch".to_owned(),
                 }
             }));

@@ -22,6 +22,7 @@ mod hostile;
 mod hostile_sheets;
 mod isolation;
 mod json_api;
+mod killed;
 mod languages;
 mod layers;
 mod lifecycle;

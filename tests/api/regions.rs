@@ -119,8 +119,18 @@ pub(crate) struct RegionApp {
 
 /// Serves region `region` of the regions file `file`; workers are stepped by the test.
 pub(crate) async fn region_app(file: &std::path::Path, region: &str) -> RegionApp {
+    region_app_caching(file, region, canvass::stores::DEFAULT_CACHE_TTL_SECS).await
+}
+
+/// As `region_app`, its caches keeping what they read `ttl` seconds.
+pub(crate) async fn region_app_caching(
+    file: &std::path::Path,
+    region: &str,
+    ttl: u64,
+) -> RegionApp {
     let mut settings = crate::helpers::test_settings();
     settings.demo = false;
+    settings.stores.cache_ttl_secs = ttl;
     settings.storage.regions_file = Some(file.to_owned());
     settings.storage.region = Some(region.to_owned());
     let placement = settings.storage.placement().expect("a usable regions file");
@@ -656,4 +666,136 @@ async fn a_survey_answered_away_from_home_has_no_participants_and_one_with_them_
             .is_some_and(|said| said.contains("remove its participants first")),
         "{refused}"
     );
+}
+
+#[tokio::test]
+async fn closing_editing_deleting_and_the_tenants_look_and_zone_reach_the_hosting_region() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let us = region_app(&file, "us").await;
+    let eu = region_app_caching(&file, "eu", 1).await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("reach").await;
+    us.app
+        .published_survey(&key, lunch_in_eu(serde_json::json!({})))
+        .await;
+    assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 200);
+    // What the hosting region's storage holds, read fresh.
+    let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    let lunch = canvass::domain::SurveySlug::parse("lunch").expect("a slug");
+    let copy = || async {
+        eu.stores
+            .hosted
+            .fresh_survey(&acme, &lunch)
+            .await
+            .expect("read")
+    };
+
+    // Edited at home: the copy there is the new version.
+    let mut edited = lunch_in_eu(serde_json::json!({}));
+    edited["title"] = serde_json::json!("Lunch at noon");
+    let (status, body) = us
+        .app
+        .api(
+            reqwest::Method::PUT,
+            "/api/v1/surveys/lunch",
+            &key,
+            Some(edited),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(copy().await.expect("a copy").title, "Lunch at noon");
+
+    // The tenant's look and time zone, set on the home site.
+    let csrf = owner.csrf("/tenant/settings").await;
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", csrf.clone())
+        .text("accent", "#0b6e4f");
+    let saved = owner
+        .client
+        .post(format!("{}/tenant/settings/branding", owner.address()))
+        .multipart(form)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(saved.status(), 303);
+    let zoned = owner
+        .post(
+            "/tenant/settings/zone",
+            &[("csrf", &csrf), ("time_zone", "Europe/Paris")],
+        )
+        .await;
+    assert_eq!(zoned.status(), 303);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let hosted = eu
+        .app
+        .stores()
+        .await
+        .hosted
+        .tenant(&acme)
+        .await
+        .expect("read")
+        .expect("the tenant hosted");
+    assert_eq!(hosted.tenant.branding.accent.as_deref(), Some("#0b6e4f"));
+    assert_eq!(hosted.tenant.time_zone.as_deref(), Some("Europe/Paris"));
+    let style = eu.app.get("/b/acme/style.css").await;
+    assert_eq!(style.status(), 200);
+    assert!(style.text().await.expect("a body").contains("#0b6e4f"));
+
+    // Closed at home: the hosting region stops taking answers, a form in hand included,
+    // once its cache (here 1 s) has let the copy go.
+    let token = crate::helpers::token_in(&eu.app.form("acme", "lunch").await);
+    let (status, _) = us
+        .app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys/lunch/unpublish",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(!copy().await.expect("a copy").published);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(eu.app.get("/s/acme/lunch").await.status(), 410);
+    let refused = eu
+        .app
+        .submit("acme", "lunch", &token, &[("overall", "5")])
+        .await;
+    assert_eq!(refused.status(), 410, "closed in the hosting region");
+
+    // Deleted at home: gone from the hosting region.
+    let (status, _) = us
+        .app
+        .api(reqwest::Method::DELETE, "/api/v1/surveys/lunch", &key, None)
+        .await;
+    assert_eq!(status, 204);
+    assert!(copy().await.is_none(), "no copy left");
+}
+
+#[tokio::test]
+async fn a_web_sign_up_refuses_an_address_a_tenant_of_another_region_has() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let us = region_app(&file, "us").await;
+    let eu = region_app(&file, "eu").await;
+    crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let visitor = crate::owner::Owner::new(&eu.app);
+    let refused = visitor
+        .sign_up("Acme Europe", "acme", "owner@acme.eu")
+        .await;
+    assert_eq!(refused.status(), 422);
+    let page = refused.text().await.expect("a page");
+    assert!(
+        page.contains("This address is taken: choose another."),
+        "{page}"
+    );
+    let taken = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    let tenant = eu.stores.tenants.get(&taken).await.expect("read");
+    assert!(tenant.is_none(), "nothing was made in eu");
+    // Another address is free there.
+    let made = visitor
+        .sign_up("Acme Europe", "acme-eu", "owner@acme.eu")
+        .await;
+    assert_eq!(made.status(), 303);
 }

@@ -275,3 +275,95 @@ async fn answers_that_stay_in_their_region_are_counted_there_read_from_home_and_
         assert!(left.keys.is_empty(), "left in eu: {:?}", left.keys);
     }
 }
+
+#[tokio::test]
+async fn a_survey_kept_in_its_region_sends_no_webhook_and_no_email_from_either_region() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = regions_file(dir.path());
+    let us = region_app(&file, "us").await;
+    let eu = region_app(&file, "eu").await;
+    let owner = crate::owner::Owner::signed_up(&us.app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("residency").await;
+    // At home: an endpoint, and an owner who asked for an email on each response.
+    let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
+    us.stores
+        .webhooks
+        .add(&acme, "https://hooks.acme.example/in")
+        .await
+        .expect("an endpoint");
+    let csrf = owner.csrf("/tenant/account").await;
+    let notify = owner
+        .post(
+            "/tenant/account/notify",
+            &[("csrf", &csrf), ("notify", "each")],
+        )
+        .await;
+    assert_eq!(notify.status(), 303);
+    us.app.published_survey(&key, visits(json!({}))).await;
+    for stars in ["5", "2"] {
+        let sent = eu.app.answer("acme", "visits", &[("overall", stars)]).await;
+        assert_eq!(sent.status(), 303);
+    }
+
+    // Counted in eu, by workers that could email; home's workers run too.
+    let mailer = canvass::worker::mailer::MailerSettings {
+        sender: Some(
+            canvass::mail::Sender::new("smtp://127.0.0.1:9", "Canvass <canvass@acme.test>")
+                .expect("a sender"),
+        ),
+        site: Some("https://surveys.acme.test".into()),
+        ..Default::default()
+    };
+    for region in [&eu, &us] {
+        let settings = canvass::worker::WorkerSettings {
+            mailer: mailer.clone(),
+            ..canvass::worker::WorkerSettings::default()
+        };
+        let mut worker = canvass::worker::Worker::new(region.stores.clone(), settings);
+        while let canvass::worker::StepOutcome::BatchDone { .. } =
+            worker.step().await.expect("a step")
+        {}
+    }
+    let (_, summary) = us
+        .app
+        .api(Method::GET, "/api/v1/surveys/visits/summary", &key, None)
+        .await;
+    assert_eq!(summary["total"], 2, "{summary}");
+    let waiting = |region: &crate::regions::RegionApp| {
+        let stores = region.stores.clone();
+        async move {
+            let mut waiting = Vec::new();
+            for (role, queue) in stores.queues() {
+                if matches!(role, "webhook" | "mail") {
+                    waiting.push((role, stores.queue_length(&queue).await.expect("a length")));
+                }
+            }
+            waiting
+        }
+    };
+    for (name, region) in [("eu", &eu), ("us", &us)] {
+        assert_eq!(
+            waiting(region).await,
+            [("mail", 0), ("webhook", 0)],
+            "{name}"
+        );
+    }
+    // The same tenant's survey answered at home is announced both ways: what was looked for
+    // above would have been seen.
+    let mut at_home = visits(json!({}));
+    at_home["title"] = json!("At home");
+    at_home["regions"] = json!([]);
+    at_home["residency"] = json!("home");
+    us.app.published_survey(&key, at_home).await;
+    let sent = us.app.answer("acme", "at-home", &[("overall", "4")]).await;
+    assert_eq!(sent.status(), 303);
+    let settings = canvass::worker::WorkerSettings {
+        mailer,
+        ..canvass::worker::WorkerSettings::default()
+    };
+    let mut worker = canvass::worker::Worker::new(us.stores.clone(), settings);
+    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
+    {
+    }
+    assert_eq!(waiting(&us).await, [("mail", 1), ("webhook", 1)]);
+}

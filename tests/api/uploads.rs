@@ -509,3 +509,96 @@ async fn the_sweep_keeps_the_files_of_sent_answers_queued_or_stored_and_names_do
     assert_eq!(file.headers()["content-type"], "image/png");
     assert_eq!(file.bytes().await.expect("a body").to_vec(), png(3_000));
 }
+
+/// A process's peak resident memory, in bytes (`VmHWM`).
+fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|kib| kib.split_whitespace().next()?.parse::<u64>().ok())
+        .expect("a peak")
+        * 1024
+}
+
+#[tokio::test]
+async fn uploads_read_at_once_hold_the_memory_bound_and_a_client_its_hourly_bytes() {
+    const MIB: usize = 1024 * 1024;
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let key = crate::helpers::tenant_with_key(dir.path(), "acme", "Acme");
+    // One upload read (and stored) at a time.
+    let env = [
+        ("CANVASS_DEMO", "false"),
+        ("CANVASS_UPLOAD_CONCURRENCY", "1"),
+    ];
+    let serve = crate::helpers::CanvassProcess::serve(dir.path(), &env);
+    let base = serve.address.clone();
+    let client = reqwest::Client::new();
+    let mut survey = definition();
+    survey["pages"][0]["questions"][0]["max_bytes"] = json!(20 * MIB);
+    let created = client
+        .post(format!("{base}/api/v1/surveys"))
+        .bearer_auth(&key)
+        .json(&survey)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(created.status(), 201);
+    let published = client
+        .post(format!("{base}/api/v1/surveys/claims/publish"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(published.status(), 200);
+    // One upload of 20 MiB on page 1 of a fresh form: the status.
+    let upload = || {
+        let client = client.clone();
+        let base = base.clone();
+        async move {
+            let form = client
+                .get(format!("{base}/s/acme/claims"))
+                .send()
+                .await
+                .expect("answered")
+                .text()
+                .await
+                .expect("a page");
+            let parts = Form::new()
+                .text("token", token_in(&form))
+                .text("page", "0")
+                .text("nav", "next")
+                .part("q-photo", Part::bytes(png(20 * MIB)).file_name("big.png"));
+            client
+                .post(format!("{base}/s/acme/claims"))
+                .multipart(parts)
+                .send()
+                .await
+                .expect("answered")
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(
+        upload().await,
+        200,
+        "one upload, which sets the process's peak"
+    );
+    let one = peak_memory(serve.id());
+
+    // Eight at once, read one at a time: the peak grows by less than one more upload's worth
+    // (an upload is held whole while read, and SQLite builds its row of about twice its size
+    // while storing it: 60 MiB here). Read all at once, these eight grew it by over 200 MiB.
+    let statuses = futures_util::future::join_all((0..8).map(|_| upload())).await;
+    assert!(statuses.iter().all(|status| *status == 200), "{statuses:?}");
+    let grew = peak_memory(serve.id()).saturating_sub(one);
+    assert!(
+        grew < 3 * 20 * MIB as u64,
+        "the peak grew by {} MiB for 8 uploads of 20 MiB",
+        grew / MIB as u64
+    );
+
+    // 9 × 20 MiB taken from this client; its 200 MiB an hour allow one more, then it waits.
+    assert_eq!(upload().await, 200, "the tenth");
+    assert_eq!(upload().await, 429, "past 200 MiB in the hour");
+}

@@ -53,6 +53,23 @@ impl UploadLimits {
     }
 }
 
+/// The files a form sent, with the turn their request holds among the uploads this process
+/// reads at once (`CANVASS_UPLOAD_CONCURRENCY`): held from the first file read until they are
+/// stored, so at most that many forms' files are in memory at once.
+pub(crate) struct Files {
+    parts: Vec<FilePart>,
+    _turn: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Files {
+    fn none() -> Self {
+        Self {
+            parts: Vec::new(),
+            _turn: None,
+        }
+    }
+}
+
 /// A file a form sent.
 pub(crate) struct FilePart {
     question: QuestionId,
@@ -78,10 +95,10 @@ pub(crate) async fn read(
     payload: web::Payload,
     state: &AppState,
     survey: &Survey,
-) -> Result<(PostedForm, Vec<FilePart>), WebError> {
+) -> Result<(PostedForm, Files), WebError> {
     if !is_multipart(request) {
         let body = form::read_body(payload, state).await?;
-        return Ok((form::parse(&body)?, Vec::new()));
+        return Ok((form::parse(&body)?, Files::none()));
     }
     let time = state.body_timeout * UPLOAD_TIME_FACTOR;
     tokio::time::timeout(time, read_multipart(request, payload, state, survey))
@@ -94,13 +111,18 @@ async fn read_multipart(
     payload: web::Payload,
     state: &AppState,
     survey: &Survey,
-) -> Result<(PostedForm, Vec<FilePart>), WebError> {
+) -> Result<(PostedForm, Files), WebError> {
     let refused = || WebError::BadRequest("This form could not be read.".into());
     let mut parts = Multipart::new(request.headers(), payload);
     let (mut fields, mut files) = (Vec::new(), Vec::new());
     let (mut count, mut text_bytes, mut file_bytes) = (0, 0, 0u64);
-    // Taken at the first file, held while the request reads.
+    // Taken at the first file, held until its files are stored.
     let mut permit = None;
+    // What the request says its body holds: the most a file in it can be.
+    let declared = request
+        .headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
     while let Some(part) = parts.next().await {
         count += 1;
         if count > MAX_PARTS {
@@ -135,16 +157,13 @@ async fn read_multipart(
                 .uploads
                 .of(*max_bytes)
                 .min(state.uploads.max_bytes.saturating_sub(file_bytes));
-            let read = part
-                .bytes(usize::try_from(limit).unwrap_or(usize::MAX))
-                .await;
-            let content = match read {
+            let content = match read_file(&mut part, limit, declared).await {
                 Ok(Ok(bytes)) => {
                     file_bytes += bytes.len() as u64;
                     Ok(bytes)
                 }
-                Ok(Err(_)) => return Err(refused()),
-                Err(_) => Err(limit),
+                Ok(Err(limit)) => Err(limit),
+                Err(_) => return Err(refused()),
             };
             // No file chosen: an empty part with no name.
             if filename.is_empty() && content.as_ref().is_ok_and(Bytes::is_empty) {
@@ -170,7 +189,32 @@ async fn read_multipart(
         let value = String::from_utf8(bytes.to_vec()).map_err(|_| refused())?;
         fields.push((name, value));
     }
+    let files = Files {
+        parts: files,
+        _turn: permit,
+    };
     Ok((form::from_pairs(fields)?, files))
+}
+
+/// A file part's bytes, at most `limit` of them (else `Err(limit)`, the rest left unread),
+/// copied out of the parser's buffer as they come (so it is reused) into one buffer sized at
+/// once from what the request said it holds (`expected`), so a file is held about once while
+/// it is read rather than in every buffer a growing one leaves behind.
+async fn read_file(
+    part: &mut actix_multipart::Field,
+    limit: u64,
+    expected: Option<u64>,
+) -> Result<Result<Bytes, u64>, actix_multipart::MultipartError> {
+    let room = expected.map_or(0, |expected| expected.min(limit));
+    let mut whole = bytes::BytesMut::with_capacity(usize::try_from(room).unwrap_or(0));
+    while let Some(chunk) = part.next().await {
+        let chunk = chunk?;
+        if (whole.len() + chunk.len()) as u64 > limit {
+            return Ok(Err(limit));
+        }
+        whole.extend_from_slice(&chunk);
+    }
+    Ok(Ok(whole.freeze()))
 }
 
 /// Where the files a form sends go.
@@ -204,8 +248,13 @@ pub(crate) async fn take(
     survey: &Survey,
     keep: Keep,
     posted: &mut PostedForm,
-    files: Vec<FilePart>,
+    files: Files,
 ) -> Result<Taken, WebError> {
+    // The turn among uploads is given back when this returns, its files stored.
+    let Files {
+        parts: files,
+        _turn,
+    } = files;
     let reference = match keep {
         Keep::Answer(reference) => reference,
         Keep::Preview => Reference(0),
