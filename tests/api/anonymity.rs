@@ -84,6 +84,19 @@ async fn listed(app: &TestApp, key: &str) -> Vec<Value> {
     page["participants"].as_array().expect("a list").clone()
 }
 
+/// Adds `PEOPLE` to the survey "pulse".
+async fn add_people(app: &TestApp, key: &str) {
+    let people: Vec<Value> = PEOPLE
+        .iter()
+        .map(|(email, first, last, team)| {
+            json!({"email": email, "first_name": first, "last_name": last,
+                   "attributes": {"team": team}})
+        })
+        .collect();
+    let (status, added) = add(app, key, json!({ "participants": people })).await;
+    assert_eq!(status, 201, "{added}");
+}
+
 /// Answers through a personal link: the status of the post.
 async fn answer_through(app: &TestApp, link: &str, stars: &str, why: &str) -> (u16, String) {
     let form = app.get(&path_of(link)).await;
@@ -147,15 +160,7 @@ async fn nothing_stored_or_exported_ties_an_anonymous_answer_to_its_participant(
     let (status, changed) = put(true).await;
     assert_eq!(status, 200, "{changed}");
     assert_eq!(changed["anonymous"], true);
-    let people: Vec<Value> = PEOPLE
-        .iter()
-        .map(|(email, first, last, team)| {
-            json!({"email": email, "first_name": first, "last_name": last,
-                   "attributes": {"team": team}})
-        })
-        .collect();
-    let (status, added) = add(&app, &key, json!({ "participants": people })).await;
-    assert_eq!(status, 201, "{added}");
+    add_people(&app, &key).await;
     // Nobody is invited to a draft (that is also what fixes the choice before anyone is).
     let (status, refused) = app
         .api(
@@ -651,15 +656,7 @@ async fn an_anonymous_surveys_export_rows_and_mail_name_no_participant() {
     assert_eq!(notify.status(), 303);
     let key = owner.api_key("anonymity").await;
     app.create_survey(&key, definition(true)).await;
-    let people: Vec<Value> = PEOPLE
-        .iter()
-        .map(|(email, first, last, team)| {
-            json!({"email": email, "first_name": first, "last_name": last,
-                   "attributes": {"team": team}})
-        })
-        .collect();
-    let (status, added) = add(&app, &key, json!({ "participants": people })).await;
-    assert_eq!(status, 201, "{added}");
+    add_people(&app, &key).await;
     let (status, _) = app
         .api(Method::POST, "/api/v1/surveys/pulse/publish", &key, None)
         .await;
@@ -672,22 +669,7 @@ async fn an_anonymous_surveys_export_rows_and_mail_name_no_participant() {
     }
     // Counted by a worker that could email the owner: no notice of these answers is queued.
     let stores = app.stores().await;
-    let mailer = canvass::worker::mailer::MailerSettings {
-        sender: Some(
-            canvass::mail::Sender::new("smtp://127.0.0.1:9", "Canvass <canvass@acme.test>")
-                .expect("a sender"),
-        ),
-        site: Some("https://surveys.acme.test".into()),
-        ..Default::default()
-    };
-    let settings = canvass::worker::WorkerSettings {
-        mailer,
-        ..canvass::worker::WorkerSettings::default()
-    };
-    let mut worker = canvass::worker::Worker::new(stores.clone(), settings);
-    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
-    {
-    }
+    crate::helpers::drain_mailing(&stores).await;
     let (_, summary) = app
         .api(Method::GET, "/api/v1/surveys/pulse/summary", &key, None)
         .await;

@@ -168,6 +168,27 @@ pub fn worker(stores: &Stores, visibility: std::time::Duration) -> Worker {
     Worker::new(stores.clone(), settings)
 }
 
+/// Counts what is queued with a worker that could email (its notices are queued, never
+/// sent: the SMTP server it names is never reached).
+pub async fn drain_mailing(stores: &Stores) {
+    let mailer = canvass::worker::mailer::MailerSettings {
+        sender: Some(
+            canvass::mail::Sender::new("smtp://127.0.0.1:9", "Canvass <canvass@acme.test>")
+                .expect("a sender"),
+        ),
+        site: Some("https://surveys.acme.test".into()),
+        ..Default::default()
+    };
+    let settings = canvass::worker::WorkerSettings {
+        mailer,
+        ..canvass::worker::WorkerSettings::default()
+    };
+    let mut worker = canvass::worker::Worker::new(stores.clone(), settings);
+    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
+    {
+    }
+}
+
 /// Counts every queued answer with one worker (answers only: deletions and exports wait).
 pub async fn drain(stores: &Stores) {
     let mut worker = worker(stores, std::time::Duration::from_secs(60));

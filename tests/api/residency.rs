@@ -306,23 +306,8 @@ async fn a_survey_kept_in_its_region_sends_no_webhook_and_no_email_from_either_r
     }
 
     // Counted in eu, by workers that could email; home's workers run too.
-    let mailer = canvass::worker::mailer::MailerSettings {
-        sender: Some(
-            canvass::mail::Sender::new("smtp://127.0.0.1:9", "Canvass <canvass@acme.test>")
-                .expect("a sender"),
-        ),
-        site: Some("https://surveys.acme.test".into()),
-        ..Default::default()
-    };
     for region in [&eu, &us] {
-        let settings = canvass::worker::WorkerSettings {
-            mailer: mailer.clone(),
-            ..canvass::worker::WorkerSettings::default()
-        };
-        let mut worker = canvass::worker::Worker::new(region.stores.clone(), settings);
-        while let canvass::worker::StepOutcome::BatchDone { .. } =
-            worker.step().await.expect("a step")
-        {}
+        crate::helpers::drain_mailing(&region.stores).await;
     }
     let (_, summary) = us
         .app
@@ -357,13 +342,6 @@ async fn a_survey_kept_in_its_region_sends_no_webhook_and_no_email_from_either_r
     us.app.published_survey(&key, at_home).await;
     let sent = us.app.answer("acme", "at-home", &[("overall", "4")]).await;
     assert_eq!(sent.status(), 303);
-    let settings = canvass::worker::WorkerSettings {
-        mailer,
-        ..canvass::worker::WorkerSettings::default()
-    };
-    let mut worker = canvass::worker::Worker::new(us.stores.clone(), settings);
-    while let canvass::worker::StepOutcome::BatchDone { .. } = worker.step().await.expect("a step")
-    {
-    }
+    crate::helpers::drain_mailing(&us.stores).await;
     assert_eq!(waiting(&us).await, [("mail", 1), ("webhook", 1)]);
 }
