@@ -282,13 +282,14 @@ pub async fn submit(
             .map(|participant| Box::new(participant.respondent())),
     };
     let queues = &state.stores.answer_queues;
-    let queued = match moves_home(&state, &tenant, &survey).await? {
-        true => queues.submit_for_transfer(&answer).await,
-        false => queues.submit(&answer, tenant.subscription).await,
+    let queued = match moves_home(&state, &tenant, &survey).await {
+        Ok(true) => queues.submit_for_transfer(&answer).await.map_err(WebError::from),
+        Ok(false) => queues.submit(&answer, tenant.subscription).await.map_err(WebError::from),
+        Err(error) => Err(error),
     };
     if let Err(error) = queued {
         places.give_back(&survey, answer.reference).await;
-        return Err(error.into());
+        return Err(error);
     }
     crash::reached(crash::Point::AfterQueue);
     if let Some(participant) = &participant {
