@@ -17,6 +17,8 @@ mod sheet;
 mod target;
 pub mod text_sheet;
 pub mod workbook;
+#[cfg(test)]
+mod workbook_tests;
 mod xlsx;
 
 pub use csv::{csv_stream, formula_safe};

@@ -283,8 +283,14 @@ pub async fn submit(
     };
     let queues = &state.stores.answer_queues;
     let queued = match moves_home(&state, &tenant, &survey).await {
-        Ok(true) => queues.submit_for_transfer(&answer).await.map_err(WebError::from),
-        Ok(false) => queues.submit(&answer, tenant.subscription).await.map_err(WebError::from),
+        Ok(true) => queues
+            .submit_for_transfer(&answer)
+            .await
+            .map_err(WebError::from),
+        Ok(false) => queues
+            .submit(&answer, tenant.subscription)
+            .await
+            .map_err(WebError::from),
         Err(error) => Err(error),
     };
     if let Err(error) = queued {
