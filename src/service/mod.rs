@@ -3,6 +3,7 @@
 //! answer them; the rules of a use case live here, so one added to it cannot be missed by
 //! either side.
 
+pub mod answering;
 pub mod hosting;
 pub mod mailings;
 pub mod members;

@@ -37,12 +37,8 @@ async fn participant_of(
 ) -> Result<Result<(Arc<Tenant>, Arc<Survey>, Participant, Words), HttpResponse>, WebError> {
     let (tenant, survey) = survey_named(state, request, &tenant, &survey).await?;
     let asked = super::language::words_for(request, &survey);
-    let found = state
-        .stores
-        .participants
-        .by_link(&survey.survey_ref(), &link)
-        .await?;
-    let Some(participant) = found.participant() else {
+    let found = crate::service::answering::participant_of(&state.stores, &survey, &link).await?;
+    let Some(participant) = found else {
         return Ok(Err(super::participant::unknown(tenant, &survey, &asked)?));
     };
     let words = match &participant.person.language {

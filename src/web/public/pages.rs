@@ -6,25 +6,21 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use time::OffsetDateTime;
 
 use super::language::{language_query, words_for};
 use super::notice::{minutes, notice};
-use super::participant::{Admission, admit, claim};
-use super::quotas::{self, Placement};
-use super::reach::{Reached, home_elsewhere, moves_home, reach, survey_named, tenant_named};
+use super::participant::{Admission, admit};
+use super::quotas;
+use super::reach::{Reached, home_elsewhere, reach, survey_named, tenant_named};
 use super::survey_page::{FormContext, Step, SurveyPage, step};
 use super::uploads::{self, Keep, Taken};
-use crate::crash;
 use crate::domain::language::LanguageTag;
 use crate::domain::markdown;
 use crate::domain::participant::Access;
 use crate::domain::progress::ResumeId;
-use crate::domain::{
-    Answer, Reference, SubmissionToken, Survey, SurveyState, Tenant, thanks_signature,
-    thanks_signed,
-};
+use crate::domain::{Reference, Survey, SurveyState, Tenant, thanks_signature, thanks_signed};
 use crate::i18n::Words;
+use crate::service::answering::{self, Submitted};
 use crate::web::{AppState, WebError, render, render_with_status};
 
 #[derive(Template)]
@@ -140,12 +136,7 @@ pub async fn submit(
     // Its file questions' limits decide how much of a file part is read.
     let (mut posted, files) = uploads::read(&request, payload, &state, &survey).await?;
     let words = words_for(&request, &survey);
-    let token = SubmissionToken::verify(
-        &state.stores.signing_key,
-        &posted.token,
-        &survey.survey_ref(),
-    )
-    .map_err(|error| {
+    let token = answering::check_token(&state.stores, &survey, &posted.token).map_err(|error| {
         WebError::BadRequest(words.s("form-not-accepted", "reason", &error.to_string()))
     })?;
     let language = language_query(&survey, &words, '&');
@@ -161,9 +152,7 @@ pub async fn submit(
     .await?;
     let participant = match admitted {
         Admission::Anyone => None,
-        Admission::Participant(participant) | Admission::Pinned(participant, _) => {
-            Some(participant)
-        }
+        Admission::Participant(participant, _) => Some(participant),
         Admission::Refused(page) => return Ok(page),
     };
     let form = FormContext {
@@ -207,6 +196,8 @@ pub async fn submit(
     if posted.save {
         return super::resume::save(&state, &request, (tenant, survey), &form.words, &posted).await;
     }
+    let route = answering::route_of(&state.stores, &tenant, &survey).await?;
+    let resume = ResumeId::parse(&posted.resume);
     let walk = match step(&tenant, &survey, &form, &posted) {
         Step::Page(status, page) => {
             let onwards = status == StatusCode::OK
@@ -216,10 +207,10 @@ pub async fn submit(
             // Answers so far that fall in a full quota end here, not after the last page.
             if onwards && !survey.quotas.is_empty() {
                 let walk = survey.walk(&posted.answers, Some(posted.page));
-                let (route, values) = (&walk.route, &walk.values);
-                let early = quotas::ends_early(&state, &tenant, &survey, route, values).await?;
-                if let Some(quota) = early {
-                    super::resume::forget(&state, &survey, &posted).await;
+                let (shown, values) = (&walk.route, &walk.values);
+                let early = answering::ends_early(&state.stores, &route, &survey, shown, values);
+                if let Some(quota) = early.await? {
+                    answering::forget_progress(&state.stores, &survey, resume.as_ref()).await;
                     return quotas::ended(tenant.clone(), &survey, &form.words, quota);
                 }
             }
@@ -236,81 +227,32 @@ pub async fn submit(
         }
         Step::Done(walk) => walk,
     };
-    // The write order the guarantees rest on. Everything written before the answer's durable
-    // queue write leaves the same form free to be sent again whatever fails after it: the
-    // link's claim pins the link to this reference (never undone: the form sent again is the
-    // same answer, counted once by reference), and quota places are counted per send and
-    // given back when the queue write fails. The claim comes first, so that other forms of
-    // one link are turned away before they take a quota place.
-    if let Some(participant) = &participant {
-        let owner = (&tenant, survey.as_ref());
-        if let Some(page) = claim(&state, owner, &form.words, participant, token.reference).await? {
-            return Ok(page);
-        }
-        crash::reached(crash::Point::AfterClaim);
-    }
-    let values = &walk.values;
-    let places = match quotas::place(&state, &tenant, &survey, values, token.reference).await? {
-        Placement::Kept(places) => places,
-        Placement::Ended(quota) => {
-            super::resume::forget(&state, &survey, &posted).await;
+    let submission = answering::Submission {
+        tenant: &tenant,
+        survey: &survey,
+        route,
+        reference: token.reference,
+        values: walk.values,
+        hidden: walk.hidden,
+        language: LanguageTag::parse(form.words.lang()).ok(),
+        participant: participant.as_ref(),
+        resume,
+    };
+    let reference = match answering::submit(&state.stores, submission).await? {
+        Submitted::Thanked(reference) => reference,
+        Submitted::Ended(quota) => {
             return quotas::ended(tenant.clone(), &survey, &form.words, quota);
         }
+        Submitted::LinkAnswered => {
+            let participant = participant.as_ref().ok_or(WebError::NotFound)?;
+            let words = &form.words;
+            return super::participant::link_answered(tenant.clone(), &survey, words, participant);
+        }
     };
-    if !survey.quotas.is_empty() {
-        crash::reached(crash::Point::AfterPlaces);
-    }
-    let (values, hidden) = (walk.values, walk.hidden);
-    let answer = Answer {
-        tenant: tenant.slug.clone(),
-        survey: survey.slug.clone(),
-        survey_id: survey.id.clone(),
-        survey_version: survey.version,
-        reference: token.reference,
-        // To the day when answers are anonymous.
-        submitted_at: survey.answer_time(OffsetDateTime::now_utc()),
-        values,
-        hidden,
-        // Kept for every survey: one that gains a language later segments its earlier
-        // answers by the language they were given in.
-        language: LanguageTag::parse(form.words.lang()).ok(),
-        over_quota: places.over.clone(),
-        // Named, unless its survey's answers are anonymous.
-        participant: participant
-            .as_ref()
-            .filter(|_| !survey.anonymous)
-            .map(|participant| Box::new(participant.respondent())),
-    };
-    let queues = &state.stores.answer_queues;
-    let queued = match moves_home(&state, &tenant, &survey).await {
-        Ok(true) => queues
-            .submit_for_transfer(&answer)
-            .await
-            .map_err(WebError::from),
-        Ok(false) => queues
-            .submit(&answer, tenant.subscription)
-            .await
-            .map_err(WebError::from),
-        Err(error) => Err(error),
-    };
-    if let Err(error) = queued {
-        places.give_back(&survey, answer.reference).await;
-        return Err(error);
-    }
-    crash::reached(crash::Point::AfterQueue);
-    if let Some(participant) = &participant {
-        super::participant::sent(&state, &survey, participant, answer.reference).await;
-    }
-    crate::telemetry::metrics::submission(tenant.subscription);
-    super::resume::forget(&state, &survey, &posted).await;
-    let signature = thanks_signature(
-        &state.stores.signing_key,
-        &survey.survey_ref(),
-        answer.reference,
-    );
+    let signature = thanks_signature(&state.stores.signing_key, &survey.survey_ref(), reference);
     let thanks = format!(
         "/s/{}/{}/thanks/{}?sig={signature}{language}",
-        tenant.slug, survey.slug, answer.reference
+        tenant.slug, survey.slug, reference
     );
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, thanks))

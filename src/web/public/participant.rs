@@ -9,21 +9,19 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::notice::notice;
 use super::reach::{Reached, reach};
-use crate::domain::participant::{Access, Moment, Participant};
+use crate::domain::participant::Participant;
 use crate::domain::{Reference, Survey, Tenant};
 use crate::i18n::Words;
-use crate::stores::participants::{AnswerClaim, LinkState, Mark};
+use crate::service::answering;
 use crate::web::{AppState, WebError};
 
-/// Who a form is answered by.
+/// Who a form is answered by, as a page sees it.
 pub(super) enum Admission {
     /// Anyone (an open survey, without a personal link).
     Anyone,
-    /// A participant, through their link, not answered yet.
-    Participant(Participant),
-    /// A participant whose answer is being sent, or was cut off, under this reference: their
-    /// form is that answer.
-    Pinned(Participant, Reference),
+    /// A participant, through their link; with the reference their link is pinned to, when
+    /// its answer is being sent or its send was cut off.
+    Participant(Participant, Option<Reference>),
     /// Not admitted: the page that says why.
     Refused(HttpResponse),
 }
@@ -64,9 +62,8 @@ pub(super) fn unknown(
 }
 
 /// Who may answer the form that carries the personal link `link` (empty for none), for the
-/// answer `reference` (`None` when the form is only being opened): a link that answered, or
-/// whose answer is being sent, admits only that same answer, sent again (and opens a form
-/// for it).
+/// answer `reference` (`None` when the form is only being opened), with the page that turns
+/// anyone else away (`service::answering::admit` decides).
 pub(super) async fn admit(
     state: &AppState,
     (tenant, survey): (&Arc<Tenant>, &Survey),
@@ -74,92 +71,36 @@ pub(super) async fn admit(
     link: &str,
     reference: Option<Reference>,
 ) -> Result<Admission, WebError> {
-    let invitation = survey.access == Access::Invitation;
-    if link.is_empty() {
-        return Ok(match invitation {
-            true => Admission::Refused(by_invitation(tenant.clone(), survey, words)?),
-            false => Admission::Anyone,
-        });
-    }
-    let found = state
-        .stores
-        .participants
-        .by_link(&survey.survey_ref(), link)
-        .await?;
-    Ok(match found {
-        LinkState::Open(participant) => Admission::Participant(participant),
-        // Its answer is being sent, or its send failed or was cut off: opening the link
-        // gives a form for that same answer, and that form may be sent (again).
-        LinkState::Sending(participant, sending)
-            if reference.is_none() || reference == Some(sending) =>
-        {
-            Admission::Pinned(participant, sending)
+    let admitted = answering::admit(&state.stores, survey, link, reference).await?;
+    Ok(match admitted {
+        answering::Admission::Anyone => Admission::Anyone,
+        answering::Admission::Participant(participant) => Admission::Participant(participant, None),
+        answering::Admission::Pinned(participant, pinned) => {
+            Admission::Participant(participant, Some(pinned))
         }
-        // The same answer sent again (an anonymous survey's claim names no answer).
-        LinkState::Answered(participant, Some(sent)) if Some(sent) == reference => {
-            Admission::Participant(participant)
+        answering::Admission::Answered(participant) => {
+            Admission::Refused(link_answered(tenant.clone(), survey, words, &participant)?)
         }
-        LinkState::Answered(participant, _) | LinkState::Sending(participant, _) => {
-            // Said in their language, which the link knows.
-            let theirs = participant.person.language.as_ref();
-            let words = theirs.map_or_else(|| words.clone(), |tag| Words::for_tag(tag.as_str()));
-            Admission::Refused(answered(tenant.clone(), survey, &words)?)
+        answering::Admission::InvitationOnly => {
+            Admission::Refused(by_invitation(tenant.clone(), survey, words)?)
         }
-        LinkState::Unknown => Admission::Refused(unknown(tenant.clone(), survey, words)?),
+        answering::Admission::UnknownLink => {
+            Admission::Refused(unknown(tenant.clone(), survey, words)?)
+        }
     })
 }
 
-/// Claims a participant's one answer for `reference` before it is queued: `None` when it is
-/// theirs (claimed now, or the same form sent again), else the page saying their link
-/// answered already (or is answering under another reference: another form of it).
-pub(super) async fn claim(
-    state: &AppState,
-    (tenant, survey): (&Arc<Tenant>, &Survey),
+/// The page of a personal link that answered already (or answers under another form), in
+/// the participant's language, which the link knows.
+pub(super) fn link_answered(
+    tenant: Arc<Tenant>,
+    survey: &Survey,
     words: &Words,
     participant: &Participant,
-    reference: Reference,
-) -> Result<Option<HttpResponse>, WebError> {
-    let filed = survey.survey_ref();
-    let store = &state.stores.participants;
-    match store
-        .claim_answer(&filed, &participant.id, reference)
-        .await?
-    {
-        AnswerClaim::Sending(claimed) | AnswerClaim::Sent(Some(claimed))
-            if claimed == reference =>
-        {
-            Ok(None)
-        }
-        _ => Ok(Some(answered(tenant.clone(), survey, words)?)),
-    }
-}
-
-/// Records that a participant's answer was queued: the claim settled (named, or for an
-/// anonymous survey no longer holding its reference) and the time (or not) on their record.
-/// The claim already holds their link to this one answer, so a failure is logged: the link
-/// stays pinned to it, and its form is sent again as the same answer.
-pub(super) async fn sent(
-    state: &AppState,
-    survey: &Survey,
-    participant: &Participant,
-    reference: Reference,
-) {
-    let filed = survey.survey_ref();
-    let store = &state.stores.participants;
-    let settled = match survey.anonymous {
-        true => AnswerClaim::Sent(None),
-        false => AnswerClaim::Sent(Some(reference)),
-    };
-    let now = Moment::now(survey.anonymous);
-    let recorded = async {
-        store
-            .settle_answer(&filed, &participant.id, settled)
-            .await?;
-        store.finished(&filed, &participant.id, now).await
-    };
-    if let Err(error) = recorded.await {
-        tracing::warn!(%error, survey = %survey.slug, "a participant's answer was not recorded as sent");
-    }
+) -> Result<HttpResponse, WebError> {
+    let theirs = participant.person.language.as_ref();
+    let words = theirs.map_or_else(|| words.clone(), |tag| Words::for_tag(tag.as_str()));
+    answered(tenant, survey, &words)
 }
 
 /// `GET /s/{tenant}/{survey}/p/{link}`: the form, for the participant whose link it is.
@@ -176,8 +117,7 @@ pub async fn form(
     let asked = super::language::words_for(&request, &survey);
     let (participant, pinned) = match admit(&state, (&tenant, &survey), &asked, &link, None).await?
     {
-        Admission::Participant(participant) => (participant, None),
-        Admission::Pinned(participant, reference) => (participant, Some(reference)),
+        Admission::Participant(participant, pinned) => (participant, pinned),
         // An empty link names no participant.
         Admission::Anyone => return Err(WebError::NotFound),
         Admission::Refused(page) => return Ok(page),
@@ -191,22 +131,7 @@ pub async fn form(
         _ => asked,
     };
     // The first opening of their link marks them started (one write, once).
-    if participant.started.is_none() {
-        let now = Moment::now(survey.anonymous);
-        let filed = survey.survey_ref();
-        let store = &state.stores.participants;
-        let first = |p: &mut Participant| {
-            p.started.get_or_insert(now);
-        };
-        let marked = store.set_mark(&filed, Mark::Started, &participant.id);
-        let recorded = async {
-            marked.await?;
-            store.change(&filed, &participant.id, first).await
-        };
-        if let Err(error) = recorded.await {
-            tracing::warn!(%error, survey = %survey.slug, "a participant's start was not recorded");
-        }
-    }
+    answering::opened_by(&state.stores, &survey, &participant).await;
     let theirs = (Some(participant), pinned);
     super::survey_page::fresh_form(&state, (tenant, survey), words, theirs).await
 }

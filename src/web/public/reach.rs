@@ -11,7 +11,7 @@ use askama::Template;
 
 use super::language::words_for;
 use crate::domain::markdown;
-use crate::domain::region::{RegionName, Residency};
+use crate::domain::region::RegionName;
 use crate::domain::{Survey, SurveySlug, SurveyState, Tenant, TenantSlug};
 use crate::i18n::Words;
 use crate::stores::hosted::HostedTenant;
@@ -148,31 +148,6 @@ async fn hosted_here(state: &AppState, tenant: &Tenant) -> Result<bool, WebError
         return Ok(false);
     }
     Ok(state.stores.tenants.get(&tenant.slug).await?.is_none())
-}
-
-/// The region `tenant` lives in when that is another one (its surveys are hosted here).
-pub(super) async fn home_region(
-    state: &AppState,
-    tenant: &Tenant,
-) -> Result<Option<RegionName>, WebError> {
-    if !hosted_here(state, tenant).await? {
-        return Ok(None);
-    }
-    let hosted = state.stores.hosted.tenant(&tenant.slug).await?;
-    Ok(hosted.map(|hosted| hosted.home.clone()))
-}
-
-/// Whether answers to `survey` move home from here: it is hosted here for a tenant living in
-/// another region, and its answers may leave.
-pub(super) async fn moves_home(
-    state: &AppState,
-    tenant: &Tenant,
-    survey: &Survey,
-) -> Result<bool, WebError> {
-    if survey.residency == Residency::Region {
-        return Ok(false);
-    }
-    hosted_here(state, tenant).await
 }
 
 /// A survey respondents can answer now, or the page saying it is closed (410).

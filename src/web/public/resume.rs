@@ -21,6 +21,7 @@ use crate::domain::progress::{ResumeId, SavedProgress};
 use crate::domain::{FieldErrors, RawAnswers, SubmissionToken, Survey, Tenant};
 use crate::i18n::Words;
 use crate::mail::Mail;
+use crate::service::answering;
 use crate::stores::progress::SaveError;
 use crate::web::{AppState, WebError, render_with_status};
 
@@ -147,12 +148,7 @@ pub(super) async fn save(
         saved_at: OffsetDateTime::now_utc(),
         participant: posted.participant.clone(),
     };
-    match state
-        .stores
-        .progress
-        .save(&survey.survey_ref(), &id, &progress)
-        .await
-    {
+    match answering::save_progress(&state.stores, &survey, &id, &progress).await {
         Ok(()) => {}
         Err(SaveError::TooLarge) => {
             let said = (words.t("form-save"), words.t("save-too-large"));
@@ -178,46 +174,6 @@ pub(super) async fn save(
         .finish())
 }
 
-/// Deletes the progress a sent form was resumed from (its link stops working). A failure is
-/// only logged: the answers are already queued, and the link's form, sent again, is the same
-/// answer (its token's reference), counted once; the progress expires in its time.
-pub(super) async fn forget(state: &AppState, survey: &Survey, posted: &PostedForm) {
-    let Some(id) = ResumeId::parse(&posted.resume) else {
-        return;
-    };
-    if let Err(error) = state
-        .stores
-        .progress
-        .delete(&survey.survey_ref(), &id)
-        .await
-    {
-        tracing::warn!(error = %crate::telemetry::error_chain(&error), %survey.slug, "deleting saved progress after sending failed");
-    }
-}
-
-/// The survey and its progress under `id`, if the link still works: the survey open and
-/// still offering to continue later, the progress there and within its time.
-async fn current(
-    state: &AppState,
-    survey: &Survey,
-    id: &str,
-) -> Result<Option<(ResumeId, SavedProgress)>, WebError> {
-    let (Some(id), Some(days)) = (ResumeId::parse(id), survey.resume_days) else {
-        return Ok(None);
-    };
-    if !survey.offers_resume() {
-        return Ok(None);
-    }
-    let progress = state
-        .stores
-        .progress
-        .load(&survey.survey_ref(), &id)
-        .await?;
-    Ok(progress
-        .filter(|progress| progress.is_current(days, OffsetDateTime::now_utc()))
-        .map(|progress| (id, progress)))
-}
-
 /// Whether the email was just sent (`?sent=1`).
 #[derive(serde::Deserialize)]
 pub struct SavedQuery {
@@ -236,7 +192,8 @@ pub async fn saved(
         Reached::Closed(page) => return Ok(page),
     };
     let words = words_for(&request, &survey);
-    let Some((id, progress)) = current(&state, &survey, &path.2).await? else {
+    let Some((id, progress)) = answering::saved_progress(&state.stores, &survey, &path.2).await?
+    else {
         return gone(tenant, &survey, &words);
     };
     let page = saved_page(
@@ -306,7 +263,8 @@ pub async fn email(
         Reached::Closed(page) => return Ok(page),
     };
     let words = words_for(&request, &survey);
-    let Some((id, progress)) = current(&state, &survey, &path.2).await? else {
+    let Some((id, progress)) = answering::saved_progress(&state.stores, &survey, &path.2).await?
+    else {
         return gone(tenant, &survey, &words);
     };
     if let Some(wait) = over_allowance(&state, &request) {
@@ -377,7 +335,8 @@ pub async fn resume(
         Reached::Closed(page) => return Ok(page),
     };
     let asked = words_for(&request, &survey);
-    let Some((id, progress)) = current(&state, &survey, &path.2).await? else {
+    let Some((id, progress)) = answering::saved_progress(&state.stores, &survey, &path.2).await?
+    else {
         return gone(tenant, &survey, &asked);
     };
     let token_fits = SubmissionToken::verify(
@@ -412,17 +371,10 @@ pub async fn resume(
     // Saved through a personal link: theirs again (their texts may recall their attributes).
     let participant = match progress.participant.as_str() {
         "" => None,
-        link => {
-            let store = &state.stores.participants;
-            match store
-                .by_link(&survey.survey_ref(), link)
-                .await?
-                .participant()
-            {
-                Some(theirs) => Some(theirs),
-                None => return super::participant::unknown(tenant, &survey, &words),
-            }
-        }
+        link => match answering::participant_of(&state.stores, &survey, link).await? {
+            Some(theirs) => Some(theirs),
+            None => return super::participant::unknown(tenant, &survey, &words),
+        },
     };
     let form = FormContext {
         token: progress.token.clone(),

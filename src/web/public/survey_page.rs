@@ -15,8 +15,7 @@ use crate::domain::markdown;
 use crate::domain::participant::Participant;
 use crate::domain::upload::{FileAnswer, FileKind};
 use crate::domain::{
-    FieldErrors, QuestionId, QuestionKind, RawAnswers, Reference, SubmissionToken, Survey, Target,
-    Tenant, recall,
+    FieldErrors, QuestionId, QuestionKind, RawAnswers, Reference, Survey, Target, Tenant, recall,
 };
 use crate::i18n::Words;
 use crate::web::{AppState, WebError, render};
@@ -366,15 +365,7 @@ pub(super) async fn fresh_form(
     let filed = survey.survey_ref();
     state.funnel.opened(&filed);
     // A personal link whose answer is being sent (or was cut off) is that answer's form.
-    let reference = match pinned {
-        Some(reference) => reference,
-        None => state.stores.references.next().await?,
-    };
-    let token = SubmissionToken {
-        reference,
-        survey: filed,
-    }
-    .sign(&state.stores.signing_key);
+    let token = crate::service::answering::new_token(&state.stores, &survey, pinned).await?;
     let form = FormContext {
         action: format!(
             "/s/{}/{}{}",

@@ -332,12 +332,8 @@ pub(crate) async fn take(
         };
         if let Keep::Answer(reference) = keep {
             let filed = survey.survey_ref();
-            let question = question.id.as_str();
-            state
-                .stores
-                .uploads
-                .put(&filed, reference, question, &answer.id, bytes)
-                .await?;
+            let file = (reference, question.id.as_str(), answer.id.as_str());
+            crate::service::answering::keep_file(&state.stores, &filed, file, bytes).await?;
         }
         let field = answer.to_field();
         let text = signed_text(survey, reference, &question.id, &field);
