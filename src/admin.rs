@@ -275,7 +275,8 @@ pub async fn create_tenant(
         time_zone: None,
         branding: Default::default(),
     };
-    if crate::service::tenants::taken_elsewhere(stores, &slug).await?
+    if crate::service::tenants::taken_elsewhere(&crate::service::App::new(stores.clone()), &slug)
+        .await?
         || !stores.tenants.create(&tenant).await?
     {
         return Err(AdminError::Invalid(format!(
@@ -310,9 +311,15 @@ pub async fn invite(
         tenant: &slug,
         name: OPERATOR,
     };
-    crate::service::members::invite(stores, operator, &tenant, &email, role)
-        .await?
-        .map_err(|reason| AdminError::Invalid(reason.to_string()))
+    crate::service::members::invite(
+        &crate::service::App::new(stores.clone()),
+        operator,
+        &tenant,
+        &email,
+        role,
+    )
+    .await?
+    .map_err(|reason| AdminError::Invalid(reason.to_string()))
 }
 
 /// Makes a password-reset link for the account with this address (`canvass member

@@ -280,8 +280,9 @@ impl Application {
             }))
         });
         let (funnel_stop, funnel_stopped) = tokio::sync::watch::channel(false);
-        let (funnel, stores) = (self.funnel.clone(), self.stores.clone());
-        let counting = tokio::spawn(async move { funnel.run(stores, funnel_stopped).await });
+        let funnel = self.funnel.clone();
+        let app = crate::service::App::new(self.stores.clone());
+        let counting = tokio::spawn(async move { funnel.run(app, funnel_stopped).await });
         let handle = self.server.handle();
         let (readiness, delay) = (self.readiness, self.shutdown_delay);
         let stopper = tokio::spawn(async move {

@@ -34,7 +34,7 @@ pub(super) async fn run(count: u64, smtp: &str, rate: u32) -> Result<(), BenchEr
             (n as usize + 1, one)
         })
         .collect();
-    crate::service::participants::add(&stores, &survey, given)
+    crate::service::participants::add(&crate::service::App::new(stores.clone()), &survey, given)
         .await?
         .map_err(|refusal| BenchError::Setup(refusal.to_string()))?;
     let filed = survey.survey_ref();

@@ -40,9 +40,13 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
     );
     let before = stores.storage.transactions();
     let started = Instant::now();
-    let added = service::add_sheet(&stores, &survey, &bytes::Bytes::from(sheet))
-        .await?
-        .map_err(|refusal| BenchError::Setup(refusal.to_string()))?;
+    let added = service::add_sheet(
+        &crate::service::App::new(stores.clone()),
+        &survey,
+        &bytes::Bytes::from(sheet),
+    )
+    .await?
+    .map_err(|refusal| BenchError::Setup(refusal.to_string()))?;
     let took = started.elapsed().as_secs_f64();
     let imported = stores.storage.transactions().since(&before);
     println!("participants (local backend, one survey):");

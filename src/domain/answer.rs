@@ -126,6 +126,14 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// Its file answer to `question`, if it has one.
+    pub fn file(&self, question: &str) -> Option<&crate::domain::upload::FileAnswer> {
+        self.values.iter().find_map(|(id, value)| match value {
+            AnswerValue::File(file) if id.as_str() == question => Some(file),
+            _ => None,
+        })
+    }
+
     /// Whether any text the respondent wrote (a text answer, or what "Other" means) holds
     /// `needle`, which is given in lower case; case is ignored.
     pub fn mentions(&self, needle: &str) -> bool {

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use time::OffsetDateTime;
 
+use super::App;
 use crate::crash;
 use crate::domain::language::LanguageTag;
 use crate::domain::participant::{Access, Moment, Participant};
@@ -18,10 +19,10 @@ use crate::domain::{
     Answer, AnswerValue, QuestionId, Reference, SubmissionToken, Survey, SurveyRef, Tenant,
     TokenError,
 };
+use crate::stores::StoreError;
 use crate::stores::participants::{AnswerClaim, LinkState, Mark};
-use crate::stores::progress::SaveError;
+pub use crate::stores::progress::SaveError;
 use crate::stores::quotas::{Claim, QuotaStore};
-use crate::stores::{StoreError, Stores};
 
 /// Where a survey's answers go from this region.
 #[derive(Clone, Debug, Default)]
@@ -33,11 +34,8 @@ pub struct Route {
 }
 
 /// Where `survey` of `tenant` sends its answers and keeps its quota places, from here.
-pub async fn route_of(
-    stores: &Stores,
-    tenant: &Tenant,
-    survey: &Survey,
-) -> Result<Route, StoreError> {
+pub async fn route_of(app: &App, tenant: &Tenant, survey: &Survey) -> Result<Route, StoreError> {
+    let stores = app.stores();
     if !stores.regions.named() || stores.tenants.get(&tenant.slug).await?.is_some() {
         return Ok(Route::default());
     }
@@ -70,11 +68,12 @@ pub enum Admission {
 /// answered, or whose answer is being sent, admits only that same answer, sent again (and
 /// opens a form for it).
 pub async fn admit(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     link: &str,
     reference: Option<Reference>,
 ) -> Result<Admission, StoreError> {
+    let stores = app.stores();
     if link.is_empty() {
         return Ok(match survey.access {
             Access::Invitation => Admission::InvitationOnly,
@@ -108,10 +107,11 @@ pub async fn admit(
 /// The participant whose personal link `link` is, answered or not (a saved form reopened, an
 /// opt-out); `None` for a link of nobody.
 pub async fn participant_of(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     link: &str,
 ) -> Result<Option<Participant>, StoreError> {
+    let stores = app.stores();
     let found = stores
         .participants
         .by_link(&survey.survey_ref(), link)
@@ -121,7 +121,8 @@ pub async fn participant_of(
 
 /// Records that a participant opened their link for the first time (one write, once). Only
 /// the list's status depends on it, so a failure is logged.
-pub async fn opened_by(stores: &Stores, survey: &Survey, participant: &Participant) {
+pub async fn opened_by(app: &App, survey: &Survey, participant: &Participant) {
+    let stores = app.stores();
     if participant.started.is_some() {
         return;
     }
@@ -144,10 +145,11 @@ pub async fn opened_by(stores: &Stores, survey: &Survey, participant: &Participa
 
 /// A fresh form's signed token: for a new answer, or for the one a personal link is pinned to.
 pub async fn new_token(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     pinned: Option<Reference>,
 ) -> Result<String, StoreError> {
+    let stores = app.stores();
     let reference = match pinned {
         Some(reference) => reference,
         None => stores.references.next().await?,
@@ -160,20 +162,14 @@ pub async fn new_token(
 }
 
 /// The token a posted form carries, if it was signed here for `survey`.
-pub fn check_token(
-    stores: &Stores,
-    survey: &Survey,
-    token: &str,
-) -> Result<SubmissionToken, TokenError> {
+pub fn check_token(app: &App, survey: &Survey, token: &str) -> Result<SubmissionToken, TokenError> {
+    let stores = app.stores();
     SubmissionToken::verify(&stores.signing_key, token, &survey.survey_ref())
 }
 
 /// The quota places of `survey` on its route.
-async fn places_of(
-    stores: &Stores,
-    route: &Route,
-    survey: &Survey,
-) -> Result<QuotaStore, StoreError> {
+async fn places_of(app: &App, route: &Route, survey: &Survey) -> Result<QuotaStore, StoreError> {
+    let stores = app.stores();
     stores.quota_places(survey, route.home.as_ref()).await
 }
 
@@ -181,7 +177,7 @@ async fn places_of(
 /// one that ends respondents, that their answers meet, that no later page can change, and
 /// that seems full.
 pub async fn ends_early<'a>(
-    stores: &Stores,
+    app: &App,
     route: &Route,
     survey: &'a Survey,
     shown: &[usize],
@@ -203,7 +199,7 @@ pub async fn ends_early<'a>(
         }
         let quotas = match &mut quotas {
             Some(quotas) => quotas,
-            None => quotas.insert(places_of(stores, route, survey).await?),
+            None => quotas.insert(places_of(app, route, survey).await?),
         };
         if quotas.seems_full(&filed, &quota.id, quota.limit).await? {
             return Ok(Some(quota));
@@ -247,20 +243,21 @@ pub enum Submitted<'a> {
 /// and given back when the queue write fails. The claim comes first, so other forms of one
 /// link are turned away before they take a quota place.
 pub async fn submit<'a>(
-    stores: &Stores,
+    app: &App,
     submission: Submission<'a>,
 ) -> Result<Submitted<'a>, StoreError> {
+    let stores = app.stores();
     let (survey, reference) = (submission.survey, submission.reference);
     if let Some(participant) = submission.participant {
-        if !claim(stores, survey, participant, reference).await? {
+        if !claim(app, survey, participant, reference).await? {
             return Ok(Submitted::LinkAnswered);
         }
         crash::reached(crash::Point::AfterClaim);
     }
-    let places = match place(stores, &submission, reference).await? {
+    let places = match place(app, &submission, reference).await? {
         Placed::Kept(places) => places,
         Placed::Ended(quota) => {
-            forget_progress(stores, survey, submission.resume.as_ref()).await;
+            forget_progress(app, survey, submission.resume.as_ref()).await;
             return Ok(Submitted::Ended(quota));
         }
     };
@@ -298,21 +295,22 @@ pub async fn submit<'a>(
     }
     crash::reached(crash::Point::AfterQueue);
     if let Some(participant) = submission.participant {
-        sent(stores, survey, participant, reference).await;
+        sent(app, survey, participant, reference).await;
     }
     crate::telemetry::metrics::submission(submission.tenant.subscription);
-    forget_progress(stores, survey, submission.resume.as_ref()).await;
+    forget_progress(app, survey, submission.resume.as_ref()).await;
     Ok(Submitted::Thanked(reference))
 }
 
 /// Claims a participant's one answer for `reference` before it is queued: whether it is
 /// theirs (claimed now, or the same form sent again).
 async fn claim(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     participant: &Participant,
     reference: Reference,
 ) -> Result<bool, StoreError> {
+    let stores = app.stores();
     let filed = survey.survey_ref();
     let claimed = stores
         .participants
@@ -328,7 +326,8 @@ async fn claim(
 /// anonymous survey no longer holding its reference) and the time (or not) on their record.
 /// The claim already holds their link to this one answer, so a failure is logged: the link
 /// stays pinned to it, and its form is sent again as the same answer.
-async fn sent(stores: &Stores, survey: &Survey, participant: &Participant, reference: Reference) {
+async fn sent(app: &App, survey: &Survey, participant: &Participant, reference: Reference) {
+    let stores = app.stores();
     let filed = survey.survey_ref();
     let store = &stores.participants;
     let settled = match survey.anonymous {
@@ -382,7 +381,7 @@ impl Places {
 /// Claims a place for a send of the answer `reference` in each quota its values meet. A full
 /// quota that ends respondents gives back the places already taken and ends this one.
 async fn place<'a>(
-    stores: &Stores,
+    app: &App,
     submission: &Submission<'a>,
     reference: Reference,
 ) -> Result<Placed<'a>, StoreError> {
@@ -392,7 +391,7 @@ async fn place<'a>(
         return Ok(Placed::Kept(Places::default()));
     }
     let filed = survey.survey_ref();
-    let quotas = places_of(stores, &submission.route, survey).await?;
+    let quotas = places_of(app, &submission.route, survey).await?;
     let (mut taken, mut over) = (Vec::new(), BTreeSet::new());
     for quota in met(&survey.quotas, &submission.values) {
         let claimed = quotas
@@ -426,11 +425,12 @@ async fn place<'a>(
 
 /// Saves a form's progress to continue later under `id`.
 pub async fn save_progress(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     id: &ResumeId,
     progress: &SavedProgress,
 ) -> Result<(), SaveError> {
+    let stores = app.stores();
     stores
         .progress
         .save(&survey.survey_ref(), id, progress)
@@ -440,10 +440,11 @@ pub async fn save_progress(
 /// The progress saved under `id`, if its link still works: the survey still offering to
 /// continue later, the progress there and within its time.
 pub async fn saved_progress(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     id: &str,
 ) -> Result<Option<(ResumeId, SavedProgress)>, StoreError> {
+    let stores = app.stores();
     let (Some(id), Some(days)) = (ResumeId::parse(id), survey.resume_days) else {
         return Ok(None);
     };
@@ -459,7 +460,8 @@ pub async fn saved_progress(
 /// Deletes the progress a sent (or ended) form was resumed from: its link stops working. A
 /// failure is only logged: the answers are already queued, and the link's form, sent again,
 /// is the same answer (its token's reference), counted once; the progress expires in its time.
-pub async fn forget_progress(stores: &Stores, survey: &Survey, resume: Option<&ResumeId>) {
+pub async fn forget_progress(app: &App, survey: &Survey, resume: Option<&ResumeId>) {
+    let stores = app.stores();
     let Some(id) = resume else {
         return;
     };
@@ -470,13 +472,19 @@ pub async fn forget_progress(stores: &Stores, survey: &Survey, resume: Option<&R
 
 /// Stores an uploaded file for the answer `reference` (create-only: its id is drawn at random).
 pub async fn keep_file(
-    stores: &Stores,
+    app: &App,
     survey: &SurveyRef,
     (reference, question, id): (Reference, &str, &str),
     bytes: bytes::Bytes,
 ) -> Result<(), StoreError> {
+    let stores = app.stores();
     stores
         .uploads
         .put(survey, reference, question, id, bytes)
         .await
+}
+
+/// Emails a respondent the link to their saved answers (queued; a worker sends it).
+pub async fn email_resume_link(app: &App, mail: &crate::mail::Mail) -> Result<(), StoreError> {
+    app.stores().mail.send(mail).await
 }

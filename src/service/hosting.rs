@@ -5,10 +5,11 @@
 
 use std::time::Duration;
 
+use super::App;
 use crate::domain::region::RegionName;
 use crate::domain::{Survey, SurveySlug, Tenant, TenantSlug};
+use crate::stores::StoreError;
 use crate::stores::hosted::{HostedTenant, HostingSync};
-use crate::stores::{StoreError, Stores};
 
 /// How long a push waits for a region before leaving it to a worker's retry (an owner's
 /// publish waits at most this long per unreachable region).
@@ -17,11 +18,8 @@ const REACH: Duration = Duration::from_secs(5);
 /// Pushes `survey` as it is now to each region hosting it besides home, and removes the
 /// copies of regions that hosted `before` but no longer host it. A region that cannot be
 /// reached keeps serving the version it has; a worker at home tries it again (see `sync`).
-pub async fn push(
-    stores: &Stores,
-    survey: &Survey,
-    before: Option<&Survey>,
-) -> Result<(), StoreError> {
+pub async fn push(app: &App, survey: &Survey, before: Option<&Survey>) -> Result<(), StoreError> {
+    let stores = app.stores();
     let Some(home) = stores.regions.here().cloned() else {
         return Ok(());
     };
@@ -40,37 +38,39 @@ pub async fn push(
     }
     regions.sort();
     regions.dedup();
-    let failed = sync(stores, &survey.tenant, &survey.slug, &regions).await?;
-    queue_retry(stores, survey, failed).await
+    let failed = sync(app, &survey.tenant, &survey.slug, &regions).await?;
+    queue_retry(app, survey, failed).await
 }
 
 /// Pushes the tenant's public face (name, colour, logo, time zone) anew to every region
 /// hosting one of its surveys, after the owner changed it.
-pub async fn refresh_tenant(stores: &Stores, tenant: &TenantSlug) -> Result<(), StoreError> {
+pub async fn refresh_tenant(app: &App, tenant: &TenantSlug) -> Result<(), StoreError> {
+    let stores = app.stores();
     if !stores.regions.named() {
         return Ok(());
     }
     for slug in stores.surveys.slugs(tenant).await?.iter() {
         if let Some(survey) = stores.surveys.get(tenant, slug).await? {
-            push(stores, &survey, None).await?;
+            push(app, &survey, None).await?;
         }
     }
     Ok(())
 }
 
 /// Removes a deleted survey's copies from every region hosting it.
-pub async fn withdraw(stores: &Stores, survey: &Survey) -> Result<(), StoreError> {
-    push(stores, survey, None).await
+pub async fn withdraw(app: &App, survey: &Survey) -> Result<(), StoreError> {
+    push(app, survey, None).await
 }
 
 /// Brings each of `regions` up to date with the survey as it is at home now: its copy where
 /// it is hosted and was published, no copy elsewhere. The regions that could not be reached.
 pub async fn sync(
-    stores: &Stores,
+    app: &App,
     tenant: &TenantSlug,
     slug: &SurveySlug,
     regions: &[RegionName],
 ) -> Result<Vec<RegionName>, StoreError> {
+    let stores = app.stores();
     let Some(home) = stores.regions.here().cloned() else {
         return Ok(Vec::new());
     };
@@ -129,10 +129,11 @@ pub async fn sync(
 
 /// Leaves the regions a push did not reach for a worker at home to try again.
 async fn queue_retry(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     regions: Vec<RegionName>,
 ) -> Result<(), StoreError> {
+    let stores = app.stores();
     match (&stores.hosting_syncs, regions.is_empty()) {
         (Some(queue), false) => {
             queue

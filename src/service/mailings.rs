@@ -1,12 +1,13 @@
 //! Mailings to a survey's participants: starting one (the rules the pages and the API share)
 //! and changing the templates they send.
 
+use super::App;
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
 use crate::domain::language::LanguageTag;
 use crate::domain::mailing::{Mailing, MailingKind, Template, TemplateError};
+use crate::stores::StoreError;
 use crate::stores::mailings::StartError;
-use crate::stores::{StoreError, Stores};
 
 use super::Actor;
 
@@ -28,12 +29,13 @@ pub enum Refusal {
 /// Starts a mailing of `kind` to `survey`'s participants (`mail` says whether email is set
 /// up); the mailing, or why not.
 pub async fn start(
-    stores: &Stores,
+    app: &App,
     actor: Actor<'_>,
     survey: &Survey,
     kind: MailingKind,
     mail: bool,
 ) -> Result<Result<Mailing, Refusal>, StoreError> {
+    let stores = app.stores();
     if !mail {
         return Ok(Err(Refusal::NoMail));
     }
@@ -52,7 +54,7 @@ pub async fn start(
     };
     actor
         .record(
-            stores,
+            app,
             AuditAction::MailingStarted,
             format!("{} of {}", kind.as_str(), survey.slug),
         )
@@ -62,12 +64,13 @@ pub async fn start(
 
 /// Saves the template of `kind` in `language` (one of the survey's), checked.
 pub async fn save_template(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     kind: MailingKind,
     language: &LanguageTag,
     (subject, body): (&str, &str),
 ) -> Result<Result<Template, TemplateError>, StoreError> {
+    let stores = app.stores();
     let template = match Template::check(subject, body) {
         Ok(template) => template,
         Err(problem) => return Ok(Err(problem)),
@@ -80,4 +83,39 @@ pub async fn save_template(
         })
         .await?;
     Ok(Ok(template))
+}
+
+/// A participant asks for no more email: the tenant's list first (what mailings obey, for
+/// every survey of the tenant), then this survey's marker and their record.
+pub async fn opt_out(
+    app: &App,
+    tenant: &crate::domain::Tenant,
+    survey: &crate::domain::Survey,
+    participant: &crate::domain::participant::Participant,
+) -> Result<(), StoreError> {
+    let stores = app.stores();
+    let filed = survey.survey_ref();
+    stores
+        .mailings
+        .opt_out(&tenant.slug, &participant.person.email)
+        .await?;
+    stores
+        .participants
+        .set_mark(
+            &filed,
+            crate::stores::participants::Mark::OptedOut,
+            &participant.id,
+        )
+        .await?;
+    let now = time::OffsetDateTime::now_utc();
+    stores
+        .participants
+        .change_if(&filed, &participant.id, |p| {
+            p.mail.opted_out.is_none() && {
+                p.mail.opted_out = Some(now);
+                true
+            }
+        })
+        .await?;
+    Ok(())
 }

@@ -4,18 +4,57 @@
 //! either side.
 
 pub mod answering;
+pub mod api_keys;
+pub mod audit;
+pub mod dropoff;
+pub mod finding;
 pub mod hosting;
 pub mod mailings;
 pub mod members;
+pub mod operations;
 pub mod participants;
+pub mod quotas;
 pub mod responses;
+pub mod settings;
 pub mod surveys;
 pub mod tenants;
 pub mod webhooks;
 
 use crate::domain::TenantSlug;
 use crate::domain::audit::{AuditAction, AuditEntry};
-use crate::stores::{StoreError, Stores};
+/// How a use case fails when storage does: what the sites map to their error pages.
+pub use crate::stores::StoreError;
+use crate::stores::Stores;
+
+/// The application as the sites and the JSON API reach it: its use cases, over stores they
+/// never name (a handler calls a function of this layer with it). Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct App {
+    stores: Stores,
+}
+
+impl App {
+    /// The application over these stores.
+    pub fn new(stores: Stores) -> Self {
+        Self { stores }
+    }
+
+    /// The key this installation signs respondents' forms, thank-you links and file links
+    /// with.
+    pub fn signing_key(&self) -> &crate::domain::SigningKey {
+        &self.stores.signing_key
+    }
+
+    /// The key that encrypts session cookies.
+    pub fn session_key(&self) -> &[u8; 64] {
+        &self.stores.session_key
+    }
+
+    /// The stores, for the use cases of this layer only.
+    pub(crate) fn stores(&self) -> &Stores {
+        &self.stores
+    }
+}
 
 /// Who acts: a member signed in on the site, or an API key, in their tenant.
 #[derive(Clone, Copy, Debug)]
@@ -30,10 +69,11 @@ impl Actor<'_> {
     /// Adds what this actor did to the tenant's audit log.
     pub async fn record(
         &self,
-        stores: &Stores,
+        app: &App,
         action: AuditAction,
         detail: impl Into<String>,
     ) -> Result<(), StoreError> {
+        let stores = app.stores();
         let entry = AuditEntry {
             at: time::OffsetDateTime::now_utc(),
             actor: self.name.to_owned(),

@@ -3,13 +3,15 @@
 
 use bytes::Bytes;
 
+use super::App;
 use crate::domain::participant::{
     self, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, RowError, SheetError,
 };
 use crate::domain::{PrivateLink, Survey};
 use crate::export::workbook::Bounds;
+use crate::stores::StoreError;
+pub use crate::stores::participants::Totals;
 use crate::stores::participants::{AddError, participants_of};
-use crate::stores::{StoreError, Stores};
 
 /// Why participants were not added.
 #[derive(Debug, thiserror::Error)]
@@ -55,11 +57,12 @@ fn rows_text(problems: &[RowError]) -> String {
 
 /// Adds `given` (each with its row number) to `survey`'s participants: all, or none.
 pub async fn add(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     given: Vec<(usize, GivenParticipant)>,
 ) -> Result<Result<Vec<Participant>, Refusal>, StoreError> {
-    let checked = match check(stores, survey, &given).await? {
+    let stores = app.stores();
+    let checked = match check(app, survey, &given).await? {
         Ok(checked) => checked,
         Err(refusal) => return Ok(Err(refusal)),
     };
@@ -104,7 +107,7 @@ pub async fn add(
 /// Checks an uploaded sheet as adding it would, without adding anything: the participants
 /// it gives, by row, or why it would be refused.
 pub async fn check_sheet(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     bytes: &Bytes,
 ) -> Result<Result<Vec<(usize, GivenParticipant)>, Refusal>, StoreError> {
@@ -112,19 +115,20 @@ pub async fn check_sheet(
         Ok(given) => given,
         Err(refusal) => return Ok(Err(refusal)),
     };
-    Ok(check(stores, survey, &given).await?.map(|_| given))
+    Ok(check(app, survey, &given).await?.map(|_| given))
 }
 
 /// Checks `given` against the survey and those listed already.
 async fn check(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     given: &[(usize, GivenParticipant)],
 ) -> Result<Result<Vec<participant::NewParticipant>, Refusal>, StoreError> {
+    let stores = app.stores();
     if given.is_empty() {
         return Ok(Err(Refusal::Empty));
     }
-    if super::surveys::answered_away(stores, &survey.regions) {
+    if super::surveys::answered_away(app, &survey.regions) {
         return Ok(Err(Refusal::AnsweredAway));
     }
     if given.len() > participant::MAX_PARTICIPANTS {
@@ -148,12 +152,12 @@ async fn check(
 
 /// Adds the participants of an uploaded sheet (CSV or XLSX): all rows, or none.
 pub async fn add_sheet(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     bytes: &Bytes,
 ) -> Result<Result<Vec<Participant>, Refusal>, StoreError> {
     match read_sheet(bytes).await {
-        Ok(given) => add(stores, survey, given).await,
+        Ok(given) => add(app, survey, given).await,
         Err(refusal) => Ok(Err(refusal)),
     }
 }
@@ -184,12 +188,13 @@ pub async fn read_sheet(bytes: &Bytes) -> Result<Vec<(usize, GivenParticipant)>,
 /// Changes a participant's names and language (their address and link stay): checked as an
 /// added participant is. `Ok(false)` when there is no such participant.
 pub async fn edit(
-    stores: &Stores,
+    app: &App,
     survey: &Survey,
     id: &str,
     names: (String, String),
     language: String,
 ) -> Result<Result<bool, Refusal>, StoreError> {
+    let stores = app.stores();
     let filed = survey.survey_ref();
     let Some(current) = stores.participants.get(&filed, id).await? else {
         return Ok(Ok(false));

@@ -1,6 +1,7 @@
 //! A survey's life: creating it, revising its definition, publishing, closing and deleting
 //! it, each with the audit entry it leaves.
 
+use super::App;
 use crate::domain::Question;
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
@@ -8,7 +9,7 @@ use crate::domain::definition::quota::{QuotaInput, check_quotas};
 use crate::domain::definition::{Definition, DefinitionErrors, SurveyInput};
 use crate::domain::region::Residency;
 use crate::domain::segment::{attribute_segments_problem, segment_keys};
-use crate::stores::{StoreError, Stores};
+use crate::stores::StoreError;
 
 use super::Actor;
 
@@ -27,11 +28,12 @@ pub enum PublishError {
 /// this installation has, and that where its answers are kept suits its regions and, once it
 /// was published, stays as it was (`current`: the survey it replaces, if any).
 pub fn check(
-    stores: &Stores,
+    app: &App,
     input: &SurveyInput,
     current: Option<&Survey>,
     existing: &[Question],
 ) -> Result<Definition, DefinitionErrors> {
+    let stores = app.stores();
     let definition = input.check(existing)?;
     let regions = &stores.regions;
     let mut errors = DefinitionErrors::new();
@@ -52,7 +54,7 @@ pub fn check(
         };
         errors.insert(format!("regions[{at}]"), problem);
     }
-    if let Some(problem) = residency_problem(stores, &definition, current) {
+    if let Some(problem) = residency_problem(app, &definition, current) {
         errors.insert("residency".into(), problem.into());
     }
     // Files are stored where they are uploaded and never move: a survey with a file question
@@ -61,7 +63,7 @@ pub fn check(
         .questions
         .iter()
         .any(|q| matches!(q.kind, crate::domain::QuestionKind::File { .. }));
-    let away = answered_away(stores, &definition.regions);
+    let away = answered_away(app, &definition.regions);
     if files && away && definition.residency == Residency::Home {
         errors.insert(
             "regions".into(),
@@ -102,10 +104,11 @@ pub fn check(
 /// are counted by that one region, so there must be exactly one; and once answers may exist,
 /// moving where they are kept (or which region keeps them) would split them in two places.
 fn residency_problem(
-    stores: &Stores,
+    app: &App,
     definition: &Definition,
     current: Option<&Survey>,
 ) -> Option<&'static str> {
+    let stores = app.stores();
     let resident = definition.residency == Residency::Region;
     if resident && !stores.regions.named() {
         return Some("this installation has one region: leave residency out");
@@ -129,16 +132,17 @@ fn residency_problem(
 /// anonymity cannot change once an answer was given, and its answers cannot be divided by a
 /// participant attribute that takes more values than segments can be kept for.
 pub async fn participant_problems(
-    stores: &Stores,
+    app: &App,
     current: &Survey,
     definition: &Definition,
 ) -> Result<Option<DefinitionErrors>, StoreError> {
+    let stores = app.stores();
     let filed = current.survey_ref();
-    if let Some(problem) = anonymity_problem(stores, current, definition.anonymous).await? {
+    if let Some(problem) = anonymity_problem(app, current, definition.anonymous).await? {
         return Ok(Some([("anonymous".to_owned(), problem.to_owned())].into()));
     }
     // Participants and their links are kept at home, where their links are answered.
-    if answered_away(stores, &definition.regions) && stores.participants.any(&filed).await? {
+    if answered_away(app, &definition.regions) && stores.participants.any(&filed).await? {
         return Ok(Some(
             [("regions".to_owned(), PARTICIPANTS_AT_HOME.to_owned())].into(),
         ));
@@ -155,12 +159,12 @@ pub async fn participant_problems(
 /// Why `current`'s anonymity cannot become `wanted`: answers were given under the choice it
 /// has (counted, or through a personal link), and would not be what the new choice promises.
 pub async fn anonymity_problem(
-    stores: &Stores,
+    app: &App,
     current: &Survey,
     wanted: Option<bool>,
 ) -> Result<Option<&'static str>, StoreError> {
     match wanted {
-        Some(wanted) if wanted != current.anonymous && answers_given(stores, current).await? => {
+        Some(wanted) if wanted != current.anonymous && answers_given(app, current).await? => {
             Ok(Some(ANONYMITY_FIXED))
         }
         _ => Ok(None),
@@ -172,7 +176,8 @@ pub const ANONYMITY_FIXED: &str = "whether answers are anonymous is chosen befor
      answer: answers were given under the choice it has; duplicate the survey instead";
 
 /// Whether any answer to `survey` was given: counted, or claimed through a personal link.
-pub async fn answers_given(stores: &Stores, survey: &Survey) -> Result<bool, StoreError> {
+pub async fn answers_given(app: &App, survey: &Survey) -> Result<bool, StoreError> {
+    let stores = app.stores();
     let filed = survey.survey_ref();
     if stores.participants.any_answer(&filed).await? {
         return Ok(true);
@@ -188,18 +193,18 @@ const INVITATION_AT_HOME: &str = "a survey by invitation is answered in your hom
 /// Sets who may answer `current` and, while no answer was given, whether its answers are
 /// anonymous (`None`: as they are), under the rules every definition meets.
 pub async fn set_access(
-    stores: &Stores,
+    app: &App,
     current: &Survey,
     access: crate::domain::participant::Access,
     anonymous: Option<bool>,
 ) -> Result<Result<Survey, DefinitionErrors>, StoreError> {
     let invitation = access == crate::domain::participant::Access::Invitation;
-    if invitation && answered_away(stores, &current.regions) {
+    if invitation && answered_away(app, &current.regions) {
         return Ok(Err(
             [("access".to_owned(), INVITATION_AT_HOME.to_owned())].into()
         ));
     }
-    if let Some(problem) = anonymity_problem(stores, current, anonymous).await? {
+    if let Some(problem) = anonymity_problem(app, current, anonymous).await? {
         return Ok(Err([("anonymous".to_owned(), problem.to_owned())].into()));
     }
     let mut definition = current.definition();
@@ -207,15 +212,16 @@ pub async fn set_access(
     if let Some(anonymous) = anonymous {
         definition.anonymous = Some(anonymous);
     }
-    revise(stores, current, definition).await.map(Ok)
+    revise(app, current, definition).await.map(Ok)
 }
 
 /// Whether publishing `survey` should first ask whether its answers are anonymous: it is for
 /// known people (by invitation, or with participants) and no answer fixed the choice yet.
-pub async fn asks_anonymity(stores: &Stores, survey: &Survey) -> Result<bool, StoreError> {
+pub async fn asks_anonymity(app: &App, survey: &Survey) -> Result<bool, StoreError> {
+    let stores = app.stores();
     let for_people = survey.access == crate::domain::participant::Access::Invitation
         || stores.participants.any(&survey.survey_ref()).await?;
-    Ok(for_people && !answers_given(stores, survey).await?)
+    Ok(for_people && !answers_given(app, survey).await?)
 }
 
 /// Why a survey with participants stays at home.
@@ -228,8 +234,18 @@ pub const PARTICIPANTS_AT_HOME_ADDING: &str = "participants and their personal l
      participants";
 
 /// Whether a survey naming `regions` is answered away from this (its home) region.
-pub fn answered_away(stores: &Stores, regions: &[crate::domain::region::RegionName]) -> bool {
+pub fn answered_away(app: &App, regions: &[crate::domain::region::RegionName]) -> bool {
+    let stores = app.stores();
     regions.iter().any(|name| !stores.regions.is_here(name))
+}
+
+/// A tenant's survey, as it is now.
+pub async fn own(
+    app: &App,
+    tenant: &crate::domain::TenantSlug,
+    slug: &crate::domain::SurveySlug,
+) -> Result<Option<std::sync::Arc<Survey>>, StoreError> {
+    app.stores().surveys.get(tenant, slug).await
 }
 
 /// A survey as the audit log names it: `"Title" (slug)`.
@@ -240,15 +256,16 @@ pub fn named(survey: &Survey) -> String {
 /// Creates a survey (a draft) in the actor's tenant; `None` when the tenant already has its
 /// most surveys.
 pub async fn create(
-    stores: &Stores,
+    app: &App,
     actor: Actor<'_>,
     definition: Definition,
 ) -> Result<Option<Survey>, StoreError> {
+    let stores = app.stores();
     let Some(created) = stores.surveys.create(actor.tenant, definition).await? else {
         return Ok(None);
     };
     actor
-        .record(stores, AuditAction::SurveyCreated, named(&created))
+        .record(app, AuditAction::SurveyCreated, named(&created))
         .await?;
     Ok(Some(created))
 }
@@ -256,17 +273,18 @@ pub async fn create(
 /// A new draft with `survey`'s questions, pages, logic and texts, titled "Copy of ...";
 /// `None` when the tenant already has its most surveys.
 pub async fn duplicate(
-    stores: &Stores,
+    app: &App,
     actor: Actor<'_>,
     survey: &Survey,
 ) -> Result<Option<Survey>, StoreError> {
+    let stores = app.stores();
     let copy = survey.copy(time::OffsetDateTime::now_utc());
     let Some(copy) = stores.surveys.create(&survey.tenant, copy).await? else {
         return Ok(None);
     };
     actor
         .record(
-            stores,
+            app,
             AuditAction::SurveyCreated,
             format!("{}, a copy of {}", named(&copy), survey.slug),
         )
@@ -277,12 +295,13 @@ pub async fn duplicate(
 /// Replaces a survey's definition (a published survey starts a new version) and has its
 /// segments follow when its segment questions (or its languages) change.
 pub async fn revise(
-    stores: &Stores,
+    app: &App,
     current: &Survey,
     definition: Definition,
 ) -> Result<Survey, StoreError> {
+    let stores = app.stores();
     let survey = stores.surveys.revise(current, definition).await?;
-    super::hosting::push(stores, &survey, Some(current)).await?;
+    super::hosting::push(app, &survey, Some(current)).await?;
     // Its participants' openings were timed: now they are not (their answers' are never).
     if survey.anonymous && !current.anonymous {
         stores
@@ -313,7 +332,7 @@ pub async fn revise(
 /// Replaces a survey's quotas with those sent (checked as the API checks them), keeping the
 /// rest of its definition.
 pub async fn set_quotas(
-    stores: &Stores,
+    app: &App,
     current: &Survey,
     sent: Vec<QuotaInput>,
 ) -> Result<Result<Survey, DefinitionErrors>, StoreError> {
@@ -323,44 +342,39 @@ pub async fn set_quotas(
     };
     let mut definition = current.definition();
     definition.quotas = Some(quotas);
-    revise(stores, current, definition).await.map(Ok)
+    revise(app, current, definition).await.map(Ok)
 }
 
 /// Opens a survey to respondents.
-pub async fn publish(
-    stores: &Stores,
-    actor: Actor<'_>,
-    survey: &Survey,
-) -> Result<Survey, PublishError> {
+pub async fn publish(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<Survey, PublishError> {
+    let stores = app.stores();
     if let Some(problem) = survey.publish_problem() {
         return Err(PublishError::Incomplete(problem));
     }
     let published = stores.surveys.set_published(survey, true).await?;
-    super::hosting::push(stores, &published, None).await?;
+    super::hosting::push(app, &published, None).await?;
     actor
-        .record(stores, AuditAction::SurveyPublished, named(survey))
+        .record(app, AuditAction::SurveyPublished, named(survey))
         .await?;
     Ok(published)
 }
 
 /// Closes a survey to respondents; its answers stay.
-pub async fn unpublish(
-    stores: &Stores,
-    actor: Actor<'_>,
-    survey: &Survey,
-) -> Result<Survey, StoreError> {
+pub async fn unpublish(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<Survey, StoreError> {
+    let stores = app.stores();
     let unpublished = stores.surveys.set_published(survey, false).await?;
-    super::hosting::push(stores, &unpublished, None).await?;
+    super::hosting::push(app, &unpublished, None).await?;
     actor
-        .record(stores, AuditAction::SurveyUnpublished, named(survey))
+        .record(app, AuditAction::SurveyUnpublished, named(survey))
         .await?;
     Ok(unpublished)
 }
 
 /// Deletes a survey and every answer to it.
-pub async fn delete(stores: &Stores, actor: Actor<'_>, survey: &Survey) -> Result<(), StoreError> {
+pub async fn delete(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<(), StoreError> {
+    let stores = app.stores();
     stores.surveys.delete(survey).await?;
-    super::hosting::withdraw(stores, survey).await?;
+    super::hosting::withdraw(app, survey).await?;
     // Answers kept in their region go there too. A region out of reach keeps them until its
     // workers' reconcile pass finds their survey gone (the copy withdrawn above).
     if let Ok(results) = stores.results_of(survey).await
@@ -370,6 +384,6 @@ pub async fn delete(stores: &Stores, actor: Actor<'_>, survey: &Survey) -> Resul
         tracing::warn!(survey = %survey.survey_ref(), error = %crate::telemetry::error_chain(&error), "the answers kept in the survey's region are left to that region's reconcile pass");
     }
     actor
-        .record(stores, AuditAction::SurveyDeleted, named(survey))
+        .record(app, AuditAction::SurveyDeleted, named(survey))
         .await
 }

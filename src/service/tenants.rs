@@ -1,8 +1,9 @@
 //! Tenants across regions: a tenant's address (its slug) is one across the installation, so
 //! a new tenant may not take one that a tenant of another region has.
 
+use super::App;
 use crate::domain::TenantSlug;
-use crate::stores::{StoreError, Stores};
+use crate::stores::StoreError;
 
 /// How long another region has to say whether it has an address: a sign-up waits on it.
 const REACH: std::time::Duration = std::time::Duration::from_secs(5);
@@ -10,7 +11,8 @@ const REACH: std::time::Duration = std::time::Duration::from_secs(5);
 /// Whether a tenant of another region has this slug. Every region is asked, all at once and
 /// each for at most 5 s; a region that cannot answer makes this fail, rather than risk two
 /// tenants with one address.
-pub async fn taken_elsewhere(stores: &Stores, slug: &TenantSlug) -> Result<bool, StoreError> {
+pub async fn taken_elsewhere(app: &App, slug: &TenantSlug) -> Result<bool, StoreError> {
+    let stores = app.stores();
     let others = stores
         .regions
         .all()

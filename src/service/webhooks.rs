@@ -2,11 +2,14 @@
 //! rule), removing one, and sending a test event, each as the JSON API and the webhooks page
 //! both do it.
 
+use super::App;
+use crate::domain::TenantSlug;
 use crate::domain::audit::AuditAction;
 use crate::domain::webhook::Secret;
 use crate::outbound::{AllowedHosts, check_url};
-use crate::stores::webhooks::{DeliveryMessage, Endpoint, MAX_ENDPOINTS};
-use crate::stores::{StoreError, Stores};
+use crate::stores::StoreError;
+use crate::stores::webhooks::DeliveryMessage;
+pub use crate::stores::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
 
 use super::Actor;
 
@@ -24,11 +27,12 @@ pub enum Refusal {
 /// Adds an endpoint at `url` to the actor's tenant: the endpoint and its signing secret
 /// (shown this once), or why it was refused.
 pub async fn add(
-    stores: &Stores,
+    app: &App,
     actor: Actor<'_>,
     hosts: &AllowedHosts,
     url: &str,
 ) -> Result<Result<(Endpoint, Secret), Refusal>, StoreError> {
+    let stores = app.stores();
     let url = match check_url(url, |host| hosts.allows(host)) {
         Ok(target) => target.url.to_string(),
         Err(problem) => return Ok(Err(Refusal::Address(problem.to_string()))),
@@ -37,22 +41,19 @@ pub async fn add(
         return Ok(Err(Refusal::TooMany));
     };
     actor
-        .record(stores, AuditAction::WebhookAdded, endpoint.url.clone())
+        .record(app, AuditAction::WebhookAdded, endpoint.url.clone())
         .await?;
     Ok(Ok((endpoint, secret)))
 }
 
 /// Removes the endpoint `id`; false when the tenant has no such endpoint.
-pub async fn remove(stores: &Stores, actor: Actor<'_>, id: &str) -> Result<bool, StoreError> {
+pub async fn remove(app: &App, actor: Actor<'_>, id: &str) -> Result<bool, StoreError> {
+    let stores = app.stores();
     if !stores.webhooks.remove(actor.tenant, id).await? {
         return Ok(false);
     }
     actor
-        .record(
-            stores,
-            AuditAction::WebhookRemoved,
-            format!("endpoint {id}"),
-        )
+        .record(app, AuditAction::WebhookRemoved, format!("endpoint {id}"))
         .await?;
     Ok(true)
 }
@@ -60,10 +61,11 @@ pub async fn remove(stores: &Stores, actor: Actor<'_>, id: &str) -> Result<bool,
 /// Queues a test event for the endpoint `id`: its `webhook-id`, or `None` when the tenant has
 /// no such endpoint.
 pub async fn send_test(
-    stores: &Stores,
+    app: &App,
     actor: Actor<'_>,
     id: &str,
 ) -> Result<Option<String>, StoreError> {
+    let stores = app.stores();
     let webhooks = &stores.webhooks;
     if !webhooks
         .list(actor.tenant)
@@ -79,4 +81,23 @@ pub async fn send_test(
     let delivery = DeliveryMessage::event(actor.tenant, id, webhook_id.clone(), "test", &data);
     webhooks.enqueue(&delivery).await?;
     Ok(Some(webhook_id))
+}
+
+/// `tenant`'s webhook endpoints.
+pub async fn list(app: &App, tenant: &TenantSlug) -> Result<Vec<Endpoint>, StoreError> {
+    app.stores().webhooks.list(tenant).await
+}
+
+/// `tenant`'s webhook endpoints, each with its latest deliveries.
+pub async fn with_deliveries(
+    app: &App,
+    tenant: &TenantSlug,
+) -> Result<Vec<(Endpoint, Vec<DeliveryRecord>)>, StoreError> {
+    let stores = app.stores();
+    let mut endpoints = Vec::new();
+    for endpoint in stores.webhooks.list(tenant).await? {
+        let deliveries = stores.webhooks.log(tenant, &endpoint.id).await?;
+        endpoints.push((endpoint, deliveries));
+    }
+    Ok(endpoints)
 }

@@ -4,7 +4,7 @@
 use crate::domain::TenantSlug;
 use crate::domain::audit::AuditAction;
 use crate::service::Actor;
-use crate::stores::StoreError;
+use crate::service::StoreError;
 use crate::web::AppState;
 
 /// Adds an entry to the tenant's audit log, stamped now.
@@ -19,6 +19,6 @@ pub async fn record<E: From<StoreError>>(
         tenant,
         name: actor,
     };
-    actor.record(&state.stores, action, detail).await?;
+    actor.record(&state.app, action, detail).await?;
     Ok(())
 }

@@ -49,11 +49,9 @@ pub async fn logo(
             .insert_header(cached_a_day())
             .finish());
     }
-    let bytes = match hosted {
-        true => state.stores.hosted.logo(&tenant.slug).await?,
-        false => state.stores.tenant_settings.logo(&tenant.slug).await?,
-    }
-    .ok_or(WebError::NotFound)?;
+    let bytes = crate::service::settings::logo(&state.app, &tenant.slug, hosted)
+        .await?
+        .ok_or(WebError::NotFound)?;
     // Checked when uploaded; its type is read from its bytes again, never trusted from a name.
     let media = logo_type(&bytes).map_err(|_| WebError::NotFound)?;
     Ok(HttpResponse::Ok()

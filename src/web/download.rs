@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::domain::Survey;
 use crate::export::{SheetFormat, SheetOptions};
-use crate::stores::{StoreError, Stores};
+use crate::service::{App, StoreError};
 use crate::telemetry::error_chain;
 
 /// `?bom=false` leaves out the CSV's byte order mark; `?ids=true` adds a header row of
@@ -36,15 +36,14 @@ impl DownloadQuery {
 
 /// The survey's responses as a download.
 pub async fn download(
-    stores: Stores,
+    app: &App,
     survey: Arc<Survey>,
     format: SheetFormat,
     query: &DownloadQuery,
 ) -> Result<HttpResponse, StoreError> {
     let filename = format!("{}-{}.{}", survey.tenant, survey.slug, format.extension());
-    let layout = crate::export::sheet_layout(&stores, &survey).await?;
-    let stream = format
-        .stream(stores, survey, layout, query.options())
+    let stream = crate::service::responses::download(app, survey, format, query.options())
+        .await?
         .map_err(|error| {
             tracing::error!(error = %error_chain(&error), "streaming a download failed");
             actix_web::error::ErrorInternalServerError("the download stopped")

@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
 use crate::domain::member::Role;
-use crate::stores::StoreError;
+use crate::service::StoreError;
 use crate::telemetry::error_chain;
 
 /// Everything a handler can fail with.

@@ -13,7 +13,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use time::OffsetDateTime;
 
 use crate::domain::upload::FileAnswer;
-use crate::domain::{AnswerValue, Reference, SigningKey, SurveySlug, TenantSlug};
+use crate::domain::{Reference, SigningKey, SurveySlug, TenantSlug};
+use crate::service::responses;
 use crate::web::{AppState, WebError};
 
 /// How long a signed download link works.
@@ -92,8 +93,8 @@ pub async fn download(
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .ok_or(WebError::NotFound)?;
     if !state
-        .stores
-        .signing_key
+        .app
+        .signing_key()
         .signed_for(PURPOSE, &text, signature)
     {
         return Err(WebError::NotFound);
@@ -102,27 +103,9 @@ pub async fn download(
     if OffsetDateTime::now_utc().unix_timestamp() > named.expires {
         return Err(gone());
     }
-    let survey = state
-        .stores
-        .surveys
-        .get(&named.tenant, &named.survey)
-        .await?
-        .ok_or_else(gone)?;
-    let results = state.stores.results_of(&survey).await?;
-    let filed = survey.survey_ref();
-    let answer = results
-        .answers
-        .get(&filed, named.reference)
-        .await?
-        .ok_or_else(gone)?;
-    let file = file_of(&answer, &named.question)
-        .filter(|file| file.id == named.id)
-        .ok_or_else(gone)?;
-    let body = results
-        .uploads
-        .get(&filed, named.reference, &named.question, &file.id)
-        .await?
-        .ok_or_else(gone)?;
+    let file = (named.reference, named.question.as_str(), named.id.as_str());
+    let found = responses::file(&state.app, (&named.tenant, &named.survey), file).await?;
+    let (file, body) = found.ok_or_else(gone)?;
     Ok(HttpResponse::Ok()
         .content_type(file.mime.as_str())
         .insert_header((CONTENT_DISPOSITION, attachment(&file.download_name())))
@@ -140,15 +123,6 @@ fn attachment(name: &str) -> String {
         .collect();
     let encoded = percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC);
     format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
-}
-
-/// Where a member's path for a response's file leads: the file of `answer` to `question`, if
-/// it has one.
-pub fn file_of<'a>(answer: &'a crate::domain::Answer, question: &str) -> Option<&'a FileAnswer> {
-    answer.values.iter().find_map(|(id, value)| match value {
-        AnswerValue::File(file) if id.as_str() == question => Some(file),
-        _ => None,
-    })
 }
 
 /// A redirect to a signed link.

@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::domain::funnel::Funnel;
 use crate::domain::region::RegionName;
 use crate::domain::{Reference, Survey, SurveyRef};
-use crate::stores::{StoreError, Stores};
+use crate::service::{App, StoreError, dropoff};
 
 /// How often counts are merged into storage.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(10);
@@ -76,17 +76,13 @@ impl FunnelCounter {
     /// Merges what was counted into storage; what cannot be merged now is kept for the next
     /// time. Counts of a survey no longer served here are dropped. Returns how many surveys'
     /// counts were merged.
-    pub async fn flush(&self, stores: &Stores) -> Result<usize, StoreError> {
+    pub async fn flush(&self, app: &App) -> Result<usize, StoreError> {
         let _merging = self.merging.lock().await;
         let batch = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
         let mut merged = 0;
         let mut failed = None;
         for (survey, counts) in batch {
-            let outcome = match stores.served_here(&survey).await {
-                Ok(Some(_)) => stores.funnels.add(&survey, &counts).await.map(|()| 1),
-                Ok(None) => Ok(0),
-                Err(error) => Err(error),
-            };
+            let outcome = dropoff::merge(app, &survey, &counts).await.map(usize::from);
             match outcome {
                 Ok(n) => merged += n,
                 Err(error) => {
@@ -105,11 +101,11 @@ impl FunnelCounter {
     /// merged yet; the regions that could not be read are named.
     pub async fn read(
         &self,
-        stores: &Stores,
+        app: &App,
         survey: &Survey,
     ) -> Result<(Funnel, Vec<RegionName>), StoreError> {
         let _merging = self.merging.lock().await;
-        let (mut counts, unread) = stores.funnel_of(survey).await?;
+        let (mut counts, unread) = dropoff::stored(app, survey).await?;
         let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(here) = pending.get(&survey.survey_ref()) {
             counts.merge(here);
@@ -118,13 +114,13 @@ impl FunnelCounter {
     }
 
     /// Merges every `FLUSH_EVERY` until `stop` turns true, then once more.
-    pub async fn run(&self, stores: Stores, mut stop: tokio::sync::watch::Receiver<bool>) {
+    pub async fn run(&self, app: App, mut stop: tokio::sync::watch::Receiver<bool>) {
         loop {
             let stopping = tokio::select! {
                 _ = tokio::time::sleep(FLUSH_EVERY) => false,
                 _ = stop.wait_for(|stopped| *stopped) => true,
             };
-            if let Err(error) = self.flush(&stores).await {
+            if let Err(error) = self.flush(&app).await {
                 tracing::warn!(error = %crate::telemetry::error_chain(&error), "merging drop-off counts failed; they are kept for the next try");
             }
             if stopping {

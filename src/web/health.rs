@@ -8,7 +8,7 @@ use actix_web::{HttpResponse, web};
 use serde::Serialize;
 
 use super::AppState;
-use crate::stores::Stores;
+use crate::service::App;
 
 /// How long one readiness probe waits for storage before calling it unreachable.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -57,21 +57,14 @@ impl Readiness {
 
     /// Whether storage answers: a blob read and a queue read, each within the timeout. The
     /// lock makes concurrent probes share one check.
-    async fn storage_reachable(&self, stores: &Stores) -> Result<(), String> {
+    async fn storage_reachable(&self, app: &App) -> Result<(), String> {
         let mut last = self.last.lock().await;
         if let Some((at, result)) = last.as_ref()
             && at.elapsed() < PROBE_REUSE
         {
             return result.clone();
         }
-        let probe = async {
-            let poison = stores.answer_queues.poison();
-            let (blobs, queues) =
-                tokio::join!(stores.control.paused(), stores.answer_queues.length(poison));
-            blobs.map_err(|e| format!("blob storage: {e}"))?;
-            queues.map_err(|e| format!("queue storage: {e}"))?;
-            Ok(())
-        };
+        let probe = crate::service::operations::storage_answers(app);
         let result = match tokio::time::timeout(PROBE_TIMEOUT, probe).await {
             Ok(result) => result,
             Err(_) => Err(format!(
@@ -91,7 +84,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
     let problem = if readiness.stopping() {
         Err("shutting down".to_owned())
     } else {
-        readiness.storage_reachable(&state.stores).await
+        readiness.storage_reachable(&state.app).await
     };
     let was_unready = readiness.unready.swap(problem.is_err(), Ordering::SeqCst);
     match &problem {

@@ -89,6 +89,8 @@ impl Default for WebSettings {
 pub struct AppState {
     /// The typed stores.
     pub stores: Stores,
+    /// The application's use cases.
+    pub app: crate::service::App,
     /// Largest request body accepted.
     pub max_body_bytes: usize,
     /// Longest wait for a request body to arrive.
@@ -134,6 +136,7 @@ impl AppState {
     /// The state of an application over these stores.
     pub fn new(stores: Stores, settings: WebSettings) -> Self {
         Self {
+            app: crate::service::App::new(stores.clone()),
             stores,
             max_body_bytes: settings.max_body_bytes,
             body_timeout: settings.body_timeout,
@@ -194,15 +197,8 @@ impl AppState {
         request: &actix_web::HttpRequest,
         survey: &crate::domain::Survey,
     ) -> String {
-        let regions = &self.stores.regions;
-        let elsewhere = regions.here().and_then(|here| {
-            let hosts = survey.hosting_regions(here);
-            (!hosts.contains(here))
-                .then(|| hosts.first().and_then(|first| regions.get(first)))
-                .flatten()
-        });
-        match elsewhere {
-            Some(region) => format!("{}/s/{}/{}", region.public_url, survey.tenant, survey.slug),
+        match crate::service::finding::answered_elsewhere(&self.app, survey) {
+            Some(region) => format!("{region}/s/{}/{}", survey.tenant, survey.slug),
             None => self.survey_url(request, &survey.tenant, &survey.slug),
         }
     }

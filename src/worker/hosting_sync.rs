@@ -27,7 +27,7 @@ impl Worker {
             }
         };
         let failed = match sync(
-            &self.stores,
+            &crate::service::App::new(self.stores.clone()),
             &request.tenant,
             &request.survey,
             &request.regions,

@@ -52,7 +52,7 @@ impl Moving {
         let mut survey = crate::helpers::survey("acme", "team", "Team", questions(false));
         survey.regions = vec![canvass::domain::region::RegionName::parse("eu").expect("a name")];
         us.surveys.save(&survey).await.expect("saved at home");
-        canvass::service::hosting::push(&us, &survey, None)
+        canvass::service::hosting::push(&canvass::service::App::new(us.clone()), &survey, None)
             .await
             .expect("pushed to eu");
         let survey_ref = survey.survey_ref();

@@ -29,7 +29,7 @@ async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
 
     let empty = survey("acme", "empty", "Empty", Vec::new());
     stores.surveys.save(&empty).await.expect("saved");
-    match surveys::publish(&stores, actor, &empty).await {
+    match surveys::publish(&canvass::service::App::new(stores.clone()), actor, &empty).await {
         Err(PublishError::Incomplete(problem)) => assert!(problem.contains("question")),
         other => panic!("an empty survey was published: {other:?}"),
     }
@@ -40,19 +40,27 @@ async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
         questions: vec![question("overall", false, QuestionKind::FiveStars)],
         ..Default::default()
     };
-    let draft = surveys::create(&stores, actor, definition)
-        .await
-        .expect("stored")
-        .expect("room for it");
-    let published = surveys::publish(&stores, actor, &draft)
+    let draft = surveys::create(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        definition,
+    )
+    .await
+    .expect("stored")
+    .expect("room for it");
+    let published = surveys::publish(&canvass::service::App::new(stores.clone()), actor, &draft)
         .await
         .expect("published");
     assert!(published.published);
-    let closed = surveys::unpublish(&stores, actor, &published)
-        .await
-        .expect("closed");
+    let closed = surveys::unpublish(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        &published,
+    )
+    .await
+    .expect("closed");
     assert!(!closed.published);
-    surveys::delete(&stores, actor, &closed)
+    surveys::delete(&canvass::service::App::new(stores.clone()), actor, &closed)
         .await
         .expect("deleted");
     assert!(
@@ -112,16 +120,30 @@ async fn exports_downloads_and_deletions_leave_their_audit_entries() {
         vec![question("overall", false, QuestionKind::FiveStars)],
     );
     stores.surveys.save(&lunch).await.expect("saved");
-    let job = canvass::service::responses::request_export(&stores, actor, &lunch)
-        .await
-        .expect("queued");
-    canvass::service::responses::downloaded(&stores, actor, &lunch, "csv")
-        .await
-        .expect("recorded");
+    let job = canvass::service::responses::request_export(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        &lunch,
+    )
+    .await
+    .expect("queued");
+    canvass::service::responses::downloaded(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        &lunch,
+        "csv",
+    )
+    .await
+    .expect("recorded");
     let references = [canvass::domain::Reference(7), canvass::domain::Reference(9)];
-    canvass::service::responses::request_deletion(&stores, actor, &lunch, &references)
-        .await
-        .expect("queued");
+    canvass::service::responses::request_deletion(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        &lunch,
+        &references,
+    )
+    .await
+    .expect("queued");
     assert_eq!(
         stores.deletions.queue().waiting().await.expect("a length"),
         1,
@@ -177,7 +199,7 @@ async fn an_invitation_leaves_one_audit_entry_and_a_refused_one_none() {
         .len();
     let ada = canvass::domain::account::Email::parse("ada@acme.test").expect("an address");
     let token = canvass::service::members::invite(
-        &stores,
+        &canvass::service::App::new(stores.clone()),
         operator,
         &tenant,
         &ada,
@@ -190,7 +212,7 @@ async fn an_invitation_leaves_one_audit_entry_and_a_refused_one_none() {
     // The owner is a member already: refused, and nothing recorded.
     let owner = canvass::domain::account::Email::parse("owner@acme.test").expect("an address");
     let refused = canvass::service::members::invite(
-        &stores,
+        &canvass::service::App::new(stores.clone()),
         operator,
         &tenant,
         &owner,
@@ -230,37 +252,63 @@ async fn webhooks_and_copies_go_through_one_rule_each_with_their_audit_entries()
     let local = canvass::outbound::AllowedHosts::parse("127.0.0.1");
 
     // The operator's rule decides, for the API and the page alike.
-    let refused = webhooks::add(&stores, actor, &none, "https://127.0.0.1:9/hook")
-        .await
-        .expect("stored");
+    let refused = webhooks::add(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        &none,
+        "https://127.0.0.1:9/hook",
+    )
+    .await
+    .expect("stored");
     assert!(
         matches!(&refused, Err(Refusal::Address(problem)) if problem.contains("127.0.0.1")),
         "{refused:?}"
     );
-    let (endpoint, secret) = webhooks::add(&stores, actor, &local, "http://127.0.0.1:9/hook")
-        .await
-        .expect("stored")
-        .expect("allowed by the rule");
+    let (endpoint, secret) = webhooks::add(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        &local,
+        "http://127.0.0.1:9/hook",
+    )
+    .await
+    .expect("stored")
+    .expect("allowed by the rule");
     assert!(secret.as_str().starts_with("whsec_"), "a signing secret");
-    let queued = webhooks::send_test(&stores, actor, &endpoint.id)
-        .await
-        .expect("stored");
+    let queued = webhooks::send_test(
+        &canvass::service::App::new(stores.clone()),
+        actor,
+        &endpoint.id,
+    )
+    .await
+    .expect("stored");
     assert!(queued.is_some_and(|id| id.starts_with("msg_test_")));
     assert_eq!(
-        webhooks::send_test(&stores, actor, "nothing")
-            .await
-            .expect("read"),
+        webhooks::send_test(
+            &canvass::service::App::new(stores.clone()),
+            actor,
+            "nothing"
+        )
+        .await
+        .expect("read"),
         None
     );
     assert!(
-        webhooks::remove(&stores, actor, &endpoint.id)
-            .await
-            .expect("removed")
+        webhooks::remove(
+            &canvass::service::App::new(stores.clone()),
+            actor,
+            &endpoint.id
+        )
+        .await
+        .expect("removed")
     );
     assert!(
-        !webhooks::remove(&stores, actor, &endpoint.id)
-            .await
-            .expect("read")
+        !webhooks::remove(
+            &canvass::service::App::new(stores.clone()),
+            actor,
+            &endpoint.id
+        )
+        .await
+        .expect("read")
     );
 
     let lunch = survey(
@@ -270,7 +318,7 @@ async fn webhooks_and_copies_go_through_one_rule_each_with_their_audit_entries()
         vec![question("overall", false, QuestionKind::FiveStars)],
     );
     stores.surveys.save(&lunch).await.expect("saved");
-    let copy = surveys::duplicate(&stores, actor, &lunch)
+    let copy = surveys::duplicate(&canvass::service::App::new(stores.clone()), actor, &lunch)
         .await
         .expect("stored")
         .expect("room for it");

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::{ApiCaller, ApiError};
-use crate::stores::audit::AuditPage;
+use crate::service::audit::AuditPage;
 use crate::web::AppState;
 use crate::web::roles::Owner;
 
@@ -31,7 +31,7 @@ pub async fn list(
     query: web::Query<AuditQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = checked_token(query.into_inner().page).map_err(ApiError::BadRequest)?;
-    let page = state.stores.audit.page(&caller.tenant.slug, page).await?;
+    let page = crate::service::audit::page(&state.app, &caller.tenant.slug, page).await?;
     Ok(HttpResponse::Ok().json(page))
 }
 

@@ -45,8 +45,8 @@ pub async fn dropoff(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let (funnel, unread) = state.funnel.read(&state.stores, &survey).await?;
-    let sent = state.stores.summary_report(&survey, None).await?.total;
+    let (funnel, unread) = state.funnel.read(&state.app, &survey).await?;
+    let sent = crate::service::dropoff::sent(&state.app, &survey).await?;
     let pages = (1..survey.pages().len())
         .map(|page| PageReached {
             page: page + 1,

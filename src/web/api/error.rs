@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::stores::StoreError;
+use crate::service::StoreError;
 use crate::telemetry::error_chain;
 
 /// Everything an API handler can fail with.

@@ -56,7 +56,7 @@ pub async fn start(
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
     let mail = state.mail_links().is_some();
-    match service::start(&state.stores, caller.actor(), &survey, body.0.kind, mail).await? {
+    match service::start(&state.app, caller.actor(), &survey, body.0.kind, mail).await? {
         Ok(mailing) => Ok(HttpResponse::Accepted().json(mailing)),
         Err(refusal) => Err(ApiError::Conflict(refusal.to_string())),
     }

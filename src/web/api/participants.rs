@@ -150,7 +150,7 @@ pub async fn add(
     let survey = find(&state, &caller.tenant, &slug).await?;
     let given = body.0.participants.into_iter().enumerate();
     let given = given.map(|(at, one)| (at + 1, one)).collect();
-    let added = service::add(&state.stores, &survey, given)
+    let added = service::add(&state.app, &survey, given)
         .await?
         .map_err(|refusal| refused(&refusal))?;
     let url = state.survey_url(&request, &survey.tenant, &survey.slug);

@@ -39,11 +39,9 @@ pub async fn quotas(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let kept = state.stores.quota_places(&survey, None).await?;
-    let filed = survey.survey_ref();
+    let places = crate::service::quotas::places_taken(&state.app, &survey).await?;
     let mut statuses = Vec::with_capacity(survey.quotas.len());
-    for quota in &survey.quotas {
-        let placed = kept.placed(&filed, &quota.id).await?;
+    for (quota, placed) in survey.quotas.iter().zip(places) {
         statuses.push(QuotaStatus {
             id: quota.id.clone(),
             name: quota.name.clone(),

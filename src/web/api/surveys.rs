@@ -127,8 +127,8 @@ pub async fn create(
     caller: ApiCaller<Editor>,
     JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let definition = service::check(&state.stores, &input, None, &[]).map_err(invalid)?;
-    let survey = service::create(&state.stores, caller.actor(), definition)
+    let definition = service::check(&state.app, &input, None, &[]).map_err(invalid)?;
+    let survey = service::create(&state.app, caller.actor(), definition)
         .await?
         .ok_or_else(|| ApiError::Invalid {
             reason: format!(
@@ -172,14 +172,11 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &caller.tenant, &slug).await?;
     let known = state.stores.surveys.known_questions(&current).await?;
-    let definition =
-        service::check(&state.stores, &input, Some(&current), &known).map_err(invalid)?;
-    if let Some(errors) =
-        service::participant_problems(&state.stores, &current, &definition).await?
-    {
+    let definition = service::check(&state.app, &input, Some(&current), &known).map_err(invalid)?;
+    if let Some(errors) = service::participant_problems(&state.app, &current, &definition).await? {
         return Err(invalid(errors));
     }
-    let survey = service::revise(&state.stores, &current, definition).await?;
+    let survey = service::revise(&state.app, &current, definition).await?;
     document(&state, &survey).await
 }
 
@@ -193,7 +190,7 @@ pub async fn delete(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    service::delete(&state.stores, caller.actor(), &survey).await?;
+    service::delete(&state.app, caller.actor(), &survey).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -210,7 +207,7 @@ pub async fn publish(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let survey = match service::publish(&state.stores, caller.actor(), &survey).await {
+    let survey = match service::publish(&state.app, caller.actor(), &survey).await {
         Ok(published) => published,
         Err(service::PublishError::Incomplete(problem)) => {
             return Err(ApiError::Invalid {
@@ -233,7 +230,7 @@ pub async fn unpublish(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let survey = service::unpublish(&state.stores, caller.actor(), &survey).await?;
+    let survey = service::unpublish(&state.app, caller.actor(), &survey).await?;
     document(&state, &survey).await
 }
 
@@ -404,7 +401,7 @@ pub async fn request_export(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let job = responses::request_export(&state.stores, caller.actor(), &survey).await?;
+    let job = responses::request_export(&state.app, caller.actor(), &survey).await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("location", format!("/api/v1/exports/{}", job.id)))
         .json(ExportAccepted {
@@ -450,8 +447,8 @@ pub async fn download_responses(
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(ApiError::NotFound)?;
     let survey = find(&state, &caller.tenant, &slug).await?;
-    responses::downloaded(&state.stores, caller.actor(), &survey, &extension).await?;
-    Ok(download(state.stores.clone(), survey, format, &query).await?)
+    responses::downloaded(&state.app, caller.actor(), &survey, &extension).await?;
+    Ok(download(&state.app, survey, format, &query).await?)
 }
 
 /// `DELETE /api/v1/surveys/{slug}/responses/{reference}`: 202 once the deletion is recorded
@@ -495,7 +492,7 @@ pub async fn delete_response(
             ));
         }
     }
-    responses::request_deletion(&state.stores, caller.actor(), &survey, &[reference]).await?;
+    responses::request_deletion(&state.app, caller.actor(), &survey, &[reference]).await?;
     Ok(HttpResponse::Accepted().json(DeletionAccepted {
         reference,
         status: Deleting::Deleting,

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 
 use super::error::ErrorBody;
 use super::{ApiCaller, ApiError, JsonBody};
+use crate::service::webhooks::Endpoint;
 use crate::service::webhooks::{self as service, Refusal};
-use crate::stores::webhooks::Endpoint;
 use crate::web::AppState;
 use crate::web::roles::Editor;
 
@@ -84,7 +84,7 @@ pub async fn create(
     body: JsonBody<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let (endpoint, secret) = service::add(
-        &state.stores,
+        &state.app,
         caller.actor(),
         &state.webhook_hosts,
         &body.0.url,
@@ -111,7 +111,7 @@ pub async fn list(
     state: web::Data<AppState>,
     caller: ApiCaller<Editor>,
 ) -> Result<HttpResponse, ApiError> {
-    let endpoints = state.stores.webhooks.list(&caller.tenant.slug).await?;
+    let endpoints = service::list(&state.app, &caller.tenant.slug).await?;
     Ok(HttpResponse::Ok().json(WebhookList {
         webhooks: endpoints.iter().map(Webhook::from).collect(),
     }))
@@ -127,7 +127,7 @@ pub async fn delete(
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    match service::remove(&state.stores, caller.actor(), &id).await? {
+    match service::remove(&state.app, caller.actor(), &id).await? {
         true => Ok(HttpResponse::NoContent().finish()),
         false => Err(ApiError::NotFound),
     }
@@ -143,7 +143,7 @@ pub async fn test(
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    match service::send_test(&state.stores, caller.actor(), &id).await? {
+    match service::send_test(&state.app, caller.actor(), &id).await? {
         Some(webhook_id) => Ok(HttpResponse::Accepted().json(TestQueued { webhook_id })),
         None => Err(ApiError::NotFound),
     }

@@ -13,7 +13,6 @@ use super::reach::survey_named;
 use crate::domain::participant::Participant;
 use crate::domain::{Survey, Tenant};
 use crate::i18n::Words;
-use crate::stores::participants::Mark;
 use crate::web::{AppState, WebError, render_with_status};
 
 #[derive(Template)]
@@ -37,7 +36,7 @@ async fn participant_of(
 ) -> Result<Result<(Arc<Tenant>, Arc<Survey>, Participant, Words), HttpResponse>, WebError> {
     let (tenant, survey) = survey_named(state, request, &tenant, &survey).await?;
     let asked = super::language::words_for(request, &survey);
-    let found = crate::service::answering::participant_of(&state.stores, &survey, &link).await?;
+    let found = crate::service::answering::participant_of(&state.app, &survey, &link).await?;
     let Some(participant) = found else {
         return Ok(Err(super::participant::unknown(tenant, &survey, &asked)?));
     };
@@ -98,26 +97,6 @@ pub async fn confirm(
             Ok(found) => found,
             Err(page) => return Ok(page),
         };
-    let stores = &state.stores;
-    let filed = survey.survey_ref();
-    // The tenant's list first (what mailings obey), then this survey's marker and record.
-    stores
-        .mailings
-        .opt_out(&tenant.slug, &participant.person.email)
-        .await?;
-    stores
-        .participants
-        .set_mark(&filed, Mark::OptedOut, &participant.id)
-        .await?;
-    let now = time::OffsetDateTime::now_utc();
-    stores
-        .participants
-        .change_if(&filed, &participant.id, |p| {
-            p.mail.opted_out.is_none() && {
-                p.mail.opted_out = Some(now);
-                true
-            }
-        })
-        .await?;
+    crate::service::mailings::opt_out(&state.app, &tenant, &survey, &participant).await?;
     page(&request, (tenant, &survey, words), true)
 }

@@ -18,7 +18,7 @@ use crate::domain::language::LanguageTag;
 use crate::domain::markdown;
 use crate::domain::participant::Access;
 use crate::domain::progress::ResumeId;
-use crate::domain::{Reference, Survey, SurveyState, Tenant, thanks_signature, thanks_signed};
+use crate::domain::{Reference, Survey, Tenant, thanks_signature, thanks_signed};
 use crate::i18n::Words;
 use crate::service::answering::{self, Submitted};
 use crate::web::{AppState, WebError, render, render_with_status};
@@ -68,12 +68,7 @@ pub async fn tenant(
         return Err(WebError::Elsewhere(format!("{home}{}", request.uri())));
     }
     let tenant = tenant_named(&state, &path).await?;
-    let mut published = Vec::new();
-    for survey in state.stores.surveys.published(&tenant.slug).await? {
-        if state.stores.survey_state(&survey).await? == SurveyState::Open {
-            published.push(survey);
-        }
-    }
+    let published = crate::service::finding::open_surveys(&state.app, &tenant).await?;
     let pages = published.len().div_ceil(SURVEYS_PER_PAGE).max(1);
     let page = query.page.unwrap_or(1).clamp(1, pages);
     let surveys = published
@@ -136,7 +131,7 @@ pub async fn submit(
     // Its file questions' limits decide how much of a file part is read.
     let (mut posted, files) = uploads::read(&request, payload, &state, &survey).await?;
     let words = words_for(&request, &survey);
-    let token = answering::check_token(&state.stores, &survey, &posted.token).map_err(|error| {
+    let token = answering::check_token(&state.app, &survey, &posted.token).map_err(|error| {
         WebError::BadRequest(words.s("form-not-accepted", "reason", &error.to_string()))
     })?;
     let language = language_query(&survey, &words, '&');
@@ -196,7 +191,7 @@ pub async fn submit(
     if posted.save {
         return super::resume::save(&state, &request, (tenant, survey), &form.words, &posted).await;
     }
-    let route = answering::route_of(&state.stores, &tenant, &survey).await?;
+    let route = answering::route_of(&state.app, &tenant, &survey).await?;
     let resume = ResumeId::parse(&posted.resume);
     let walk = match step(&tenant, &survey, &form, &posted) {
         Step::Page(status, page) => {
@@ -208,9 +203,9 @@ pub async fn submit(
             if onwards && !survey.quotas.is_empty() {
                 let walk = survey.walk(&posted.answers, Some(posted.page));
                 let (shown, values) = (&walk.route, &walk.values);
-                let early = answering::ends_early(&state.stores, &route, &survey, shown, values);
+                let early = answering::ends_early(&state.app, &route, &survey, shown, values);
                 if let Some(quota) = early.await? {
-                    answering::forget_progress(&state.stores, &survey, resume.as_ref()).await;
+                    answering::forget_progress(&state.app, &survey, resume.as_ref()).await;
                     return quotas::ended(tenant.clone(), &survey, &form.words, quota);
                 }
             }
@@ -238,7 +233,7 @@ pub async fn submit(
         participant: participant.as_ref(),
         resume,
     };
-    let reference = match answering::submit(&state.stores, submission).await? {
+    let reference = match answering::submit(&state.app, submission).await? {
         Submitted::Thanked(reference) => reference,
         Submitted::Ended(quota) => {
             return quotas::ended(tenant.clone(), &survey, &form.words, quota);
@@ -249,7 +244,7 @@ pub async fn submit(
             return super::participant::link_answered(tenant.clone(), &survey, words, participant);
         }
     };
-    let signature = thanks_signature(&state.stores.signing_key, &survey.survey_ref(), reference);
+    let signature = thanks_signature(state.app.signing_key(), &survey.survey_ref(), reference);
     let thanks = format!(
         "/s/{}/{}/thanks/{}?sig={signature}{language}",
         tenant.slug, survey.slug, reference
@@ -282,7 +277,7 @@ pub async fn thanks(
         .map_err(|_| WebError::NotFound)?;
     let signature = query.sig.as_deref().unwrap_or("");
     if !thanks_signed(
-        &state.stores.signing_key,
+        state.app.signing_key(),
         &survey.survey_ref(),
         reference,
         signature,

@@ -71,7 +71,7 @@ pub(super) async fn admit(
     link: &str,
     reference: Option<Reference>,
 ) -> Result<Admission, WebError> {
-    let admitted = answering::admit(&state.stores, survey, link, reference).await?;
+    let admitted = answering::admit(&state.app, survey, link, reference).await?;
     Ok(match admitted {
         answering::Admission::Anyone => Admission::Anyone,
         answering::Admission::Participant(participant) => Admission::Participant(participant, None),
@@ -131,7 +131,7 @@ pub async fn form(
         _ => asked,
     };
     // The first opening of their link marks them started (one write, once).
-    answering::opened_by(&state.stores, &survey, &participant).await;
+    answering::opened_by(&state.app, &survey, &participant).await;
     let theirs = (Some(participant), pinned);
     super::survey_page::fresh_form(&state, (tenant, survey), words, theirs).await
 }

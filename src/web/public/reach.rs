@@ -11,40 +11,17 @@ use askama::Template;
 
 use super::language::words_for;
 use crate::domain::markdown;
-use crate::domain::region::RegionName;
-use crate::domain::{Survey, SurveySlug, SurveyState, Tenant, TenantSlug};
+use crate::domain::{Survey, SurveyState, Tenant};
 use crate::i18n::Words;
-use crate::stores::hosted::HostedTenant;
+use crate::service::finding::{self, SurveyFound, TenantFound};
 use crate::web::{AppState, WebError, render_with_status};
-
-/// How this region holds a tenant whose public address was asked for.
-enum Standing {
-    /// It lives here.
-    Own(Arc<Tenant>),
-    /// It lives elsewhere; this region hosts some of its surveys.
-    Hosted(Arc<HostedTenant>),
-}
-
-/// The tenant at this address as this region holds it, or 404.
-async fn standing(state: &AppState, tenant: &str) -> Result<Standing, WebError> {
-    let slug = TenantSlug::parse(tenant).map_err(|_| WebError::NotFound)?;
-    if let Some(own) = state.stores.tenants.get(&slug).await? {
-        return Ok(Standing::Own(own));
-    }
-    if state.stores.regions.named()
-        && let Some(hosted) = state.stores.hosted.tenant(&slug).await?
-    {
-        return Ok(Standing::Hosted(hosted));
-    }
-    Err(WebError::NotFound)
-}
 
 /// The tenant at this address (living here, or hosted here), or 404.
 pub(crate) async fn tenant_named(state: &AppState, tenant: &str) -> Result<Arc<Tenant>, WebError> {
-    Ok(match standing(state, tenant).await? {
-        Standing::Own(tenant) => tenant,
-        Standing::Hosted(hosted) => hosted.tenant.clone(),
-    })
+    match finding::tenant(&state.app, tenant).await? {
+        TenantFound::Own(tenant) | TenantFound::Hosted(tenant, _) => Ok(tenant),
+        TenantFound::Missing => Err(WebError::NotFound),
+    }
 }
 
 /// Where the tenant at this address lives when that is another region: its address there.
@@ -52,75 +29,41 @@ pub(crate) async fn home_elsewhere(
     state: &AppState,
     tenant: &str,
 ) -> Result<Option<String>, WebError> {
-    Ok(match standing(state, tenant).await? {
-        Standing::Own(_) => None,
-        Standing::Hosted(hosted) => Some(region_url(state, &hosted.home)?),
-    })
+    match finding::tenant(&state.app, tenant).await? {
+        TenantFound::Own(_) => Ok(None),
+        TenantFound::Hosted(_, home) => Ok(Some(finding::region_url(&state.app, &home)?)),
+        TenantFound::Missing => Err(WebError::NotFound),
+    }
 }
 
-/// A region's public address.
-fn region_url(state: &AppState, region: &RegionName) -> Result<String, WebError> {
-    state
-        .stores
-        .regions
-        .get(region)
-        .map(|region| region.public_url.clone())
-        .ok_or_else(|| WebError::Internal(format!("{region} is not a region of this installation")))
+/// The survey at this address as this region answers it, with its state now; 404 unless it
+/// exists and was published at some time (a draft never published is not there for
+/// respondents). A survey answered in another region is a 307 to the same address there
+/// (`request` gives the address).
+async fn found(
+    state: &AppState,
+    request: &HttpRequest,
+    tenant: &str,
+    survey: &str,
+) -> Result<(Arc<Tenant>, Arc<Survey>, SurveyState), WebError> {
+    match finding::survey(&state.app, tenant, survey).await? {
+        SurveyFound::Here(tenant, survey, now) => Ok((tenant, survey, now)),
+        SurveyFound::Elsewhere(region) => {
+            Err(WebError::Elsewhere(format!("{region}{}", request.uri())))
+        }
+        SurveyFound::Missing => Err(WebError::NotFound),
+    }
 }
 
-/// The tenant and one of its surveys; 404 unless both exist and the survey was published
-/// at some time (a draft never published is not there for respondents). A survey answered in
-/// another region is a 307 to the same address there (`request` gives the address).
+/// The tenant and one of its surveys, as `found` finds them, whether open or not.
 pub(super) async fn survey_named(
     state: &AppState,
     request: &HttpRequest,
     tenant: &str,
     survey: &str,
 ) -> Result<(Arc<Tenant>, Arc<Survey>), WebError> {
-    let slug = SurveySlug::parse(survey).map_err(|_| WebError::NotFound)?;
-    let answered = |survey: &Survey| survey.published || survey.was_published;
-    let elsewhere = |region: &RegionName| -> Result<WebError, WebError> {
-        Ok(WebError::Elsewhere(format!(
-            "{}{}",
-            region_url(state, region)?,
-            request.uri()
-        )))
-    };
-    match standing(state, tenant).await? {
-        Standing::Own(tenant) => {
-            let survey = state
-                .stores
-                .surveys
-                .get(&tenant.slug, &slug)
-                .await?
-                .filter(|survey| answered(survey))
-                .ok_or(WebError::NotFound)?;
-            if let Some(here) = state.stores.regions.here() {
-                let hosts = survey.hosting_regions(here);
-                if !hosts.contains(here) {
-                    return Err(elsewhere(&hosts[0])?);
-                }
-            }
-            Ok((tenant, survey))
-        }
-        Standing::Hosted(hosted) => {
-            let here = state.stores.regions.here();
-            let copy = state
-                .stores
-                .hosted
-                .survey(&hosted.tenant.slug, &slug)
-                .await?
-                .filter(|survey| answered(survey))
-                .filter(|survey| {
-                    here.is_some_and(|here| survey.hosting_regions(&hosted.home).contains(here))
-                });
-            match copy {
-                Some(survey) => Ok((hosted.tenant.clone(), survey)),
-                // Not answered here (or no longer): its home says where it is.
-                None => Err(elsewhere(&hosted.home)?),
-            }
-        }
-    }
+    let (tenant, survey, _) = found(state, request, tenant, survey).await?;
+    Ok((tenant, survey))
 }
 
 /// A survey of a tenant living here, published at some time, wherever it is answered (`None`
@@ -130,24 +73,7 @@ pub(super) async fn own_survey(
     tenant: &str,
     survey: &str,
 ) -> Result<Option<(Arc<Tenant>, Arc<Survey>)>, WebError> {
-    let (Ok(tenant), Ok(slug)) = (TenantSlug::parse(tenant), SurveySlug::parse(survey)) else {
-        return Ok(None);
-    };
-    let Some(tenant) = state.stores.tenants.get(&tenant).await? else {
-        return Ok(None);
-    };
-    let survey = state.stores.surveys.get(&tenant.slug, &slug).await?;
-    Ok(survey
-        .filter(|survey| survey.published || survey.was_published)
-        .map(|survey| (tenant, survey)))
-}
-
-/// Whether `tenant` lives in another region and its surveys are hosted here.
-async fn hosted_here(state: &AppState, tenant: &Tenant) -> Result<bool, WebError> {
-    if !state.stores.regions.named() {
-        return Ok(false);
-    }
-    Ok(state.stores.tenants.get(&tenant.slug).await?.is_none())
+    Ok(finding::own_survey(&state.app, tenant, survey).await?)
 }
 
 /// A survey respondents can answer now, or the page saying it is closed (410).
@@ -164,11 +90,7 @@ pub(super) async fn reach(
     tenant: &str,
     survey: &str,
 ) -> Result<Reached, WebError> {
-    let (tenant, survey) = survey_named(state, request, tenant, survey).await?;
-    let now = match hosted_here(state, &tenant).await? {
-        true => state.stores.hosted_survey_state(&survey).await?,
-        false => state.stores.survey_state(&survey).await?,
-    };
+    let (tenant, survey, now) = found(state, request, tenant, survey).await?;
     if now == SurveyState::Open {
         return Ok(Reached::Open(tenant, survey));
     }

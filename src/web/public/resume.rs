@@ -18,11 +18,11 @@ use super::reach::{Reached, reach};
 use super::survey_page::{FormContext, SurveyPage};
 use crate::domain::account::Email;
 use crate::domain::progress::{ResumeId, SavedProgress};
-use crate::domain::{FieldErrors, RawAnswers, SubmissionToken, Survey, Tenant};
+use crate::domain::{FieldErrors, RawAnswers, Survey, Tenant};
 use crate::i18n::Words;
 use crate::mail::Mail;
 use crate::service::answering;
-use crate::stores::progress::SaveError;
+use crate::service::answering::SaveError;
 use crate::web::{AppState, WebError, render_with_status};
 
 /// The page a save leads to: the link, until when it works, and the offer to email it.
@@ -148,7 +148,7 @@ pub(super) async fn save(
         saved_at: OffsetDateTime::now_utc(),
         participant: posted.participant.clone(),
     };
-    match answering::save_progress(&state.stores, &survey, &id, &progress).await {
+    match answering::save_progress(&state.app, &survey, &id, &progress).await {
         Ok(()) => {}
         Err(SaveError::TooLarge) => {
             let said = (words.t("form-save"), words.t("save-too-large"));
@@ -192,7 +192,7 @@ pub async fn saved(
         Reached::Closed(page) => return Ok(page),
     };
     let words = words_for(&request, &survey);
-    let Some((id, progress)) = answering::saved_progress(&state.stores, &survey, &path.2).await?
+    let Some((id, progress)) = answering::saved_progress(&state.app, &survey, &path.2).await?
     else {
         return gone(tenant, &survey, &words);
     };
@@ -263,7 +263,7 @@ pub async fn email(
         Reached::Closed(page) => return Ok(page),
     };
     let words = words_for(&request, &survey);
-    let Some((id, progress)) = answering::saved_progress(&state.stores, &survey, &path.2).await?
+    let Some((id, progress)) = answering::saved_progress(&state.app, &survey, &path.2).await?
     else {
         return gone(tenant, &survey, &words);
     };
@@ -310,7 +310,7 @@ pub async fn email(
             ],
         ),
     };
-    state.stores.mail.send(&mail).await?;
+    answering::email_resume_link(&state.app, &mail).await?;
     let sent = format!(
         "{}/saved/{}?sent=1{}",
         survey_path(&tenant, &survey),
@@ -335,16 +335,11 @@ pub async fn resume(
         Reached::Closed(page) => return Ok(page),
     };
     let asked = words_for(&request, &survey);
-    let Some((id, progress)) = answering::saved_progress(&state.stores, &survey, &path.2).await?
+    let Some((id, progress)) = answering::saved_progress(&state.app, &survey, &path.2).await?
     else {
         return gone(tenant, &survey, &asked);
     };
-    let token_fits = SubmissionToken::verify(
-        &state.stores.signing_key,
-        &progress.token,
-        &survey.survey_ref(),
-    )
-    .is_ok();
+    let token_fits = answering::check_token(&state.app, &survey, &progress.token).is_ok();
     if !token_fits {
         return gone(tenant, &survey, &asked);
     }
@@ -371,7 +366,7 @@ pub async fn resume(
     // Saved through a personal link: theirs again (their texts may recall their attributes).
     let participant = match progress.participant.as_str() {
         "" => None,
-        link => match answering::participant_of(&state.stores, &survey, link).await? {
+        link => match answering::participant_of(&state.app, &survey, link).await? {
             Some(theirs) => Some(theirs),
             None => return super::participant::unknown(tenant, &survey, &words),
         },

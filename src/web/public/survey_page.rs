@@ -365,7 +365,7 @@ pub(super) async fn fresh_form(
     let filed = survey.survey_ref();
     state.funnel.opened(&filed);
     // A personal link whose answer is being sent (or was cut off) is that answer's form.
-    let token = crate::service::answering::new_token(&state.stores, &survey, pinned).await?;
+    let token = crate::service::answering::new_token(&state.app, &survey, pinned).await?;
     let form = FormContext {
         action: format!(
             "/s/{}/{}{}",

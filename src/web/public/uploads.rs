@@ -259,7 +259,7 @@ pub(crate) async fn take(
         Keep::Answer(reference) => reference,
         Keep::Preview => Reference(0),
     };
-    let key = &state.stores.signing_key;
+    let key = state.app.signing_key();
     for question in &survey.questions {
         if !matches!(question.kind, QuestionKind::File { .. }) {
             continue;
@@ -333,7 +333,7 @@ pub(crate) async fn take(
         if let Keep::Answer(reference) = keep {
             let filed = survey.survey_ref();
             let file = (reference, question.id.as_str(), answer.id.as_str());
-            crate::service::answering::keep_file(&state.stores, &filed, file, bytes).await?;
+            crate::service::answering::keep_file(&state.app, &filed, file, bytes).await?;
         }
         let field = answer.to_field();
         let text = signed_text(survey, reference, &question.id, &field);

@@ -42,11 +42,7 @@ pub async fn show(
 ) -> Result<HttpResponse, WebError> {
     let token = checked_token(query.into_inner().page).map_err(WebError::BadRequest)?;
     let later = token.is_some();
-    let page = state
-        .stores
-        .audit
-        .page(&signed_in.tenant.slug, token)
-        .await?;
+    let page = crate::service::audit::page(&state.app, &signed_in.tenant.slug, token).await?;
     let zone: Zone = signed_in.tenant.zone();
     render(&AuditPage {
         csrf: signed_in.session.csrf.clone(),

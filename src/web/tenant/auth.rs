@@ -189,7 +189,7 @@ pub async fn sign_up(
         };
         // An address is one across regions: every other region is asked first, before
         // anything is claimed here.
-        let created = match crate::service::tenants::taken_elsewhere(&state.stores, slug).await {
+        let created = match crate::service::tenants::taken_elsewhere(&state.app, slug).await {
             Ok(false) => create_owner_and_tenant(&state, email, password, &tenant).await?,
             Ok(true) => Created::SlugTaken,
             Err(error) => {
@@ -241,7 +241,7 @@ async fn taken(state: &AppState, slug: &str) -> Result<bool, WebError> {
         Ok(slug) => {
             state.stores.tenants.get(&slug).await?.is_some()
                 // A suggestion only: a region out of reach is asked again at the sign-up.
-                || crate::service::tenants::taken_elsewhere(&state.stores, &slug)
+                || crate::service::tenants::taken_elsewhere(&state.app, &slug)
                     .await
                     .unwrap_or(false)
         }

@@ -176,7 +176,7 @@ pub fn chart(question: &QuestionReport) -> BarChart {
 }
 
 /// The bars of where participants stand, each a share of all of them.
-pub fn standing(totals: &crate::stores::participants::Totals) -> BarChart {
+pub fn standing(totals: &crate::service::participants::Totals) -> BarChart {
     BarChart::new(
         vec![
             ("Participants".into(), totals.participants),
@@ -191,7 +191,7 @@ pub fn standing(totals: &crate::stores::participants::Totals) -> BarChart {
 }
 
 /// Answered of invited, in percent (none before anyone was invited).
-pub fn response_rate(totals: &crate::stores::participants::Totals) -> Option<u64> {
+pub fn response_rate(totals: &crate::service::participants::Totals) -> Option<u64> {
     (totals.invited > 0)
         .then(|| (totals.finished.min(totals.invited) * 100 + totals.invited / 2) / totals.invited)
 }

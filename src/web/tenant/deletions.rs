@@ -14,8 +14,7 @@ use super::session::AtLeast;
 use super::{notice, own_survey};
 use crate::domain::member::Role;
 use crate::domain::{Reference, Survey};
-use crate::stores::deletions::MAX_DELETIONS_PER_REQUEST;
-use crate::stores::responses::Standing;
+use crate::service::responses::MAX_DELETIONS_PER_REQUEST;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render};
@@ -71,13 +70,10 @@ pub async fn delete(
             "Tick the responses to delete first.",
         ));
     }
-    let at = survey.survey_ref();
     if field(&form, "confirm") != Some("yes") {
-        let results = state.stores.results_of(&survey).await?;
-        let answers = results.answers.get_many(&at, &asked).await?;
+        let answers = responses::answers(&state.app, &survey, &asked).await?;
         let rows: Vec<ResponseRow> = answers
             .iter()
-            .flatten()
             .map(|answer| response_row(&survey, answer))
             .collect();
         if rows.is_empty() {
@@ -90,24 +86,8 @@ pub async fn delete(
             rows,
         });
     }
-    let standings = state
-        .stores
-        .results_of(&survey)
-        .await?
-        .standing(&at, &asked)
-        .await?;
-    let pick = |wanted: Standing| -> Vec<Reference> {
-        asked
-            .iter()
-            .zip(&standings)
-            .filter(|(_, standing)| **standing == wanted)
-            .map(|(reference, _)| *reference)
-            .collect()
-    };
-    let (counted, waiting) = (pick(Standing::Counted), pick(Standing::Waiting));
-    if !counted.is_empty() {
-        responses::request_deletion(&state.stores, signed_in.actor(), &survey, &counted).await?;
-    }
+    let deleted = responses::delete(&state.app, signed_in.actor(), &survey, &asked).await?;
+    let (counted, waiting) = (deleted.counted, deleted.waiting);
     let mut text = match counted.len() {
         0 => "Nothing was deleted.".to_owned(),
         1 => format!(

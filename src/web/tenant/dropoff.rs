@@ -23,7 +23,7 @@ pub(super) async fn dropoff(
     survey: &Survey,
     sent: u64,
 ) -> Result<Dropoff, WebError> {
-    let (funnel, unread) = state.funnel.read(&state.stores, survey).await?;
+    let (funnel, unread) = state.funnel.read(&state.app, survey).await?;
     let items = steps(&funnel, survey.pages().len(), sent)
         .into_iter()
         .map(|step| (step.label, step.count))

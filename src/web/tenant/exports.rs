@@ -10,7 +10,7 @@ use super::own_survey;
 use super::session::AtLeast;
 use crate::domain::member::Role;
 use crate::export::SheetFormat;
-use crate::stores::exports::{ExportJob, ExportStatus};
+use crate::service::responses::{ExportJob, ExportStatus};
 use crate::web::download::{DownloadQuery, download};
 use crate::web::roles::{Editor, Viewer};
 use crate::web::{AppState, WebError, render};
@@ -35,7 +35,7 @@ pub async fn request(
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let job = responses::request_export(&state.stores, signed_in.actor(), &survey).await?;
+    let job = responses::request_export(&state.app, signed_in.actor(), &survey).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/exports/{}", job.id)))
         .finish())
@@ -47,10 +47,7 @@ pub async fn status(
     signed_in: AtLeast<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let job = state
-        .stores
-        .exports
-        .get(&signed_in.tenant.slug, &id)
+    let job = crate::service::responses::export_job(&state.app, &signed_in.tenant.slug, &id)
         .await?
         .ok_or(WebError::NotFound)?;
     let percent = (job.exported * 100).checked_div(job.total).unwrap_or(0);
@@ -79,6 +76,6 @@ pub async fn download_responses(
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    responses::downloaded(&state.stores, signed_in.actor(), &survey, &extension).await?;
-    Ok(download(state.stores.clone(), survey, format, &query).await?)
+    responses::downloaded(&state.app, signed_in.actor(), &survey, &extension).await?;
+    Ok(download(&state.app, survey, format, &query).await?)
 }

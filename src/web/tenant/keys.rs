@@ -9,9 +9,8 @@ use askama::Template;
 use super::notice;
 use super::session::{AtLeast, SignedIn};
 use crate::domain::Tenant;
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
-use crate::stores::ApiKeyRecord;
+use crate::service::api_keys::{self, ApiKeyRecord};
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
 use crate::web::{AppState, WebError, render};
@@ -32,7 +31,7 @@ async fn visible_keys(
     state: &AppState,
     signed_in: &SignedIn,
 ) -> Result<Vec<ApiKeyRecord>, WebError> {
-    let mut keys = state.stores.api_keys.list(&signed_in.tenant.slug).await?;
+    let mut keys = api_keys::list(&state.app, &signed_in.tenant.slug).await?;
     if !signed_in.role.allows(Role::Editor) {
         keys.retain(|key| key.member.as_ref() == Some(&signed_in.session.email));
     }
@@ -78,25 +77,8 @@ pub async fn create(
     } else {
         label
     };
-    let (key, record) = state
-        .stores
-        .api_keys
-        .create(
-            &signed_in.tenant.slug,
-            label,
-            Some(&signed_in.session.email),
-        )
-        .await?;
-    signed_in
-        .record(
-            &state,
-            AuditAction::KeyCreated,
-            format!(
-                "\"{}\" ({}, role {})",
-                record.label, record.id, signed_in.role
-            ),
-        )
-        .await?;
+    let member = (&signed_in.session.email, signed_in.role);
+    let (key, _) = api_keys::create(&state.app, signed_in.actor(), member, label).await?;
     render(&page(&state, &signed_in, Some(key)).await?)
 }
 
@@ -144,21 +126,9 @@ pub async fn revoke(
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
     let key = own_key(&state, &signed_in, &id).await?;
-    if !state
-        .stores
-        .api_keys
-        .revoke(&signed_in.tenant.slug, &id)
-        .await?
-    {
+    if !api_keys::revoke(&state.app, signed_in.actor(), &key).await? {
         return Err(WebError::NotFound);
     }
-    signed_in
-        .record(
-            &state,
-            AuditAction::KeyRevoked,
-            format!("\"{}\" ({})", key.label, key.id),
-        )
-        .await?;
     Ok(notice::redirect(
         &state,
         "/tenant/api-keys",

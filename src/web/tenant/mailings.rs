@@ -243,8 +243,7 @@ pub async fn save_template(
     let checked = match previewing {
         true => Template::check(&subject, &body),
         false => {
-            service::save_template(&state.stores, &survey, kind, &language, (&subject, &body))
-                .await?
+            service::save_template(&state.app, &survey, kind, &language, (&subject, &body)).await?
         }
     };
     let saved = checked.is_ok() && !previewing;
@@ -283,7 +282,7 @@ pub async fn send(
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let kind = kind_of(&form)?;
     let mail = state.mail_links().is_some();
-    let said = match service::start(&state.stores, signed_in.actor(), &survey, kind, mail).await? {
+    let said = match service::start(&state.app, signed_in.actor(), &survey, kind, mail).await? {
         Ok(_) => match kind {
             MailingKind::Invitation => {
                 "The invitations are being sent: this page shows how far they got.".to_owned()

@@ -160,7 +160,7 @@ pub async fn invite(
     };
     let invited_by = signed_in.session.email.as_str();
     match crate::service::members::invite(
-        &state.stores,
+        &state.app,
         signed_in.actor(),
         &signed_in.tenant,
         &email,

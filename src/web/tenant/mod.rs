@@ -359,10 +359,7 @@ async fn own_survey(
     slug: &str,
 ) -> Result<Arc<Survey>, WebError> {
     let slug = SurveySlug::parse(slug).map_err(|_| WebError::NotFound)?;
-    state
-        .stores
-        .surveys
-        .get(&signed_in.tenant.slug, &slug)
+    crate::service::surveys::own(&state.app, &signed_in.tenant.slug, &slug)
         .await?
         .ok_or(WebError::NotFound)
 }

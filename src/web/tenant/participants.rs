@@ -186,7 +186,7 @@ async fn page(
             .collect(),
         typed: Default::default(),
         add_problem: None,
-        anonymity_open: !crate::service::surveys::answers_given(&state.stores, &survey).await?,
+        anonymity_open: !crate::service::surveys::answers_given(&state.app, &survey).await?,
         access_problem: None,
         import_problems: Vec::new(),
         preview: None,
@@ -228,7 +228,7 @@ pub async fn add(
         language: Some(value("language")),
         attributes: Default::default(),
     };
-    match service::add(&state.stores, &survey, vec![(1, given)]).await? {
+    match service::add(&state.app, &survey, vec![(1, given)]).await? {
         Ok(added) => Ok(added_notice(&state, &survey, added.len())),
         Err(refusal) => {
             let first = ListQuery::default();
@@ -299,7 +299,7 @@ pub async fn import(
             return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
         }
     };
-    match service::check_sheet(&state.stores, &survey, bytes).await? {
+    match service::check_sheet(&state.app, &survey, bytes).await? {
         Err(refusal) => {
             shown.import_problems = problems_of(refusal);
             render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
@@ -394,7 +394,7 @@ pub async fn confirm(
             "This import was added already or has expired: import the file again.".into(),
         ));
     };
-    let result = service::add_sheet(&state.stores, &survey, &bytes).await?;
+    let result = service::add_sheet(&state.app, &survey, &bytes).await?;
     store.drop_sheet(&filed, &held).await?;
     match result {
         Ok(added) => Ok(added_notice(&state, &survey, added.len())),
@@ -447,10 +447,9 @@ pub async fn access(
         _ => Access::Open,
     };
     // Chosen until the first answer is given (the page then shows it, fixed).
-    let open = !crate::service::surveys::answers_given(&state.stores, &survey).await?;
+    let open = !crate::service::surveys::answers_given(&state.app, &survey).await?;
     let anonymous = open.then(|| field(&form, "anonymous") == Some("yes"));
-    let set =
-        crate::service::surveys::set_access(&state.stores, &survey, access, anonymous).await?;
+    let set = crate::service::surveys::set_access(&state.app, &survey, access, anonymous).await?;
     if let Err(errors) = set {
         let said: Vec<String> = errors.into_values().collect();
         let first = ListQuery::default();
@@ -503,7 +502,7 @@ pub async fn segments(
     }
     let mut definition = survey.definition();
     definition.segment_attributes = Some(picked.clone());
-    crate::service::surveys::revise(&state.stores, &survey, definition).await?;
+    crate::service::surveys::revise(&state.app, &survey, definition).await?;
     let text = match picked.as_slice() {
         [] => "Answers are not divided by any attribute.".to_owned(),
         names => format!(
@@ -659,7 +658,7 @@ pub async fn edit(
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
     let typed = (value("first_name"), value("last_name"), value("language"));
     let names = (typed.0.clone(), typed.1.clone());
-    match service::edit(&state.stores, &survey, &id, names, typed.2.clone()).await? {
+    match service::edit(&state.app, &survey, &id, names, typed.2.clone()).await? {
         Ok(true) => Ok(notice::redirect(
             &state,
             &address(&survey),

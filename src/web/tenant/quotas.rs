@@ -175,16 +175,7 @@ async fn page(
 
 /// How many places each of the survey's quotas has taken, in its order.
 pub(super) async fn places(state: &AppState, survey: &Survey) -> Result<Vec<u32>, WebError> {
-    if survey.quotas.is_empty() {
-        return Ok(Vec::new());
-    }
-    let kept = state.stores.quota_places(survey, None).await?;
-    let filed = survey.survey_ref();
-    let mut places = Vec::with_capacity(survey.quotas.len());
-    for quota in &survey.quotas {
-        places.push(kept.placed(&filed, &quota.id).await?);
-    }
-    Ok(places)
+    Ok(crate::service::quotas::places_taken(&state.app, survey).await?)
 }
 
 /// `GET /tenant/surveys/{slug}/quotas`
@@ -295,8 +286,7 @@ pub async fn save(
     }
     let remove = field(&form, "action") == Some("remove");
     if let (true, Some(quota), false) = (remove, current, field(&form, "confirm") == Some("yes")) {
-        let kept = state.stores.quota_places(&survey, None).await?;
-        let placed = kept.placed(&survey.survey_ref(), &quota.id).await?;
+        let placed = crate::service::quotas::placed(&state.app, &survey, &quota.id).await?;
         return render_with_status(
             StatusCode::OK,
             &RemovePage {
@@ -334,7 +324,7 @@ pub async fn save(
     if !remove {
         sent.insert(at.min(sent.len()), input);
     }
-    let saved = match service::set_quotas(&state.stores, &survey, sent).await? {
+    let saved = match service::set_quotas(&state.app, &survey, sent).await? {
         Ok(saved) => saved,
         Err(errors) => {
             // This quota's problems, by field (`quotas[N].name` → `name`).

@@ -559,7 +559,7 @@ impl ResponsePage {
                 .questions
                 .iter()
                 .filter_map(|q| {
-                    let file = crate::web::files::file_of(answer, q.id.as_str())?;
+                    let file = answer.file(q.id.as_str())?;
                     let path =
                         crate::links::file_download(&survey.slug, answer.reference, q.id.as_str());
                     let about = format!("{}, {}", file.kind.name(), size(file.bytes));
@@ -616,7 +616,7 @@ pub async fn file(
         .get(&survey.survey_ref(), reference)
         .await?
         .ok_or(WebError::NotFound)?;
-    let file = crate::web::files::file_of(&answer, &question).ok_or(WebError::NotFound)?;
+    let file = answer.file(&question).ok_or(WebError::NotFound)?;
     let now = time::OffsetDateTime::now_utc();
     let link = crate::web::files::signed_link(
         &state.stores.signing_key,

@@ -114,7 +114,7 @@ pub async fn save_zone(
             tenant.time_zone = Some(zone.clone());
         })
         .await?;
-    crate::service::hosting::refresh_tenant(&state.stores, &signed_in.tenant.slug).await?;
+    crate::service::hosting::refresh_tenant(&state.app, &signed_in.tenant.slug).await?;
     signed_in
         .record(
             &state,
@@ -183,7 +183,7 @@ pub async fn save_branding(
     if logo == Some(None) {
         store.remove_logo(slug).await?;
     }
-    crate::service::hosting::refresh_tenant(&state.stores, slug).await?;
+    crate::service::hosting::refresh_tenant(&state.app, slug).await?;
     signed_in
         .record(
             &state,

@@ -11,7 +11,7 @@ use super::session::{AtLeast, SignedIn};
 use crate::domain::Tenant;
 use crate::domain::member::Role;
 use crate::service::webhooks::{self as service, Refusal};
-use crate::stores::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
+use crate::service::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
 use crate::web::forms::field;
 use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render};
@@ -38,14 +38,14 @@ struct WebhooksPage {
 
 async fn page(state: &AppState, signed_in: &SignedIn) -> Result<WebhooksPage, WebError> {
     let tenant = &signed_in.tenant.slug;
-    let mut endpoints = Vec::new();
-    for endpoint in state.stores.webhooks.list(tenant).await? {
-        let deliveries = state.stores.webhooks.log(tenant, &endpoint.id).await?;
-        endpoints.push(EndpointView {
+    let endpoints = service::with_deliveries(&state.app, tenant)
+        .await?
+        .into_iter()
+        .map(|(endpoint, deliveries)| EndpointView {
             endpoint,
             deliveries,
-        });
-    }
+        })
+        .collect();
     Ok(WebhooksPage {
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
@@ -76,13 +76,7 @@ pub async fn create(
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
     let typed = field(&form, "url").unwrap_or("").trim().to_owned();
-    let added = service::add(
-        &state.stores,
-        signed_in.actor(),
-        &state.webhook_hosts,
-        &typed,
-    )
-    .await?;
+    let added = service::add(&state.app, signed_in.actor(), &state.webhook_hosts, &typed).await?;
     let mut shown = page(&state, &signed_in).await?;
     match added {
         Ok((endpoint, secret)) => {
@@ -113,7 +107,7 @@ pub async fn test(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
-    service::send_test(&state.stores, signed_in.actor(), &id)
+    service::send_test(&state.app, signed_in.actor(), &id)
         .await?
         .ok_or(WebError::NotFound)?;
     Ok(notice::redirect(
@@ -131,7 +125,7 @@ pub async fn remove(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
-    if !service::remove(&state.stores, signed_in.actor(), &id).await? {
+    if !service::remove(&state.app, signed_in.actor(), &id).await? {
         return Err(WebError::NotFound);
     }
     Ok(notice::redirect(

@@ -602,7 +602,7 @@ async fn save_form(
         if let Some(current) = &current {
             input.languages = current.languages.iter().map(ToString::to_string).collect();
         }
-        service::check(&state.stores, &input, current.as_deref(), &existing).map_err(|errors| {
+        service::check(&state.app, &input, current.as_deref(), &existing).map_err(|errors| {
             errors
                 .into_iter()
                 .map(|(field, message)| (form_field(&field, &input, &kept), message))
@@ -619,16 +619,16 @@ async fn save_form(
     };
     if let Some(current) = &current
         && let Some(errors) =
-            service::participant_problems(&state.stores, current, &definition).await?
+            service::participant_problems(&state.app, current, &definition).await?
     {
         editor.errors = errors;
         (editor.fields, editor.questions) = (fields, questions);
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
     }
     let survey = match &current {
-        Some(current) => service::revise(&state.stores, current, definition).await?,
+        Some(current) => service::revise(&state.app, current, definition).await?,
         None => {
-            let created = service::create(&state.stores, signed_in.actor(), definition).await?;
+            let created = service::create(&state.app, signed_in.actor(), definition).await?;
             let Some(created) = created else {
                 editor.errors.insert(
                     "title".into(),
@@ -708,7 +708,7 @@ pub async fn publish(
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
     let mut survey = own_survey(&state, &signed_in, &slug).await?;
-    if service::asks_anonymity(&state.stores, &survey).await? {
+    if service::asks_anonymity(&state.app, &survey).await? {
         let ask = |problem: Option<String>, survey: Arc<Survey>| AnonymityPage {
             csrf: signed_in.session.csrf.clone(),
             role: signed_in.role,
@@ -726,7 +726,7 @@ pub async fn publish(
         };
         if anonymous != survey.anonymous {
             let access = survey.access;
-            let set = service::set_access(&state.stores, &survey, access, Some(anonymous)).await?;
+            let set = service::set_access(&state.app, &survey, access, Some(anonymous)).await?;
             match set {
                 Ok(changed) => survey = Arc::new(changed),
                 Err(errors) => {
@@ -740,7 +740,7 @@ pub async fn publish(
             }
         }
     }
-    match service::publish(&state.stores, signed_in.actor(), &survey).await {
+    match service::publish(&state.app, signed_in.actor(), &survey).await {
         // Published all the same: a text not translated shows in the default language.
         Ok(published) => Ok(match published.missing_translations().as_slice() {
             [] => back_to(&published),
@@ -785,7 +785,7 @@ pub async fn unpublish(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    let unpublished = service::unpublish(&state.stores, signed_in.actor(), &survey).await?;
+    let unpublished = service::unpublish(&state.app, signed_in.actor(), &survey).await?;
     Ok(back_to(&unpublished))
 }
 
@@ -847,7 +847,7 @@ pub async fn delete(
         let page = delete_page(&state, &signed_in, survey, error).await?;
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
     }
-    service::delete(&state.stores, signed_in.actor(), &survey).await?;
+    service::delete(&state.app, signed_in.actor(), &survey).await?;
     Ok(notice::redirect(
         &state,
         "/tenant",
@@ -864,7 +864,7 @@ pub async fn duplicate(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    match service::duplicate(&state.stores, signed_in.actor(), &survey).await? {
+    match service::duplicate(&state.app, signed_in.actor(), &survey).await? {
         Some(copy) => Ok(notice::redirect(
             &state,
             &format!("/tenant/surveys/{}", copy.slug),
