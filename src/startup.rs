@@ -193,7 +193,10 @@ impl Application {
         };
         let listener = TcpListener::bind(&settings.listen).map_err(listen_error)?;
         let port = listener.local_addr().map_err(listen_error)?.port();
-        let state = web::Data::new(AppState::new(stores.clone(), settings.web()));
+        let state = web::Data::new(AppState::new(
+            crate::service::App::new(stores.clone()),
+            settings.web(),
+        ));
         let time_requests = settings.metrics.listen.is_some();
         let readiness = state.readiness.clone();
         let funnel = state.funnel.clone();

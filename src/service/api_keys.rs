@@ -39,3 +39,43 @@ pub async fn revoke(app: &App, actor: Actor<'_>, key: &ApiKeyRecord) -> Result<b
     actor.record(app, AuditAction::KeyRevoked, detail).await?;
     Ok(true)
 }
+
+/// Who calls with an API key.
+#[derive(Debug)]
+pub struct KeyHolder {
+    /// The key's tenant.
+    pub tenant: std::sync::Arc<crate::domain::Tenant>,
+    /// The role the key acts with: its maker's now.
+    pub role: Role,
+    /// Who acts, as the audit log names them: the key's label and maker.
+    pub actor: String,
+}
+
+/// Who holds `key`, if it is a live key: a key has the role of the member who made it, read
+/// on each call, and dies with their membership (a key made by the operator, or before
+/// members existed, is the owner's).
+pub async fn holder(app: &App, key: &str) -> Result<Option<KeyHolder>, StoreError> {
+    let stores = app.stores();
+    let Some(record) = stores.api_keys.find(key).await? else {
+        return Ok(None);
+    };
+    let Some(tenant) = stores.tenants.get(&record.tenant).await? else {
+        return Ok(None);
+    };
+    let (role, actor) = match &record.member {
+        None => (Role::Owner, format!("API key \"{}\"", record.label)),
+        Some(email) => {
+            let members = stores.members.read(&tenant).await?;
+            let Some(role) = members.role_of(email) else {
+                return Ok(None);
+            };
+            let actor = format!("API key \"{}\" of {}", record.label, email.as_str());
+            (role, actor)
+        }
+    };
+    Ok(Some(KeyHolder {
+        tenant,
+        role,
+        actor,
+    }))
+}

@@ -147,3 +147,54 @@ async fn queue_retry(
         _ => Ok(()),
     }
 }
+
+/// What waits in a region hosting some of a tenant's surveys, to move home.
+#[derive(Debug)]
+pub struct Backlog {
+    /// The region, as people know it.
+    pub region: String,
+    /// How many answers wait, and how long the oldest has; `None` when the region could not
+    /// be asked in time.
+    pub waiting: Option<(u64, Option<Duration>)>,
+}
+
+/// How long a region is given to say what waits there.
+const ASK_BACKLOG: Duration = Duration::from_secs(2);
+
+/// What waits to move home in each other region hosting one of `surveys` (those whose
+/// answers move home), the regions asked one after another, each for at most 2 s.
+pub async fn backlogs(app: &App, tenant: &Tenant, surveys: &[&Survey]) -> Vec<Backlog> {
+    let stores = app.stores();
+    let regions = &stores.regions;
+    let Some(here) = regions.here() else {
+        return Vec::new();
+    };
+    let mut hosting: Vec<&RegionName> = surveys
+        .iter()
+        .filter(|survey| survey.residency == crate::domain::region::Residency::Home)
+        .flat_map(|survey| survey.hosting_regions(here))
+        .filter(|region| *region != here)
+        .collect();
+    hosting.sort();
+    hosting.dedup();
+    let mut shown = Vec::new();
+    for name in hosting {
+        let asked = async {
+            let there = stores.in_region(name).await?;
+            there.answer_queues.transfer_backlog(&tenant.slug).await
+        };
+        let waiting = match tokio::time::timeout(ASK_BACKLOG, asked).await {
+            Ok(Ok(backlog)) => Some(backlog),
+            Ok(Err(error)) => {
+                tracing::warn!(region = %name, error = %crate::telemetry::error_chain(&error), "cannot read what waits in a hosting region");
+                None
+            }
+            Err(_) => None,
+        };
+        let region = regions
+            .get(name)
+            .map_or_else(|| name.to_string(), |region| region.label.clone());
+        shown.push(Backlog { region, waiting });
+    }
+    shown
+}

@@ -1,11 +1,11 @@
-//! Mailings to a survey's participants: starting one (the rules the pages and the API share)
-//! and changing the templates they send.
+//! Mailings to a survey's participants: starting one (the rules the pages and the API share),
+//! following them, and the templates they send.
 
 use super::App;
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
 use crate::domain::language::LanguageTag;
-use crate::domain::mailing::{Mailing, MailingKind, Template, TemplateError};
+use crate::domain::mailing::{Mailing, MailingKind, Template, TemplateError, Templates};
 use crate::stores::StoreError;
 use crate::stores::mailings::StartError;
 
@@ -118,4 +118,25 @@ pub async fn opt_out(
         })
         .await?;
     Ok(())
+}
+
+/// `survey`'s mailings, newest first.
+pub async fn list(app: &App, survey: &Survey) -> Result<Vec<Mailing>, StoreError> {
+    app.stores().mailings.list(&survey.survey_ref()).await
+}
+
+/// One of `survey`'s mailings, as far as it got.
+pub async fn get(app: &App, survey: &Survey, id: &str) -> Result<Option<Mailing>, StoreError> {
+    let found = app.stores().mailings.get(&survey.survey_ref(), id).await?;
+    Ok(found.map(|(mailing, _)| mailing))
+}
+
+/// The templates `survey`'s mailings send (the built-in ones where none was saved).
+pub async fn templates(app: &App, survey: &Survey) -> Result<Templates, StoreError> {
+    let (templates, _) = app
+        .stores()
+        .mailings
+        .templates(&survey.survey_ref())
+        .await?;
+    Ok(templates)
 }

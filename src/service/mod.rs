@@ -3,6 +3,7 @@
 //! answer them; the rules of a use case live here, so one added to it cannot be missed by
 //! either side.
 
+pub mod accounts;
 pub mod answering;
 pub mod api_keys;
 pub mod audit;
@@ -15,6 +16,7 @@ pub mod operations;
 pub mod participants;
 pub mod quotas;
 pub mod responses;
+pub mod results;
 pub mod settings;
 pub mod surveys;
 pub mod tenants;
@@ -48,6 +50,11 @@ impl App {
     /// The key that encrypts session cookies.
     pub fn session_key(&self) -> &[u8; 64] {
         &self.stores.session_key
+    }
+
+    /// The installation's regions, as the operator's regions file names them.
+    pub fn regions(&self) -> &crate::regions::Regions {
+        &self.stores.regions
     }
 
     /// The stores, for the use cases of this layer only.

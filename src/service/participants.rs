@@ -1,17 +1,18 @@
-//! Adding a survey's participants, from the API's list or an uploaded sheet: every row
-//! checked against the survey and those listed already, then all written, or none.
+//! A survey's participants: adding them, from the API's list or an uploaded sheet (every row
+//! checked against the survey and those listed already, then all written, or none), listing,
+//! changing and removing them, and the attributes its answers are divided by.
 
 use bytes::Bytes;
 
 use super::App;
 use crate::domain::participant::{
-    self, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, RowError, SheetError,
+    self, AttributeIndex, GivenParticipant, MAX_LISTED_PROBLEMS, Participant, RowError, SheetError,
 };
 use crate::domain::{PrivateLink, Survey};
 use crate::export::workbook::Bounds;
 use crate::stores::StoreError;
-pub use crate::stores::participants::Totals;
 use crate::stores::participants::{AddError, participants_of};
+pub use crate::stores::participants::{ParticipantPage, Totals};
 
 /// Why participants were not added.
 #[derive(Debug, thiserror::Error)]
@@ -221,4 +222,112 @@ pub async fn edit(
         })
         .await?;
     Ok(Ok(changed))
+}
+
+/// One page of `survey`'s participants, in email order, from `after`, whose address starts
+/// with `search` when given.
+pub async fn page(
+    app: &App,
+    survey: &Survey,
+    search: Option<&str>,
+    after: Option<&str>,
+    count: usize,
+) -> Result<ParticipantPage, StoreError> {
+    let filed = survey.survey_ref();
+    app.stores()
+        .participants
+        .page(&filed, search, after, count)
+        .await
+}
+
+/// Every participant of `survey`, in email order (for the download: at most
+/// `participant::MAX_PARTICIPANTS`).
+pub async fn everyone(app: &App, survey: &Survey) -> Result<Vec<Participant>, StoreError> {
+    let mut everyone = Vec::new();
+    let mut after = None;
+    loop {
+        let page = page(app, survey, None, after.as_deref(), 1000).await?;
+        everyone.extend(page.participants);
+        match page.next {
+            Some(next) => after = Some(next),
+            None => return Ok(everyone),
+        }
+    }
+}
+
+/// How far `survey`'s participants have got, in counts.
+pub async fn totals(app: &App, survey: &Survey) -> Result<Totals, StoreError> {
+    app.stores().participants.totals(&survey.survey_ref()).await
+}
+
+/// The attributes `survey`'s participants were given; `None` if it never had participants.
+pub async fn attributes(app: &App, survey: &Survey) -> Result<Option<AttributeIndex>, StoreError> {
+    app.stores()
+        .participants
+        .attributes(&survey.survey_ref())
+        .await
+}
+
+/// One participant of `survey`.
+pub async fn get(app: &App, survey: &Survey, id: &str) -> Result<Option<Participant>, StoreError> {
+    app.stores()
+        .participants
+        .get(&survey.survey_ref(), id)
+        .await
+}
+
+/// Removes a participant: their link stops working. Whether there was one to remove.
+pub async fn remove(app: &App, survey: &Survey, id: &str) -> Result<bool, StoreError> {
+    app.stores()
+        .participants
+        .remove(&survey.survey_ref(), id)
+        .await
+}
+
+/// Keeps a checked sheet for a while, until its owner confirms the preview; its id.
+pub async fn hold_sheet(app: &App, survey: &Survey, sheet: Bytes) -> Result<String, StoreError> {
+    app.stores()
+        .participants
+        .hold_sheet(&survey.survey_ref(), sheet)
+        .await
+}
+
+/// Adds the participants of the sheet held as `held` (all rows, or none), then lets the
+/// sheet go; `None` if it was added already or has expired.
+pub async fn add_held_sheet(
+    app: &App,
+    survey: &Survey,
+    held: &str,
+) -> Result<Option<Result<Vec<Participant>, Refusal>>, StoreError> {
+    let store = &app.stores().participants;
+    let filed = survey.survey_ref();
+    let Some(bytes) = store.held_sheet(&filed, held).await? else {
+        return Ok(None);
+    };
+    let result = add_sheet(app, survey, &bytes).await?;
+    store.drop_sheet(&filed, held).await?;
+    Ok(Some(result))
+}
+
+/// Divides `survey`'s answers by these participant attributes, each value a segment; why
+/// not, if they cannot be (an anonymous survey, an attribute nobody was given or one with too
+/// many values).
+pub async fn set_segments(
+    app: &App,
+    survey: &Survey,
+    picked: Vec<String>,
+) -> Result<Result<(), String>, StoreError> {
+    let index = attributes(app, survey).await?;
+    let problem = crate::domain::segment::attribute_segments_problem(
+        &picked,
+        survey.anonymous,
+        index.as_ref(),
+    );
+    if let Some(problem) = problem {
+        return Ok(Err(problem));
+    }
+    let mut definition = survey.definition();
+    definition.segment_attributes = Some(picked);
+    super::surveys::revise(app, survey, definition).await?;
+    Ok(Ok(()))
 }

@@ -248,6 +248,41 @@ pub async fn own(
     app.stores().surveys.get(tenant, slug).await
 }
 
+/// A page of a tenant's surveys, in address order: `count` from the `first` (from 0), and
+/// how many it has in all.
+pub async fn page(
+    app: &App,
+    tenant: &crate::domain::TenantSlug,
+    first: usize,
+    count: usize,
+) -> Result<(usize, Vec<std::sync::Arc<Survey>>), StoreError> {
+    let stores = app.stores();
+    let slugs = stores.surveys.slugs(tenant).await?;
+    let mut surveys = Vec::new();
+    for slug in slugs.iter().skip(first).take(count) {
+        if let Some(survey) = stores.surveys.get(tenant, slug).await? {
+            surveys.push(survey);
+        }
+    }
+    Ok((slugs.len(), surveys))
+}
+
+/// A tenant's survey as storage has it this moment (not as cached): what an edit is
+/// compared with.
+pub async fn fresh(
+    app: &App,
+    tenant: &crate::domain::TenantSlug,
+    slug: &crate::domain::SurveySlug,
+) -> Result<Option<std::sync::Arc<Survey>>, StoreError> {
+    app.stores().surveys.fresh(tenant, slug).await
+}
+
+/// Every question `survey` has asked, in any of its versions: how an answer to a question
+/// since removed is still named, and how a retyped question gets a new id.
+pub async fn known_questions(app: &App, survey: &Survey) -> Result<Vec<Question>, StoreError> {
+    app.stores().surveys.known_questions(survey).await
+}
+
 /// A survey as the audit log names it: `"Title" (slug)`.
 pub fn named(survey: &Survey) -> String {
     format!("\"{}\" ({})", survey.title, survey.slug)

@@ -1,9 +1,16 @@
-//! Tenants across regions: a tenant's address (its slug) is one across the installation, so
-//! a new tenant may not take one that a tenant of another region has.
+//! Tenants, and their addresses across regions: a tenant's address (its slug) is one across
+//! the installation, so a new tenant may not take one that a tenant of another region has.
+
+use std::sync::Arc;
 
 use super::App;
-use crate::domain::TenantSlug;
+use crate::domain::{Tenant, TenantSlug};
 use crate::stores::StoreError;
+
+/// The tenant living in this region at this address, if there is one.
+pub async fn get(app: &App, slug: &TenantSlug) -> Result<Option<Arc<Tenant>>, StoreError> {
+    app.stores().tenants.get(slug).await
+}
 
 /// How long another region has to say whether it has an address: a sign-up waits on it.
 const REACH: std::time::Duration = std::time::Duration::from_secs(5);

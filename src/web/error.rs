@@ -57,6 +57,15 @@ pub enum WebError {
     Elsewhere(String),
 }
 
+impl From<crate::service::accounts::AccountError> for WebError {
+    fn from(error: crate::service::accounts::AccountError) -> Self {
+        match error {
+            crate::service::accounts::AccountError::Store(error) => WebError::Store(error),
+            hashing => WebError::Internal(hashing.to_string()),
+        }
+    }
+}
+
 /// The page shown for any error.
 #[derive(Template)]
 #[template(path = "error.html")]

@@ -2,7 +2,6 @@
 
 mod api;
 pub mod assets;
-mod audit;
 mod branding;
 pub mod client;
 mod download;
@@ -26,8 +25,6 @@ pub use error::WebError;
 pub use render::{render, render_with_status};
 
 use actix_web::web::{self, ServiceConfig};
-
-use crate::stores::Stores;
 
 /// Where `serve` listens when `CANVASS_LISTEN` is not set.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -87,8 +84,6 @@ impl Default for WebSettings {
 
 /// What every handler can reach.
 pub struct AppState {
-    /// The typed stores.
-    pub stores: Stores,
     /// The application's use cases.
     pub app: crate::service::App,
     /// Largest request body accepted.
@@ -133,11 +128,10 @@ impl AppState {
         self.mail_links().is_some()
     }
 
-    /// The state of an application over these stores.
-    pub fn new(stores: Stores, settings: WebSettings) -> Self {
+    /// The web side of the application `app`.
+    pub fn new(app: crate::service::App, settings: WebSettings) -> Self {
         Self {
-            app: crate::service::App::new(stores.clone()),
-            stores,
+            app,
             max_body_bytes: settings.max_body_bytes,
             body_timeout: settings.body_timeout,
             trusted_proxies: settings.trusted_proxies,

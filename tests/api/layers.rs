@@ -395,3 +395,40 @@ fn an_upward_import_and_a_loop_are_caught() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].len(), 2, "answer -> page -> answer: {found:?}");
 }
+
+/// Every arrow from the sites (`web/`) into storage (`stores/`, `storage/`), in words.
+fn sites_reaching_storage(src: &Path) -> Vec<String> {
+    let stored = [src.join("stores"), src.join("storage")];
+    imports(src)
+        .into_iter()
+        .filter(|(file, _)| file.starts_with(src.join("web")))
+        .flat_map(|(file, targets)| {
+            targets
+                .into_iter()
+                .filter(|target| stored.iter().any(|below| target.starts_with(below)))
+                .map(move |target| format!("{} imports {}", file.display(), target.display()))
+        })
+        .collect()
+}
+
+/// The sites and the API parse requests and render results; every use case, and so every
+/// read and write of storage, is a function of `service/` (docs/architecture.md).
+#[test]
+fn the_sites_reach_storage_only_through_the_service() {
+    let src = src();
+    let wrong = sites_reaching_storage(&src);
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    // The check sees an arrow when there is one.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let fake = dir.path().join("src");
+    for (file, text) in [
+        ("lib.rs", "pub mod stores;\npub mod web;\n"),
+        ("stores/mod.rs", "pub struct Stores;\n"),
+        ("web/mod.rs", "use crate::stores::Stores;\n"),
+    ] {
+        let path = fake.join(file);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("made");
+        std::fs::write(path, text).expect("written");
+    }
+    assert_eq!(sites_reaching_storage(&fake).len(), 1);
+}

@@ -11,7 +11,6 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
 
 use super::ApiError;
 use crate::domain::Tenant;
-use crate::domain::member::Role;
 use crate::web::AppState;
 use crate::web::roles::{Needs, refusal};
 
@@ -50,28 +49,10 @@ impl<R: Needs + 'static> FromRequest for ApiCaller<R> {
             let (Some(state), Some(key)) = (state, key) else {
                 return Err(ApiError::Unauthorized);
             };
-            let record = state
-                .stores
-                .api_keys
-                .find(&key)
+            let holder = crate::service::api_keys::holder(&state.app, &key)
                 .await?
                 .ok_or(ApiError::Unauthorized)?;
-            let tenant = state
-                .stores
-                .tenants
-                .get(&record.tenant)
-                .await?
-                .ok_or(ApiError::Unauthorized)?;
-            let (role, actor) = match &record.member {
-                // Made by an operator, or before members existed: the owner's key.
-                None => (Role::Owner, format!("API key \"{}\"", record.label)),
-                Some(email) => {
-                    let members = state.stores.members.read(&tenant).await?;
-                    let role = members.role_of(email).ok_or(ApiError::Unauthorized)?;
-                    let actor = format!("API key \"{}\" of {}", record.label, email.as_str());
-                    (role, actor)
-                }
-            };
+            let (tenant, role, actor) = (holder.tenant, holder.role, holder.actor);
             if !role.allows(R::ROLE) {
                 return Err(ApiError::Forbidden(refusal(role, R::ROLE)));
             }

@@ -10,7 +10,7 @@ use super::surveys::{SlugPath, find};
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::mailing::{Mailing, MailingKind};
 use crate::service::mailings as service;
-use crate::stores::participants::Totals;
+use crate::service::participants::Totals;
 use crate::web::AppState;
 use crate::web::roles::Editor;
 
@@ -73,10 +73,9 @@ pub async fn list(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
-    let at = survey.survey_ref();
     Ok(HttpResponse::Ok().json(Mailings {
-        mailings: state.stores.mailings.list(&at).await?,
-        totals: state.stores.participants.totals(&at).await?,
+        mailings: service::list(&state.app, &survey).await?,
+        totals: crate::service::participants::totals(&state.app, &survey).await?,
     }))
 }
 
@@ -95,8 +94,8 @@ pub async fn one(
 ) -> Result<HttpResponse, ApiError> {
     let MailingPath { slug, id } = path.into_inner();
     let survey = find(&state, &caller.tenant, &slug).await?;
-    match state.stores.mailings.get(&survey.survey_ref(), &id).await? {
-        Some((mailing, _)) => Ok(HttpResponse::Ok().json(mailing)),
+    match service::get(&state.app, &survey, &id).await? {
+        Some(mailing) => Ok(HttpResponse::Ok().json(mailing)),
         None => Err(ApiError::NotFound),
     }
 }

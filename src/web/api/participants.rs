@@ -197,16 +197,8 @@ pub async fn list(
     let after = super::checked_token(query.after).map_err(ApiError::BadRequest)?;
     let search = search_prefix(query.search.as_deref().unwrap_or_default())
         .map_err(|problem| ApiError::BadRequest(problem.to_owned()))?;
-    let page = state
-        .stores
-        .participants
-        .page(
-            &survey.survey_ref(),
-            search.as_deref(),
-            after.as_deref(),
-            PER_PAGE,
-        )
-        .await?;
+    let (search, after) = (search.as_deref(), after.as_deref());
+    let page = service::page(&state.app, &survey, search, after, PER_PAGE).await?;
     let url = state.survey_url(&request, &survey.tenant, &survey.slug);
     Ok(HttpResponse::Ok().json(ParticipantPage {
         participants: page
@@ -230,12 +222,7 @@ pub async fn remove(
 ) -> Result<HttpResponse, ApiError> {
     let ParticipantPath { slug, id } = path.into_inner();
     let survey = find(&state, &caller.tenant, &slug).await?;
-    match state
-        .stores
-        .participants
-        .remove(&survey.survey_ref(), &id)
-        .await?
-    {
+    match service::remove(&state.app, &survey, &id).await? {
         true => Ok(HttpResponse::NoContent().finish()),
         false => Err(ApiError::NotFound),
     }

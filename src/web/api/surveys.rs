@@ -18,8 +18,8 @@ use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Answer, Reference, SegmentId, Survey, SurveySlug, Tenant};
 use crate::export::SheetFormat;
-use crate::stores::exports::{ExportJob, ExportStatus};
-use crate::stores::responses::{DateRange, Filter, PER_PAGE, Standing};
+use crate::service::responses::{ExportJob, ExportStatus};
+use crate::service::results::{self, DateRange, Filter, PER_PAGE};
 use crate::web::AppState;
 use crate::web::download::{DownloadQuery, download};
 use crate::web::roles::{Editor, Viewer};
@@ -30,17 +30,14 @@ pub(super) async fn find(
     slug: &str,
 ) -> Result<Arc<Survey>, ApiError> {
     let slug = SurveySlug::parse(slug).map_err(|_| ApiError::NotFound)?;
-    state
-        .stores
-        .surveys
-        .get(&tenant.slug, &slug)
+    service::own(&state.app, &tenant.slug, &slug)
         .await?
         .ok_or(ApiError::NotFound)
 }
 
 /// The survey as the API shows it, in its state now.
 async fn document(state: &AppState, survey: &Survey) -> Result<HttpResponse, ApiError> {
-    let now = state.stores.survey_state(survey).await?;
+    let now = results::state_now(&state.app, survey).await?;
     Ok(HttpResponse::Ok().json(SurveyDocument::new(survey, now)))
 }
 
@@ -80,19 +77,16 @@ pub async fn list(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = page_asked(query.page)?;
-    let slugs = state.stores.surveys.slugs(&caller.tenant.slug).await?;
-    let total = slugs.len() as u64;
-    let mut surveys = Vec::new();
     let first = (page - 1).saturating_mul(SURVEYS_PER_PAGE);
-    for slug in slugs
-        .iter()
-        .skip(usize::try_from(first).unwrap_or(usize::MAX))
-        .take(SURVEYS_PER_PAGE as usize)
-    {
-        if let Some(survey) = state.stores.surveys.get(&caller.tenant.slug, slug).await? {
-            let now = state.stores.survey_state(&survey).await?;
-            surveys.push((survey, now));
-        }
+    let first = usize::try_from(first).unwrap_or(usize::MAX);
+    let tenant = &caller.tenant.slug;
+    let (total, found) =
+        service::page(&state.app, tenant, first, SURVEYS_PER_PAGE as usize).await?;
+    let total = total as u64;
+    let mut surveys = Vec::new();
+    for survey in found {
+        let now = results::state_now(&state.app, &survey).await?;
+        surveys.push((survey, now));
     }
     Ok(HttpResponse::Ok().json(SurveyList {
         surveys: surveys
@@ -136,7 +130,7 @@ pub async fn create(
             ),
             fields: Default::default(),
         })?;
-    let now = state.stores.survey_state(&survey).await?;
+    let now = results::state_now(&state.app, &survey).await?;
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
         .json(SurveyDocument::new(&survey, now)))
@@ -171,7 +165,7 @@ pub async fn update(
     JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &caller.tenant, &slug).await?;
-    let known = state.stores.surveys.known_questions(&current).await?;
+    let known = service::known_questions(&state.app, &current).await?;
     let definition = service::check(&state.app, &input, Some(&current), &known).map_err(invalid)?;
     if let Some(errors) = service::participant_problems(&state.app, &current, &definition).await? {
         return Err(invalid(errors));
@@ -248,12 +242,7 @@ pub async fn summary(
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
     let segment = segment_asked(&survey, query.segment.as_deref())?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .stores
-            .summary_report(&survey, segment.as_ref())
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(results::summary(&state.app, &survey, segment.as_ref()).await?))
 }
 
 /// The page asked for.
@@ -324,12 +313,7 @@ pub async fn responses(
             .map_err(ApiError::BadRequest)?,
         segment: segment_asked(&survey, query.segment.as_deref())?,
     };
-    let found = state
-        .stores
-        .results_of(&survey)
-        .await?
-        .response_page(&survey.survey_ref(), page, &filter)
-        .await?;
+    let found = results::page(&state.app, &survey, page, &filter).await?;
     let responses = if page > found.pages {
         Vec::new()
     } else {
@@ -420,10 +404,7 @@ pub async fn export_status(
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let job = state
-        .stores
-        .exports
-        .get(&caller.tenant.slug, &id)
+    let job = responses::export_job(&state.app, &caller.tenant.slug, &id)
         .await?
         .ok_or(ApiError::NotFound)?;
     Ok(HttpResponse::Ok().json(job))
@@ -470,29 +451,19 @@ pub async fn delete_response(
     let (slug, reference) = path.into_inner();
     let survey = find(&state, &caller.tenant, &slug).await?;
     let reference = Reference(reference);
-    let at = survey.survey_ref();
-    match state
-        .stores
-        .results_of(&survey)
-        .await?
-        .standing(&at, &[reference])
-        .await?[..]
-    {
-        [Standing::Counted] => {}
-        [Standing::Waiting] => {
-            return Err(ApiError::Conflict(
-                "that response is not counted yet; try again in a moment".into(),
-            ));
-        }
-        _ => {
-            return Err(ApiError::Missing(
-                "no counted response of this survey has that reference (a response just \
-                 submitted is counted within seconds: try again then)"
-                    .into(),
-            ));
-        }
+    let deleted = responses::delete(&state.app, caller.actor(), &survey, &[reference]).await?;
+    if !deleted.waiting.is_empty() {
+        return Err(ApiError::Conflict(
+            "that response is not counted yet; try again in a moment".into(),
+        ));
     }
-    responses::request_deletion(&state.app, caller.actor(), &survey, &[reference]).await?;
+    if deleted.counted.is_empty() {
+        return Err(ApiError::Missing(
+            "no counted response of this survey has that reference (a response just \
+             submitted is counted within seconds: try again then)"
+                .into(),
+        ));
+    }
     Ok(HttpResponse::Accepted().json(DeletionAccepted {
         reference,
         status: Deleting::Deleting,

@@ -13,13 +13,10 @@ use super::session::{
     AtLeast, cleared_session_cookie, form_token_cookie, new_form_token, read_public_form,
     session_cookie, session_id,
 };
-use crate::domain::account::{Account, Email, hash_password, password_problem, verify_password};
-use crate::domain::audit::AuditAction;
-use crate::domain::member::Role;
+use crate::domain::account::{Account, Email, password_problem};
 use crate::domain::slug::slugify;
 use crate::domain::{Subscription, Tenant, TenantSlug};
-use crate::stores::throttle::Gate;
-use crate::web::audit::record;
+use crate::service::accounts::{self, SignIn, SignedUp};
 use crate::web::client;
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
@@ -43,7 +40,7 @@ struct SignUpPage {
 
 /// The installation's regions as the sign-up page offers them.
 fn region_choices(state: &AppState) -> Vec<(String, String, bool)> {
-    let regions = &state.stores.regions;
+    let regions = state.app.regions();
     regions
         .all()
         .map(|region| {
@@ -150,7 +147,7 @@ pub async fn sign_up(
                     "Enter an email address like name@example.com.".to_owned(),
                 );
             }
-            Some(email) if state.stores.accounts.get(email).await?.is_some() => {
+            Some(email) if accounts::has_account(&state.app, email).await? => {
                 errors.insert(
                     "email",
                     "This address already has an account: sign in instead.".to_owned(),
@@ -187,28 +184,21 @@ pub async fn sign_up(
             time_zone: None,
             branding: Default::default(),
         };
-        // An address is one across regions: every other region is asked first, before
-        // anything is claimed here.
-        let created = match crate::service::tenants::taken_elsewhere(&state.app, slug).await {
-            Ok(false) => create_owner_and_tenant(&state, email, password, &tenant).await?,
-            Ok(true) => Created::SlugTaken,
-            Err(error) => {
-                tracing::warn!(error = %crate::telemetry::error_chain(&error), "a region could not say whether an address is free");
-                Created::Unchecked
-            }
-        };
+        let created = accounts::sign_up(&state.app, email, password, &tenant).await?;
         match created {
-            Created::Done(account) => return start_session(&request, &state, account, None).await,
-            Created::Unchecked => {
+            SignedUp::Done(account) => {
+                return start_session(&request, &state, account, None).await;
+            }
+            SignedUp::Unchecked => {
                 errors.insert("slug", UNCHECKED.to_owned());
             }
-            Created::EmailTaken => {
+            SignedUp::EmailTaken => {
                 errors.insert(
                     "email",
                     "This address already has an account: sign in instead.".to_owned(),
                 );
             }
-            Created::SlugTaken => {
+            SignedUp::SlugTaken => {
                 errors.insert("slug", TAKEN.to_owned());
             }
         }
@@ -235,16 +225,10 @@ const TAKEN: &str = "This address is taken: choose another.";
 const UNCHECKED: &str = "Whether this address is free could not be checked in every region just now: \
                          nothing was created. Please try again in a minute.";
 
-/// Whether a tenant has this address already.
+/// Whether a tenant has this address already (a suggestion: the sign-up asks again).
 async fn taken(state: &AppState, slug: &str) -> Result<bool, WebError> {
     Ok(match TenantSlug::parse(slug) {
-        Ok(slug) => {
-            state.stores.tenants.get(&slug).await?.is_some()
-                // A suggestion only: a region out of reach is asked again at the sign-up.
-                || crate::service::tenants::taken_elsewhere(&state.app, &slug)
-                    .await
-                    .unwrap_or(false)
-        }
+        Ok(slug) => accounts::address_taken(&state.app, &slug).await?,
         Err(_) => false,
     })
 }
@@ -274,68 +258,6 @@ pub async fn address(
     })))
 }
 
-/// How a sign-up ended.
-enum Created {
-    Done(Account),
-    EmailTaken,
-    SlugTaken,
-    /// Another region could not be asked whether the address is free.
-    Unchecked,
-}
-
-/// A sign-up whose account was made but whose tenant never was (the process died between the
-/// two writes) gives its address back after this long.
-const ABANDONED_AFTER: time::Duration = time::Duration::minutes(10);
-
-/// Makes the owner's account and then the tenant, all or nothing: the address is claimed
-/// first (create-only), the tenant's slug second, and a taken slug gives the address back, so
-/// no tenant is ever left without an owner and no sign-up holds a slug it did not get.
-async fn create_owner_and_tenant(
-    state: &AppState,
-    email: &Email,
-    password: String,
-    tenant: &Tenant,
-) -> Result<Created, WebError> {
-    let password_hash = hashed(password).await?;
-    let account = Account {
-        email: email.clone(),
-        tenant: tenant.slug.clone(),
-        password_hash,
-        created: OffsetDateTime::now_utc(),
-        password_set: None,
-    };
-    let accounts = &state.stores.accounts;
-    let claimed = match accounts.create(&account, None).await? {
-        Some(etag) => etag,
-        None => match abandoned(state, email).await? {
-            Some(old) => match accounts.create(&account, Some(&old)).await? {
-                Some(etag) => etag,
-                None => return Ok(Created::EmailTaken),
-            },
-            None => return Ok(Created::EmailTaken),
-        },
-    };
-    if state.stores.tenants.create(tenant).await? {
-        Ok(Created::Done(account))
-    } else {
-        accounts.remove(email, &claimed).await?;
-        Ok(Created::SlugTaken)
-    }
-}
-
-/// The ETag of the address's account if it belongs to a sign-up that never finished.
-pub(super) async fn abandoned(
-    state: &AppState,
-    email: &Email,
-) -> Result<Option<crate::storage::ETag>, WebError> {
-    let Some((account, etag)) = state.stores.accounts.get_versioned(email).await? else {
-        return Ok(None);
-    };
-    let old = OffsetDateTime::now_utc() - account.created > ABANDONED_AFTER;
-    let memberless = member_account(state, account).await?.is_none();
-    Ok((old && memberless).then_some(etag))
-}
-
 /// Starts a session for the account and goes to the dashboard, showing `welcome` there if
 /// given.
 pub(super) async fn start_session(
@@ -344,11 +266,7 @@ pub(super) async fn start_session(
     account: Account,
     welcome: Option<&str>,
 ) -> Result<HttpResponse, WebError> {
-    let session = state
-        .stores
-        .sessions
-        .start(account.tenant, account.email)
-        .await?;
+    let session = accounts::start_session(&state.app, account).await?;
     let mut response = match welcome {
         Some(text) => notice::redirect(state, "/tenant", text),
         None => HttpResponse::SeeOther()
@@ -387,132 +305,35 @@ pub async fn sign_in(
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let password = field(&form, "password").unwrap_or("").to_owned();
     let client = client::of_request(&request, &state);
-    let claim = match state
-        .stores
-        .sign_ins
-        .claim(&client, &email_text.to_lowercase())
-        .await?
-    {
-        Gate::Open(claim) => claim,
-        Gate::Closed(wait) => {
-            return Err(WebError::TooManyRequests(format!(
-                "Too many failed sign-ins from your connection. Please wait {} minutes and try \
+    let (status, error) =
+        match accounts::sign_in(&state.app, &client, &email_text, password).await? {
+            SignIn::Done(account) => return start_session(&request, &state, account, None).await,
+            SignIn::Throttled(wait) => {
+                return Err(WebError::TooManyRequests(format!(
+                    "Too many failed sign-ins from your connection. Please wait {} minutes and try \
                  again.",
-                wait.as_secs().div_ceil(60)
-            )));
-        }
-    };
-    let account = match Email::parse(&email_text) {
-        Some(email) => state.stores.accounts.get(&email).await?,
-        None => None,
-    };
-    // An account whose sign-up (or acceptance of an invitation) never finished, or whose
-    // member was removed, is not a member of the tenant it names.
-    let account = match account {
-        Some(account) => member_account(&state, account).await?,
-        None => None,
-    };
-    // Without an account, still spend the time of a check, so timing does not tell.
-    let hash = account
-        .as_ref()
-        .map(|a| a.password_hash.clone())
-        .unwrap_or_else(|| DUMMY_HASH.to_owned());
-    let matches = verified(password, hash).await?;
-    match account {
-        Some(account) if matches => {
-            state.stores.sign_ins.passed(claim).await?;
-            if let Some(role) = member_role(&state, &account).await?
-                && sso_required(&state, &account.tenant, role).await?
-            {
-                let csrf = new_form_token();
-                let page = SignInPage {
-                    csrf: csrf.clone(),
-                    email: email_text,
-                    error: Some(SSO_REQUIRED.into()),
-                    elsewhere: sign_in_elsewhere(&state),
-                };
-                return page_with_token(&request, StatusCode::FORBIDDEN, &csrf, &page);
+                    wait.as_secs().div_ceil(60)
+                )));
             }
-            record::<WebError>(
-                &state,
-                &account.tenant,
-                account.email.as_str(),
-                AuditAction::SignIn,
-                "with a password",
-            )
-            .await?;
-            start_session(&request, &state, account, None).await
-        }
-        _ => {
-            let csrf = new_form_token();
-            let page = SignInPage {
-                csrf: csrf.clone(),
-                email: email_text,
-                error: Some("The email address or the password is not right.".into()),
-                elsewhere: sign_in_elsewhere(&state),
-            };
-            page_with_token(&request, StatusCode::UNAUTHORIZED, &csrf, &page)
-        }
-    }
-}
-
-/// The account, if its address is a member of the tenant it names.
-pub(super) async fn member_account(
-    state: &AppState,
-    account: Account,
-) -> Result<Option<Account>, WebError> {
-    let Some(tenant) = state.stores.tenants.get(&account.tenant).await? else {
-        return Ok(None);
+            SignIn::ProviderRequired => (StatusCode::FORBIDDEN, SSO_REQUIRED),
+            SignIn::Refused => (
+                StatusCode::UNAUTHORIZED,
+                "The email address or the password is not right.",
+            ),
+        };
+    let csrf = new_form_token();
+    let page = SignInPage {
+        csrf: csrf.clone(),
+        email: email_text,
+        error: Some(error.into()),
+        elsewhere: sign_in_elsewhere(&state),
     };
-    let members = state.stores.members.read(&tenant).await?;
-    Ok(members.get(&account.email).is_some().then_some(account))
-}
-
-/// The role of the account's address in the tenant it names, if it is a member.
-async fn member_role(state: &AppState, account: &Account) -> Result<Option<Role>, WebError> {
-    let Some(tenant) = state.stores.tenants.get(&account.tenant).await? else {
-        return Ok(None);
-    };
-    Ok(state
-        .stores
-        .members
-        .read(&tenant)
-        .await?
-        .role_of(&account.email))
+    page_with_token(&request, status, &csrf, &page)
 }
 
 /// Why a password is refused where the tenant requires single sign-on.
 pub(super) const SSO_REQUIRED: &str = "Your organisation signs in through its own identity \
      provider: use \"Sign in with single sign-on\" below.";
-
-/// Whether a member of this role must sign in to the tenant through its provider.
-pub(super) async fn sso_required(
-    state: &AppState,
-    tenant: &crate::domain::TenantSlug,
-    role: Role,
-) -> Result<bool, WebError> {
-    let settings = state.stores.tenant_settings.get(tenant).await?;
-    Ok(settings.sso.is_some_and(|sso| sso.binds(role)))
-}
-
-/// The argon2id hash of a password, made on the blocking pool (it takes tens of
-/// milliseconds of CPU).
-pub(super) async fn hashed(password: String) -> Result<String, WebError> {
-    web::block(move || hash_password(&password))
-        .await
-        .map_err(|e| WebError::Internal(e.to_string()))?
-        .map_err(WebError::Internal)
-}
-
-/// Whether a password matches a stored hash, checked on the blocking pool.
-pub(super) async fn verified(password: String, hash: String) -> Result<bool, WebError> {
-    web::block(move || verify_password(&password, &hash))
-        .await
-        .map_err(|e| WebError::Internal(e.to_string()))
-}
-
-/// An argon2id hash of a password nobody has, checked when an address has no account.
-const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$7m5m9Kx9P0M6pW6rW9Lk6XhYcJ1oN3R0d3F3b1l1a0k";
 
 /// `POST /tenant/sign-out`: ends the session everywhere and clears the cookie.
 pub async fn sign_out(
@@ -523,7 +344,7 @@ pub async fn sign_out(
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
     if let Some(id) = session_id(&request, &state) {
-        state.stores.sessions.end(&id).await?;
+        accounts::end_session(&state.app, &id).await?;
     }
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, "/tenant/sign-in"))

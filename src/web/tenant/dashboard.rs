@@ -11,8 +11,8 @@ use crate::domain::member::Role;
 use crate::web::roles::Viewer;
 use time::OffsetDateTime;
 
-use crate::domain::region::{RegionName, Residency};
 use crate::domain::{Survey, SurveyState, Tenant};
+use crate::service::{results, surveys};
 use crate::telemetry::error_chain;
 use crate::web::{AppState, WebError};
 
@@ -41,44 +41,19 @@ struct Waiting {
     backlog: Option<(u64, Option<String>)>,
 }
 
-/// How long a region is given to say what waits there before the dashboard says it could
-/// not ask.
-const ASK_REGION: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// What waits to move home in each other region hosting one of `surveys`.
-async fn waiting(state: &AppState, tenant: &Tenant, surveys: &[Row]) -> Vec<Waiting> {
-    let regions = &state.stores.regions;
-    let Some(here) = regions.here() else {
-        return Vec::new();
-    };
-    let mut hosting: Vec<&RegionName> = surveys
-        .iter()
-        .filter(|row| row.survey.residency == Residency::Home)
-        .flat_map(|row| row.survey.hosting_regions(here))
-        .filter(|region| *region != here)
-        .collect();
-    hosting.sort();
-    hosting.dedup();
-    let mut shown = Vec::new();
-    for name in hosting {
-        let asked = async {
-            let there = state.stores.in_region(name).await?;
-            there.answer_queues.transfer_backlog(&tenant.slug).await
-        };
-        let backlog = match tokio::time::timeout(ASK_REGION, asked).await {
-            Ok(Ok((count, oldest))) => Some((count, oldest.map(waited))),
-            Ok(Err(error)) => {
-                tracing::warn!(region = %name, error = %error_chain(&error), "cannot read what waits in a hosting region");
-                None
-            }
-            Err(_) => None,
-        };
-        let region = regions
-            .get(name)
-            .map_or_else(|| name.to_string(), |region| region.label.clone());
-        shown.push(Waiting { region, backlog });
-    }
-    shown
+/// What waits to move home in each other region hosting one of the tenant's surveys.
+async fn waiting(state: &AppState, tenant: &Tenant, rows: &[Row]) -> Vec<Waiting> {
+    let surveys: Vec<&Survey> = rows.iter().map(|row| &*row.survey).collect();
+    let backlogs = crate::service::hosting::backlogs(&state.app, tenant, &surveys).await;
+    backlogs
+        .into_iter()
+        .map(|backlog| Waiting {
+            region: backlog.region,
+            backlog: backlog
+                .waiting
+                .map(|(count, oldest)| (count, oldest.map(waited))),
+        })
+        .collect()
 }
 
 /// How long an answer has waited, in words.
@@ -115,32 +90,28 @@ pub async fn show(
     let zone = signed_in.tenant.zone();
     let now = OffsetDateTime::now_utc();
     let mut rows = Vec::new();
-    for slug in state.stores.surveys.slugs(tenant).await?.iter() {
-        if let Some(survey) = state.stores.surveys.get(tenant, slug).await? {
-            let read = async {
-                let results = state.stores.results_of(&survey).await?;
-                results.summaries.read(&survey.survey_ref()).await
-            };
-            let responses = match read.await {
-                Ok(read) => Some(read.doc.summary.total),
-                Err(error) => {
-                    tracing::error!(%tenant, survey = %slug, error = %error_chain(&error), "a summary on the dashboard cannot be read");
-                    None
-                }
-            };
-            let counted = responses.unwrap_or(0);
-            rows.push(Row {
-                url: state.survey_address(&request, &survey),
-                state: survey.state(now, counted),
-                closed_because: survey.closure(now, counted).map(|c| c.describe()),
-                closes: survey.closes_at.map(|at| zone.describe(at)),
-                percent: survey
-                    .response_limit
-                    .map(|limit| (counted.saturating_mul(100) / limit.max(1)).min(100)),
-                survey,
-                responses,
-            });
-        }
+    let (_, surveys) = surveys::page(&state.app, tenant, 0, usize::MAX).await?;
+    for survey in surveys {
+        let slug = &survey.slug;
+        let responses = match results::counted(&state.app, &survey).await {
+            Ok(counted) => Some(counted),
+            Err(error) => {
+                tracing::error!(%tenant, survey = %slug, error = %error_chain(&error), "a summary on the dashboard cannot be read");
+                None
+            }
+        };
+        let counted = responses.unwrap_or(0);
+        rows.push(Row {
+            url: state.survey_address(&request, &survey),
+            state: survey.state(now, counted),
+            closed_because: survey.closure(now, counted).map(|c| c.describe()),
+            closes: survey.closes_at.map(|at| zone.describe(at)),
+            percent: survey
+                .response_limit
+                .map(|limit| (counted.saturating_mul(100) / limit.max(1)).min(100)),
+            survey,
+            responses,
+        });
     }
     let waiting = waiting(&state, &signed_in.tenant, &rows).await;
     let notice = notice::take(&request, &state);

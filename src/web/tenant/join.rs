@@ -4,16 +4,11 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use time::OffsetDateTime;
 
-use super::auth::{SSO_REQUIRED, abandoned, hashed, page_with_token, sso_required, start_session};
+use super::auth::{SSO_REQUIRED, page_with_token, start_session};
 use super::session::{new_form_token, read_public_form};
-use crate::domain::Tenant;
-use crate::domain::account::password_problem;
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Invitation;
-use crate::stores::membership::Joined;
-use crate::web::audit::record;
+use crate::service::accounts::{self, Joined};
 use crate::web::forms::field;
 use crate::web::{AppState, WebError};
 
@@ -31,22 +26,6 @@ struct JoinPage {
     password_allowed: bool,
 }
 
-/// The tenant and the live invitation a link's token leads to.
-async fn invitation(
-    state: &AppState,
-    token: &str,
-) -> Result<Option<(std::sync::Arc<Tenant>, Invitation)>, WebError> {
-    let Some((slug, id)) = state.stores.members.invitation_of(token).await? else {
-        return Ok(None);
-    };
-    let Some(tenant) = state.stores.tenants.get(&slug).await? else {
-        return Ok(None);
-    };
-    let members = state.stores.members.read(&tenant).await?;
-    let live = members.invitation(&id, OffsetDateTime::now_utc()).cloned();
-    Ok(live.map(|invitation| (tenant, invitation)))
-}
-
 pub(super) fn gone() -> WebError {
     WebError::Gone(
         "This invitation was used, withdrawn or has expired. Ask whoever invited you for a new \
@@ -61,8 +40,10 @@ pub async fn show(
     state: web::Data<AppState>,
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, invitation) = invitation(&state, &token).await?.ok_or_else(gone)?;
-    let sso = state.stores.tenant_settings.get(&tenant.slug).await?.sso;
+    let (tenant, invitation) = accounts::invitation(&state.app, &token)
+        .await?
+        .ok_or_else(gone)?;
+    let sso = accounts::provider(&state.app, &tenant.slug).await?;
     let password_allowed = !sso.as_ref().is_some_and(|sso| sso.binds(invitation.role));
     let csrf = new_form_token();
     let page = JoinPage {
@@ -85,10 +66,11 @@ pub async fn accept(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let form = read_public_form(&request, payload, &state).await?;
-    let (tenant, invitation) = invitation(&state, &token).await?.ok_or_else(gone)?;
+    let (tenant, invitation) = accounts::invitation(&state.app, &token)
+        .await?
+        .ok_or_else(gone)?;
     let password = field(&form, "password").unwrap_or("").to_owned();
-    let email = invitation.email.clone();
-    if sso_required(&state, &tenant.slug, invitation.role).await? {
+    if accounts::provider_required(&state.app, &tenant.slug, invitation.role).await? {
         return Err(WebError::Forbidden(SSO_REQUIRED.into()));
     }
     let refuse = |error: String| {
@@ -104,31 +86,9 @@ pub async fn accept(
         };
         page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page)
     };
-    if let Some(problem) = password_problem(&password, email.as_str()) {
-        return refuse(problem);
-    }
-    let password_hash = hashed(password).await?;
-    let stores = &state.stores;
-    let mut joined = stores
-        .join(&tenant, &invitation.id, &email, password_hash.clone(), None)
-        .await?;
-    if matches!(joined, Joined::AddressTaken)
-        && let Some(old) = abandoned(&state, &email).await?
-    {
-        joined = stores
-            .join(&tenant, &invitation.id, &email, password_hash, Some(&old))
-            .await?;
-    }
+    let joined = accounts::join(&state.app, &tenant, &invitation, password).await?;
     match joined {
         Joined::Member(member, account) => {
-            record::<WebError>(
-                &state,
-                &tenant.slug,
-                email.as_str(),
-                AuditAction::MemberJoined,
-                format!("as {}, invited by {}", member.role, invitation.invited_by),
-            )
-            .await?;
             let welcome = format!(
                 "Welcome to {}: you are {} here.",
                 tenant.name,
@@ -141,6 +101,7 @@ pub async fn accept(
              organisation. Ask to be invited with another address."
                 .into(),
         ),
-        Joined::Refused(_) => Err(gone()),
+        Joined::Refused => Err(gone()),
+        Joined::Weak(problem) => refuse(problem),
     }
 }

@@ -23,7 +23,7 @@ use crate::domain::markdown;
 use crate::domain::member::Role;
 use crate::i18n::language_name;
 use crate::service::mailings as service;
-use crate::stores::participants::Totals;
+use crate::service::participants::Totals;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
 use crate::web::{AppState, WebError, render_with_status};
@@ -126,11 +126,9 @@ async fn page(
     survey: Arc<Survey>,
     language: LanguageTag,
 ) -> Result<MailingsPage, WebError> {
-    let at = survey.survey_ref();
-    let stores = &state.stores;
-    let totals = stores.participants.totals(&at).await?;
-    let mailings = stores.mailings.list(&at).await?;
-    let (templates, _) = stores.mailings.templates(&at).await?;
+    let totals = crate::service::participants::totals(&state.app, &survey).await?;
+    let mailings = service::list(&state.app, &survey).await?;
+    let templates = service::templates(&state.app, &survey).await?;
     let default = &survey.offered_languages()[0];
     let editors = MailingKind::ALL
         .into_iter()
@@ -191,8 +189,7 @@ pub async fn show(
 /// What a sample letter is addressed to in a preview: the first participant, or a made-up
 /// one.
 async fn sample(state: &AppState, survey: &Survey) -> Result<Values, WebError> {
-    let at = survey.survey_ref();
-    let first = state.stores.participants.page(&at, None, None, 1).await?;
+    let first = crate::service::participants::page(&state.app, survey, None, None, 1).await?;
     let url = format!(
         "{}/s/{}/{}",
         state

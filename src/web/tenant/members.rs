@@ -12,9 +12,8 @@ use super::notice;
 use super::session::{AtLeast, SignedIn};
 use crate::domain::Tenant;
 use crate::domain::account::Email;
-use crate::domain::audit::AuditAction;
-use crate::domain::member::{Invitation, Member, Role};
-use crate::mail::invitation_message;
+use crate::domain::member::{Invitation, Member, MemberError, Role};
+use crate::service::members;
 use crate::web::forms::field;
 use crate::web::roles::Owner;
 use crate::web::{AppState, WebError, render, render_with_status};
@@ -77,28 +76,20 @@ pub async fn confirm_remove(
     query: web::Query<Named>,
 ) -> Result<HttpResponse, WebError> {
     let email = Email::parse(&query.email).ok_or(WebError::NotFound)?;
-    let members = state.stores.members.read(&signed_in.tenant).await?;
-    let member = members
-        .members
-        .iter()
-        .find(|m| m.email == email)
-        .cloned()
-        .ok_or(WebError::NotFound)?;
-    let owners = members
-        .members
-        .iter()
-        .filter(|m| m.role == Role::Owner)
-        .count();
-    if member.role == Role::Owner && owners == 1 {
-        return Ok(notice::redirect(
-            &state,
-            "/tenant/members",
-            &format!(
-                "{} is the only owner, so they stay: make someone else an owner first.",
-                email.as_str()
-            ),
-        ));
-    }
+    let member = match members::removable(&state.app, &signed_in.tenant, &email).await? {
+        Ok(member) => member,
+        Err(MemberError::LastOwner) => {
+            return Ok(notice::redirect(
+                &state,
+                "/tenant/members",
+                &format!(
+                    "{} is the only owner, so they stay: make someone else an owner first.",
+                    email.as_str()
+                ),
+            ));
+        }
+        Err(_) => return Err(WebError::NotFound),
+    };
     render(&RemovePage {
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
@@ -109,7 +100,7 @@ pub async fn confirm_remove(
 }
 
 async fn page(state: &AppState, signed_in: &SignedIn) -> Result<MembersPage, WebError> {
-    let members = state.stores.members.read(&signed_in.tenant).await?;
+    let members = members::read(&state.app, &signed_in.tenant).await?;
     let now = OffsetDateTime::now_utc();
     Ok(MembersPage {
         csrf: signed_in.session.csrf.clone(),
@@ -158,8 +149,7 @@ pub async fn invite(
         });
         return render_with_status(actix_web::http::StatusCode::UNPROCESSABLE_ENTITY, &members);
     };
-    let invited_by = signed_in.session.email.as_str();
-    match crate::service::members::invite(
+    match members::invite(
         &state.app,
         signed_in.actor(),
         &signed_in.tenant,
@@ -176,9 +166,15 @@ pub async fn invite(
             let link = crate::links::invitation(&site, &token);
             let mailed = mail_site.is_some();
             if mailed {
-                let mail =
-                    invitation_message(&email, &signed_in.tenant.name, role, invited_by, &link);
-                state.stores.mail.send(&mail).await?;
+                let to = (&email, role);
+                members::mail_invitation(
+                    &state.app,
+                    signed_in.actor(),
+                    &signed_in.tenant,
+                    to,
+                    &link,
+                )
+                .await?;
             }
             let mut members = page(&state, &signed_in).await?;
             members.new_link = Some((link, email, mailed));
@@ -209,23 +205,17 @@ pub async fn set_role(
     let role = field(&form, "role")
         .and_then(Role::parse)
         .ok_or_else(|| WebError::BadRequest("Choose a role: viewer, editor or owner.".into()))?;
-    let changed = state
-        .stores
-        .members
-        .change(&signed_in.tenant, |members| members.set_role(&email, role))
-        .await?;
+    let changed = members::set_role(
+        &state.app,
+        signed_in.actor(),
+        &signed_in.tenant,
+        &email,
+        role,
+    )
+    .await?;
     let left_owners = changed.is_ok() && email == signed_in.session.email && role != Role::Owner;
     let text = match changed {
-        Ok(()) => {
-            signed_in
-                .record(
-                    &state,
-                    AuditAction::RoleChanged,
-                    format!("{} is now {role}", email.as_str()),
-                )
-                .await?;
-            format!("{} is now {}.", email.as_str(), role.with_article())
-        }
+        Ok(()) => format!("{} is now {}.", email.as_str(), role.with_article()),
         Err(reason) => reason.to_string(),
     };
     // Stepping down from owner leaves this page behind.
@@ -246,25 +236,13 @@ pub async fn remove(
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
     let email = named(&form)?;
-    let removed = state
-        .stores
-        .remove_member(&signed_in.tenant, &email)
-        .await?;
+    let removed = members::remove(&state.app, signed_in.actor(), &signed_in.tenant, &email).await?;
     let left = removed.is_ok() && email == signed_in.session.email;
     let text = match removed {
-        Ok(member) => {
-            signed_in
-                .record(
-                    &state,
-                    AuditAction::MemberRemoved,
-                    format!("{} ({})", member.email.as_str(), member.role),
-                )
-                .await?;
-            format!(
-                "{} was removed: their sessions and API keys no longer work.",
-                email.as_str()
-            )
-        }
+        Ok(_) => format!(
+            "{} was removed: their sessions and API keys no longer work.",
+            email.as_str()
+        ),
         Err(reason) => reason.to_string(),
     };
     let back = if left {
@@ -283,30 +261,9 @@ pub async fn withdraw(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     signed_in.checked_form(payload, &state).await?;
-    let withdrawn = state
-        .stores
-        .members
-        .change(&signed_in.tenant, |members| {
-            members
-                .withdraw(&id)
-                .ok_or(crate::domain::member::MemberError::NoInvitation)
-        })
-        .await?;
-    let Ok(invitation) = withdrawn else {
-        return Err(WebError::NotFound);
-    };
-    state
-        .stores
-        .members
-        .unlink_invitation(&invitation.id)
-        .await?;
-    signed_in
-        .record(
-            &state,
-            AuditAction::InvitationWithdrawn,
-            format!("{} as {}", invitation.email.as_str(), invitation.role),
-        )
-        .await?;
+    let invitation = members::withdraw(&state.app, signed_in.actor(), &signed_in.tenant, &id)
+        .await?
+        .ok_or(WebError::NotFound)?;
     Ok(notice::redirect(
         &state,
         "/tenant/members",

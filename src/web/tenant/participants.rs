@@ -18,7 +18,6 @@ use crate::domain::participant::{
     Access, GivenParticipant, MAX_LISTED_PROBLEMS, Moment, Participant, ParticipantStatus,
     search_prefix,
 };
-use crate::domain::segment::attribute_segments_problem;
 use crate::export::{SheetFormat, text_sheet};
 use crate::i18n::language_name;
 use crate::service::participants::{self as service, Refusal};
@@ -145,17 +144,16 @@ async fn page(
     survey: Arc<Survey>,
     query: &ListQuery,
 ) -> Result<ParticipantsPage, WebError> {
-    let filed = survey.survey_ref();
     // A search too long to match any address is no search.
     let typed = query.search.as_deref().unwrap_or_default();
     let search = search_prefix(typed).ok().flatten();
-    let store = &state.stores.participants;
-    let listed = store
-        .page(&filed, search.as_deref(), query.after.as_deref(), PER_PAGE)
-        .await?;
+    let after = query.after.as_deref();
+    let listed = service::page(&state.app, &survey, search.as_deref(), after, PER_PAGE).await?;
     let url = state.survey_url(request, &survey.tenant, &survey.slug);
-    let totals = store.totals(&filed).await?;
-    let index = store.attributes(&filed).await?.unwrap_or_default();
+    let totals = service::totals(&state.app, &survey).await?;
+    let index = service::attributes(&state.app, &survey)
+        .await?
+        .unwrap_or_default();
     let segment_choices = index
         .names
         .iter()
@@ -305,11 +303,7 @@ pub async fn import(
             render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown)
         }
         Ok(given) => {
-            let held = state
-                .stores
-                .participants
-                .hold_sheet(&survey.survey_ref(), bytes.clone())
-                .await?;
+            let held = service::hold_sheet(&state.app, &survey, bytes.clone()).await?;
             let mut columns = vec!["Email".to_owned(), "Name".into(), "Language".into()];
             let attributes: Vec<String> = given
                 .iter()
@@ -387,15 +381,11 @@ pub async fn confirm(
     signed_in.check_csrf(field(&form, "csrf"))?;
     let (slug, held) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let filed = survey.survey_ref();
-    let store = &state.stores.participants;
-    let Some(bytes) = store.held_sheet(&filed, &held).await? else {
+    let Some(result) = service::add_held_sheet(&state.app, &survey, &held).await? else {
         return Err(WebError::Gone(
             "This import was added already or has expired: import the file again.".into(),
         ));
     };
-    let result = service::add_sheet(&state.app, &survey, &bytes).await?;
-    store.drop_sheet(&filed, &held).await?;
     match result {
         Ok(added) => Ok(added_notice(&state, &survey, added.len())),
         Err(refusal) => {
@@ -417,12 +407,7 @@ pub async fn remove(
     signed_in.check_csrf(field(&form, "csrf"))?;
     let (slug, id) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    match state
-        .stores
-        .participants
-        .remove(&survey.survey_ref(), &id)
-        .await?
-    {
+    match service::remove(&state.app, &survey, &id).await? {
         true => Ok(notice::redirect(
             &state,
             &address(&survey),
@@ -486,13 +471,7 @@ pub async fn segments(
         .filter(|(name, _)| name == "segment")
         .map(|(_, value)| value.clone())
         .collect();
-    let index = state
-        .stores
-        .participants
-        .attributes(&survey.survey_ref())
-        .await?;
-    let problem = attribute_segments_problem(&picked, survey.anonymous, index.as_ref());
-    if let Some(problem) = problem {
+    if let Err(problem) = service::set_segments(&state.app, &survey, picked.clone()).await? {
         let said = capitalised(&problem);
         return Ok(notice::redirect(
             &state,
@@ -500,9 +479,6 @@ pub async fn segments(
             &format!("{said}."),
         ));
     }
-    let mut definition = survey.definition();
-    definition.segment_attributes = Some(picked.clone());
-    crate::service::surveys::revise(&state.app, &survey, definition).await?;
     let text = match picked.as_slice() {
         [] => "Answers are not divided by any attribute.".to_owned(),
         names => format!(
@@ -589,10 +565,7 @@ async fn edit_page(
     survey: Arc<Survey>,
     id: &str,
 ) -> Result<EditPage, WebError> {
-    let participant = state
-        .stores
-        .participants
-        .get(&survey.survey_ref(), id)
+    let participant = service::get(&state.app, &survey, id)
         .await?
         .ok_or(WebError::NotFound)?;
     let url = state.survey_url(request, &survey.tenant, &survey.slug);
@@ -690,22 +663,8 @@ pub async fn download(
         _ => return Err(WebError::NotFound),
     };
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let filed = survey.survey_ref();
     let url = state.survey_url(&request, &survey.tenant, &survey.slug);
-    let mut everyone = Vec::new();
-    let mut after = None;
-    loop {
-        let page = state
-            .stores
-            .participants
-            .page(&filed, None, after.as_deref(), 1000)
-            .await?;
-        everyone.extend(page.participants);
-        match page.next {
-            Some(next) => after = Some(next),
-            None => break,
-        }
-    }
+    let everyone = service::everyone(&state.app, &survey).await?;
     let attributes: std::collections::BTreeSet<String> = everyone
         .iter()
         .flat_map(|p| p.person.attributes.keys().cloned())

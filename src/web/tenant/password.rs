@@ -6,11 +6,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-use super::auth::{hashed, member_account, page_with_token, start_session};
+use super::auth::{page_with_token, start_session};
 use super::session::{new_form_token, read_public_form};
-use crate::domain::account::{Email, password_problem};
-use crate::domain::audit::AuditAction;
-use crate::web::audit::record;
+use crate::domain::account::Email;
+use crate::service::accounts::{self, Reset};
 use crate::web::forms::field;
 use crate::web::{AppState, WebError};
 
@@ -49,18 +48,8 @@ pub async fn forgot(
 ) -> Result<HttpResponse, WebError> {
     let form = read_public_form(&request, payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
-    if let Some(email) = Email::parse(&email_text)
-        && let Some(site) = state.mail_links()
-        && let Some(account) = state.stores.accounts.get(&email).await?
-        && member_account(&state, account).await?.is_some()
-    {
-        let token = state.stores.accounts.reset_link(&email).await?;
-        let link = crate::links::password_reset(site, &token);
-        state
-            .stores
-            .mail
-            .send(&crate::mail::reset_message(&email, &link))
-            .await?;
+    if let Some(site) = state.mail_links() {
+        accounts::send_reset_link(&state.app, &email_text, site).await?;
     }
     let csrf = new_form_token();
     let page = ForgotPage {
@@ -95,10 +84,7 @@ pub async fn reset_form(
     state: web::Data<AppState>,
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let email = state
-        .stores
-        .accounts
-        .reset_email(&token)
+    let email = accounts::reset_email(&state.app, &token)
         .await?
         .ok_or_else(expired)?;
     let csrf = new_form_token();
@@ -120,36 +106,21 @@ pub async fn reset(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let form = read_public_form(&request, payload, &state).await?;
-    let accounts = &state.stores.accounts;
-    let email = accounts.reset_email(&token).await?.ok_or_else(expired)?;
     let password = field(&form, "password").unwrap_or("").to_owned();
-    if let Some(problem) = password_problem(&password, email.as_str()) {
-        let csrf = new_form_token();
-        let page = ResetPage {
-            csrf: csrf.clone(),
-            token: token.into_inner(),
-            email,
-            error: Some(problem),
-        };
-        return page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page);
-    }
-    let password_hash = hashed(password).await?;
-    // Used up before it takes effect: of two racing posts, one sets the password.
-    if accounts.use_reset(&token).await? != Some(email.clone())
-        || !accounts.set_password(&email, &password_hash).await?
-    {
-        return Err(expired());
-    }
-    state.stores.sessions.end_all_of(&email, None).await?;
-    let account = accounts.get(&email).await?.ok_or_else(expired)?;
-    record::<WebError>(
-        &state,
-        &account.tenant,
-        email.as_str(),
-        AuditAction::PasswordReset,
-        "every other session was signed out",
-    )
-    .await?;
+    let account = match accounts::reset_password(&state.app, &token, password).await? {
+        Reset::Done(account) => account,
+        Reset::Expired => return Err(expired()),
+        Reset::Weak(email, problem) => {
+            let csrf = new_form_token();
+            let page = ResetPage {
+                csrf: csrf.clone(),
+                token: token.into_inner(),
+                email,
+                error: Some(problem),
+            };
+            return page_with_token(&request, StatusCode::UNPROCESSABLE_ENTITY, &csrf, &page);
+        }
+    };
     start_session(
         &request,
         &state,

@@ -1,7 +1,6 @@
 //! A survey's results on the tenant site: the summary with charts, pages of responses, and
 //! one response at a time.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -16,7 +15,7 @@ use super::{notice, own_survey};
 use crate::domain::member::Role;
 use crate::domain::summary::{QuestionReport, Stats, median, nps_groups};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
-use crate::stores::responses::{self, DateRange, Filter, MAX_SEARCH_CHARS};
+use crate::service::results::{self, Asked, DateRange, Filter, MAX_SEARCH_CHARS};
 use crate::web::roles::Viewer;
 use crate::web::{AppState, WebError, render};
 
@@ -154,20 +153,11 @@ pub async fn summary(
         Ok(segment) => (segment, None),
         Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
     };
-    let mut report = state
-        .stores
-        .summary_report(&survey, segment.as_ref())
-        .await?;
+    let mut report = results::summary(&state.app, &survey, segment.as_ref()).await?;
     let mut picker = SegmentPicker::new(std::mem::take(&mut report.segments), segment.as_ref());
     picker.error = segment_error;
     // The queue its answers wait on: at home, or in the region they stay in.
-    let waiting = state
-        .stores
-        .results_of(&survey)
-        .await?
-        .answer_queues
-        .waiting(signed_in.tenant.subscription)
-        .await?;
+    let waiting = results::waiting(&state.app, &survey, signed_in.tenant.subscription).await?;
     let questions = report
         .questions
         .iter()
@@ -190,10 +180,7 @@ pub async fn summary(
         })
         .collect();
     let exports = state.server_exports
-        || state
-            .stores
-            .tenant_settings
-            .get(&signed_in.tenant.slug)
+        || crate::service::settings::read(&state.app, &signed_in.tenant.slug)
             .await?
             .export_database_url
             .is_some();
@@ -368,7 +355,6 @@ pub async fn responses(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, WebError> {
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let at = survey.survey_ref();
     let (from, to) = (
         query.from.as_deref().map(str::trim),
         query.to.as_deref().map(str::trim),
@@ -385,61 +371,34 @@ pub async fn responses(
         range,
         segment: segment.clone(),
     };
-    let results = state.stores.results_of(&survey).await?;
-    // One summary read for the page and the segment picker.
-    let doc = results.summaries.read(&at).await?.doc;
     let text = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
     if text.is_some_and(|text| text.chars().count() > MAX_SEARCH_CHARS) {
         filter_error = Some(format!("search for at most {MAX_SEARCH_CHARS} characters"));
     }
-    let (found, search) = match text.filter(|_| filter_error.is_none()) {
-        Some(text) => {
-            let hits = results
-                .search_responses(&at, &doc, text, query.before)
-                .await?;
-            let found = responses::ResponsePage {
-                total: hits.responses.len() as u64,
-                exact: true,
-                page: 1,
-                pages: 1,
-                responses: hits.responses,
-                numbers: hits.numbers,
-            };
-            let search = SearchView {
-                text: text.to_owned(),
-                searched: hits.searched,
-                older: hits.older,
-            };
-            (found, Some(search))
-        }
-        None => {
-            let page = query.page.unwrap_or(1);
-            let found = results.response_page_in(&at, &doc, page, &filter).await?;
-            (found, None)
-        }
+    let asked = match text.filter(|_| filter_error.is_none()) {
+        Some(text) => Asked::Words(text, query.before),
+        None => Asked::Page(query.page.unwrap_or(1), &filter),
     };
-    let mut picker = SegmentPicker::new(
-        results.segment_reports_in(&survey, &doc).await?,
-        segment.as_ref(),
-    );
+    let listing = results::listing(&state.app, &survey, asked).await?;
+    let search = match (listing.searched, text) {
+        (Some(searched), Some(text)) => Some(SearchView {
+            text: text.to_owned(),
+            searched: searched.range,
+            older: searched.older,
+        }),
+        _ => None,
+    };
+    let (found, records, pending) = (listing.found, listing.deletions, listing.pending);
+    let mut picker = SegmentPicker::new(listing.segments, segment.as_ref());
     picker.error = segment_error;
     // Dates are digits and dashes once parsed: safe in a link as they are.
     let filter = range.map_or_else(String::new, |_| {
         format!("&from={}&to={}", from.unwrap_or(""), to.unwrap_or(""))
     });
-    let records = results.deletions.records(&at).await?;
-    // Deletions asked for but not yet applied by a worker (seconds, usually): their rows are
-    // left out now, and the count without a filter goes down by them at once.
-    let pending: BTreeSet<Reference> = records
-        .iter()
-        .map(|record| record.reference)
-        .filter(|reference| !doc.deleted.contains(reference))
-        .collect();
     let rows = found
         .numbers
         .iter()
         .zip(&found.responses)
-        .filter(|(_, answer)| !pending.contains(&answer.reference))
         .map(|(n, answer)| (*n, response_row(&survey, answer)))
         .collect();
     let unfiltered = range.is_none() && segment.is_none() && search.is_none();
@@ -516,7 +475,7 @@ impl ResponsePage {
         answer: &Answer,
         place: Option<(u64, u64)>,
     ) -> Result<Self, WebError> {
-        let known = state.stores.surveys.known_questions(&survey).await?;
+        let known = crate::service::surveys::known_questions(&state.app, &survey).await?;
         let mut answers: Vec<(String, String)> = survey
             .questions
             .iter()
@@ -588,11 +547,7 @@ pub async fn response(
 ) -> Result<HttpResponse, WebError> {
     let (slug, n) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let (answer, total) = state
-        .stores
-        .results_of(&survey)
-        .await?
-        .response_at(&survey.survey_ref(), n)
+    let (answer, total) = results::response_at(&state.app, &survey, n)
         .await?
         .ok_or(WebError::NotFound)?;
     render(&ResponsePage::new(&state, &signed_in, survey, &answer, Some((n, total))).await?)
@@ -608,18 +563,13 @@ pub async fn file(
     let (slug, reference, question) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let reference = Reference(reference);
-    let answer = state
-        .stores
-        .results_of(&survey)
-        .await?
-        .answers
-        .get(&survey.survey_ref(), reference)
+    let answer = results::response(&state.app, &survey, reference)
         .await?
         .ok_or(WebError::NotFound)?;
     let file = answer.file(&question).ok_or(WebError::NotFound)?;
     let now = time::OffsetDateTime::now_utc();
     let link = crate::web::files::signed_link(
-        &state.stores.signing_key,
+        state.app.signing_key(),
         &survey.tenant,
         &survey.slug,
         reference,
@@ -639,12 +589,7 @@ pub async fn response_by_reference(
 ) -> Result<HttpResponse, WebError> {
     let (slug, reference) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
-    let answer = state
-        .stores
-        .results_of(&survey)
-        .await?
-        .answers
-        .get(&survey.survey_ref(), Reference(reference))
+    let answer = results::response(&state.app, &survey, Reference(reference))
         .await?
         .ok_or(WebError::NotFound)?;
     render(&ResponsePage::new(&state, &signed_in, survey, &answer, None).await?)

@@ -13,10 +13,8 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use subtle::ConstantTimeEq;
 
 use crate::domain::Tenant;
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
-use crate::stores::{SESSION_LIFETIME, Session};
-use crate::web::audit::record;
+use crate::service::accounts::{SESSION_LIFETIME, Session};
 use crate::web::forms::{field, read_form};
 use crate::web::roles::{Needs, refusal};
 use crate::web::{AppState, WebError};
@@ -68,23 +66,6 @@ impl SignedIn {
         }
     }
 
-    /// Adds what this member did to the tenant's audit log.
-    pub async fn record(
-        &self,
-        state: &AppState,
-        action: AuditAction,
-        detail: impl Into<String>,
-    ) -> Result<(), WebError> {
-        record(
-            state,
-            &self.tenant.slug,
-            self.session.email.as_str(),
-            action,
-            detail,
-        )
-        .await
-    }
-
     /// Refuses a state-changing form whose CSRF token is not this session's.
     pub fn check_csrf(&self, posted: Option<&str>) -> Result<(), WebError> {
         match posted {
@@ -104,7 +85,7 @@ fn csrf_refused() -> WebError {
 
 /// The encryption key of session cookies.
 fn cookie_key(state: &AppState) -> Key {
-    Key::from(&state.stores.session_key)
+    Key::from(state.app.session_key())
 }
 
 /// The cookie encrypted (and so tamper-proof) with the site's key: how every cookie that
@@ -193,14 +174,8 @@ impl<R: Needs + 'static> FromRequest for AtLeast<R> {
 /// The member signed in with this session, if the session is live and they are still a
 /// member of its tenant (a removed member's sessions end with their membership).
 pub async fn signed_in(state: &AppState, id: &str) -> Result<Option<SignedIn>, WebError> {
-    let Some(session) = state.stores.sessions.get(id).await? else {
-        return Ok(None);
-    };
-    let Some(tenant) = state.stores.tenants.get(&session.tenant).await? else {
-        return Ok(None);
-    };
-    let members = state.stores.members.read(&tenant).await?;
-    Ok(members.role_of(&session.email).map(|role| SignedIn {
+    let found = crate::service::accounts::signed_in(&state.app, id).await?;
+    Ok(found.map(|(tenant, session, role)| SignedIn {
         tenant,
         session,
         role,

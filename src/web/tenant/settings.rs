@@ -5,24 +5,21 @@
 //! network's answer would tell a tenant what the server can reach.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use sqlx::{Connection, PgConnection};
 
 use super::session::{AtLeast, SignedIn};
-use crate::domain::audit::AuditAction;
 use crate::domain::member::Role;
 use crate::web::roles::Owner;
 use crate::web::upload;
 
 use crate::domain::branding::{self, BrandingError, MAX_LOGO_BYTES, logo_type};
 use crate::domain::{Tenant, Zone};
-use crate::sso::{Provider, SsoSettings};
-use crate::stores::tenant_settings::masked;
+use crate::service::settings::{self as service, LogoChange, masked};
+use crate::sso::SsoSettings;
 use crate::web::forms::field;
 use crate::web::{AppState, WebError, render, render_with_status};
 
@@ -56,11 +53,7 @@ pub(super) struct SettingsPage {
 }
 
 pub(super) async fn page(state: &AppState, signed_in: &SignedIn) -> Result<SettingsPage, WebError> {
-    let settings = state
-        .stores
-        .tenant_settings
-        .get(&signed_in.tenant.slug)
-        .await?;
+    let settings = service::read(&state.app, &signed_in.tenant.slug).await?;
     Ok(SettingsPage {
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
@@ -106,22 +99,7 @@ pub async fn save_zone(
         settings.zone_error = Some("Pick a time zone from the list.".into());
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
     };
-    let zone = zone.to_string();
-    state
-        .stores
-        .tenants
-        .change(&signed_in.tenant.slug, |tenant| {
-            tenant.time_zone = Some(zone.clone());
-        })
-        .await?;
-    crate::service::hosting::refresh_tenant(&state.app, &signed_in.tenant.slug).await?;
-    signed_in
-        .record(
-            &state,
-            AuditAction::SettingsChanged,
-            format!("time zone {zone}"),
-        )
-        .await?;
+    service::set_zone(&state.app, signed_in.actor(), zone).await?;
     Ok(saved())
 }
 
@@ -162,35 +140,12 @@ pub async fn save_branding(
     if settings.accent_error.is_some() || settings.logo_error.is_some() {
         return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
     }
-    let slug = &signed_in.tenant.slug;
-    let store = &state.stores.tenant_settings;
-    // The logo is stored first: a record naming it is written only once it is there.
     let logo = match logo {
-        Some(Ok(bytes)) => Some(Some(store.set_logo(slug, bytes).await?)),
-        _ if remove => Some(None),
-        _ => None,
+        Some(Ok(bytes)) => LogoChange::New(bytes),
+        _ if remove => LogoChange::Remove,
+        _ => LogoChange::Keep,
     };
-    state
-        .stores
-        .tenants
-        .change(slug, |tenant| {
-            tenant.branding.accent = accent.clone();
-            if let Some(logo) = &logo {
-                tenant.branding.logo = logo.clone();
-            }
-        })
-        .await?;
-    if logo == Some(None) {
-        store.remove_logo(slug).await?;
-    }
-    crate::service::hosting::refresh_tenant(&state.app, slug).await?;
-    signed_in
-        .record(
-            &state,
-            AuditAction::SettingsChanged,
-            "the look of the public pages",
-        )
-        .await?;
+    service::set_branding(&state.app, signed_in.actor(), accent, logo).await?;
     Ok(saved())
 }
 
@@ -224,47 +179,14 @@ pub async fn save(
         .unwrap_or("")
         .trim()
         .to_owned();
-    let export_database_url = if field(&form, "action") == Some("clear") || url.is_empty() {
-        None
-    } else {
-        let problem = match crate::export::check_target(&state.export_hosts, &url) {
-            Err(refused) => Some(format!("Canvass cannot use this database: {refused}.")),
-            Ok(()) => connect(&url).await.err(),
-        };
-        if let Some(problem) = problem {
-            let mut settings = page(&state, &signed_in).await?;
-            settings.error = Some(problem);
-            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
-        }
-        Some(url)
-    };
-    state
-        .stores
-        .tenant_settings
-        .change(&signed_in.tenant.slug, |settings| {
-            settings.export_database_url = export_database_url.clone();
-        })
-        .await?;
-    signed_in
-        .record(&state, AuditAction::SettingsChanged, "the export database")
-        .await?;
-    Ok(saved())
-}
-
-/// Connects once, within 5 seconds; the reason of a failure goes to the log only.
-async fn connect(url: &str) -> Result<(), String> {
-    let failed = || "Canvass could not connect to this database.".to_owned();
-    match tokio::time::timeout(Duration::from_secs(5), PgConnection::connect(url)).await {
-        Ok(Ok(connection)) => {
-            let _ = connection.close().await;
-            Ok(())
-        }
-        Ok(Err(error)) => {
-            tracing::info!(%error, "a tenant's export database could not be reached");
-            Err(failed())
-        }
-        Err(_) => Err(failed()),
+    let url = (field(&form, "action") != Some("clear") && !url.is_empty()).then_some(url);
+    let set = service::set_export_database(&state.app, signed_in.actor(), &state.export_hosts, url);
+    if let Err(problem) = set.await? {
+        let mut settings = page(&state, &signed_in).await?;
+        settings.error = Some(problem);
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &settings);
     }
+    Ok(saved())
 }
 
 /// `POST /tenant/settings/sso`: sets (after discovery works) or removes the provider.
@@ -275,50 +197,22 @@ pub async fn save_sso(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let form = signed_in.checked_form(payload, &state).await?;
-    let slug = &signed_in.tenant.slug;
-    let current = super::sso::settings_of(&state, slug).await?;
-    let chosen = if field(&form, "action") == Some("remove") {
-        None
-    } else {
+    let chosen = (field(&form, "action") != Some("remove")).then(|| {
         let text = |name| field(&form, name).unwrap_or("").trim().to_owned();
-        // A blank secret keeps the one saved (it is never shown back).
-        let secret = match text("client_secret") {
-            typed if typed.is_empty() => current
-                .as_ref()
-                .map(|c| c.client_secret.clone())
-                .unwrap_or_default(),
-            typed => typed,
-        };
-        let settings = SsoSettings {
+        SsoSettings {
             issuer: text("issuer"),
             client_id: text("client_id"),
-            client_secret: secret,
+            client_secret: text("client_secret"),
             required: field(&form, "required") == Some("on"),
-        };
-        if let Err(error) = Provider::discover(&settings, &state.sso_hosts).await {
-            let mut page = page(&state, &signed_in).await?;
-            page.sso_error = Some(error.to_string());
-            page.sso_redirect = super::sso::callback_url(&state, &request);
-            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
         }
-        Some(settings)
-    };
-    let detail = match &chosen {
-        Some(settings) => format!(
-            "single sign-on through {}{}",
-            settings.issuer,
-            if settings.required { ", required" } else { "" }
-        ),
-        None => "single sign-on removed".to_owned(),
-    };
-    state
-        .stores
-        .tenant_settings
-        .change(slug, |settings| settings.sso = chosen.clone())
-        .await?;
-    signed_in
-        .record(&state, AuditAction::SettingsChanged, detail)
-        .await?;
+    });
+    let set = service::set_provider(&state.app, signed_in.actor(), &state.sso_hosts, chosen);
+    if let Err(error) = set.await? {
+        let mut page = page(&state, &signed_in).await?;
+        page.sso_error = Some(error);
+        page.sso_redirect = super::sso::callback_url(&state, &request);
+        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &page);
+    }
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, "/tenant/settings?saved=1#sso-title"))
         .finish())

@@ -9,15 +9,12 @@ use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
-use time::OffsetDateTime;
 
-use super::auth::{member_account, start_session};
+use super::auth::start_session;
 use super::session::{read_public_form, seal, unseal};
 use crate::domain::TenantSlug;
-use crate::domain::audit::AuditAction;
+use crate::service::accounts::{self, Joined};
 use crate::sso::{Flow, Provider, SsoError, SsoSettings};
-use crate::stores::membership::Joined;
-use crate::web::audit::record;
 use crate::web::{AppState, WebError, render_with_status};
 
 /// The cookie that carries a sign-in in progress.
@@ -48,7 +45,7 @@ pub(super) async fn settings_of(
     state: &AppState,
     tenant: &TenantSlug,
 ) -> Result<Option<SsoSettings>, WebError> {
-    Ok(state.stores.tenant_settings.get(tenant).await?.sso)
+    Ok(accounts::provider(&state.app, tenant).await?)
 }
 
 fn refused(organisation: &str, error: String) -> Result<HttpResponse, WebError> {
@@ -157,10 +154,7 @@ pub async fn callback(
         ));
     };
     let slug = TenantSlug::parse(&flow.tenant).map_err(|_| WebError::NotFound)?;
-    let tenant = state
-        .stores
-        .tenants
-        .get(&slug)
+    let tenant = crate::service::tenants::get(&state.app, &slug)
         .await?
         .ok_or(WebError::NotFound)?;
     let settings = settings_of(&state, &slug).await?.ok_or_else(|| {
@@ -181,15 +175,10 @@ pub async fn callback(
     };
     let account = match &flow.invitation {
         Some(token) => {
-            let Some((invited_to, id)) = state.stores.members.invitation_of(token).await? else {
-                return Err(super::join::gone());
+            let invitation = match accounts::invitation(&state.app, token).await? {
+                Some((invited_to, invitation)) if invited_to.slug == slug => invitation,
+                _ => return Err(super::join::gone()),
             };
-            let members = state.stores.members.read(&tenant).await?;
-            let invitation = members
-                .invitation(&id, OffsetDateTime::now_utc())
-                .filter(|_| invited_to == slug)
-                .cloned()
-                .ok_or_else(super::join::gone)?;
             if invitation.email != email {
                 return Err(WebError::Forbidden(format!(
                     "The invitation is for {}, and the identity provider signed you in as {}.",
@@ -197,26 +186,8 @@ pub async fn callback(
                     email.as_str()
                 )));
             }
-            // A member who signs in through the provider has no password here.
-            match state
-                .stores
-                .join(&tenant, &invitation.id, &email, String::new(), None)
-                .await?
-            {
-                Joined::Member(member, account) => {
-                    record::<WebError>(
-                        &state,
-                        &slug,
-                        email.as_str(),
-                        AuditAction::MemberJoined,
-                        format!(
-                            "as {} through single sign-on, invited by {}",
-                            member.role, invitation.invited_by
-                        ),
-                    )
-                    .await?;
-                    account
-                }
+            match accounts::join_through_provider(&state.app, &tenant, &invitation).await? {
+                Joined::Member(_, account) => account,
                 Joined::AddressTaken => {
                     return Err(WebError::Forbidden(
                         "This address already has a Canvass account, and an address belongs to \
@@ -224,30 +195,18 @@ pub async fn callback(
                             .into(),
                     ));
                 }
-                Joined::Refused(_) => return Err(super::join::gone()),
+                Joined::Refused | Joined::Weak(_) => return Err(super::join::gone()),
             }
         }
         None => {
-            let account = match state.stores.accounts.get(&email).await? {
-                Some(account) if account.tenant == slug => member_account(&state, account).await?,
-                _ => None,
-            };
-            let account = account.ok_or_else(|| {
+            let account = accounts::signed_in_by_provider(&state.app, &slug, &email).await?;
+            account.ok_or_else(|| {
                 WebError::Forbidden(format!(
                     "{} is not a member of {}: ask one of its owners for an invitation.",
                     email.as_str(),
                     tenant.name
                 ))
-            })?;
-            record::<WebError>(
-                &state,
-                &slug,
-                email.as_str(),
-                AuditAction::SignIn,
-                "through single sign-on",
-            )
-            .await?;
-            account
+            })?
         }
     };
     let mut response = start_session(&request, &state, account, None).await?;
@@ -269,12 +228,10 @@ pub async fn join(
 ) -> Result<HttpResponse, WebError> {
     read_public_form(&request, payload, &state).await?;
     let token = token.into_inner();
-    let (slug, _) = state
-        .stores
-        .members
-        .invitation_of(&token)
+    let (tenant, _) = accounts::invitation(&state.app, &token)
         .await?
         .ok_or_else(super::join::gone)?;
+    let slug = tenant.slug.clone();
     let settings = settings_of(&state, &slug).await?.ok_or_else(|| {
         WebError::BadRequest("This organisation does not use single sign-on.".into())
     })?;

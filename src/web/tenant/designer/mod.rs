@@ -366,7 +366,7 @@ impl DesignerPage {
 }
 
 fn page(state: &AppState, signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> DesignerPage {
-    let regions = &state.stores.regions;
+    let regions = state.app.regions();
     let regions = regions
         .all()
         .map(|region| {
@@ -570,10 +570,7 @@ async fn save_form(
     // owner's changes are shown again, unsaved, and a second Save replaces the other version.
     let current = match current {
         Some(survey) => {
-            let fresh = state
-                .stores
-                .surveys
-                .fresh(&survey.tenant, &survey.slug)
+            let fresh = service::fresh(&state.app, &survey.tenant, &survey.slug)
                 .await?
                 .ok_or(WebError::NotFound)?;
             if !edited_from.is_empty() && edited_from != edit_token(&fresh) {
@@ -592,7 +589,7 @@ async fn save_form(
         .map(|q| q.index)
         .collect();
     let existing = match &current {
-        Some(survey) => state.stores.surveys.known_questions(survey).await?,
+        Some(survey) => service::known_questions(&state.app, survey).await?,
         None => Vec::new(),
     };
     let checked = input_of(&fields, &editor.zone, &questions).and_then(|mut input| {
@@ -806,13 +803,9 @@ async fn delete_page(
     survey: Arc<Survey>,
     error: Option<String>,
 ) -> Result<DeletePage, WebError> {
-    let answers = state
-        .stores
-        .summaries
-        .read(&survey.survey_ref())
+    let answers = crate::service::results::counted(&state.app, &survey)
         .await
-        .ok()
-        .map(|read| read.doc.summary.total);
+        .ok();
     Ok(DeletePage {
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
