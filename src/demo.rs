@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use crate::domain::account::{Account, Email, hash_password};
 use crate::domain::definition::Definition;
+use crate::domain::definition::checked::for_one_region;
 use crate::domain::{
     Answer, Question, QuestionId, QuestionKind, RawAnswers, Subscription, Survey, SurveySlug,
     Tenant, TenantSlug,
@@ -53,7 +54,7 @@ pub fn survey(now: OffsetDateTime) -> Survey {
     Survey::draft(
         slug(TenantSlug::parse, TENANT),
         slug(SurveySlug::parse, SURVEY),
-        Definition {
+        for_one_region(Definition {
             title: "How was your visit?".into(),
             description: Some(
                 "Tell us about your last visit to one of our coffee bars. It takes two minutes."
@@ -114,7 +115,8 @@ pub fn survey(now: OffsetDateTime) -> Survey {
                 ),
             ],
             ..Definition::default()
-        },
+        })
+        .expect("the demo survey passes the definition check"),
         now,
     )
     .published()

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use time::OffsetDateTime;
 
 use crate::domain::definition::Definition;
+use crate::domain::definition::checked::for_one_region;
 use crate::domain::{
     Answer, AnswerValue, QuestionId, Reference, SurveyId, SurveyRef, SurveySlug, TenantSlug,
 };
@@ -107,7 +108,7 @@ pub(super) async fn seed(
                     ..Survey::draft(
                         tenant(premium),
                         survey(i),
-                        Definition {
+                        for_one_region(Definition {
                             title: format!("Benchmark {i}"),
                             description: None,
                             questions: vec![
@@ -135,7 +136,8 @@ pub(super) async fn seed(
                                 question("comments", QuestionKind::LongText),
                             ],
                             ..Definition::default()
-                        },
+                        })
+                        .expect("the benchmark's survey passes the definition check"),
                         now,
                     )
                     .published()

@@ -742,7 +742,7 @@ mod tests {
         Survey::draft(
             TenantSlug::parse("acme").expect("a slug"),
             SurveySlug::parse("colours").expect("a slug"),
-            Definition {
+            crate::domain::definition::checked::for_one_region(Definition {
                 title: "Colours".into(),
                 description: None,
                 questions: vec![
@@ -785,7 +785,8 @@ mod tests {
                     ),
                 ],
                 ..Definition::default()
-            },
+            })
+            .expect("checked"),
             OffsetDateTime::UNIX_EPOCH,
         )
         .published()

@@ -13,7 +13,7 @@ use super::{AnswerValue, QuestionId, RawAnswers, Survey, SurveySlug, Target, Ten
 /// The survey a definition describes, if it is valid.
 fn survey_of(definition: Value) -> Result<Survey, super::definition::DefinitionErrors> {
     let input: SurveyInput = serde_json::from_value(definition).expect("the input shape");
-    let checked = input.check(&[])?;
+    let checked = crate::domain::definition::checked::for_one_region(input.check(&[])?)?;
     Ok(Survey::draft(
         TenantSlug::parse("acme").expect("a slug"),
         SurveySlug::parse("flow").expect("a slug"),

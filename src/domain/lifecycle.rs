@@ -106,7 +106,7 @@ mod tests {
         Survey::draft(
             TenantSlug::parse("acme").expect("a slug"),
             SurveySlug::parse("team").expect("a slug"),
-            definition,
+            crate::domain::definition::checked::for_one_region(definition).expect("checked"),
             OffsetDateTime::UNIX_EPOCH,
         )
     }

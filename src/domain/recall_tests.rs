@@ -10,7 +10,7 @@ use super::{RawAnswers, Survey, SurveySlug, TenantSlug, recall};
 
 fn survey_of(definition: Value) -> Result<Survey, DefinitionErrors> {
     let input: SurveyInput = serde_json::from_value(definition).expect("the input shape");
-    let checked = input.check(&[])?;
+    let checked = crate::domain::definition::checked::for_one_region(input.check(&[])?)?;
     Ok(Survey::draft(
         TenantSlug::parse("acme").expect("a slug"),
         SurveySlug::parse("recall").expect("a slug"),

@@ -441,11 +441,14 @@ mod tests {
         let mut survey = Survey::draft(
             crate::domain::TenantSlug::parse("acme").expect("a slug"),
             crate::domain::SurveySlug::parse("trip").expect("a slug"),
-            crate::domain::definition::Definition {
-                title: "Trip".into(),
-                questions: questions.to_vec(),
-                ..Default::default()
-            },
+            crate::domain::definition::checked::for_one_region(
+                crate::domain::definition::Definition {
+                    title: "Trip".into(),
+                    questions: questions.to_vec(),
+                    ..Default::default()
+                },
+            )
+            .expect("checked"),
             time::OffsetDateTime::UNIX_EPOCH,
         );
         let beach = SegmentId::parse("place:Beach").expect("valid");
@@ -491,11 +494,14 @@ mod tests {
         let mut survey = Survey::draft(
             crate::domain::TenantSlug::parse("acme").expect("a slug"),
             crate::domain::SurveySlug::parse("pulse").expect("a slug"),
-            crate::domain::definition::Definition {
-                title: "Pulse".into(),
-                segment_attributes: Some(vec!["team".into()]),
-                ..Default::default()
-            },
+            crate::domain::definition::checked::for_one_region(
+                crate::domain::definition::Definition {
+                    title: "Pulse".into(),
+                    segment_attributes: Some(vec!["team".into()]),
+                    ..Default::default()
+                },
+            )
+            .expect("checked"),
             time::OffsetDateTime::UNIX_EPOCH,
         );
         let team = SegmentKey::Attribute("team".into());

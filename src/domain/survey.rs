@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::definition::Definition;
+use super::definition::checked::{CheckedDefinition, Replaced};
 use super::language::LanguageTag;
 use super::participant::Access;
 use super::quota::Quota;
@@ -167,9 +168,10 @@ impl Survey {
     pub fn draft(
         tenant: TenantSlug,
         slug: SurveySlug,
-        definition: Definition,
+        definition: CheckedDefinition,
         now: OffsetDateTime,
     ) -> Self {
+        let definition = definition.into_definition();
         Self {
             tenant,
             slug,
@@ -246,7 +248,8 @@ impl Survey {
 
     /// Replaces the title, description, questions and pages. Editing a published survey starts
     /// a new version, so answers given earlier keep the version they were given against.
-    pub fn revise(&mut self, definition: Definition, now: OffsetDateTime) {
+    pub fn revise(&mut self, definition: CheckedDefinition, now: OffsetDateTime) {
+        let definition = definition.into_definition();
         if self.published {
             self.version += 1;
         }
@@ -290,6 +293,18 @@ impl Survey {
             }
         };
         self.updated = now;
+    }
+
+    /// What the definition checker needs of it, when a definition replaces it.
+    pub fn replaced(&self) -> Replaced<'_> {
+        Replaced {
+            was_published: self.published || self.was_published,
+            access: self.access,
+            anonymous: self.anonymous,
+            segment_attributes: &self.segment_attributes,
+            residency: self.residency,
+            regions: &self.regions,
+        }
     }
 
     /// Its own definition, as it stands (translations included): to change one part of it.
@@ -472,7 +487,7 @@ mod tests {
         let draft = Survey::draft(
             TenantSlug::parse("acme").expect("a slug"),
             SurveySlug::parse("team").expect("a slug"),
-            definition("Team", vec![question]),
+            checked(definition("Team", vec![question])),
             OffsetDateTime::UNIX_EPOCH,
         );
         if published { draft.published() } else { draft }
@@ -498,6 +513,10 @@ mod tests {
             after.closes_at, None,
             "a close time already past is left out"
         );
+    }
+
+    fn checked(definition: Definition) -> CheckedDefinition {
+        crate::domain::definition::checked::for_one_region(definition).expect("checked")
     }
 
     fn definition(title: &str, questions: Vec<Question>) -> Definition {
@@ -532,7 +551,10 @@ mod tests {
         let mut questions = published.questions.clone();
         questions[0].text = "Your name?".into();
 
-        published.revise(definition("Team", questions), OffsetDateTime::UNIX_EPOCH);
+        published.revise(
+            checked(definition("Team", questions)),
+            OffsetDateTime::UNIX_EPOCH,
+        );
 
         assert_eq!(published.version, 2);
         assert_eq!(published.questions[0].id.as_str(), "q1");
@@ -578,7 +600,10 @@ mod tests {
     #[test]
     fn editing_a_draft_keeps_its_version() {
         let mut draft = survey(false);
-        draft.revise(definition("Team 2", vec![]), OffsetDateTime::UNIX_EPOCH);
+        draft.revise(
+            checked(definition("Team 2", vec![])),
+            OffsetDateTime::UNIX_EPOCH,
+        );
         assert_eq!(draft.version, 1);
         assert_eq!(draft.title, "Team 2");
     }

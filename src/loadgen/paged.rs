@@ -4,6 +4,7 @@
 use crate::domain::SurveySlug;
 use crate::domain::TenantSlug;
 use crate::domain::definition::SurveyInput;
+use crate::domain::definition::checked::for_one_region;
 use crate::stores::{StoreError, Stores};
 
 /// The slug of the survey.
@@ -50,6 +51,7 @@ pub(super) async fn ensure_survey(
         .unwrap_or_else(|error| unreachable!("the definition's shape: {error}"));
     let definition = input
         .check(&[])
+        .and_then(for_one_region)
         .unwrap_or_else(|errors| unreachable!("a valid definition: {errors:?}"));
     if let Some(survey) = stores.surveys.create(tenant, definition).await? {
         stores.surveys.set_published(&survey, true).await?;

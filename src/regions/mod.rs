@@ -8,6 +8,7 @@ pub use file::{MAX_FILE_BYTES, MAX_REGIONS, REFERENCE_BLOCKS, RegionsFileError, 
 
 use std::collections::BTreeMap;
 
+use crate::domain::definition::checked::Installation;
 use crate::domain::region::RegionName;
 use crate::storage::Backend;
 
@@ -89,6 +90,14 @@ impl Regions {
         self.here_region().map_or(0, |region| {
             u64::from(region.reference_block) * REFERENCE_BLOCK_SIZE
         })
+    }
+
+    /// These regions as the definition checker sees them.
+    pub fn installation(&self) -> Installation {
+        Installation {
+            regions: self.all.keys().cloned().collect(),
+            here: self.here.clone(),
+        }
     }
 
     /// The storage this process uses: its region's, or `fallback` without a regions file.

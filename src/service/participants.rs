@@ -317,17 +317,13 @@ pub async fn set_segments(
     survey: &Survey,
     picked: Vec<String>,
 ) -> Result<Result<(), String>, StoreError> {
-    let index = attributes(app, survey).await?;
-    let problem = crate::domain::segment::attribute_segments_problem(
-        &picked,
-        survey.anonymous,
-        index.as_ref(),
-    );
-    if let Some(problem) = problem {
-        return Ok(Err(problem));
-    }
     let mut definition = survey.definition();
     definition.segment_attributes = Some(picked);
-    super::surveys::revise(app, survey, definition).await?;
-    Ok(Ok(()))
+    let amended = super::surveys::amend(app, survey, definition).await?;
+    // Checked as every definition is (`checked::Pending`): the attributes must divide the
+    // answers of this survey's participants into few enough segments.
+    Ok(amended.map(|_| ()).map_err(|errors| {
+        let said: Vec<String> = errors.into_values().collect();
+        said.join("; ")
+    }))
 }

@@ -5,10 +5,10 @@ use super::App;
 use crate::domain::Question;
 use crate::domain::Survey;
 use crate::domain::audit::AuditAction;
+use crate::domain::definition::checked::{CheckedDefinition, Facts, Pending};
 use crate::domain::definition::quota::{QuotaInput, check_quotas};
 use crate::domain::definition::{Definition, DefinitionErrors, SurveyInput};
-use crate::domain::region::Residency;
-use crate::domain::segment::{attribute_segments_problem, segment_keys};
+use crate::domain::segment::segment_keys;
 use crate::stores::StoreError;
 
 use super::Actor;
@@ -24,156 +24,63 @@ pub enum PublishError {
     Store(#[from] StoreError),
 }
 
-/// A survey's definition as sent, checked: its own rules, that the regions it names are ones
-/// this installation has, and that where its answers are kept suits its regions and, once it
-/// was published, stays as it was (`current`: the survey it replaces, if any).
-pub fn check(
+/// A survey's definition as sent, checked: its own rules first (every problem at once),
+/// then against the installation's regions and the survey it replaces (`current`), reading
+/// from storage only the facts the check asks for (`checked::Pending`).
+pub async fn check(
     app: &App,
     input: &SurveyInput,
     current: Option<&Survey>,
     existing: &[Question],
-) -> Result<Definition, DefinitionErrors> {
-    let stores = app.stores();
-    let definition = input.check(existing)?;
-    let regions = &stores.regions;
-    let mut errors = DefinitionErrors::new();
-    for (at, name) in definition.regions.iter().enumerate() {
-        if regions.get(name).is_some() {
-            continue;
-        }
-        let problem = match regions.named() {
-            false => "this installation has one region: leave regions out".to_owned(),
-            true => format!(
-                "{name} is not one of this installation's regions ({})",
-                regions
-                    .all()
-                    .map(|region| region.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        errors.insert(format!("regions[{at}]"), problem);
-    }
-    if let Some(problem) = residency_problem(app, &definition, current) {
-        errors.insert("residency".into(), problem.into());
-    }
-    // Files are stored where they are uploaded and never move: a survey with a file question
-    // is answered at home, or keeps its answers in the region that answers it.
-    let files = definition
-        .questions
-        .iter()
-        .any(|q| matches!(q.kind, crate::domain::QuestionKind::File { .. }));
-    let away = answered_away(app, &definition.regions);
-    if files && away && definition.residency == Residency::Home {
-        errors.insert(
-            "regions".into(),
-            "a survey with a file question is answered in your home region, or keeps its \
-             answers in the one region it is answered in (files stay where they are uploaded)"
-                .into(),
-        );
-    }
-    // Participants and their links are kept at home: a survey by invitation is answered there.
-    let access = definition
-        .access
-        .or(current.map(|survey| survey.access))
-        .unwrap_or_default();
-    if access == crate::domain::participant::Access::Invitation && away {
-        errors.insert("access".into(), INVITATION_AT_HOME.into());
-    }
-    // Whether the attributes named divide answers; their values are checked once the
-    // survey's participants are known (`participant_problems`).
-    let anonymous = definition
-        .anonymous
-        .or(current.map(|survey| survey.anonymous))
-        .unwrap_or_default();
-    let segmenting = definition
-        .segment_attributes
-        .as_deref()
-        .or(current.map(|survey| survey.segment_attributes.as_slice()))
-        .unwrap_or_default();
-    if let Some(problem) = attribute_segments_problem(segmenting, anonymous, None) {
-        errors.insert("segment_attributes".into(), problem);
-    }
-    match errors.is_empty() {
-        true => Ok(definition),
-        false => Err(errors),
+) -> Result<Result<CheckedDefinition, DefinitionErrors>, StoreError> {
+    match input.check(existing) {
+        Ok(definition) => check_definition(app, definition, current).await,
+        Err(errors) => Ok(Err(errors)),
     }
 }
 
-/// Why the survey cannot keep its answers where it asks to. Answers that stay in their region
-/// are counted by that one region, so there must be exactly one; and once answers may exist,
-/// moving where they are kept (or which region keeps them) would split them in two places.
-fn residency_problem(
+/// A definition made from a survey's own (a copy, a changed setting, its translations),
+/// checked as a sent one is once its own rules are met; the only way to a
+/// `CheckedDefinition`, which is all storage takes.
+pub async fn check_definition(
     app: &App,
-    definition: &Definition,
+    definition: Definition,
     current: Option<&Survey>,
-) -> Option<&'static str> {
-    let stores = app.stores();
-    let resident = definition.residency == Residency::Region;
-    if resident && !stores.regions.named() {
-        return Some("this installation has one region: leave residency out");
-    }
-    if resident && definition.regions.len() != 1 {
-        return Some(
-            "answers that stay in their region need exactly one region to be answered in: name one in regions",
-        );
-    }
-    let current = current.filter(|survey| survey.published || survey.was_published)?;
-    let was_resident = current.residency == Residency::Region;
-    let moved = current.residency != definition.residency
-        || ((resident || was_resident) && current.regions != definition.regions);
-    moved.then_some(
-        "where answers are kept, and for answers that stay in their region which region, cannot change once the survey was published: its answers would be split; duplicate it instead",
-    )
-}
-
-/// What `definition` cannot change of `current` given its participants and answers: it
-/// cannot be answered away from home with participants (their links are kept at home), its
-/// anonymity cannot change once an answer was given, and its answers cannot be divided by a
-/// participant attribute that takes more values than segments can be kept for.
-pub async fn participant_problems(
-    app: &App,
-    current: &Survey,
-    definition: &Definition,
-) -> Result<Option<DefinitionErrors>, StoreError> {
-    let stores = app.stores();
-    let filed = current.survey_ref();
-    if let Some(problem) = anonymity_problem(app, current, definition.anonymous).await? {
-        return Ok(Some([("anonymous".to_owned(), problem.to_owned())].into()));
-    }
-    // Participants and their links are kept at home, where their links are answered.
-    if answered_away(app, &definition.regions) && stores.participants.any(&filed).await? {
-        return Ok(Some(
-            [("regions".to_owned(), PARTICIPANTS_AT_HOME.to_owned())].into(),
-        ));
-    }
-    let Some(names) = &definition.segment_attributes else {
-        return Ok(None);
+) -> Result<Result<CheckedDefinition, DefinitionErrors>, StoreError> {
+    let installation = app.stores().regions.installation();
+    let pending = match Pending::new(definition, &installation, current.map(Survey::replaced)) {
+        Ok(pending) => pending,
+        Err(errors) => return Ok(Err(errors)),
     };
-    let index = stores.participants.attributes(&filed).await?;
-    let anonymous = definition.anonymous.unwrap_or(current.anonymous);
-    Ok(attribute_segments_problem(names, anonymous, index.as_ref())
-        .map(|problem| [("segment_attributes".to_owned(), problem)].into()))
+    let needs = pending.needs();
+    let mut facts = Facts::default();
+    if let Some(current) = current {
+        let participants = &app.stores().participants;
+        let filed = current.survey_ref();
+        // In the order the check reports them: a fact read is one the answer may depend on.
+        facts.answers_given = needs.answers_given && answers_given(app, current).await?;
+        facts.participants = needs.participants && participants.any(&filed).await?;
+        if needs.attributes {
+            facts.attributes = participants.attributes(&filed).await?;
+        }
+    }
+    Ok(pending.finish(&facts))
 }
 
-/// Why `current`'s anonymity cannot become `wanted`: answers were given under the choice it
-/// has (counted, or through a personal link), and would not be what the new choice promises.
-pub async fn anonymity_problem(
+/// Replaces `current`'s definition with one made from it (checked first): a changed setting,
+/// its quotas, its segments, its translations.
+pub async fn amend(
     app: &App,
     current: &Survey,
-    wanted: Option<bool>,
-) -> Result<Option<&'static str>, StoreError> {
-    match wanted {
-        Some(wanted) if wanted != current.anonymous && answers_given(app, current).await? => {
-            Ok(Some(ANONYMITY_FIXED))
-        }
-        _ => Ok(None),
+    definition: Definition,
+) -> Result<Result<Survey, DefinitionErrors>, StoreError> {
+    match check_definition(app, definition, Some(current)).await? {
+        Ok(checked) => revise(app, current, checked).await.map(Ok),
+        Err(errors) => Ok(Err(errors)),
     }
 }
 
-/// Why a survey's anonymity no longer changes.
-pub const ANONYMITY_FIXED: &str = "whether answers are anonymous is chosen before the first \
-     answer: answers were given under the choice it has; duplicate the survey instead";
+pub use crate::domain::definition::checked::{ANONYMITY_FIXED, PARTICIPANTS_AT_HOME};
 
 /// Whether any answer to `survey` was given: counted, or claimed through a personal link.
 pub async fn answers_given(app: &App, survey: &Survey) -> Result<bool, StoreError> {
@@ -186,10 +93,6 @@ pub async fn answers_given(app: &App, survey: &Survey) -> Result<bool, StoreErro
     Ok(results.summaries.read(&filed).await?.doc.summary.total > 0)
 }
 
-/// Why a survey by invitation is answered at home.
-const INVITATION_AT_HOME: &str = "a survey by invitation is answered in your home region, \
-     where its participants are kept";
-
 /// Sets who may answer `current` and, while no answer was given, whether its answers are
 /// anonymous (`None`: as they are), under the rules every definition meets.
 pub async fn set_access(
@@ -198,21 +101,12 @@ pub async fn set_access(
     access: crate::domain::participant::Access,
     anonymous: Option<bool>,
 ) -> Result<Result<Survey, DefinitionErrors>, StoreError> {
-    let invitation = access == crate::domain::participant::Access::Invitation;
-    if invitation && answered_away(app, &current.regions) {
-        return Ok(Err(
-            [("access".to_owned(), INVITATION_AT_HOME.to_owned())].into()
-        ));
-    }
-    if let Some(problem) = anonymity_problem(app, current, anonymous).await? {
-        return Ok(Err([("anonymous".to_owned(), problem.to_owned())].into()));
-    }
     let mut definition = current.definition();
     definition.access = Some(access);
     if let Some(anonymous) = anonymous {
         definition.anonymous = Some(anonymous);
     }
-    revise(app, current, definition).await.map(Ok)
+    amend(app, current, definition).await
 }
 
 /// Whether publishing `survey` should first ask whether its answers are anonymous: it is for
@@ -224,10 +118,6 @@ pub async fn asks_anonymity(app: &App, survey: &Survey) -> Result<bool, StoreErr
     Ok(for_people && !answers_given(app, survey).await?)
 }
 
-/// Why a survey with participants stays at home.
-pub const PARTICIPANTS_AT_HOME: &str = "a survey with participants is answered in your home \
-     region, where their personal links are kept: remove its participants first";
-
 /// Why participants are not added to a survey answered away from home.
 pub const PARTICIPANTS_AT_HOME_ADDING: &str = "participants and their personal links are kept \
      in your home region, and this survey is answered in another: answer it at home to invite \
@@ -235,8 +125,7 @@ pub const PARTICIPANTS_AT_HOME_ADDING: &str = "participants and their personal l
 
 /// Whether a survey naming `regions` is answered away from this (its home) region.
 pub fn answered_away(app: &App, regions: &[crate::domain::region::RegionName]) -> bool {
-    let stores = app.stores();
-    regions.iter().any(|name| !stores.regions.is_here(name))
+    app.stores().regions.installation().answered_away(regions)
 }
 
 /// A tenant's survey, as it is now.
@@ -293,7 +182,7 @@ pub fn named(survey: &Survey) -> String {
 pub async fn create(
     app: &App,
     actor: Actor<'_>,
-    definition: Definition,
+    definition: CheckedDefinition,
 ) -> Result<Option<Survey>, StoreError> {
     let stores = app.stores();
     let Some(created) = stores.surveys.create(actor.tenant, definition).await? else {
@@ -306,16 +195,21 @@ pub async fn create(
 }
 
 /// A new draft with `survey`'s questions, pages, logic and texts, titled "Copy of ...";
-/// `None` when the tenant already has its most surveys.
+/// `None` when the tenant already has its most surveys, and the problems if the copy would
+/// not pass today's checks (the installation's regions changed since, say).
 pub async fn duplicate(
     app: &App,
     actor: Actor<'_>,
     survey: &Survey,
-) -> Result<Option<Survey>, StoreError> {
+) -> Result<Result<Option<Survey>, DefinitionErrors>, StoreError> {
     let stores = app.stores();
     let copy = survey.copy(time::OffsetDateTime::now_utc());
+    let copy = match check_definition(app, copy, None).await? {
+        Ok(copy) => copy,
+        Err(errors) => return Ok(Err(errors)),
+    };
     let Some(copy) = stores.surveys.create(&survey.tenant, copy).await? else {
-        return Ok(None);
+        return Ok(Ok(None));
     };
     actor
         .record(
@@ -324,7 +218,7 @@ pub async fn duplicate(
             format!("{}, a copy of {}", named(&copy), survey.slug),
         )
         .await?;
-    Ok(Some(copy))
+    Ok(Ok(Some(copy)))
 }
 
 /// Replaces a survey's definition (a published survey starts a new version) and has its
@@ -332,7 +226,7 @@ pub async fn duplicate(
 pub async fn revise(
     app: &App,
     current: &Survey,
-    definition: Definition,
+    definition: CheckedDefinition,
 ) -> Result<Survey, StoreError> {
     let stores = app.stores();
     let survey = stores.surveys.revise(current, definition).await?;
@@ -377,7 +271,7 @@ pub async fn set_quotas(
     };
     let mut definition = current.definition();
     definition.quotas = Some(quotas);
-    revise(app, current, definition).await.map(Ok)
+    amend(app, current, definition).await
 }
 
 /// Opens a survey to respondents.

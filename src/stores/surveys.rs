@@ -8,7 +8,7 @@ use super::error::{decode, encode};
 use super::{Context, StoreError, StoreSettings, keys};
 use time::OffsetDateTime;
 
-use crate::domain::definition::Definition;
+use crate::domain::definition::checked::CheckedDefinition;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, Survey, SurveyRef, SurveySlug, TenantSlug};
 use crate::storage::{BlobStore, Error, ListRequest, PutMode};
@@ -112,7 +112,7 @@ impl SurveyStore {
     pub async fn create(
         &self,
         tenant: &TenantSlug,
-        definition: Definition,
+        definition: CheckedDefinition,
     ) -> Result<Option<Survey>, StoreError> {
         loop {
             let taken = self.slugs(tenant).await?;
@@ -149,7 +149,7 @@ impl SurveyStore {
     pub async fn revise(
         &self,
         current: &Survey,
-        definition: Definition,
+        definition: CheckedDefinition,
     ) -> Result<Survey, StoreError> {
         if current.published {
             let key = keys::survey_version(&current.survey_ref(), current.version);

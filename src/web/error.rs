@@ -41,6 +41,9 @@ pub enum WebError {
     /// Too many attempts; the message says when to try again.
     #[error("too many requests: {0}")]
     TooManyRequests(String),
+    /// What was sent cannot be saved as it is; the message says why, by field.
+    #[error("unprocessable: {0}")]
+    Unprocessable(String),
     /// A store failed underneath the request.
     #[error("a store failed")]
     Store(#[from] StoreError),
@@ -55,6 +58,18 @@ pub enum WebError {
     /// posted here is posted there as it was.
     #[error("served in another region: {0}")]
     Elsewhere(String),
+}
+
+impl From<crate::domain::definition::DefinitionErrors> for WebError {
+    /// A survey change that a page makes without a form of its own to show problems beside
+    /// (its languages, its translations) and the definition checker refused.
+    fn from(errors: crate::domain::definition::DefinitionErrors) -> Self {
+        let said: Vec<String> = errors
+            .iter()
+            .map(|(field, problem)| format!("{field}: {problem}"))
+            .collect();
+        WebError::Unprocessable(said.join("; "))
+    }
 }
 
 impl From<crate::service::accounts::AccountError> for WebError {
@@ -91,6 +106,7 @@ impl WebError {
             WebError::Forbidden(message) => ("This request was refused", message.clone()),
             WebError::TooManyRequests(message) => ("Too many attempts", message.clone()),
             WebError::Gone(message) => ("This link no longer works", message.clone()),
+            WebError::Unprocessable(message) => ("This change was not saved", message.clone()),
             WebError::Elsewhere(_) => (
                 "This survey is answered elsewhere",
                 "It is served from another address; your browser goes there now.".into(),
@@ -139,6 +155,7 @@ impl ResponseError for WebError {
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::Gone(_) => StatusCode::GONE,
+            WebError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             WebError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             WebError::Elsewhere(_) => StatusCode::TEMPORARY_REDIRECT,

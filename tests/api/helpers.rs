@@ -122,7 +122,7 @@ pub fn survey(tenant: &str, slug: &str, title: &str, questions: Vec<Question>) -
     Survey::draft(
         TenantSlug::parse(tenant).expect("a slug"),
         SurveySlug::parse(slug).expect("a slug"),
-        definition,
+        canvass::domain::definition::checked::for_one_region(definition).expect("checked"),
         OffsetDateTime::now_utc(),
     )
     .published()

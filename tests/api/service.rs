@@ -43,7 +43,7 @@ async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
     let draft = surveys::create(
         &canvass::service::App::new(stores.clone()),
         actor,
-        definition,
+        canvass::domain::definition::checked::for_one_region(definition).expect("checked"),
     )
     .await
     .expect("stored")
@@ -321,6 +321,7 @@ async fn webhooks_and_copies_go_through_one_rule_each_with_their_audit_entries()
     let copy = surveys::duplicate(&canvass::service::App::new(stores.clone()), actor, &lunch)
         .await
         .expect("stored")
+        .expect("checked")
         .expect("room for it");
     assert_eq!(copy.title, "Copy of Lunch");
     assert!(!copy.published, "a copy is a draft");

@@ -3,6 +3,7 @@
 //! owner may choose the ids of new questions, so conditions can name them); questions sent
 //! without one get a new id.
 
+pub mod checked;
 pub mod localized;
 mod logic;
 mod path;
@@ -297,7 +298,8 @@ pub struct SurveyInput {
 /// What is wrong, by field (`title`, `description`, `questions[2].options`, ...).
 pub type DefinitionErrors = BTreeMap<String, String>;
 
-/// A checked definition.
+/// A definition that meets its own rules (`SurveyInput::check`); `checked::Pending` checks it
+/// against the installation and the survey it replaces before it is stored.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Definition {
     /// The title, trimmed.

@@ -121,7 +121,9 @@ pub async fn create(
     caller: ApiCaller<Editor>,
     JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let definition = service::check(&state.app, &input, None, &[]).map_err(invalid)?;
+    let definition = service::check(&state.app, &input, None, &[])
+        .await?
+        .map_err(invalid)?;
     let survey = service::create(&state.app, caller.actor(), definition)
         .await?
         .ok_or_else(|| ApiError::Invalid {
@@ -166,10 +168,9 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let current = find(&state, &caller.tenant, &slug).await?;
     let known = service::known_questions(&state.app, &current).await?;
-    let definition = service::check(&state.app, &input, Some(&current), &known).map_err(invalid)?;
-    if let Some(errors) = service::participant_problems(&state.app, &current, &definition).await? {
-        return Err(invalid(errors));
-    }
+    let definition = service::check(&state.app, &input, Some(&current), &known)
+        .await?
+        .map_err(invalid)?;
     let survey = service::revise(&state.app, &current, definition).await?;
     document(&state, &survey).await
 }

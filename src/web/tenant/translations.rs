@@ -238,7 +238,7 @@ pub async fn save_languages(
     let mut definition = survey.definition();
     definition.translations = None;
     definition.languages = languages;
-    let saved = service::revise(&state.app, &survey, definition).await?;
+    let saved = service::amend(&state.app, &survey, definition).await??;
     let said: Vec<String> = saved
         .offered_languages()
         .iter()
@@ -296,7 +296,7 @@ pub async fn save_texts(
     }
     let mut definition = survey.definition();
     definition.translations = Some(kept);
-    let saved = service::revise(&state.app, &survey, definition).await?;
+    let saved = service::amend(&state.app, &survey, definition).await??;
     let missing = saved
         .missing_translations()
         .into_iter()
@@ -399,7 +399,7 @@ pub async fn import(
         .sum();
     let mut definition = survey.definition();
     definition.translations = Some(merged);
-    let saved = service::revise(&state.app, &survey, definition).await?;
+    let saved = service::amend(&state.app, &survey, definition).await??;
     let text = match changed {
         1 => "Imported: 1 text changed.".to_owned(),
         n => format!("Imported: {n} texts changed."),

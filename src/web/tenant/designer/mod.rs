@@ -592,20 +592,25 @@ async fn save_form(
         Some(survey) => service::known_questions(&state.app, survey).await?,
         None => Vec::new(),
     };
-    let checked = input_of(&fields, &editor.zone, &questions).and_then(|mut input| {
-        renew_retyped(&mut input, &existing);
-        // The designer does not edit languages yet: a survey keeps those it has (and, its
-        // translations being left out, its translations too).
-        if let Some(current) = &current {
-            input.languages = current.languages.iter().map(ToString::to_string).collect();
+    let checked = match input_of(&fields, &editor.zone, &questions) {
+        Ok(mut input) => {
+            renew_retyped(&mut input, &existing);
+            // The designer does not edit languages yet: a survey keeps those it has (and, its
+            // translations being left out, its translations too).
+            if let Some(current) = &current {
+                input.languages = current.languages.iter().map(ToString::to_string).collect();
+            }
+            service::check(&state.app, &input, current.as_deref(), &existing)
+                .await?
+                .map_err(|errors| {
+                    errors
+                        .into_iter()
+                        .map(|(field, message)| (form_field(&field, &input, &kept), message))
+                        .collect()
+                })
         }
-        service::check(&state.app, &input, current.as_deref(), &existing).map_err(|errors| {
-            errors
-                .into_iter()
-                .map(|(field, message)| (form_field(&field, &input, &kept), message))
-                .collect()
-        })
-    });
+        Err(errors) => Err(errors),
+    };
     let definition = match checked {
         Ok(definition) => definition,
         Err(errors) => {
@@ -614,14 +619,6 @@ async fn save_form(
             return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
         }
     };
-    if let Some(current) = &current
-        && let Some(errors) =
-            service::participant_problems(&state.app, current, &definition).await?
-    {
-        editor.errors = errors;
-        (editor.fields, editor.questions) = (fields, questions);
-        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &editor);
-    }
     let survey = match &current {
         Some(current) => service::revise(&state.app, current, definition).await?,
         None => {
@@ -857,7 +854,7 @@ pub async fn duplicate(
     payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
     let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
-    match service::duplicate(&state.app, signed_in.actor(), &survey).await? {
+    match service::duplicate(&state.app, signed_in.actor(), &survey).await?? {
         Some(copy) => Ok(notice::redirect(
             &state,
             &format!("/tenant/surveys/{}", copy.slug),
