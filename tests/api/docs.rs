@@ -145,3 +145,95 @@ fn anchors_are_made_as_github_makes_them() {
     assert_eq!(anchors.into_iter().collect::<Vec<_>>(), ["one", "one-1"]);
     assert_eq!(links, ["b.md#two", "images/p.png"]);
 }
+
+/// The entries of docs/architecture.md's source tree: each line indented by two spaces names
+/// a file or folder of `src/` (`name.rs` or `name/`), and the lines indented further continue
+/// its description. Returns (name, description) in the order written.
+fn source_tree(text: &str) -> Vec<(String, String)> {
+    let start = text.find("## Source tree").expect("a Source tree section");
+    let block = &text[start..];
+    let open = block.find("```\n").expect("the tree's block") + 4;
+    let close = open + block[open..].find("```").expect("the block's end");
+    let mut entries: Vec<(String, String)> = Vec::new();
+    for line in block[open..close].lines() {
+        if line.starts_with("src/") {
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("  ") else {
+            // A top-level folder beside src/ (templates/, docs/ ...) ends the src/ entries.
+            if !line.trim().is_empty() && !line.starts_with(' ') {
+                break;
+            }
+            continue;
+        };
+        match rest.starts_with(' ') {
+            true => {
+                if let Some((_, description)) = entries.last_mut() {
+                    description.push(' ');
+                    description.push_str(rest.trim());
+                }
+            }
+            false => {
+                let (name, description) = rest.split_once(' ').unwrap_or((rest, ""));
+                entries.push((name.to_owned(), description.trim().to_owned()));
+            }
+        }
+    }
+    entries
+}
+
+/// The source tree in docs/architecture.md names every file and folder of `src/` and nothing
+/// that is not there, and its `service/` entry names every use-case module, so the map a
+/// newcomer reads first cannot drift from the code.
+#[test]
+fn the_architecture_source_tree_is_the_one_in_src() {
+    let root = root();
+    let text = std::fs::read_to_string(root.join("docs/architecture.md")).expect("the doc");
+    let tree = source_tree(&text);
+    let written: BTreeSet<String> = tree.iter().map(|(name, _)| name.clone()).collect();
+    let mut present = BTreeSet::new();
+    for entry in std::fs::read_dir(root.join("src")).expect("src/") {
+        let entry = entry.expect("an entry");
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let folder = entry.file_type().expect("a type").is_dir();
+        present.insert(if folder { format!("{name}/") } else { name });
+    }
+    let missing: Vec<_> = present.difference(&written).collect();
+    let gone: Vec<_> = written.difference(&present).collect();
+    assert!(
+        missing.is_empty() && gone.is_empty(),
+        "docs/architecture.md's source tree lacks {missing:?} and names {gone:?}, which src/ \
+         does not have"
+    );
+    let service = &tree
+        .iter()
+        .find(|(name, _)| name == "service/")
+        .expect("a service/ entry")
+        .1;
+    let mut unnamed = Vec::new();
+    for entry in std::fs::read_dir(root.join("src/service")).expect("src/service/") {
+        let name = entry
+            .expect("an entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        let stem = name.trim_end_matches(".rs");
+        if stem != "mod" && !service.contains(stem) {
+            unnamed.push(name);
+        }
+    }
+    assert!(
+        unnamed.is_empty(),
+        "service/ in the source tree does not name {unnamed:?}"
+    );
+    // The check reads what it should.
+    let sample =
+        "## Source tree\n\n```\nsrc/\n  a.rs   one\n  b/     two,\n         more\ndocs/  x\n```\n";
+    assert_eq!(
+        source_tree(sample),
+        [
+            ("a.rs".to_owned(), "one".to_owned()),
+            ("b/".to_owned(), "two, more".to_owned())
+        ]
+    );
+}
