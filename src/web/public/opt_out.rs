@@ -77,13 +77,7 @@ pub async fn ask(
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey, participant, words) =
-        match participant_of(&state, &request, path.into_inner()).await? {
-            Ok(found) => found,
-            Err(page) => return Ok(page),
-        };
-    let done = participant.mail.opted_out.is_some();
-    page(&request, (tenant, &survey, words), done)
+    answer(&state, &request, path.into_inner(), false).await
 }
 
 /// `POST /s/{tenant}/{survey}/p/{link}/opt-out`: no more mail from the tenant to them.
@@ -92,11 +86,23 @@ pub async fn confirm(
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let (tenant, survey, participant, words) =
-        match participant_of(&state, &request, path.into_inner()).await? {
-            Ok(found) => found,
-            Err(page) => return Ok(page),
-        };
-    crate::service::mailings::opt_out(&state.app, &tenant, &survey, &participant).await?;
-    page(&request, (tenant, &survey, words), true)
+    answer(&state, &request, path.into_inner(), true).await
+}
+
+/// The page for the link in `path`, once the participant opted out if `opting_out`.
+async fn answer(
+    state: &AppState,
+    request: &HttpRequest,
+    path: (String, String, String),
+    opting_out: bool,
+) -> Result<HttpResponse, WebError> {
+    let (tenant, survey, participant, words) = match participant_of(state, request, path).await? {
+        Ok(found) => found,
+        Err(page) => return Ok(page),
+    };
+    if opting_out {
+        crate::service::mailings::opt_out(&state.app, &tenant, &survey, &participant).await?;
+    }
+    let done = opting_out || participant.mail.opted_out.is_some();
+    page(request, (tenant, &survey, words), done)
 }

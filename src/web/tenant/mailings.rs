@@ -21,7 +21,6 @@ use crate::domain::mailing::{
 };
 use crate::domain::markdown;
 use crate::domain::member::Role;
-use crate::i18n::language_name;
 use crate::service::mailings as service;
 use crate::service::participants::Totals;
 use crate::web::forms::field;
@@ -159,11 +158,7 @@ async fn page(
         sending: rows.iter().any(|row| row.sending),
         rows,
         language: language.to_string(),
-        languages: survey
-            .offered_languages()
-            .iter()
-            .map(|tag| (tag.to_string(), language_name(tag.as_str())))
-            .collect(),
+        languages: super::language_choices(&survey),
         editors,
         max_subject: MAX_SUBJECT,
         max_body: MAX_BODY,

@@ -352,6 +352,15 @@ use crate::domain::{Survey, SurveySlug};
 use crate::web::{AppState, WebError};
 use session::SignedIn;
 
+/// A survey's languages as a picker offers them: each tag with its name.
+fn language_choices(survey: &Survey) -> Vec<(String, String)> {
+    survey
+        .offered_languages()
+        .iter()
+        .map(|tag| (tag.to_string(), crate::i18n::language_name(tag.as_str())))
+        .collect()
+}
+
 /// One of the signed-in tenant's surveys, or 404 (also for another tenant's slug).
 async fn own_survey(
     state: &AppState,

@@ -177,11 +177,7 @@ async fn page(
             .collect(),
         search: search.unwrap_or_default(),
         next: listed.next,
-        languages: survey
-            .offered_languages()
-            .iter()
-            .map(|tag| (tag.to_string(), language_name(tag.as_str())))
-            .collect(),
+        languages: super::language_choices(&survey),
         typed: Default::default(),
         add_problem: None,
         anonymity_open: !crate::service::surveys::answers_given(&state.app, &survey).await?,
@@ -586,11 +582,7 @@ async fn edit_page(
                 .map(ToString::to_string)
                 .unwrap_or_default(),
         ),
-        languages: survey
-            .offered_languages()
-            .iter()
-            .map(|tag| (tag.to_string(), language_name(tag.as_str())))
-            .collect(),
+        languages: super::language_choices(&survey),
         attributes: person
             .attributes
             .iter()
