@@ -20,6 +20,7 @@ pub mod results;
 pub mod settings;
 pub mod surveys;
 pub mod tenants;
+pub mod translations;
 pub mod webhooks;
 
 use crate::domain::TenantSlug;

@@ -13,15 +13,12 @@ use serde::Deserialize;
 use super::session::{AtLeast, SignedIn};
 use super::{notice, own_survey};
 use crate::domain::Survey;
-use crate::domain::definition::language_list;
-use crate::domain::language::MAX_LANGUAGES;
 use crate::domain::member::Role;
-use crate::domain::translation::{self, MAX_SHEET_ROWS, describe, is_markdown};
+use crate::domain::translation::{describe, is_markdown};
 use crate::export::SheetFormat;
 use crate::export::text_sheet;
-use crate::export::workbook::Bounds;
 use crate::i18n::{Words, language_name};
-use crate::service::surveys as service;
+use crate::service::translations;
 use crate::web::download::attachment;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
@@ -29,19 +26,6 @@ use crate::web::{AppState, WebError, render_with_status, upload};
 
 /// Largest translation sheet imported.
 pub const MAX_SHEET_BYTES: usize = 2 * 1024 * 1024;
-
-/// What a translations sheet may hold: its rows, a key column, a column per language and
-/// notes beside them (documented in docs/tenants.md).
-pub const SHEET_BOUNDS: Bounds = Bounds::sheet(
-    MAX_SHEET_ROWS,
-    SHEET_COLUMNS,
-    MAX_SHEET_ROWS * SHEET_COLUMNS,
-);
-
-/// Columns a translations sheet may have.
-const SHEET_COLUMNS: usize = 2 + MAX_LANGUAGES + 10;
-/// Most problems of an import listed (the count says how many more).
-const LISTED_PROBLEMS: usize = 50;
 
 /// One of the survey's other languages, as a tab.
 struct LanguageTab {
@@ -222,23 +206,15 @@ pub async fn save_languages(
         .filter(|tag| !tag.trim().is_empty())
         .map(str::to_owned)
         .collect();
-    let mut errors = BTreeMap::new();
-    let languages = language_list(&sent, &mut errors);
-    if sent.is_empty() || !errors.is_empty() {
-        let mut shown = page(&signed_in, survey, None);
-        shown.languages_error = Some(
-            errors
-                .into_values()
-                .next()
-                .unwrap_or_else(|| "name at least one language, such as en".into()),
-        );
-        shown.languages_typed = typed.chars().take(400).collect();
-        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
-    }
-    let mut definition = survey.definition();
-    definition.translations = None;
-    definition.languages = languages;
-    let saved = service::amend(&state.app, &survey, definition).await??;
+    let saved = match translations::set_languages(&state.app, &survey, &sent).await? {
+        Ok(saved) => saved,
+        Err(problem) => {
+            let mut shown = page(&signed_in, survey, None);
+            shown.languages_error = Some(problem);
+            shown.languages_typed = typed.chars().take(400).collect();
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+        }
+    };
     let said: Vec<String> = saved
         .offered_languages()
         .iter()
@@ -275,28 +251,19 @@ pub async fn save_texts(
         .iter()
         .filter_map(|(name, text)| Some((name.strip_prefix("t:")?.to_owned(), text.clone())))
         .collect();
-    // Every other language as it is, this one as posted.
-    let mut sent: BTreeMap<String, BTreeMap<String, String>> = survey
-        .translations
-        .iter()
-        .map(|(language, texts)| (language.to_string(), texts.clone()))
-        .collect();
-    sent.insert(tag.to_string(), posted.clone());
-    let mut errors = BTreeMap::new();
-    let kept = translation::check(&sent, &languages, &survey.owner_texts(), &mut errors);
-    if !errors.is_empty() {
-        let mut shown = page(&signed_in, survey.clone(), Some(tag.as_str()));
-        let prefix = format!("translations.{tag}.");
-        for text in &mut shown.texts {
-            text.translation = posted.get(&text.key).cloned().unwrap_or_default();
-            text.error = errors.get(&format!("{prefix}{}", text.key)).cloned();
+    let saved = match translations::save_texts(&state.app, &survey, tag, posted.clone()).await? {
+        Ok(saved) => saved,
+        Err(errors) => {
+            let mut shown = page(&signed_in, survey.clone(), Some(tag.as_str()));
+            let prefix = format!("translations.{tag}.");
+            for text in &mut shown.texts {
+                text.translation = posted.get(&text.key).cloned().unwrap_or_default();
+                text.error = errors.get(&format!("{prefix}{}", text.key)).cloned();
+            }
+            shown.refused = true;
+            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
         }
-        shown.refused = true;
-        return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
-    }
-    let mut definition = survey.definition();
-    definition.translations = Some(kept);
-    let saved = service::amend(&state.app, &survey, definition).await??;
+    };
     let missing = saved
         .missing_translations()
         .into_iter()
@@ -360,46 +327,11 @@ pub async fn import(
         Ok(bytes) => bytes,
         Err(problem) => return refuse(vec![problem]),
     };
-    let sheet = bytes.clone();
-    let read = web::block(move || text_sheet::read_rows(&sheet, &SHEET_BOUNDS)).await;
-    let rows = match read {
-        Ok(Ok(rows)) => rows,
-        Ok(Err(error)) => return refuse(vec![format!("Nothing was imported: {error}.")]),
-        Err(error) => return Err(WebError::Internal(format!("reading a sheet: {error}"))),
+    let imported = match translations::import_sheet(&state.app, &survey, bytes.clone()).await? {
+        Ok(imported) => imported,
+        Err(problems) => return refuse(problems),
     };
-    let languages = survey.offered_languages();
-    let merged = match translation::read_sheet(
-        &rows,
-        &languages,
-        &survey.owner_texts(),
-        &survey.translations,
-    ) {
-        Ok(merged) => merged,
-        Err(problems) => {
-            let mut said: Vec<String> = problems
-                .iter()
-                .take(LISTED_PROBLEMS)
-                .map(ToString::to_string)
-                .collect();
-            if problems.len() > LISTED_PROBLEMS {
-                said.push(format!("and {} more.", problems.len() - LISTED_PROBLEMS));
-            }
-            return refuse(said);
-        }
-    };
-    let changed: usize = merged
-        .iter()
-        .map(|(language, texts)| {
-            let before = survey.translations.get(language);
-            texts
-                .iter()
-                .filter(|(key, text)| before.and_then(|b| b.get(*key)) != Some(*text))
-                .count()
-        })
-        .sum();
-    let mut definition = survey.definition();
-    definition.translations = Some(merged);
-    let saved = service::amend(&state.app, &survey, definition).await??;
+    let (saved, changed) = (imported.survey, imported.changed);
     let text = match changed {
         1 => "Imported: 1 text changed.".to_owned(),
         n => format!("Imported: {n} texts changed."),
