@@ -4,14 +4,14 @@
 //! download (see `worker::deletions`).
 
 use crate::service::responses;
+use crate::web::tenant::survey_form::SurveyForm;
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use askama::Template;
 
+use super::notice;
 use super::results::{ResponseRow, response_row};
-use super::session::AtLeast;
-use super::{notice, own_survey};
 use crate::domain::member::Role;
 use crate::domain::{Reference, Survey};
 use crate::service::responses::MAX_DELETIONS_PER_REQUEST;
@@ -55,12 +55,13 @@ fn references(form: &[(String, String)]) -> Result<Vec<Reference>, WebError> {
 /// page for the responses named; with it, their deletion.
 pub async fn delete(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let form = signed_in.checked_form(payload, &state).await?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     let list = format!("/tenant/surveys/{}/responses", survey.slug);
     let asked = references(&form)?;
     if asked.is_empty() {

@@ -2,6 +2,7 @@
 //! download the responses as CSV or XLSX.
 
 use crate::service::responses;
+use crate::web::tenant::survey_form::SurveyForm;
 use actix_web::http::header::LOCATION;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -29,12 +30,11 @@ struct ExportPage {
 /// `POST /tenant/surveys/{slug}/exports`
 pub async fn request(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.checked_form(payload, &state).await?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in, survey, ..
+    } = posted;
     let job = responses::request_export(&state.app, signed_in.actor(), &survey).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/exports/{}", job.id)))

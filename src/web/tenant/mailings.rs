@@ -3,6 +3,7 @@
 //! and the buttons that send them, with each mailing's progress. The rules are
 //! `service::mailings`'; workers send.
 
+use crate::web::tenant::survey_form::SurveyForm;
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
@@ -221,12 +222,13 @@ fn kind_of(form: &[(String, String)]) -> Result<MailingKind, WebError> {
 /// typed (`do=preview`).
 pub async fn save_template(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    form: web::Form<Vec<(String, String)>>,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     let kind = kind_of(&form)?;
     let language = language_of(&survey, field(&form, "language"));
     let subject = field(&form, "subject").unwrap_or_default().to_owned();
@@ -266,12 +268,13 @@ pub async fn save_template(
 /// `POST /tenant/surveys/{slug}/mailings/send`: starts a mailing of `kind`.
 pub async fn send(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    form: web::Form<Vec<(String, String)>>,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     let kind = kind_of(&form)?;
     let mail = state.mail_links().is_some();
     let said = match service::start(&state.app, signed_in.actor(), &survey, kind, mail).await? {

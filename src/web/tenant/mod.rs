@@ -26,6 +26,7 @@ mod segments;
 mod session;
 mod settings;
 mod sso;
+mod survey_form;
 mod translations;
 mod webhooks;
 

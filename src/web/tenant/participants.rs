@@ -3,6 +3,7 @@
 //! of an address), one participant added or removed, and a CSV or XLSX list imported after a
 //! preview. The rules are the API's (`service::participants`).
 
+use crate::web::tenant::survey_form::SurveyForm;
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
@@ -207,13 +208,14 @@ pub async fn show(
 /// `POST /tenant/surveys/{slug}/participants`: adds one participant.
 pub async fn add(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
+    posted: SurveyForm<Editor>,
     request: HttpRequest,
-    slug: web::Path<String>,
-    form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
     let given = GivenParticipant {
         email: value("email"),
@@ -369,14 +371,14 @@ fn problems_of(refusal: Refusal) -> Vec<String> {
 /// participants, all or none.
 pub async fn confirm(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
+    posted: SurveyForm<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
-    form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let (slug, held) = path.into_inner();
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in, survey, ..
+    } = posted;
+    let (_, held) = path.into_inner();
     let Some(result) = service::add_held_sheet(&state.app, &survey, &held).await? else {
         return Err(WebError::Gone(
             "This import was added already or has expired: import the file again.".into(),
@@ -396,13 +398,11 @@ pub async fn confirm(
 /// `POST /tenant/surveys/{slug}/participants/{id}/remove`
 pub async fn remove(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
+    posted: SurveyForm<Editor>,
     path: web::Path<(String, String)>,
-    form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let (slug, id) = path.into_inner();
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm { survey, .. } = posted;
+    let (_, id) = path.into_inner();
     match service::remove(&state.app, &survey, &id).await? {
         true => Ok(notice::redirect(
             &state,
@@ -416,13 +416,14 @@ pub async fn remove(
 /// `POST /tenant/surveys/{slug}/participants/access`: who may answer.
 pub async fn access(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
+    posted: SurveyForm<Editor>,
     request: HttpRequest,
-    slug: web::Path<String>,
-    form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     let access = match field(&form, "access") {
         Some("invitation") => Access::Invitation,
         _ => Access::Open,
@@ -456,12 +457,9 @@ pub async fn access(
 /// by, each value a segment.
 pub async fn segments(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    form: web::Form<Vec<(String, String)>>,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm { survey, form, .. } = posted;
     let picked: Vec<String> = form
         .iter()
         .filter(|(name, _)| name == "segment")
@@ -612,14 +610,16 @@ pub async fn show_one(
 /// `POST /tenant/surveys/{slug}/participants/{id}`: saves their names and language.
 pub async fn edit(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
+    posted: SurveyForm<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
-    form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, WebError> {
-    signed_in.check_csrf(field(&form, "csrf"))?;
-    let (slug, id) = path.into_inner();
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
+    let (_, id) = path.into_inner();
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
     let typed = (value("first_name"), value("last_name"), value("language"));
     let names = (typed.0.clone(), typed.1.clone());

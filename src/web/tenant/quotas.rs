@@ -3,6 +3,7 @@
 //! questions, its message, what happens once it is full) or remove it; and a form to add one.
 //! The rules are the API's (`service::surveys::set_quotas`).
 
+use crate::web::tenant::survey_form::SurveyForm;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -270,12 +271,13 @@ struct RemovePage {
 /// asked first, then `confirm=yes`) the quota named by `quota` (empty: a new one).
 pub async fn save(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    sent: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let form = signed_in.checked_form(payload, &state).await?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = sent;
     let named = field(&form, "quota").unwrap_or("").trim();
     let current = survey
         .quotas

@@ -2,6 +2,7 @@
 //! the default one per language with what is missing, and the sheet for translators (XLSX or
 //! CSV, one row per text, one column per language) downloaded and imported back.
 
+use crate::web::tenant::survey_form::SurveyForm;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -194,12 +195,13 @@ pub async fn show(
 /// first. Translations of languages still offered stay.
 pub async fn save_languages(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let form = signed_in.checked_form(payload, &state).await?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     let typed = field(&form, "languages").unwrap_or_default().to_owned();
     let sent: Vec<String> = typed
         .split([',', ';', ' '])
@@ -230,13 +232,14 @@ pub async fn save_languages(
 /// `POST /tenant/surveys/{slug}/translations?lang=TAG`: that language's texts.
 pub async fn save_texts(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
+    posted: SurveyForm<Editor>,
     query: web::Query<LanguageQuery>,
-    payload: web::Payload,
 ) -> Result<HttpResponse, WebError> {
-    let form = signed_in.checked_form(payload, &state).await?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     let languages = survey.offered_languages();
     let Some(tag) = languages
         .iter()

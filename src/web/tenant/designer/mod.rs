@@ -5,6 +5,7 @@
 use crate::domain::definition::FieldPath;
 use crate::domain::region::Residency;
 use crate::service::surveys as service;
+use crate::web::tenant::survey_form::SurveyForm;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -662,17 +663,7 @@ pub async fn save(
     save_form(&state, &signed_in, Some(survey), payload).await
 }
 
-async fn checked_survey(
-    state: &AppState,
-    signed_in: &SignedIn,
-    slug: &str,
-    payload: web::Payload,
-) -> Result<Arc<Survey>, WebError> {
-    signed_in.checked_form(payload, state).await?;
-    own_survey(state, signed_in, slug).await
-}
-
-/// A survey as the audit log names it.
+/// Back to the survey's designer.
 fn back_to(survey: &Survey) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/surveys/{}", survey.slug)))
@@ -774,11 +765,11 @@ pub async fn publish(
 /// `POST /tenant/surveys/{slug}/unpublish`
 pub async fn unpublish(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    let SurveyForm {
+        signed_in, survey, ..
+    } = posted;
     let unpublished = service::unpublish(&state.app, signed_in.actor(), &survey).await?;
     Ok(back_to(&unpublished))
 }
@@ -826,12 +817,13 @@ pub async fn confirm_delete(
 /// typed to confirm.
 pub async fn delete(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let form = signed_in.checked_form(payload, &state).await?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveyForm {
+        signed_in,
+        survey,
+        form,
+    } = posted;
     if field(&form, "confirm").map(str::trim) != Some(survey.title.trim()) {
         let error = Some("Type the survey's title exactly as it is shown to delete it.".into());
         let page = delete_page(&state, &signed_in, survey, error).await?;
@@ -849,11 +841,11 @@ pub async fn delete(
 /// and texts, titled "Copy of ...", opened in the designer.
 pub async fn duplicate(
     state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let survey = checked_survey(&state, &signed_in, &slug, payload).await?;
+    let SurveyForm {
+        signed_in, survey, ..
+    } = posted;
     match service::duplicate(&state.app, signed_in.actor(), &survey).await?? {
         Some(copy) => Ok(notice::redirect(
             &state,
