@@ -41,34 +41,27 @@ pub struct Mounted {
     pub access: Access,
 }
 
-/// Shorthand for the tables: a route anyone may use.
-pub(crate) const fn anyone(
-    method: Method,
-    path: &'static str,
-    handler: fn(actix_web::Route) -> actix_web::Route,
-) -> Route {
-    Route {
-        method,
-        path,
-        access: Access::Anyone,
-        handler,
+/// Who may use a table's route: anyone, or members of at least the one role given.
+pub(crate) const fn access_of(roles: &[Role]) -> Access {
+    match roles {
+        [role] => Access::Member(*role),
+        _ => Access::Anyone,
     }
 }
 
-/// Shorthand for the tables: a route for members of at least `role`.
-pub(crate) const fn member(
-    role: Role,
-    method: Method,
-    path: &'static str,
-    handler: fn(actix_web::Route) -> actix_web::Route,
-) -> Route {
-    Route {
-        method,
-        path,
-        access: Access::Member(role),
-        handler,
-    }
+/// A table of routes, one line each: `METHOD "path" => handler` for anyone, or
+/// `METHOD "path" for ROLE => handler` for members of at least that role.
+macro_rules! routes {
+    ($($method:ident $path:literal $(for $role:ident)? => $handler:path),* $(,)?) => {
+        &[$($crate::web::route_table::Route {
+            method: actix_web::http::Method::$method,
+            path: $path,
+            access: $crate::web::route_table::access_of(&[$($crate::domain::member::Role::$role)?]),
+            handler: |r| r.to($handler),
+        }),*]
+    };
 }
+pub(crate) use routes;
 
 /// Mounts every route of `table` on `scope`.
 pub(crate) fn mount(scope: actix_web::Scope, table: &[Route]) -> actix_web::Scope {

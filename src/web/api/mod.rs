@@ -20,121 +20,42 @@ pub use auth::ApiCaller;
 pub use body::JsonBody;
 pub use error::ApiError;
 
-use actix_web::http::Method;
 use actix_web::web::{self, ServiceConfig};
 
-use crate::domain::member::Role;
-use crate::web::route_table::{Mounted, Route, anyone, member, mount, under};
+use crate::web::route_table::{Mounted, Route, mount, routes, under};
 
 /// Where the API is mounted.
 const SCOPE: &str = "/api/v1";
 
 /// Every API call and the least role its key's member needs.
-static ROUTES: &[Route] = &[
-    anyone(Method::GET, "/openapi.json", |r| r.to(openapi::serve)),
-    member(Role::Viewer, Method::GET, "/surveys", |r| {
-        r.to(surveys::list)
-    }),
-    member(Role::Editor, Method::POST, "/surveys", |r| {
-        r.to(surveys::create)
-    }),
-    member(Role::Viewer, Method::GET, "/surveys/{slug}", |r| {
-        r.to(surveys::get)
-    }),
-    member(Role::Editor, Method::PUT, "/surveys/{slug}", |r| {
-        r.to(surveys::update)
-    }),
-    member(Role::Editor, Method::DELETE, "/surveys/{slug}", |r| {
-        r.to(surveys::delete)
-    }),
-    member(Role::Editor, Method::POST, "/surveys/{slug}/publish", |r| {
-        r.to(surveys::publish)
-    }),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/unpublish",
-        |r| r.to(surveys::unpublish),
-    ),
-    member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
-        r.to(surveys::summary)
-    }),
-    member(Role::Viewer, Method::GET, "/surveys/{slug}/dropoff", |r| {
-        r.to(dropoff::dropoff)
-    }),
-    member(Role::Viewer, Method::GET, "/surveys/{slug}/quotas", |r| {
-        r.to(quotas::quotas)
-    }),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants",
-        |r| r.to(participants::add),
-    ),
-    member(
-        Role::Editor,
-        Method::GET,
-        "/surveys/{slug}/participants",
-        |r| r.to(participants::list),
-    ),
-    member(
-        Role::Editor,
-        Method::DELETE,
-        "/surveys/{slug}/participants/{id}",
-        |r| r.to(participants::remove),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/mailings",
-        |r| r.to(mailings::start),
-    ),
-    member(Role::Editor, Method::GET, "/surveys/{slug}/mailings", |r| {
-        r.to(mailings::list)
-    }),
-    member(
-        Role::Editor,
-        Method::GET,
-        "/surveys/{slug}/mailings/{id}",
-        |r| r.to(mailings::one),
-    ),
-    member(
-        Role::Viewer,
-        Method::GET,
-        "/surveys/{slug}/responses",
-        |r| r.to(surveys::responses),
-    ),
-    member(
-        Role::Editor,
-        Method::DELETE,
-        "/surveys/{slug}/responses/{reference}",
-        |r| r.to(surveys::delete_response),
-    ),
-    member(
-        Role::Viewer,
-        Method::GET,
-        "/surveys/{slug}/responses.{format}",
-        |r| r.to(surveys::download_responses),
-    ),
-    member(Role::Editor, Method::POST, "/surveys/{slug}/exports", |r| {
-        r.to(surveys::request_export)
-    }),
-    member(Role::Editor, Method::GET, "/exports/{id}", |r| {
-        r.to(surveys::export_status)
-    }),
-    member(Role::Owner, Method::GET, "/audit", |r| r.to(audit::list)),
-    member(Role::Editor, Method::POST, "/webhooks", |r| {
-        r.to(webhooks::create)
-    }),
-    member(Role::Editor, Method::GET, "/webhooks", |r| {
-        r.to(webhooks::list)
-    }),
-    member(Role::Editor, Method::DELETE, "/webhooks/{id}", |r| {
-        r.to(webhooks::delete)
-    }),
-    member(Role::Editor, Method::POST, "/webhooks/{id}/test", |r| {
-        r.to(webhooks::test)
-    }),
+static ROUTES: &[Route] = routes![
+    GET "/openapi.json" => openapi::serve,
+    GET "/surveys" for Viewer => surveys::list,
+    POST "/surveys" for Editor => surveys::create,
+    GET "/surveys/{slug}" for Viewer => surveys::get,
+    PUT "/surveys/{slug}" for Editor => surveys::update,
+    DELETE "/surveys/{slug}" for Editor => surveys::delete,
+    POST "/surveys/{slug}/publish" for Editor => surveys::publish,
+    POST "/surveys/{slug}/unpublish" for Editor => surveys::unpublish,
+    GET "/surveys/{slug}/summary" for Viewer => surveys::summary,
+    GET "/surveys/{slug}/dropoff" for Viewer => dropoff::dropoff,
+    GET "/surveys/{slug}/quotas" for Viewer => quotas::quotas,
+    POST "/surveys/{slug}/participants" for Editor => participants::add,
+    GET "/surveys/{slug}/participants" for Editor => participants::list,
+    DELETE "/surveys/{slug}/participants/{id}" for Editor => participants::remove,
+    POST "/surveys/{slug}/mailings" for Editor => mailings::start,
+    GET "/surveys/{slug}/mailings" for Editor => mailings::list,
+    GET "/surveys/{slug}/mailings/{id}" for Editor => mailings::one,
+    GET "/surveys/{slug}/responses" for Viewer => surveys::responses,
+    DELETE "/surveys/{slug}/responses/{reference}" for Editor => surveys::delete_response,
+    GET "/surveys/{slug}/responses.{format}" for Viewer => surveys::download_responses,
+    POST "/surveys/{slug}/exports" for Editor => surveys::request_export,
+    GET "/exports/{id}" for Editor => surveys::export_status,
+    GET "/audit" for Owner => audit::list,
+    POST "/webhooks" for Editor => webhooks::create,
+    GET "/webhooks" for Editor => webhooks::list,
+    DELETE "/webhooks/{id}" for Editor => webhooks::delete,
+    POST "/webhooks/{id}/test" for Editor => webhooks::test,
 ];
 
 /// The API's routes, with their full paths.

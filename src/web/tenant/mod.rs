@@ -30,305 +30,95 @@ mod survey_form;
 mod translations;
 mod webhooks;
 
-use actix_web::http::Method;
 use actix_web::web::{self, ServiceConfig};
 
-use crate::domain::member::Role;
-use crate::web::route_table::{Mounted, Route, anyone, member, mount, under};
+use crate::web::route_table::{Mounted, Route, mount, routes, under};
 
 /// Where the site is mounted.
 const SCOPE: &str = "/tenant";
 
 /// Every route of the tenant site and the least role it needs. Pages before sign-in need
 /// none.
-static ROUTES: &[Route] = &[
-    member(Role::Viewer, Method::GET, "", |r| r.to(dashboard::show)),
-    anyone(Method::GET, "/sign-up", |r| r.to(auth::sign_up_form)),
-    anyone(Method::POST, "/sign-up", |r| r.to(auth::sign_up)),
-    anyone(Method::GET, "/sign-up/address", |r| r.to(auth::address)),
-    anyone(Method::GET, "/sign-in", |r| r.to(auth::sign_in_form)),
-    anyone(Method::POST, "/sign-in", |r| r.to(auth::sign_in)),
-    member(Role::Viewer, Method::POST, "/sign-out", |r| {
-        r.to(auth::sign_out)
-    }),
-    anyone(Method::GET, "/forgot-password", |r| {
-        r.to(password::forgot_form)
-    }),
-    anyone(Method::POST, "/forgot-password", |r| r.to(password::forgot)),
-    anyone(Method::GET, "/reset-password/{token}", |r| {
-        r.to(password::reset_form)
-    }),
-    anyone(Method::POST, "/reset-password/{token}", |r| {
-        r.to(password::reset)
-    }),
-    anyone(Method::GET, "/join/{token}", |r| r.to(join::show)),
-    anyone(Method::POST, "/join/{token}", |r| r.to(join::accept)),
-    anyone(Method::POST, "/join/{token}/sso", |r| r.to(sso::join)),
-    anyone(Method::GET, "/sso", |r| r.to(sso::start)),
-    anyone(Method::GET, "/sso/callback", |r| r.to(sso::callback)),
-    member(Role::Owner, Method::POST, "/settings/sso", |r| {
-        r.to(settings::save_sso)
-    }),
-    member(Role::Owner, Method::GET, "/audit", |r| r.to(audit::show)),
-    member(Role::Viewer, Method::GET, "/account", |r| {
-        r.to(account::show)
-    }),
-    member(Role::Viewer, Method::POST, "/account/notify", |r| {
-        r.to(account::save_notify)
-    }),
-    member(Role::Viewer, Method::POST, "/account/password", |r| {
-        r.to(account::change_password)
-    }),
-    member(Role::Owner, Method::GET, "/members", |r| {
-        r.to(members::show)
-    }),
-    member(Role::Owner, Method::POST, "/members/invite", |r| {
-        r.to(members::invite)
-    }),
-    member(Role::Owner, Method::POST, "/members/role", |r| {
-        r.to(members::set_role)
-    }),
-    member(Role::Owner, Method::GET, "/members/remove", |r| {
-        r.to(members::confirm_remove)
-    }),
-    member(Role::Owner, Method::POST, "/members/remove", |r| {
-        r.to(members::remove)
-    }),
-    member(
-        Role::Owner,
-        Method::POST,
-        "/members/invitations/{id}/withdraw",
-        |r| r.to(members::withdraw),
-    ),
-    member(Role::Owner, Method::GET, "/settings", |r| {
-        r.to(settings::show)
-    }),
-    member(Role::Owner, Method::POST, "/settings", |r| {
-        r.to(settings::save)
-    }),
-    member(Role::Owner, Method::POST, "/settings/zone", |r| {
-        r.to(settings::save_zone)
-    }),
-    member(Role::Owner, Method::POST, "/settings/branding", |r| {
-        r.to(settings::save_branding)
-    }),
-    member(Role::Editor, Method::GET, "/webhooks", |r| {
-        r.to(webhooks::show)
-    }),
-    member(Role::Editor, Method::POST, "/webhooks", |r| {
-        r.to(webhooks::create)
-    }),
-    member(Role::Editor, Method::POST, "/webhooks/{id}/test", |r| {
-        r.to(webhooks::test)
-    }),
-    member(Role::Editor, Method::POST, "/webhooks/{id}/remove", |r| {
-        r.to(webhooks::remove)
-    }),
-    member(Role::Viewer, Method::GET, "/api-keys", |r| r.to(keys::show)),
-    member(Role::Viewer, Method::POST, "/api-keys", |r| {
-        r.to(keys::create)
-    }),
-    member(Role::Viewer, Method::GET, "/api-keys/{id}/revoke", |r| {
-        r.to(keys::confirm_revoke)
-    }),
-    member(Role::Viewer, Method::POST, "/api-keys/{id}/revoke", |r| {
-        r.to(keys::revoke)
-    }),
-    member(Role::Editor, Method::GET, "/surveys/new", |r| {
-        r.to(designer::new)
-    }),
-    member(Role::Editor, Method::POST, "/surveys", |r| {
-        r.to(designer::create)
-    }),
-    member(Role::Editor, Method::GET, "/surveys/{slug}", |r| {
-        r.to(designer::edit)
-    }),
-    member(Role::Editor, Method::POST, "/surveys/{slug}", |r| {
-        r.to(designer::save)
-    }),
-    member(Role::Editor, Method::GET, "/surveys/{slug}/preview", |r| {
-        r.to(preview::show)
-    }),
-    member(Role::Editor, Method::POST, "/surveys/{slug}/preview", |r| {
-        r.to(preview::answer)
-    }),
-    member(Role::Editor, Method::POST, "/surveys/{slug}/publish", |r| {
-        r.to(designer::publish)
-    }),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/duplicate",
-        |r| r.to(designer::duplicate),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/unpublish",
-        |r| r.to(designer::unpublish),
-    ),
-    member(Role::Editor, Method::GET, "/surveys/{slug}/delete", |r| {
-        r.to(designer::confirm_delete)
-    }),
-    member(Role::Editor, Method::POST, "/surveys/{slug}/delete", |r| {
-        r.to(designer::delete)
-    }),
-    member(
-        Role::Editor,
-        Method::GET,
-        "/surveys/{slug}/translations",
-        |r| r.to(translations::show),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/translations",
-        |r| r.to(translations::save_texts),
-    ),
-    member(
-        Role::Editor,
-        Method::GET,
-        "/surveys/{slug}/translations.{format}",
-        |r| r.to(translations::download),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/translations/import",
-        |r| r.to(translations::import),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/languages",
-        |r| r.to(translations::save_languages),
-    ),
-    member(Role::Editor, Method::GET, "/surveys/{slug}/quotas", |r| {
-        r.to(quotas::show)
-    }),
-    member(Role::Editor, Method::POST, "/surveys/{slug}/quotas", |r| {
-        r.to(quotas::save)
-    }),
-    member(
-        Role::Editor,
-        Method::GET,
-        "/surveys/{slug}/participants",
-        |r| r.to(participants::show),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants",
-        |r| r.to(participants::add),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants/access",
-        |r| r.to(participants::access),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants/segments",
-        |r| r.to(participants::segments),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants/import",
-        |r| r.to(participants::import),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants/import/{held}",
-        |r| r.to(participants::confirm),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants/{id}/remove",
-        |r| r.to(participants::remove),
-    ),
-    member(
-        Role::Editor,
-        Method::GET,
-        "/surveys/{slug}/participants/{id}",
-        |r| r.to(participants::show_one),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/participants/{id}",
-        |r| r.to(participants::edit),
-    ),
-    member(
-        Role::Editor,
-        Method::GET,
-        "/surveys/{slug}/participants.{format}",
-        |r| r.to(participants::download),
-    ),
-    member(Role::Editor, Method::GET, "/surveys/{slug}/mailings", |r| {
-        r.to(mailings::show)
-    }),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/mailings/template",
-        |r| r.to(mailings::save_template),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/mailings/send",
-        |r| r.to(mailings::send),
-    ),
-    member(Role::Viewer, Method::GET, "/surveys/{slug}/summary", |r| {
-        r.to(results::summary)
-    }),
-    member(
-        Role::Viewer,
-        Method::GET,
-        "/surveys/{slug}/responses",
-        |r| r.to(results::responses),
-    ),
-    member(
-        Role::Viewer,
-        Method::GET,
-        "/surveys/{slug}/responses.{format}",
-        |r| r.to(exports::download_responses),
-    ),
-    member(Role::Editor, Method::POST, "/surveys/{slug}/exports", |r| {
-        r.to(exports::request)
-    }),
-    member(Role::Editor, Method::GET, "/exports/{id}", |r| {
-        r.to(exports::status)
-    }),
-    member(
-        Role::Viewer,
-        Method::GET,
-        "/surveys/{slug}/responses/{n}",
-        |r| r.to(results::response),
-    ),
-    member(
-        Role::Editor,
-        Method::POST,
-        "/surveys/{slug}/responses/delete",
-        |r| r.to(deletions::delete),
-    ),
-    member(
-        Role::Viewer,
-        Method::GET,
-        "/surveys/{slug}/responses/ref/{reference}",
-        |r| r.to(results::response_by_reference),
-    ),
-    member(
-        Role::Viewer,
-        Method::GET,
-        "/surveys/{slug}/responses/ref/{reference}/files/{question}",
-        |r| r.to(results::file),
-    ),
+static ROUTES: &[Route] = routes![
+    GET "" for Viewer => dashboard::show,
+    GET "/sign-up" => auth::sign_up_form,
+    POST "/sign-up" => auth::sign_up,
+    GET "/sign-up/address" => auth::address,
+    GET "/sign-in" => auth::sign_in_form,
+    POST "/sign-in" => auth::sign_in,
+    POST "/sign-out" for Viewer => auth::sign_out,
+    GET "/forgot-password" => password::forgot_form,
+    POST "/forgot-password" => password::forgot,
+    GET "/reset-password/{token}" => password::reset_form,
+    POST "/reset-password/{token}" => password::reset,
+    GET "/join/{token}" => join::show,
+    POST "/join/{token}" => join::accept,
+    POST "/join/{token}/sso" => sso::join,
+    GET "/sso" => sso::start,
+    GET "/sso/callback" => sso::callback,
+    POST "/settings/sso" for Owner => settings::save_sso,
+    GET "/audit" for Owner => audit::show,
+    GET "/account" for Viewer => account::show,
+    POST "/account/notify" for Viewer => account::save_notify,
+    POST "/account/password" for Viewer => account::change_password,
+    GET "/members" for Owner => members::show,
+    POST "/members/invite" for Owner => members::invite,
+    POST "/members/role" for Owner => members::set_role,
+    GET "/members/remove" for Owner => members::confirm_remove,
+    POST "/members/remove" for Owner => members::remove,
+    POST "/members/invitations/{id}/withdraw" for Owner => members::withdraw,
+    GET "/settings" for Owner => settings::show,
+    POST "/settings" for Owner => settings::save,
+    POST "/settings/zone" for Owner => settings::save_zone,
+    POST "/settings/branding" for Owner => settings::save_branding,
+    GET "/webhooks" for Editor => webhooks::show,
+    POST "/webhooks" for Editor => webhooks::create,
+    POST "/webhooks/{id}/test" for Editor => webhooks::test,
+    POST "/webhooks/{id}/remove" for Editor => webhooks::remove,
+    GET "/api-keys" for Viewer => keys::show,
+    POST "/api-keys" for Viewer => keys::create,
+    GET "/api-keys/{id}/revoke" for Viewer => keys::confirm_revoke,
+    POST "/api-keys/{id}/revoke" for Viewer => keys::revoke,
+    GET "/surveys/new" for Editor => designer::new,
+    POST "/surveys" for Editor => designer::create,
+    GET "/surveys/{slug}" for Editor => designer::edit,
+    POST "/surveys/{slug}" for Editor => designer::save,
+    GET "/surveys/{slug}/preview" for Editor => preview::show,
+    POST "/surveys/{slug}/preview" for Editor => preview::answer,
+    POST "/surveys/{slug}/publish" for Editor => designer::publish,
+    POST "/surveys/{slug}/duplicate" for Editor => designer::duplicate,
+    POST "/surveys/{slug}/unpublish" for Editor => designer::unpublish,
+    GET "/surveys/{slug}/delete" for Editor => designer::confirm_delete,
+    POST "/surveys/{slug}/delete" for Editor => designer::delete,
+    GET "/surveys/{slug}/translations" for Editor => translations::show,
+    POST "/surveys/{slug}/translations" for Editor => translations::save_texts,
+    GET "/surveys/{slug}/translations.{format}" for Editor => translations::download,
+    POST "/surveys/{slug}/translations/import" for Editor => translations::import,
+    POST "/surveys/{slug}/languages" for Editor => translations::save_languages,
+    GET "/surveys/{slug}/quotas" for Editor => quotas::show,
+    POST "/surveys/{slug}/quotas" for Editor => quotas::save,
+    GET "/surveys/{slug}/participants" for Editor => participants::show,
+    POST "/surveys/{slug}/participants" for Editor => participants::add,
+    POST "/surveys/{slug}/participants/access" for Editor => participants::access,
+    POST "/surveys/{slug}/participants/segments" for Editor => participants::segments,
+    POST "/surveys/{slug}/participants/import" for Editor => participants::import,
+    POST "/surveys/{slug}/participants/import/{held}" for Editor => participants::confirm,
+    POST "/surveys/{slug}/participants/{id}/remove" for Editor => participants::remove,
+    GET "/surveys/{slug}/participants/{id}" for Editor => participants::show_one,
+    POST "/surveys/{slug}/participants/{id}" for Editor => participants::edit,
+    GET "/surveys/{slug}/participants.{format}" for Editor => participants::download,
+    GET "/surveys/{slug}/mailings" for Editor => mailings::show,
+    POST "/surveys/{slug}/mailings/template" for Editor => mailings::save_template,
+    POST "/surveys/{slug}/mailings/send" for Editor => mailings::send,
+    GET "/surveys/{slug}/summary" for Viewer => results::summary,
+    GET "/surveys/{slug}/responses" for Viewer => results::responses,
+    GET "/surveys/{slug}/responses.{format}" for Viewer => exports::download_responses,
+    POST "/surveys/{slug}/exports" for Editor => exports::request,
+    GET "/exports/{id}" for Editor => exports::status,
+    GET "/surveys/{slug}/responses/{n}" for Viewer => results::response,
+    POST "/surveys/{slug}/responses/delete" for Editor => deletions::delete,
+    GET "/surveys/{slug}/responses/ref/{reference}" for Viewer => results::response_by_reference,
+    GET "/surveys/{slug}/responses/ref/{reference}/files/{question}" for Viewer => results::file,
 ];
 
 /// The site's routes, with their full paths.
