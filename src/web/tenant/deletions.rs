@@ -57,11 +57,7 @@ pub async fn delete(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let list = format!("/tenant/surveys/{}/responses", survey.slug);
     let asked = references(&form)?;
     if asked.is_empty() {

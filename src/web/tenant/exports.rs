@@ -32,9 +32,7 @@ pub async fn request(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in, survey, ..
-    } = posted;
+    let (signed_in, survey, _) = posted.parts();
     let job = responses::request_export(&state.app, signed_in.actor(), &survey).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/exports/{}", job.id)))

@@ -224,11 +224,7 @@ pub async fn save_template(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let kind = kind_of(&form)?;
     let language = language_of(&survey, field(&form, "language"));
     let subject = field(&form, "subject").unwrap_or_default().to_owned();
@@ -270,11 +266,7 @@ pub async fn send(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let kind = kind_of(&form)?;
     let mail = state.mail_links().is_some();
     let said = match service::start(&state.app, signed_in.actor(), &survey, kind, mail).await? {

@@ -211,11 +211,7 @@ pub async fn add(
     posted: SurveyForm<Editor>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
     let given = GivenParticipant {
         email: value("email"),
@@ -375,9 +371,7 @@ pub async fn confirm(
     request: HttpRequest,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in, survey, ..
-    } = posted;
+    let (signed_in, survey, _) = posted.parts();
     let (_, held) = path.into_inner();
     let Some(result) = service::add_held_sheet(&state.app, &survey, &held).await? else {
         return Err(WebError::Gone(
@@ -401,7 +395,7 @@ pub async fn remove(
     posted: SurveyForm<Editor>,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm { survey, .. } = posted;
+    let (_, survey, _) = posted.parts();
     let (_, id) = path.into_inner();
     match service::remove(&state.app, &survey, &id).await? {
         true => Ok(notice::redirect(
@@ -419,11 +413,7 @@ pub async fn access(
     posted: SurveyForm<Editor>,
     request: HttpRequest,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let access = match field(&form, "access") {
         Some("invitation") => Access::Invitation,
         _ => Access::Open,
@@ -459,7 +449,7 @@ pub async fn segments(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm { survey, form, .. } = posted;
+    let (_, survey, form) = posted.parts();
     let picked: Vec<String> = form
         .iter()
         .filter(|(name, _)| name == "segment")
@@ -614,11 +604,7 @@ pub async fn edit(
     request: HttpRequest,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let (_, id) = path.into_inner();
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
     let typed = (value("first_name"), value("last_name"), value("language"));

@@ -273,11 +273,7 @@ pub async fn save(
     state: web::Data<AppState>,
     sent: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = sent;
+    let (signed_in, survey, form) = sent.parts();
     let named = field(&form, "quota").unwrap_or("").trim();
     let current = survey
         .quotas

@@ -25,6 +25,13 @@ pub struct SurveyForm<R: Needs> {
     pub form: Vec<(String, String)>,
 }
 
+impl<R: Needs> SurveyForm<R> {
+    /// The member, the survey and the form, to take apart in one line.
+    pub fn parts(self) -> (AtLeast<R>, Arc<Survey>, Vec<(String, String)>) {
+        (self.signed_in, self.survey, self.form)
+    }
+}
+
 impl<R: Needs + 'static> FromRequest for SurveyForm<R> {
     type Error = WebError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;

@@ -197,11 +197,7 @@ pub async fn save_languages(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let typed = field(&form, "languages").unwrap_or_default().to_owned();
     let sent: Vec<String> = typed
         .split([',', ';', ' '])
@@ -235,11 +231,7 @@ pub async fn save_texts(
     posted: SurveyForm<Editor>,
     query: web::Query<LanguageQuery>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     let languages = survey.offered_languages();
     let Some(tag) = languages
         .iter()

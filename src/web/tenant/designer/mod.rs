@@ -767,9 +767,7 @@ pub async fn unpublish(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in, survey, ..
-    } = posted;
+    let (signed_in, survey, _) = posted.parts();
     let unpublished = service::unpublish(&state.app, signed_in.actor(), &survey).await?;
     Ok(back_to(&unpublished))
 }
@@ -819,11 +817,7 @@ pub async fn delete(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in,
-        survey,
-        form,
-    } = posted;
+    let (signed_in, survey, form) = posted.parts();
     if field(&form, "confirm").map(str::trim) != Some(survey.title.trim()) {
         let error = Some("Type the survey's title exactly as it is shown to delete it.".into());
         let page = delete_page(&state, &signed_in, survey, error).await?;
@@ -843,9 +837,7 @@ pub async fn duplicate(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
 ) -> Result<HttpResponse, WebError> {
-    let SurveyForm {
-        signed_in, survey, ..
-    } = posted;
+    let (signed_in, survey, _) = posted.parts();
     match service::duplicate(&state.app, signed_in.actor(), &survey).await?? {
         Some(copy) => Ok(notice::redirect(
             &state,
