@@ -125,7 +125,8 @@ pub const PARTICIPANTS_AT_HOME_ADDING: &str = "participants and their personal l
 
 /// Whether a survey naming `regions` is answered away from this (its home) region.
 pub fn answered_away(app: &App, regions: &[crate::domain::region::RegionName]) -> bool {
-    app.stores().regions.installation().answered_away(regions)
+    let here = &app.stores().regions;
+    regions.iter().any(|name| !here.is_here(name))
 }
 
 /// A tenant's survey, as it is now.

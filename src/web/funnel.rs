@@ -168,7 +168,22 @@ impl FunnelCounter {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    proptest! {
+        /// With room for every pair, each distinct pair counts exactly once, in any order
+        /// and however often it repeats.
+        #[test]
+        fn each_pair_counts_once_in_any_order(pairs in proptest::collection::vec((0u64..50, 0usize..4), 0..400)) {
+            let mut seen = Seen::new(1_000, Duration::from_secs(100));
+            let now = Instant::now();
+            let firsts: Vec<_> = pairs.iter().filter(|pair| seen.first_time(**pair, now)).collect();
+            let distinct: HashSet<_> = pairs.iter().collect();
+            prop_assert_eq!(firsts.len(), distinct.len());
+        }
+    }
 
     #[test]
     fn a_pair_counts_once_while_it_is_remembered() {

@@ -646,14 +646,7 @@ async fn an_anonymous_surveys_export_rows_and_mail_name_no_participant() {
         crate::helpers::spawn_app_configured(canvass::storage::memory::storage(), settings).await;
     let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     // The owner asked for an email on each new response.
-    let csrf = owner.csrf("/tenant/account").await;
-    let notify = owner
-        .post(
-            "/tenant/account/notify",
-            &[("csrf", &csrf), ("notify", "each")],
-        )
-        .await;
-    assert_eq!(notify.status(), 303);
+    owner.notify("each").await;
     let key = owner.api_key("anonymity").await;
     app.create_survey(&key, definition(true)).await;
     add_people(&app, &key).await;

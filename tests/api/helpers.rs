@@ -80,6 +80,19 @@ pub async fn spawn_app_configured(storage: Storage, settings: ServeSettings) -> 
 }
 
 /// The value of the form's hidden submission token.
+/// The HTML of the page at `base` + `path` (a survey's form, say), from a served process or a
+/// test app alike.
+pub async fn page_at(client: &reqwest::Client, base: &str, path: &str) -> String {
+    client
+        .get(format!("{base}{path}"))
+        .send()
+        .await
+        .expect("answered")
+        .text()
+        .await
+        .expect("a page")
+}
+
 pub fn token_in(html: &str) -> String {
     let start = html
         .find(r#"name="token" value=""#)

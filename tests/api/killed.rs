@@ -106,14 +106,7 @@ async fn drop_off_counts_older_than_the_merge_survive_a_killed_serve() {
     // Three open it; two of them go on to page 2.
     let client = reqwest::Client::new();
     for n in 0..3 {
-        let form = client
-            .get(format!("{base}/s/acme/two"))
-            .send()
-            .await
-            .expect("answered")
-            .text()
-            .await
-            .expect("a page");
+        let form = crate::helpers::page_at(&client, &base, "/s/acme/two").await;
         if n < 2 {
             let next = client
                 .post(format!("{base}/s/acme/two"))

@@ -231,18 +231,6 @@ async fn without_the_site_address_no_email_carrying_a_link_is_sent() {
     );
 }
 
-/// Sets when the signed-in member is emailed about new responses.
-async fn notify(member: &Owner<'_>, choice: &str) {
-    let csrf = member.csrf("/tenant/account").await;
-    let saved = member
-        .post(
-            "/tenant/account/notify",
-            &[("csrf", &csrf), ("notify", choice)],
-        )
-        .await;
-    assert_eq!(saved.status(), 303);
-}
-
 #[tokio::test]
 async fn new_responses_are_emailed_to_members_who_asked_on_each_or_daily() {
     let mailbox = Mailbox::from_env();
@@ -256,8 +244,8 @@ async fn new_responses_are_emailed_to_members_who_asked_on_each_or_daily() {
     let viewer = Owner::joined(&app.address, &viewer_link).await;
     let quiet_link = owner.invite(&quiet_address, "viewer").await;
     let _quiet = Owner::joined(&app.address, &quiet_link).await;
-    notify(&owner, "each").await;
-    notify(&viewer, "daily").await;
+    owner.notify("each").await;
+    viewer.notify("daily").await;
     assert!(
         owner
             .page("/tenant/account")

@@ -204,6 +204,18 @@ impl<'a> Owner<'a> {
         member
     }
 
+    /// Sets when this member is emailed about new responses (`each`, `daily`, `off`).
+    pub async fn notify(&self, choice: &str) {
+        let csrf = self.csrf("/tenant/account").await;
+        let saved = self
+            .post(
+                "/tenant/account/notify",
+                &[("csrf", &csrf), ("notify", choice)],
+            )
+            .await;
+        assert_eq!(saved.status(), 303);
+    }
+
     /// A new API key made on the API keys page by this member.
     pub async fn api_key(&self, label: &str) -> String {
         let csrf = self.csrf("/tenant/api-keys").await;

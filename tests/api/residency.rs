@@ -291,14 +291,7 @@ async fn a_survey_kept_in_its_region_sends_no_webhook_and_no_email_from_either_r
         .add(&acme, "https://hooks.acme.example/in")
         .await
         .expect("an endpoint");
-    let csrf = owner.csrf("/tenant/account").await;
-    let notify = owner
-        .post(
-            "/tenant/account/notify",
-            &[("csrf", &csrf), ("notify", "each")],
-        )
-        .await;
-    assert_eq!(notify.status(), 303);
+    owner.notify("each").await;
     us.app.published_survey(&key, visits(json!({}))).await;
     for stars in ["5", "2"] {
         let sent = eu.app.answer("acme", "visits", &[("overall", stars)]).await;

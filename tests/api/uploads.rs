@@ -556,14 +556,7 @@ async fn uploads_read_at_once_hold_the_memory_bound_and_a_client_its_hourly_byte
         let client = client.clone();
         let base = base.clone();
         async move {
-            let form = client
-                .get(format!("{base}/s/acme/claims"))
-                .send()
-                .await
-                .expect("answered")
-                .text()
-                .await
-                .expect("a page");
+            let form = crate::helpers::page_at(&client, &base, "/s/acme/claims").await;
             let parts = Form::new()
                 .text("token", token_in(&form))
                 .text("page", "0")

@@ -186,3 +186,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn segment_attributes_are_checked_against_the_participants_values_only_when_named() {
+    use crate::domain::participant::MAX_SEGMENT_VALUES;
+    let current = survey(json!({"title": "T", "questions": rating()}), true);
+    let installation = Installation::default();
+    let mut index = crate::domain::participant::AttributeIndex::default();
+    index.names.push("team".into());
+    index.values.insert(
+        "team".into(),
+        (0..=MAX_SEGMENT_VALUES).map(|n| format!("t{n}")).collect(),
+    );
+    let facts = Facts {
+        attributes: Some(index),
+        ..Facts::default()
+    };
+    let segmenting = definition(json!({"title": "T", "segment_attributes": ["team"]}));
+    let pending = Pending::new(segmenting, &installation, Some(current.replaced())).expect("ok");
+    assert!(pending.needs().attributes);
+    let errors = pending.finish(&facts).expect_err("too varied");
+    assert!(errors["segment_attributes"].contains("team takes more than"));
+    // An empty list divides nothing, whatever the participants hold.
+    let none = definition(json!({"title": "T", "segment_attributes": []}));
+    let pending = Pending::new(none, &installation, Some(current.replaced())).expect("ok");
+    assert!(pending.finish(&facts).is_ok());
+}
