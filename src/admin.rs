@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::domain::account::Email;
 use crate::domain::summary::SummaryReport;
 use crate::domain::{Subscription, SurveySlug, TenantSlug};
-use crate::stores::{AnswerMessage, Received, StoreError, Stores};
+use crate::stores::{AnswerMessage, Membership, Received, StoreError, Stores};
 
 /// Why an operator command failed.
 #[derive(Debug, thiserror::Error)]
@@ -41,7 +41,11 @@ pub async fn summary(
         .await?
         .ok_or_else(missing)?;
     let results = stores.results_of(&definition).await?;
-    let read = results.summaries.read(&definition.survey_ref()).await?;
+    let read = results
+        .answering
+        .summaries
+        .read(&definition.survey_ref())
+        .await?;
     Ok(
         SummaryReport::new(&definition, &read.doc.summary, read.doc.updated)
             .with_unrecounted(read.doc.unrecounted),
@@ -64,7 +68,7 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
     let mut depths = Vec::new();
     for (role, queue) in stores.queues() {
         depths.push(QueueDepth {
-            length: stores.queue_length(&queue).await?,
+            length: stores.operations.queue_length(&queue).await?,
             name: queue.to_string(),
             role,
         });
@@ -96,18 +100,18 @@ const ASK_REGION: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Every region of the installation, asked in turn.
 pub async fn regions(stores: &Stores) -> Result<Vec<RegionReport>, AdminError> {
-    if !stores.regions.named() {
+    if !stores.residency.regions.named() {
         return Err(AdminError::Invalid(
             "this installation has no regions file (CANVASS_REGIONS_FILE): it is one region".into(),
         ));
     }
     let mut reports = Vec::new();
-    for region in stores.regions.all() {
+    for region in stores.residency.regions.all() {
         let asked = async {
             let there = stores.in_region(&region.name).await?;
             let (mut waiting, mut oldest) = (0, None::<std::time::Duration>);
-            for tenant in there.hosted.tenants().await? {
-                let (count, age) = there.answer_queues.transfer_backlog(&tenant).await?;
+            for tenant in there.residency.hosted.tenants().await? {
+                let (count, age) = there.answering.queues.transfer_backlog(&tenant).await?;
                 waiting += count;
                 oldest = oldest.max(age);
             }
@@ -126,7 +130,7 @@ pub async fn regions(stores: &Stores) -> Result<Vec<RegionReport>, AdminError> {
             name: region.name.to_string(),
             label: region.label.clone(),
             public_url: region.public_url.clone(),
-            here: stores.regions.is_here(&region.name),
+            here: stores.residency.regions.is_here(&region.name),
             unreachable,
             waiting,
             oldest_secs: oldest.map(|age| age.as_secs()),
@@ -153,8 +157,9 @@ async fn receive_all(stores: &Stores) -> Result<Vec<Received>, AdminError> {
     let mut all = Vec::new();
     loop {
         let batch = stores
-            .answer_queues
-            .receive(stores.answer_queues.poison(), 32, LOOK)
+            .answering
+            .queues
+            .receive(stores.answering.queues.poison(), 32, LOOK)
             .await?;
         if batch.is_empty() {
             return Ok(all);
@@ -193,7 +198,7 @@ pub async fn poison_list(stores: &Stores) -> Result<Vec<PoisonEntry>, AdminError
         })
         .collect();
     for received in &held {
-        stores.answer_queues.release(received).await?;
+        stores.answering.queues.release(received).await?;
     }
     Ok(entries)
 }
@@ -208,20 +213,22 @@ pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminErro
             (survey.tenant, reference)
         });
         let Some((tenant, reference)) = addressed else {
-            stores.answer_queues.release(&received).await?;
+            stores.answering.queues.release(&received).await?;
             stayed += 1;
             continue;
         };
         let subscription = stores
+            .catalog
             .tenants
             .get(&tenant)
             .await?
             .map_or(Subscription::Standard, |t| t.subscription);
         let queue = stores
-            .answer_queues
+            .answering
+            .queues
             .queue_for(reference, subscription)
             .clone();
-        stores.answer_queues.requeue(&received, &queue).await?;
+        stores.answering.queues.requeue(&received, &queue).await?;
         moved += 1;
     }
     Ok((moved, stayed))
@@ -234,15 +241,16 @@ pub async fn home_region(stores: &Stores, name: Option<&str>) -> Result<Stores, 
     };
     let known = crate::domain::region::RegionName::parse(name)
         .ok()
-        .filter(|name| stores.regions.get(name).is_some());
+        .filter(|name| stores.residency.regions.get(name).is_some());
     match known {
         Some(region) => Ok(stores.in_region(&region).await?),
-        None if !stores.regions.named() => Err(AdminError::Invalid(format!(
+        None if !stores.residency.regions.named() => Err(AdminError::Invalid(format!(
             "--region {name}: this installation has no regions file (CANVASS_REGIONS_FILE)"
         ))),
         None => Err(AdminError::Invalid(format!(
             "--region {name} is not one of the installation's regions ({})",
             stores
+                .residency
                 .regions
                 .all()
                 .map(|region| region.name.as_str())
@@ -277,13 +285,14 @@ pub async fn create_tenant(
     };
     if crate::service::tenants::taken_elsewhere(&crate::service::App::new(stores.clone()), &slug)
         .await?
-        || !stores.tenants.create(&tenant).await?
+        || !stores.catalog.tenants.create(&tenant).await?
     {
         return Err(AdminError::Invalid(format!(
             "the tenant {slug} already exists"
         )));
     }
     let (key, _) = stores
+        .membership
         .api_keys
         .create(&slug, "created by canvass tenant create", None)
         .await?;
@@ -301,6 +310,7 @@ pub async fn invite(
     let slug = TenantSlug::parse(tenant)
         .map_err(|_| AdminError::NotFound(format!("no tenant {tenant}")))?;
     let tenant = stores
+        .catalog
         .tenants
         .get(&slug)
         .await?
@@ -324,7 +334,7 @@ pub async fn invite(
 
 /// Makes a password-reset link for the account with this address (`canvass member
 /// reset-link`); returns its token.
-pub async fn reset_link(stores: &Stores, email: &str) -> Result<String, AdminError> {
+pub async fn reset_link(stores: &Membership, email: &str) -> Result<String, AdminError> {
     let missing = || AdminError::NotFound(format!("no account has the address {email}"));
     let email = Email::parse(email).ok_or_else(missing)?;
     stores.accounts.get(&email).await?.ok_or_else(missing)?;

@@ -226,14 +226,14 @@ pub fn sample_form(n: u64) -> RawAnswers {
 pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, DemoError> {
     let now = OffsetDateTime::now_utc();
     let mut tenant = tenant(now);
-    if stores.tenants.get(&tenant.slug).await?.is_some() {
+    if stores.catalog.tenants.get(&tenant.slug).await?.is_some() {
         return Ok(None);
     }
     let survey = survey(now);
     // Survey, owner and answers first, the tenant last: if this stops half-way, the next
     // start sees no tenant and makes everything again (a new survey identity, which the
     // worker tells apart from answers queued for the first one).
-    stores.surveys.save(&survey).await?;
+    stores.catalog.surveys.save(&survey).await?;
     let email = Email::parse(OWNER_EMAIL).expect("the demo owner's address is valid");
     let password = password();
     let hash = {
@@ -251,11 +251,16 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
         password_set: None,
     };
     let earlier = stores
+        .membership
         .accounts
         .get_versioned(&email)
         .await?
         .map(|(_, etag)| etag);
-    stores.accounts.create(&account, earlier.as_ref()).await?;
+    stores
+        .membership
+        .accounts
+        .create(&account, earlier.as_ref())
+        .await?;
     let responses = responses.min(MAX_SAMPLE_RESPONSES);
     for n in 0..u64::from(responses) {
         let walk = survey.walk(&sample_form(n), None);
@@ -269,7 +274,7 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             survey: survey.slug.clone(),
             survey_id: survey.id.clone(),
             survey_version: survey.version,
-            reference: stores.references.next().await?,
+            reference: stores.answering.references.next().await?,
             submitted_at: now - ago,
             values: walk.values,
             hidden: walk.hidden,
@@ -278,12 +283,13 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             participant: None,
         };
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(&answer, tenant.subscription)
             .await?;
     }
     tenant.owner = Some(email);
-    stores.tenants.create(&tenant).await?;
+    stores.catalog.tenants.create(&tenant).await?;
     Ok(Some(Welcome {
         password,
         responses,

@@ -105,6 +105,7 @@ async fn run(command: Command) -> Result<(), Failure> {
             let home = admin::home_region(&stores, region.as_deref()).await?;
             let key = admin::create_tenant(&home, &slug, &name, subscription).await?;
             let region = home
+                .residency
                 .regions
                 .here()
                 .map(|here| format!(", at home in region {here}"))
@@ -141,7 +142,7 @@ async fn run(command: Command) -> Result<(), Failure> {
                     outln!("{}", canvass::links::invitation(&site, &token));
                 }
                 MemberAction::ResetLink { email } => {
-                    let token = admin::reset_link(&stores, &email).await?;
+                    let token = admin::reset_link(&stores.membership, &email).await?;
                     outln!(
                         "a link that sets a new password for {email}; it works once, for an hour:"
                     );
@@ -211,11 +212,11 @@ async fn run(command: Command) -> Result<(), Failure> {
             let stores = open_stores(&backend).await?;
             match action {
                 WorkersAction::Pause => {
-                    stores.control.pause().await?;
+                    stores.operations.control.pause().await?;
                     outln!("workers paused: they finish their batch and take no more messages");
                 }
                 WorkersAction::Resume => {
-                    stores.control.resume().await?;
+                    stores.operations.control.resume().await?;
                     outln!("workers resumed");
                 }
             }

@@ -101,6 +101,7 @@ pub(super) async fn seed(
     for premium in [false, true] {
         for i in 0..surveys.max(1) {
             stores
+                .catalog
                 .surveys
                 .save(&Survey {
                     // A fixed identity: the drain benchmark files answers under it.

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::{BenchError, Scratch, answers, submit, waiting};
 use crate::storage::local;
-use crate::stores::{StoreSettings, Stores};
+use crate::stores::{Answering, StoreSettings, Stores};
 
 /// Where a drain benchmark runs.
 pub(super) struct DrainTarget {
@@ -176,8 +176,8 @@ impl Backlog {
                 "the answer queues are not empty: drain on a fresh account or emulator".into(),
             ));
         }
-        let counted_before = counted(&stores, surveys).await?;
-        submit(&stores, answers, false, surveys).await?;
+        let counted_before = counted(&stores.answering, surveys).await?;
+        submit(&stores.answering, answers, false, surveys).await?;
         Ok(Self {
             dir,
             stores,
@@ -188,7 +188,7 @@ impl Backlog {
 
     /// Answers counted in the summaries since the backlog was queued.
     async fn counted(&self, surveys: u64) -> Result<u64, BenchError> {
-        Ok(counted(&self.stores, surveys).await? - self.counted_before)
+        Ok(counted(&self.stores.answering, surveys).await? - self.counted_before)
     }
 
     /// Whether every answer is counted and every message gone.
@@ -197,7 +197,7 @@ impl Backlog {
     }
 }
 
-async fn counted(stores: &Stores, surveys: u64) -> Result<u64, BenchError> {
+async fn counted(stores: &Answering, surveys: u64) -> Result<u64, BenchError> {
     let mut counted = 0;
     for survey in 0..surveys.max(1) {
         let read = stores.summaries.read(&answers::survey_ref(survey)).await?;

@@ -49,7 +49,7 @@ async fn measure(count: u64, url: &str) -> Result<(), BenchError> {
     let dir = Scratch::new();
     let stores = open(&dir, 1).await?;
     eprintln!("preparing a survey with {count} answers");
-    submit(&stores, count, false, 1).await?;
+    submit(&stores.answering, count, false, 1).await?;
     let settings = WorkerSettings {
         export_database_url: Some(url.to_owned()),
         ..WorkerSettings::default()
@@ -57,12 +57,17 @@ async fn measure(count: u64, url: &str) -> Result<(), BenchError> {
     let mut worker = Worker::new(stores.clone(), settings);
     while let StepOutcome::BatchDone { .. } = worker.step().await? {}
 
-    let job = stores.exports.request(&answers::survey_ref(0)).await?;
+    let job = stores
+        .operations
+        .exports
+        .request(&answers::survey_ref(0))
+        .await?;
     eprintln!("exporting");
     let started = Instant::now();
     worker.step().await?;
     let elapsed = started.elapsed();
     let job = stores
+        .operations
         .exports
         .get(&job.tenant, &job.id)
         .await?

@@ -17,6 +17,7 @@ pub(super) async fn run(count: u64, smtp: &str, rate: u32) -> Result<(), BenchEr
     let stores = open(&dir, 1).await?;
     let at = answers::survey_ref(0);
     let survey = stores
+        .catalog
         .surveys
         .get(&at.tenant, &at.slug)
         .await?
@@ -39,6 +40,7 @@ pub(super) async fn run(count: u64, smtp: &str, rate: u32) -> Result<(), BenchEr
         .map_err(|refusal| BenchError::Setup(refusal.to_string()))?;
     let filed = survey.survey_ref();
     let mailing = stores
+        .panel
         .mailings
         .start(&filed, MailingKind::Invitation, "bench")
         .await
@@ -54,7 +56,7 @@ pub(super) async fn run(count: u64, smtp: &str, rate: u32) -> Result<(), BenchEr
         rate => format!("at most {rate}/s"),
     };
     eprintln!("sending the invitation to {count} participants through {smtp}, {cap}");
-    let before = stores.storage.transactions();
+    let before = stores.operations.storage.transactions();
     let started = Instant::now();
     let (_stop, stop) = tokio::sync::watch::channel(false);
     let sending = {
@@ -67,6 +69,7 @@ pub(super) async fn run(count: u64, smtp: &str, rate: u32) -> Result<(), BenchEr
     let done = loop {
         tokio::time::sleep(Duration::from_secs(2)).await;
         let (now, _) = stores
+            .panel
             .mailings
             .get(&filed, &mailing.id)
             .await?
@@ -84,7 +87,7 @@ pub(super) async fn run(count: u64, smtp: &str, rate: u32) -> Result<(), BenchEr
         .await
         .map_err(|error| BenchError::Setup(error.to_string()))??;
     let took = started.elapsed().as_secs_f64();
-    let spent = stores.storage.transactions().since(&before);
+    let spent = stores.operations.storage.transactions().since(&before);
     println!("mailing (local backend, one survey, {cap}):");
     println!(
         "  {} of {count} invitations sent in {took:.1} s: {:.0} messages/s, {:.2} storage transactions each ({} bounced, {} waiting)",

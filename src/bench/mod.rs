@@ -32,7 +32,7 @@ use time::OffsetDateTime;
 
 use crate::domain::Subscription;
 use crate::storage::Operation;
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Answering, StoreError, Stores};
 use crate::worker::{StepOutcome, Worker, WorkerSettings};
 
 /// Which benchmark to run.
@@ -248,7 +248,7 @@ pub(super) async fn open(dir: &Scratch, surveys: u64) -> Result<Stores, BenchErr
 /// Submits `count` answers over `surveys` surveys (half to premium tenants when `premium` is
 /// set), 128 at a time.
 pub(super) async fn submit(
-    stores: &Stores,
+    stores: &Answering,
     count: u64,
     premium: bool,
     surveys: u64,
@@ -265,13 +265,7 @@ pub(super) async fn submit(
                 subscription(premium),
             ));
         }
-        for queued in join_all(
-            batch
-                .iter()
-                .map(|(a, s)| stores.answer_queues.submit(a, *s)),
-        )
-        .await
-        {
+        for queued in join_all(batch.iter().map(|(a, s)| stores.queues.submit(a, *s))).await {
             queued?;
         }
         done += chunk;
@@ -291,7 +285,7 @@ fn subscription(premium: bool) -> Subscription {
 }
 
 pub(super) async fn waiting(stores: &Stores) -> Result<u64, BenchError> {
-    let queues = &stores.answer_queues;
+    let queues = &stores.answering.queues;
     Ok(queues.waiting(Subscription::Premium).await?
         + queues.waiting(Subscription::Standard).await?)
 }
@@ -319,12 +313,12 @@ impl TransactionReport {
 pub async fn count_transactions(count: u64) -> Result<TransactionReport, BenchError> {
     let dir = Scratch::new();
     let stores = open(&dir, 1).await?;
-    let start = stores.storage.transactions();
-    submit(&stores, count, false, 1).await?;
-    let submitted = stores.storage.transactions();
+    let start = stores.operations.storage.transactions();
+    submit(&stores.answering, count, false, 1).await?;
+    let submitted = stores.operations.storage.transactions();
     let mut worker = Worker::new(stores.clone(), WorkerSettings::default());
     while let StepOutcome::BatchDone { .. } = worker.step().await? {}
-    let drained = stores.storage.transactions();
+    let drained = stores.operations.storage.transactions();
     Ok(TransactionReport {
         answers: count,
         submit: submitted.since(&start),
@@ -384,7 +378,7 @@ async fn freshness(seconds: u64, rate: u64) -> Result<(), BenchError> {
             let mut interval = tokio::time::interval(tick);
             while Instant::now() < deadline {
                 interval.tick().await;
-                submit(&stores, per_tick, true, 1).await?;
+                submit(&stores.answering, per_tick, true, 1).await?;
                 n += per_tick;
             }
             Ok::<u64, BenchError>(n)

@@ -15,6 +15,7 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
     let stores = open(&dir, 1).await?;
     let at = answers::survey_ref(0);
     let survey = stores
+        .catalog
         .surveys
         .get(&at.tenant, &at.slug)
         .await?
@@ -38,7 +39,7 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
         sheet.len() as f64 / 1e6,
         memory(peak_memory())
     );
-    let before = stores.storage.transactions();
+    let before = stores.operations.storage.transactions();
     let started = Instant::now();
     let added = service::add_sheet(
         &crate::service::App::new(stores.clone()),
@@ -48,7 +49,7 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
     .await?
     .map_err(|refusal| BenchError::Setup(refusal.to_string()))?;
     let took = started.elapsed().as_secs_f64();
-    let imported = stores.storage.transactions().since(&before);
+    let imported = stores.operations.storage.transactions().since(&before);
     println!("participants (local backend, one survey):");
     println!(
         "  import of {}: {took:.1} s, {:.0} participants/s, {:.2} storage transactions each, peak memory {}",
@@ -58,7 +59,7 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
         memory(peak_memory()),
     );
     let filed = survey.survey_ref();
-    let store = &stores.participants;
+    let store = &stores.panel.participants;
     // Half-way through by following each page's token, as a reader paging on would.
     eprintln!("paging half-way through the list");
     let mut halfway = None;
@@ -73,11 +74,11 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
         ("a page of 100 half-way", None, halfway),
         ("a search (\"person00999\")", Some("person00999"), None),
     ] {
-        let before = stores.storage.transactions();
+        let before = stores.operations.storage.transactions();
         let started = Instant::now();
         let page = store.page(&filed, search, after.as_deref(), 100).await?;
         let took = started.elapsed().as_secs_f64() * 1000.0;
-        let cost = stores.storage.transactions().since(&before);
+        let cost = stores.operations.storage.transactions().since(&before);
         println!(
             "  {what}: {} participants in {took:.1} ms, {} storage transactions",
             page.participants.len(),
@@ -85,11 +86,11 @@ pub(super) async fn run(count: u64) -> Result<(), BenchError> {
         );
     }
     // The totals the Participants and Mailings pages show: listings of keys, no reads.
-    let before = stores.storage.transactions();
+    let before = stores.operations.storage.transactions();
     let started = Instant::now();
     let totals = store.totals(&filed).await?;
     let took = started.elapsed().as_secs_f64() * 1000.0;
-    let cost = stores.storage.transactions().since(&before);
+    let cost = stores.operations.storage.transactions().since(&before);
     println!(
         "  the totals ({} participants): {took:.1} ms, {} storage transactions",
         totals.participants,

@@ -36,14 +36,15 @@ pub(super) async fn run(count: u64, days: u64) -> Result<(), BenchError> {
         let chunk = (count - done).min(128);
         let mut batch = Vec::with_capacity(chunk as usize);
         for n in done..done + chunk {
-            let mut answer = answers::answer(stores.references.next().await?, n, false, 1);
+            let mut answer =
+                answers::answer(stores.answering.references.next().await?, n, false, 1);
             answer.submitted_at = start + Duration::from_secs(n * days * 86_400 / count);
             batch.push(answer);
         }
         for queued in join_all(
             batch
                 .iter()
-                .map(|a| stores.answer_queues.submit(a, subscription(false))),
+                .map(|a| stores.answering.queues.submit(a, subscription(false))),
         )
         .await
         {
@@ -137,9 +138,10 @@ async fn measure_once(
     page: u64,
     filter: &Filter,
 ) -> Result<(u64, usize, u64), BenchError> {
-    let before = stores.storage.transactions();
+    let before = stores.operations.storage.transactions();
     let found = stores.response_page(survey, page, filter).await?;
     let reads = stores
+        .operations
         .storage
         .transactions()
         .since(&before)

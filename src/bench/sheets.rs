@@ -25,7 +25,7 @@ pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
         let dir = Scratch::new();
         let stores = open(&dir, 1).await?;
         eprintln!("preparing a survey with {count} answers");
-        submit(&stores, count, false, 1).await?;
+        submit(&stores.answering, count, false, 1).await?;
         let mut worker = Worker::new(stores.clone(), WorkerSettings::default());
         while let StepOutcome::BatchDone { .. } = worker.step().await? {}
         drop(worker);
@@ -55,15 +55,16 @@ pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), Benc
     let stores = Stores::open(local::storage(dir).await?, &Default::default()).await?;
     let at = answers::survey_ref(0);
     let survey = stores
+        .catalog
         .surveys
         .get(&at.tenant, &at.slug)
         .await?
         .ok_or_else(|| BenchError::Setup(format!("no benchmark survey in {}", dir.display())))?;
-    let rows = stores.summaries.read(&at).await?.doc.list_len;
+    let rows = stores.answering.summaries.read(&at).await?.doc.list_len;
     let options = SheetOptions::default();
     let started = Instant::now();
     let mut bytes = 0usize;
-    let layout = crate::export::sheet_layout(&stores, &survey).await?;
+    let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
     let mut stream = format.stream(stores.clone(), survey, layout, options);
     let mut shown = Instant::now();
     while let Some(chunk) = stream.next().await {

@@ -100,6 +100,7 @@ pub async fn count_transfer(count: u64) -> Result<TransferReport, BenchError> {
             branding: Default::default(),
         });
         let survey: std::sync::Arc<Survey> = home
+            .catalog
             .surveys
             .get(&slug, &answers::survey(0))
             .await?
@@ -108,23 +109,23 @@ pub async fn count_transfer(count: u64) -> Result<TransferReport, BenchError> {
             tenant,
             home: us.clone(),
         };
-        hosting.hosted.put(&hosted, &survey).await?;
+        hosting.residency.hosted.put(&hosted, &survey).await?;
     }
 
     eprintln!("  queueing {count} answers in the hosting region");
-    let before = hosting.storage.transactions();
+    let before = hosting.operations.storage.transactions();
     let mut done = 0;
     while done < count {
         let chunk = (count - done).min(128);
         let mut batch = Vec::with_capacity(chunk as usize);
         for n in done..done + chunk {
-            let reference = hosting.references.next().await?;
+            let reference = hosting.answering.references.next().await?;
             batch.push(answers::answer(reference, n, false, 1));
         }
         for queued in join_all(
             batch
                 .iter()
-                .map(|a| hosting.answer_queues.submit_for_transfer(a)),
+                .map(|a| hosting.answering.queues.submit_for_transfer(a)),
         )
         .await
         {
@@ -132,10 +133,10 @@ pub async fn count_transfer(count: u64) -> Result<TransferReport, BenchError> {
         }
         done += chunk;
     }
-    let submitted = hosting.storage.transactions();
+    let submitted = hosting.operations.storage.transactions();
 
     let there = hosting.in_region(&us).await?;
-    let home_before = there.storage.transactions();
+    let home_before = there.operations.storage.transactions();
     let mut mover = Worker::new(hosting.clone(), WorkerSettings::default());
     let started = Instant::now();
     let mut moved = 0;
@@ -151,8 +152,8 @@ pub async fn count_transfer(count: u64) -> Result<TransferReport, BenchError> {
         }
     }
     let took = started.elapsed();
-    let transferred = hosting.storage.transactions();
-    let home_moved = there.storage.transactions();
+    let transferred = hosting.operations.storage.transactions();
+    let home_moved = there.operations.storage.transactions();
     if moved != count {
         return Err(BenchError::Setup(format!(
             "moved {moved} of {count} answers"
@@ -160,10 +161,10 @@ pub async fn count_transfer(count: u64) -> Result<TransferReport, BenchError> {
     }
 
     // The home worker counts them; its transactions against those of answers given at home.
-    let counting = home.storage.transactions();
+    let counting = home.operations.storage.transactions();
     let mut worker = Worker::new(home.clone(), WorkerSettings::default());
     while let StepOutcome::BatchDone { .. } = worker.step().await? {}
-    let counted = home.storage.transactions();
+    let counted = home.operations.storage.transactions();
     let local = super::count_transactions(count).await?;
 
     Ok(TransferReport {

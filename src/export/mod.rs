@@ -41,7 +41,7 @@ use time::OffsetDateTime;
 
 use crate::domain::Answer;
 use crate::stores::exports::{ExportJob, ExportStatus, HeldRequest};
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Panel, StoreError, Stores};
 
 /// A response download's file type (`responses.csv`, `responses.xlsx`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, utoipa::ToSchema)]
@@ -97,7 +97,7 @@ impl SheetFormat {
 /// The columns of a survey's response sheet: its questions', and who gave each response
 /// when its answers are not anonymous and it was given participants.
 pub async fn sheet_layout(
-    stores: &Stores,
+    stores: &Panel,
     survey: &crate::domain::Survey,
 ) -> Result<Layout, StoreError> {
     let layout = Layout::of(survey);
@@ -204,10 +204,12 @@ async fn read_batch(
 ) -> Result<Vec<(u64, Answer)>, StoreError> {
     let first = range.start;
     let references = stores
-        .answer_list
+        .answering
+        .lists
         .references(&doc.list_view(&job.survey_ref()), range)
         .await?;
     let read = stores
+        .answering
         .answers
         .get_many(&job.survey_ref(), &references)
         .await?;
@@ -227,21 +229,27 @@ async fn export(
     MIGRATOR.run(pool).await?;
     // The job exports the survey it was asked for, not a later one with the same slug.
     let survey = stores
+        .catalog
         .surveys
         .get(&job.tenant, &job.survey)
         .await?
         .filter(|survey| survey.id == job.survey_id)
         .ok_or(ExportError::SurveyGone)?;
-    let versions = stores.surveys.versions(&job.survey_ref()).await?;
+    let versions = stores.catalog.surveys.versions(&job.survey_ref()).await?;
     postgres::write_definition(pool, &survey, &versions).await?;
     // The answers are read where they are kept (in their region, for a survey whose answers
     // stay there); the job's progress stays with the job, at home.
     let results = stores.results_of(&survey).await?.into_owned();
-    let doc = results.summaries.read(&job.survey_ref()).await?.doc;
+    let doc = results
+        .answering
+        .summaries
+        .read(&job.survey_ref())
+        .await?
+        .doc;
     job.total = doc.list_len;
     job.status = ExportStatus::Running;
     job.started.get_or_insert_with(OffsetDateTime::now_utc);
-    stores.exports.save(job).await?;
+    stores.operations.exports.save(job).await?;
     let doc = std::sync::Arc::new(doc);
     // The next batch is read from Canvass's storage while the current one is written to
     // PostgreSQL: reading is the slower half.
@@ -285,8 +293,8 @@ async fn export(
         postgres::set_progress(&mut transaction, &job.tenant, &job.survey, end).await?;
         transaction.commit().await?;
         job.exported = end;
-        stores.exports.save(job).await?;
-        stores.exports.keep(held).await?;
+        stores.operations.exports.save(job).await?;
+        stores.operations.exports.keep(held).await?;
     }
     // Responses deleted since an earlier export ran leave the target now.
     let deleted: Vec<i64> = doc.deleted.iter().map(|r| r.0 as i64).collect();
@@ -294,6 +302,6 @@ async fn export(
     job.exported = job.total;
     job.status = ExportStatus::Done;
     job.finished = Some(OffsetDateTime::now_utc());
-    stores.exports.save(job).await?;
+    stores.operations.exports.save(job).await?;
     Ok(())
 }

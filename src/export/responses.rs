@@ -27,7 +27,14 @@ pub fn response_batches(
                 Some(state) => state,
                 None => (
                     0,
-                    Arc::new(stores.summaries.read(&survey.survey_ref()).await?.doc),
+                    Arc::new(
+                        stores
+                            .answering
+                            .summaries
+                            .read(&survey.survey_ref())
+                            .await?
+                            .doc,
+                    ),
                 ),
             };
             if position >= doc.list_len {
@@ -35,7 +42,8 @@ pub fn response_batches(
             }
             let end = (position + LIST_CHUNK).min(doc.list_len);
             let references: Vec<_> = stores
-                .answer_list
+                .answering
+                .lists
                 .references(&doc.list_view(&survey.survey_ref()), position..end)
                 .await?
                 .into_iter()
@@ -43,7 +51,11 @@ pub fn response_batches(
                 .collect();
             let mut answers = Vec::with_capacity(references.len());
             for chunk in references.chunks(READ) {
-                let found = stores.answers.get_many(&survey.survey_ref(), chunk).await?;
+                let found = stores
+                    .answering
+                    .answers
+                    .get_many(&survey.survey_ref(), chunk)
+                    .await?;
                 answers.extend(found.into_iter().flatten());
             }
             Ok(Some((answers, Some((end, doc)))))

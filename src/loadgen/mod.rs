@@ -94,15 +94,16 @@ pub async fn run(
 ) -> Result<(Report, Option<Report>), LoadError> {
     let tenant = TenantSlug::parse(&settings.tenant).map_err(|_| no_such_survey(settings))?;
     let slug = if settings.pages {
-        paged::ensure(stores, &tenant).await?
+        paged::ensure(&stores.catalog, &tenant).await?
     } else if settings.upload {
-        upload::ensure(stores, &tenant).await?
+        upload::ensure(&stores.catalog, &tenant).await?
     } else if settings.quota {
-        quota::ensure(stores, &tenant).await?
+        quota::ensure(&stores.catalog, &tenant).await?
     } else {
         SurveySlug::parse(&settings.survey).map_err(|_| no_such_survey(settings))?
     };
     let survey = stores
+        .catalog
         .surveys
         .get(&tenant, &slug)
         .await?
@@ -143,12 +144,12 @@ pub async fn run(
                 forms.clone(),
             );
             async move {
-                let reference = stores.references.next().await?;
+                let reference = stores.answering.references.next().await?;
                 let token = SubmissionToken {
                     reference,
                     survey: survey.survey_ref(),
                 }
-                .sign(&stores.signing_key);
+                .sign(&stores.answering.signing_key);
                 let n = counter.fetch_add(1, Ordering::Relaxed);
                 Ok::<_, StoreError>(forms.bodies(&token, n))
             }

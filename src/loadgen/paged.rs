@@ -5,7 +5,7 @@ use crate::domain::SurveySlug;
 use crate::domain::TenantSlug;
 use crate::domain::definition::SurveyInput;
 use crate::domain::definition::checked::for_one_region;
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Catalog, StoreError};
 
 /// The slug of the survey.
 pub const SLUG: &str = "loadgen-pages";
@@ -32,13 +32,13 @@ fn definition() -> serde_json::Value {
 }
 
 /// Makes the survey in `tenant` (published) unless it is there; returns its slug.
-pub async fn ensure(stores: &Stores, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
+pub async fn ensure(stores: &Catalog, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
     ensure_survey(stores, tenant, SLUG, definition()).await
 }
 
 /// Makes the survey `slug` of `definition` in `tenant`, published, unless it is there.
 pub(super) async fn ensure_survey(
-    stores: &Stores,
+    stores: &Catalog,
     tenant: &TenantSlug,
     slug: &str,
     definition: serde_json::Value,

@@ -3,7 +3,7 @@
 //! quota adds to the submit path.
 
 use crate::domain::{SurveySlug, TenantSlug};
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Catalog, StoreError};
 
 /// The slug of the survey.
 pub const SLUG: &str = "loadgen-quota";
@@ -19,7 +19,7 @@ fn definition() -> serde_json::Value {
 }
 
 /// Makes the survey in `tenant` (published) unless it is there; returns its slug.
-pub async fn ensure(stores: &Stores, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
+pub async fn ensure(stores: &Catalog, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
     super::paged::ensure_survey(stores, tenant, SLUG, definition()).await
 }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::domain::{SubmissionToken, Survey, SurveySlug, TenantSlug};
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Catalog, StoreError, Stores};
 
 use super::report::{self, ClientRun, Report};
 
@@ -26,7 +26,7 @@ fn definition() -> serde_json::Value {
 }
 
 /// Makes the survey in `tenant` (published) unless it is there; returns its slug.
-pub async fn ensure(stores: &Stores, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
+pub async fn ensure(stores: &Catalog, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
     super::paged::ensure_survey(stores, tenant, SLUG, definition()).await
 }
 
@@ -102,7 +102,7 @@ pub async fn drive(
             tokio::spawn(async move {
                 let mut run = ClientRun::default();
                 while Instant::now() < deadline {
-                    let Ok(reference) = stores.references.next().await else {
+                    let Ok(reference) = stores.answering.references.next().await else {
                         run.errors += 1;
                         continue;
                     };
@@ -110,7 +110,7 @@ pub async fn drive(
                         reference,
                         survey: survey.clone(),
                     }
-                    .sign(&stores.signing_key);
+                    .sign(&stores.answering.signing_key);
                     let from = address(counter.fetch_add(1, Ordering::Relaxed));
                     match respond(&client, &url, &token, &photo, &from).await {
                         Some(took) => {

@@ -24,7 +24,7 @@ impl Scraped {
     /// Reads queues through `stores`, and counts the transactions of `storages` (every
     /// storage handle the process opened; `stores`' own is always counted).
     pub fn new(stores: Stores, storages: Vec<Storage>) -> Self {
-        let mut all = vec![stores.storage.clone()];
+        let mut all = vec![stores.operations.storage.clone()];
         all.extend(storages);
         Self {
             storages: Mutex::new(
@@ -46,13 +46,18 @@ impl Scraped {
 
     /// With regions: what waits here to move to other regions, over every hosted tenant.
     async fn read_transfers(&self) {
-        if !self.stores.regions.named() {
+        if !self.stores.residency.regions.named() {
             return;
         }
         let read = async {
             let (mut waiting, mut oldest) = (0, std::time::Duration::ZERO);
-            for tenant in self.stores.hosted.tenants().await? {
-                let (count, age) = self.stores.answer_queues.transfer_backlog(&tenant).await?;
+            for tenant in self.stores.residency.hosted.tenants().await? {
+                let (count, age) = self
+                    .stores
+                    .answering
+                    .queues
+                    .transfer_backlog(&tenant)
+                    .await?;
                 waiting += count;
                 oldest = oldest.max(age.unwrap_or_default());
             }
@@ -78,8 +83,8 @@ impl Scraped {
             .into_iter()
             .map(|(role, queue)| async move {
                 let read = async {
-                    let length = self.stores.queue_length(&queue).await?;
-                    let age = self.stores.queue_head_age(&queue).await?;
+                    let length = self.stores.operations.queue_length(&queue).await?;
+                    let age = self.stores.operations.queue_head_age(&queue).await?;
                     Ok::<_, crate::stores::StoreError>((length, age))
                 };
                 let result = tokio::time::timeout(READ_TIMEOUT, read).await;

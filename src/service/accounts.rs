@@ -55,13 +55,13 @@ async fn verified(password: String, hash: String) -> Result<bool, AccountError> 
 
 /// Whether this address has an account (here, in any tenant).
 pub async fn has_account(app: &App, email: &Email) -> Result<bool, StoreError> {
-    Ok(app.stores().accounts.get(email).await?.is_some())
+    Ok(app.stores().membership.accounts.get(email).await?.is_some())
 }
 
 /// Whether a tenant has this address, here or (as far as the other regions answer now) in
 /// another region: for suggesting an address, which the sign-up checks again.
 pub async fn address_taken(app: &App, slug: &TenantSlug) -> Result<bool, StoreError> {
-    Ok(app.stores().tenants.get(slug).await?.is_some()
+    Ok(app.stores().catalog.tenants.get(slug).await?.is_some()
         || super::tenants::taken_elsewhere(app, slug)
             .await
             .unwrap_or(false))
@@ -107,7 +107,7 @@ pub async fn sign_up(
         created: OffsetDateTime::now_utc(),
         password_set: None,
     };
-    let accounts = &stores.accounts;
+    let accounts = &stores.membership.accounts;
     let claimed = match accounts.create(&account, None).await? {
         Some(etag) => etag,
         None => match abandoned(app, email).await? {
@@ -118,7 +118,7 @@ pub async fn sign_up(
             None => return Ok(SignedUp::EmailTaken),
         },
     };
-    if stores.tenants.create(tenant).await? {
+    if stores.catalog.tenants.create(tenant).await? {
         Ok(SignedUp::Done(account))
     } else {
         accounts.remove(email, &claimed).await?;
@@ -129,7 +129,13 @@ pub async fn sign_up(
 /// The ETag of the address's account if it belongs to a sign-up (or an acceptance of an
 /// invitation) that never finished.
 async fn abandoned(app: &App, email: &Email) -> Result<Option<ETag>, StoreError> {
-    let Some((account, etag)) = app.stores().accounts.get_versioned(email).await? else {
+    let Some((account, etag)) = app
+        .stores()
+        .membership
+        .accounts
+        .get_versioned(email)
+        .await?
+    else {
         return Ok(None);
     };
     let old = OffsetDateTime::now_utc() - account.created > ABANDONED_AFTER;
@@ -146,10 +152,15 @@ async fn member_account(app: &App, account: Account) -> Result<Option<Account>, 
 /// The role of the account's address in the tenant it names, if it is a member.
 async fn role_of(app: &App, account: &Account) -> Result<Option<Role>, StoreError> {
     let stores = app.stores();
-    let Some(tenant) = stores.tenants.get(&account.tenant).await? else {
+    let Some(tenant) = stores.catalog.tenants.get(&account.tenant).await? else {
         return Ok(None);
     };
-    Ok(stores.members.read(&tenant).await?.role_of(&account.email))
+    Ok(stores
+        .membership
+        .members
+        .read(&tenant)
+        .await?
+        .role_of(&account.email))
 }
 
 /// How a sign-in with a password ended.
@@ -176,6 +187,7 @@ pub async fn sign_in(
 ) -> Result<SignIn, AccountError> {
     let stores = app.stores();
     let claim = match stores
+        .membership
         .sign_ins
         .claim(client, &email_text.to_lowercase())
         .await?
@@ -184,7 +196,7 @@ pub async fn sign_in(
         Gate::Closed(wait) => return Ok(SignIn::Throttled(wait)),
     };
     let account = match Email::parse(email_text) {
-        Some(email) => stores.accounts.get(&email).await?,
+        Some(email) => stores.membership.accounts.get(&email).await?,
         None => None,
     };
     let account = match account {
@@ -199,7 +211,7 @@ pub async fn sign_in(
     let Some(account) = account.filter(|_| matches) else {
         return Ok(SignIn::Refused);
     };
-    stores.sign_ins.passed(claim).await?;
+    stores.membership.sign_ins.passed(claim).await?;
     if let Some(role) = role_of(app, &account).await?
         && provider_required(app, &account.tenant, role).await?
     {
@@ -221,7 +233,7 @@ fn account_actor(account: &Account) -> Actor<'_> {
 
 /// The tenant's identity provider, if it signs in through one.
 pub async fn provider(app: &App, tenant: &TenantSlug) -> Result<Option<SsoSettings>, StoreError> {
-    Ok(app.stores().tenant_settings.get(tenant).await?.sso)
+    Ok(app.stores().catalog.settings.get(tenant).await?.sso)
 }
 
 /// Whether a member of this role must sign in to the tenant through its provider.
@@ -242,7 +254,7 @@ pub async fn signed_in_by_provider(
     tenant: &TenantSlug,
     email: &Email,
 ) -> Result<Option<Account>, StoreError> {
-    let account = match app.stores().accounts.get(email).await? {
+    let account = match app.stores().membership.accounts.get(email).await? {
         Some(account) if account.tenant == *tenant => member_account(app, account).await?,
         _ => None,
     };
@@ -257,6 +269,7 @@ pub async fn signed_in_by_provider(
 /// Starts a session for the account.
 pub async fn start_session(app: &App, account: Account) -> Result<Session, StoreError> {
     app.stores()
+        .membership
         .sessions
         .start(account.tenant, account.email)
         .await
@@ -264,7 +277,7 @@ pub async fn start_session(app: &App, account: Account) -> Result<Session, Store
 
 /// Ends a session (signing out).
 pub async fn end_session(app: &App, id: &str) -> Result<(), StoreError> {
-    app.stores().sessions.end(id).await
+    app.stores().membership.sessions.end(id).await
 }
 
 /// Who is signed in with this session: their tenant, the session and their role now, if the
@@ -275,13 +288,18 @@ pub async fn signed_in(
     id: &str,
 ) -> Result<Option<(Arc<Tenant>, Session, Role)>, StoreError> {
     let stores = app.stores();
-    let Some(session) = stores.sessions.get(id).await? else {
+    let Some(session) = stores.membership.sessions.get(id).await? else {
         return Ok(None);
     };
-    let Some(tenant) = stores.tenants.get(&session.tenant).await? else {
+    let Some(tenant) = stores.catalog.tenants.get(&session.tenant).await? else {
         return Ok(None);
     };
-    let role = stores.members.read(&tenant).await?.role_of(&session.email);
+    let role = stores
+        .membership
+        .members
+        .read(&tenant)
+        .await?
+        .role_of(&session.email);
     Ok(role.map(|role| (tenant, session, role)))
 }
 
@@ -290,12 +308,13 @@ pub async fn signed_in(
 pub async fn send_reset_link(app: &App, email_text: &str, site: &str) -> Result<(), StoreError> {
     let stores = app.stores();
     if let Some(email) = Email::parse(email_text)
-        && let Some(account) = stores.accounts.get(&email).await?
+        && let Some(account) = stores.membership.accounts.get(&email).await?
         && member_account(app, account).await?.is_some()
     {
-        let token = stores.accounts.reset_link(&email).await?;
+        let token = stores.membership.accounts.reset_link(&email).await?;
         let link = crate::links::password_reset(site, &token);
         stores
+            .panel
             .mail
             .send(&crate::mail::reset_message(&email, &link))
             .await?;
@@ -305,7 +324,7 @@ pub async fn send_reset_link(app: &App, email_text: &str, site: &str) -> Result<
 
 /// Whose password a reset link sets, if it is unused and in time.
 pub async fn reset_email(app: &App, token: &str) -> Result<Option<Email>, StoreError> {
-    app.stores().accounts.reset_email(token).await
+    app.stores().membership.accounts.reset_email(token).await
 }
 
 /// How setting a new password from a reset link ended.
@@ -327,7 +346,7 @@ pub async fn reset_password(
     password: String,
 ) -> Result<Reset, AccountError> {
     let stores = app.stores();
-    let accounts = &stores.accounts;
+    let accounts = &stores.membership.accounts;
     let Some(email) = accounts.reset_email(token).await? else {
         return Ok(Reset::Expired);
     };
@@ -340,7 +359,7 @@ pub async fn reset_password(
     {
         return Ok(Reset::Expired);
     }
-    stores.sessions.end_all_of(&email, None).await?;
+    stores.membership.sessions.end_all_of(&email, None).await?;
     let Some(account) = accounts.get(&email).await? else {
         return Ok(Reset::Expired);
     };
@@ -376,7 +395,7 @@ pub async fn change_password(
 ) -> Result<PasswordChange, AccountError> {
     let stores = app.stores();
     let email = &session.email;
-    let Some(account) = stores.accounts.get(email).await? else {
+    let Some(account) = stores.membership.accounts.get(email).await? else {
         return Ok(PasswordChange::NoAccount);
     };
     let problem = match verified(current, account.password_hash).await? {
@@ -387,10 +406,15 @@ pub async fn change_password(
         return Ok(PasswordChange::Refused(problem));
     }
     stores
+        .membership
         .accounts
         .set_password(email, &hashed(new).await?)
         .await?;
-    stores.sessions.end_all_of(email, Some(&session.id)).await?;
+    stores
+        .membership
+        .sessions
+        .end_all_of(email, Some(&session.id))
+        .await?;
     actor
         .record(
             app,
@@ -403,7 +427,7 @@ pub async fn change_password(
 
 /// How a member hears of new responses.
 pub async fn notify_of(app: &App, tenant: &Tenant, email: &Email) -> Result<Notify, StoreError> {
-    let members = app.stores().members.read(tenant).await?;
+    let members = app.stores().membership.members.read(tenant).await?;
     Ok(members.get(email).map(|m| m.notify).unwrap_or_default())
 }
 
@@ -416,6 +440,7 @@ pub async fn set_notify(
 ) -> Result<bool, StoreError> {
     let changed = app
         .stores()
+        .membership
         .members
         .change(tenant, |members| members.set_notify(email, notify))
         .await?;
@@ -428,13 +453,13 @@ pub async fn invitation(
     token: &str,
 ) -> Result<Option<(Arc<Tenant>, Invitation)>, StoreError> {
     let stores = app.stores();
-    let Some((slug, id)) = stores.members.invitation_of(token).await? else {
+    let Some((slug, id)) = stores.membership.members.invitation_of(token).await? else {
         return Ok(None);
     };
-    let Some(tenant) = stores.tenants.get(&slug).await? else {
+    let Some(tenant) = stores.catalog.tenants.get(&slug).await? else {
         return Ok(None);
     };
-    let members = stores.members.read(&tenant).await?;
+    let members = stores.membership.members.read(&tenant).await?;
     let live = members.invitation(&id, OffsetDateTime::now_utc()).cloned();
     Ok(live.map(|invitation| (tenant, invitation)))
 }
@@ -467,12 +492,14 @@ pub async fn join(
     }
     let password_hash = hashed(password).await?;
     let mut joined = stores
+        .membership
         .join(tenant, &invitation.id, email, password_hash.clone(), None)
         .await?;
     if matches!(joined, Stored::AddressTaken)
         && let Some(old) = abandoned(app, email).await?
     {
         joined = stores
+            .membership
             .join(tenant, &invitation.id, email, password_hash, Some(&old))
             .await?;
     }
@@ -488,6 +515,7 @@ pub async fn join_through_provider(
 ) -> Result<Joined, StoreError> {
     let joined = app
         .stores()
+        .membership
         .join(
             tenant,
             &invitation.id,

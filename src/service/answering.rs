@@ -36,10 +36,12 @@ pub struct Route {
 /// Where `survey` of `tenant` sends its answers and keeps its quota places, from here.
 pub async fn route_of(app: &App, tenant: &Tenant, survey: &Survey) -> Result<Route, StoreError> {
     let stores = app.stores();
-    if !stores.regions.named() || stores.tenants.get(&tenant.slug).await?.is_some() {
+    if !stores.residency.regions.named()
+        || stores.catalog.tenants.get(&tenant.slug).await?.is_some()
+    {
         return Ok(Route::default());
     }
-    let hosted = stores.hosted.tenant(&tenant.slug).await?;
+    let hosted = stores.residency.hosted.tenant(&tenant.slug).await?;
     Ok(Route {
         home: hosted.map(|hosted| hosted.home.clone()),
         moves_home: survey.residency != Residency::Region,
@@ -81,6 +83,7 @@ pub async fn admit(
         });
     }
     let found = stores
+        .panel
         .participants
         .by_link(&survey.survey_ref(), link)
         .await?;
@@ -113,6 +116,7 @@ pub async fn participant_of(
 ) -> Result<Option<Participant>, StoreError> {
     let stores = app.stores();
     let found = stores
+        .panel
         .participants
         .by_link(&survey.survey_ref(), link)
         .await?;
@@ -128,7 +132,7 @@ pub async fn opened_by(app: &App, survey: &Survey, participant: &Participant) {
     }
     let now = Moment::now(survey.anonymous);
     let filed = survey.survey_ref();
-    let store = &stores.participants;
+    let store = &stores.panel.participants;
     let first = |p: &mut Participant| {
         p.started.get_or_insert(now);
     };
@@ -152,19 +156,19 @@ pub async fn new_token(
     let stores = app.stores();
     let reference = match pinned {
         Some(reference) => reference,
-        None => stores.references.next().await?,
+        None => stores.answering.references.next().await?,
     };
     let token = SubmissionToken {
         reference,
         survey: survey.survey_ref(),
     };
-    Ok(token.sign(&stores.signing_key))
+    Ok(token.sign(&stores.answering.signing_key))
 }
 
 /// The token a posted form carries, if it was signed here for `survey`.
 pub fn check_token(app: &App, survey: &Survey, token: &str) -> Result<SubmissionToken, TokenError> {
     let stores = app.stores();
-    SubmissionToken::verify(&stores.signing_key, token, &survey.survey_ref())
+    SubmissionToken::verify(&stores.answering.signing_key, token, &survey.survey_ref())
 }
 
 /// The quota places of `survey` on its route.
@@ -284,7 +288,7 @@ pub async fn submit<'a>(
             .filter(|_| !survey.anonymous)
             .map(|participant| Box::new(participant.respondent())),
     };
-    let queues = &stores.answer_queues;
+    let queues = &stores.answering.queues;
     let queued = match submission.route.moves_home {
         true => queues.submit_for_transfer(&answer).await,
         false => queues.submit(&answer, submission.tenant.subscription).await,
@@ -313,6 +317,7 @@ async fn claim(
     let stores = app.stores();
     let filed = survey.survey_ref();
     let claimed = stores
+        .panel
         .participants
         .claim_answer(&filed, &participant.id, reference)
         .await?;
@@ -329,7 +334,7 @@ async fn claim(
 async fn sent(app: &App, survey: &Survey, participant: &Participant, reference: Reference) {
     let stores = app.stores();
     let filed = survey.survey_ref();
-    let store = &stores.participants;
+    let store = &stores.panel.participants;
     let settled = match survey.anonymous {
         true => AnswerClaim::Sent(None),
         false => AnswerClaim::Sent(Some(reference)),
@@ -432,6 +437,7 @@ pub async fn save_progress(
 ) -> Result<(), SaveError> {
     let stores = app.stores();
     stores
+        .answering
         .progress
         .save(&survey.survey_ref(), id, progress)
         .await
@@ -451,7 +457,11 @@ pub async fn saved_progress(
     if !survey.offers_resume() {
         return Ok(None);
     }
-    let progress = stores.progress.load(&survey.survey_ref(), &id).await?;
+    let progress = stores
+        .answering
+        .progress
+        .load(&survey.survey_ref(), &id)
+        .await?;
     Ok(progress
         .filter(|progress| progress.is_current(days, OffsetDateTime::now_utc()))
         .map(|progress| (id, progress)))
@@ -465,7 +475,12 @@ pub async fn forget_progress(app: &App, survey: &Survey, resume: Option<&ResumeI
     let Some(id) = resume else {
         return;
     };
-    if let Err(error) = stores.progress.delete(&survey.survey_ref(), id).await {
+    if let Err(error) = stores
+        .answering
+        .progress
+        .delete(&survey.survey_ref(), id)
+        .await
+    {
         tracing::warn!(error = %crate::telemetry::error_chain(&error), %survey.slug, "deleting saved progress after sending failed");
     }
 }
@@ -479,6 +494,7 @@ pub async fn keep_file(
 ) -> Result<(), StoreError> {
     let stores = app.stores();
     stores
+        .answering
         .uploads
         .put(survey, reference, question, id, bytes)
         .await
@@ -486,5 +502,5 @@ pub async fn keep_file(
 
 /// Emails a respondent the link to their saved answers (queued; a worker sends it).
 pub async fn email_resume_link(app: &App, mail: &crate::mail::Mail) -> Result<(), StoreError> {
-    app.stores().mail.send(mail).await
+    app.stores().panel.mail.send(mail).await
 }

@@ -9,7 +9,7 @@ use crate::stores::StoreError;
 
 /// `tenant`'s API keys.
 pub async fn list(app: &App, tenant: &TenantSlug) -> Result<Vec<ApiKeyRecord>, StoreError> {
-    app.stores().api_keys.list(tenant).await
+    app.stores().membership.api_keys.list(tenant).await
 }
 
 /// Makes a key labelled `label` for `member` (who has `role`); returns it (shown this once)
@@ -22,6 +22,7 @@ pub async fn create(
 ) -> Result<(String, ApiKeyRecord), StoreError> {
     let (key, record) = app
         .stores()
+        .membership
         .api_keys
         .create(actor.tenant, label, Some(member))
         .await?;
@@ -32,7 +33,13 @@ pub async fn create(
 
 /// Revokes `key`: whether it was there to revoke.
 pub async fn revoke(app: &App, actor: Actor<'_>, key: &ApiKeyRecord) -> Result<bool, StoreError> {
-    if !app.stores().api_keys.revoke(actor.tenant, &key.id).await? {
+    if !app
+        .stores()
+        .membership
+        .api_keys
+        .revoke(actor.tenant, &key.id)
+        .await?
+    {
         return Ok(false);
     }
     let detail = format!("\"{}\" ({})", key.label, key.id);
@@ -56,16 +63,16 @@ pub struct KeyHolder {
 /// members existed, is the owner's).
 pub async fn holder(app: &App, key: &str) -> Result<Option<KeyHolder>, StoreError> {
     let stores = app.stores();
-    let Some(record) = stores.api_keys.find(key).await? else {
+    let Some(record) = stores.membership.api_keys.find(key).await? else {
         return Ok(None);
     };
-    let Some(tenant) = stores.tenants.get(&record.tenant).await? else {
+    let Some(tenant) = stores.catalog.tenants.get(&record.tenant).await? else {
         return Ok(None);
     };
     let (role, actor) = match &record.member {
         None => (Role::Owner, format!("API key \"{}\"", record.label)),
         Some(email) => {
-            let members = stores.members.read(&tenant).await?;
+            let members = stores.membership.members.read(&tenant).await?;
             let Some(role) = members.role_of(email) else {
                 return Ok(None);
             };

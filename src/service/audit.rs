@@ -11,5 +11,5 @@ pub async fn page(
     tenant: &TenantSlug,
     token: Option<String>,
 ) -> Result<AuditPage, StoreError> {
-    app.stores().audit.page(tenant, token).await
+    app.stores().membership.audit.page(tenant, token).await
 }

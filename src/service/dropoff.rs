@@ -13,7 +13,12 @@ use crate::stores::StoreError;
 pub async fn merge(app: &App, survey: &SurveyRef, counts: &Funnel) -> Result<bool, StoreError> {
     let stores = app.stores();
     match stores.served_here(survey).await? {
-        Some(_) => stores.funnels.add(survey, counts).await.map(|()| true),
+        Some(_) => stores
+            .answering
+            .funnels
+            .add(survey, counts)
+            .await
+            .map(|()| true),
         None => Ok(false),
     }
 }

@@ -25,11 +25,11 @@ pub async fn tenant(app: &App, tenant: &str) -> Result<TenantFound, StoreError> 
     let Ok(slug) = TenantSlug::parse(tenant) else {
         return Ok(TenantFound::Missing);
     };
-    if let Some(own) = stores.tenants.get(&slug).await? {
+    if let Some(own) = stores.catalog.tenants.get(&slug).await? {
         return Ok(TenantFound::Own(own));
     }
-    if stores.regions.named()
-        && let Some(hosted) = stores.hosted.tenant(&slug).await?
+    if stores.residency.regions.named()
+        && let Some(hosted) = stores.residency.hosted.tenant(&slug).await?
     {
         return Ok(TenantFound::Hosted(
             hosted.tenant.clone(),
@@ -41,7 +41,7 @@ pub async fn tenant(app: &App, tenant: &str) -> Result<TenantFound, StoreError> 
 
 /// A region's public address.
 pub fn region_url(app: &App, region: &RegionName) -> Result<String, StoreError> {
-    let regions = &app.stores().regions;
+    let regions = &app.stores().residency.regions;
     regions
         .get(region)
         .map(|region| region.public_url.clone())
@@ -75,11 +75,11 @@ pub async fn survey(app: &App, tenant: &str, survey: &str) -> Result<SurveyFound
     let (tenant, survey, hosted) = match self::tenant(app, tenant).await? {
         TenantFound::Missing => return Ok(SurveyFound::Missing),
         TenantFound::Own(tenant) => {
-            let found = stores.surveys.get(&tenant.slug, &slug).await?;
+            let found = stores.catalog.surveys.get(&tenant.slug, &slug).await?;
             let Some(survey) = found.filter(|survey| answered(survey)) else {
                 return Ok(SurveyFound::Missing);
             };
-            if let Some(here) = stores.regions.here() {
+            if let Some(here) = stores.residency.regions.here() {
                 let hosts = survey.hosting_regions(here);
                 if !hosts.contains(here) {
                     return Ok(SurveyFound::Elsewhere(region_url(app, &hosts[0])?));
@@ -88,8 +88,9 @@ pub async fn survey(app: &App, tenant: &str, survey: &str) -> Result<SurveyFound
             (tenant, survey, false)
         }
         TenantFound::Hosted(tenant, home) => {
-            let here = stores.regions.here();
+            let here = stores.residency.regions.here();
             let copy = stores
+                .residency
                 .hosted
                 .survey(&tenant.slug, &slug)
                 .await?
@@ -122,10 +123,10 @@ pub async fn own_survey(
     let (Ok(tenant), Ok(slug)) = (TenantSlug::parse(tenant), SurveySlug::parse(survey)) else {
         return Ok(None);
     };
-    let Some(tenant) = stores.tenants.get(&tenant).await? else {
+    let Some(tenant) = stores.catalog.tenants.get(&tenant).await? else {
         return Ok(None);
     };
-    let survey = stores.surveys.get(&tenant.slug, &slug).await?;
+    let survey = stores.catalog.surveys.get(&tenant.slug, &slug).await?;
     Ok(survey
         .filter(|survey| survey.published || survey.was_published)
         .map(|survey| (tenant, survey)))
@@ -135,7 +136,7 @@ pub async fn own_survey(
 pub async fn open_surveys(app: &App, tenant: &Tenant) -> Result<Vec<Arc<Survey>>, StoreError> {
     let stores = app.stores();
     let mut open = Vec::new();
-    for survey in stores.surveys.published(&tenant.slug).await? {
+    for survey in stores.catalog.surveys.published(&tenant.slug).await? {
         if stores.survey_state(&survey).await? == SurveyState::Open {
             open.push(survey);
         }
@@ -146,7 +147,7 @@ pub async fn open_surveys(app: &App, tenant: &Tenant) -> Result<Vec<Arc<Survey>>
 /// The public address of the first region answering a tenant's own `survey`, when that is not
 /// this one (where owners share it from).
 pub fn answered_elsewhere(app: &App, survey: &Survey) -> Option<String> {
-    let regions = &app.stores().regions;
+    let regions = &app.stores().residency.regions;
     let here = regions.here()?;
     let hosts = survey.hosting_regions(here);
     if hosts.contains(here) {

@@ -20,7 +20,7 @@ const REACH: Duration = Duration::from_secs(5);
 /// reached keeps serving the version it has; a worker at home tries it again (see `sync`).
 pub async fn push(app: &App, survey: &Survey, before: Option<&Survey>) -> Result<(), StoreError> {
     let stores = app.stores();
-    let Some(home) = stores.regions.here().cloned() else {
+    let Some(home) = stores.residency.regions.here().cloned() else {
         return Ok(());
     };
     // Drafts never published stay home: nothing of them was ever pushed.
@@ -46,11 +46,11 @@ pub async fn push(app: &App, survey: &Survey, before: Option<&Survey>) -> Result
 /// hosting one of its surveys, after the owner changed it.
 pub async fn refresh_tenant(app: &App, tenant: &TenantSlug) -> Result<(), StoreError> {
     let stores = app.stores();
-    if !stores.regions.named() {
+    if !stores.residency.regions.named() {
         return Ok(());
     }
-    for slug in stores.surveys.slugs(tenant).await?.iter() {
-        if let Some(survey) = stores.surveys.get(tenant, slug).await? {
+    for slug in stores.catalog.surveys.slugs(tenant).await?.iter() {
+        if let Some(survey) = stores.catalog.surveys.get(tenant, slug).await? {
             push(app, &survey, None).await?;
         }
     }
@@ -71,11 +71,11 @@ pub async fn sync(
     regions: &[RegionName],
 ) -> Result<Vec<RegionName>, StoreError> {
     let stores = app.stores();
-    let Some(home) = stores.regions.here().cloned() else {
+    let Some(home) = stores.residency.regions.here().cloned() else {
         return Ok(Vec::new());
     };
-    let survey = stores.surveys.fresh(tenant, slug).await?;
-    let owner = stores.tenants.fresh(tenant).await?;
+    let survey = stores.catalog.surveys.fresh(tenant, slug).await?;
+    let owner = stores.catalog.tenants.fresh(tenant).await?;
     let mut failed = Vec::new();
     for region in regions {
         let copy = match (&survey, &owner) {
@@ -101,15 +101,15 @@ pub async fn sync(
             let there = stores.in_region(region).await?;
             match &copy {
                 Some((hosted, survey)) => {
-                    there.answer_queues.create_transfer(tenant).await?;
+                    there.answering.queues.create_transfer(tenant).await?;
                     if hosted.tenant.branding.logo.is_some()
-                        && let Some(logo) = stores.tenant_settings.logo(tenant).await?
+                        && let Some(logo) = stores.catalog.settings.logo(tenant).await?
                     {
-                        there.hosted.put_logo(tenant, logo).await?;
+                        there.residency.hosted.put_logo(tenant, logo).await?;
                     }
-                    there.hosted.put(hosted, survey).await
+                    there.residency.hosted.put(hosted, survey).await
                 }
-                None => there.hosted.remove(tenant, slug).await,
+                None => there.residency.hosted.remove(tenant, slug).await,
             }
         };
         match tokio::time::timeout(REACH, synced).await {
@@ -134,7 +134,7 @@ async fn queue_retry(
     regions: Vec<RegionName>,
 ) -> Result<(), StoreError> {
     let stores = app.stores();
-    match (&stores.hosting_syncs, regions.is_empty()) {
+    match (&stores.residency.hosting_syncs, regions.is_empty()) {
         (Some(queue), false) => {
             queue
                 .send(&HostingSync {
@@ -165,7 +165,7 @@ const ASK_BACKLOG: Duration = Duration::from_secs(2);
 /// answers move home), the regions asked one after another, each for at most 2 s.
 pub async fn backlogs(app: &App, tenant: &Tenant, surveys: &[&Survey]) -> Vec<Backlog> {
     let stores = app.stores();
-    let regions = &stores.regions;
+    let regions = &stores.residency.regions;
     let Some(here) = regions.here() else {
         return Vec::new();
     };
@@ -181,7 +181,7 @@ pub async fn backlogs(app: &App, tenant: &Tenant, surveys: &[&Survey]) -> Vec<Ba
     for name in hosting {
         let asked = async {
             let there = stores.in_region(name).await?;
-            there.answer_queues.transfer_backlog(&tenant.slug).await
+            there.answering.queues.transfer_backlog(&tenant.slug).await
         };
         let waiting = match tokio::time::timeout(ASK_BACKLOG, asked).await {
             Ok(Ok(backlog)) => Some(backlog),

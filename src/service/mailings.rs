@@ -44,10 +44,10 @@ pub async fn start(
         return Ok(Err(Refusal::Unpublished));
     }
     let at = survey.survey_ref();
-    if stores.participants.count(&at).await? == 0 {
+    if stores.panel.participants.count(&at).await? == 0 {
         return Ok(Err(Refusal::NoParticipants));
     }
-    let mailing = match stores.mailings.start(&at, kind, actor.name).await {
+    let mailing = match stores.panel.mailings.start(&at, kind, actor.name).await {
         Ok(mailing) => mailing,
         Err(StartError::Store(error)) => return Err(error),
         Err(refused) => return Ok(Err(Refusal::Start(refused.to_string()))),
@@ -77,6 +77,7 @@ pub async fn save_template(
     };
     let saved = template.clone();
     stores
+        .panel
         .mailings
         .change_templates(&survey.survey_ref(), |templates| {
             templates.set(kind, language, saved.clone())
@@ -96,10 +97,12 @@ pub async fn opt_out(
     let stores = app.stores();
     let filed = survey.survey_ref();
     stores
+        .panel
         .mailings
         .opt_out(&tenant.slug, &participant.person.email)
         .await?;
     stores
+        .panel
         .participants
         .set_mark(
             &filed,
@@ -109,6 +112,7 @@ pub async fn opt_out(
         .await?;
     let now = time::OffsetDateTime::now_utc();
     stores
+        .panel
         .participants
         .change_if(&filed, &participant.id, |p| {
             p.mail.opted_out.is_none() && {
@@ -122,12 +126,17 @@ pub async fn opt_out(
 
 /// `survey`'s mailings, newest first.
 pub async fn list(app: &App, survey: &Survey) -> Result<Vec<Mailing>, StoreError> {
-    app.stores().mailings.list(&survey.survey_ref()).await
+    app.stores().panel.mailings.list(&survey.survey_ref()).await
 }
 
 /// One of `survey`'s mailings, as far as it got.
 pub async fn get(app: &App, survey: &Survey, id: &str) -> Result<Option<Mailing>, StoreError> {
-    let found = app.stores().mailings.get(&survey.survey_ref(), id).await?;
+    let found = app
+        .stores()
+        .panel
+        .mailings
+        .get(&survey.survey_ref(), id)
+        .await?;
     Ok(found.map(|(mailing, _)| mailing))
 }
 
@@ -135,6 +144,7 @@ pub async fn get(app: &App, survey: &Survey, id: &str) -> Result<Option<Mailing>
 pub async fn templates(app: &App, survey: &Survey) -> Result<Templates, StoreError> {
     let (templates, _) = app
         .stores()
+        .panel
         .mailings
         .templates(&survey.survey_ref())
         .await?;

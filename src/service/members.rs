@@ -21,7 +21,10 @@ pub async fn invite(
     role: Role,
 ) -> Result<Result<String, MemberError>, StoreError> {
     let stores = app.stores();
-    let invited = stores.invite(tenant, email, role, actor.name).await?;
+    let invited = stores
+        .membership
+        .invite(tenant, email, role, actor.name)
+        .await?;
     let Ok((token, _)) = invited else {
         return Ok(invited.map(|(token, _)| token));
     };
@@ -37,7 +40,7 @@ pub async fn invite(
 
 /// The tenant's members and waiting invitations.
 pub async fn read(app: &App, tenant: &Tenant) -> Result<Members, StoreError> {
-    app.stores().members.read(tenant).await
+    app.stores().membership.members.read(tenant).await
 }
 
 /// Emails an invitation's link (made by `invite`) to the invited address.
@@ -49,7 +52,7 @@ pub async fn mail_invitation(
     link: &str,
 ) -> Result<(), StoreError> {
     let mail = crate::mail::invitation_message(email, &tenant.name, role, actor.name, link);
-    app.stores().mail.send(&mail).await
+    app.stores().panel.mail.send(&mail).await
 }
 
 /// The member that removing `email` would remove, or why it may not (nobody by that address,
@@ -72,6 +75,7 @@ pub async fn set_role(
 ) -> Result<Result<(), MemberError>, StoreError> {
     let changed = app
         .stores()
+        .membership
         .members
         .change(tenant, |members| members.set_role(email, role))
         .await?;
@@ -90,7 +94,7 @@ pub async fn remove(
     tenant: &Tenant,
     email: &Email,
 ) -> Result<Result<Member, MemberError>, StoreError> {
-    let removed = app.stores().remove_member(tenant, email).await?;
+    let removed = app.stores().membership.remove_member(tenant, email).await?;
     if let Ok(member) = &removed {
         let detail = format!("{} ({})", member.email.as_str(), member.role);
         actor
@@ -110,6 +114,7 @@ pub async fn withdraw(
 ) -> Result<Option<Invitation>, StoreError> {
     let stores = app.stores();
     let withdrawn = stores
+        .membership
         .members
         .change(tenant, |members| {
             members.withdraw(id).ok_or(MemberError::NoInvitation)
@@ -118,7 +123,11 @@ pub async fn withdraw(
     let Ok(invitation) = withdrawn else {
         return Ok(None);
     };
-    stores.members.unlink_invitation(&invitation.id).await?;
+    stores
+        .membership
+        .members
+        .unlink_invitation(&invitation.id)
+        .await?;
     let detail = format!("{} as {}", invitation.email.as_str(), invitation.role);
     actor
         .record(app, AuditAction::InvitationWithdrawn, detail)

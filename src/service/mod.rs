@@ -45,17 +45,17 @@ impl App {
     /// The key this installation signs respondents' forms, thank-you links and file links
     /// with.
     pub fn signing_key(&self) -> &crate::domain::SigningKey {
-        &self.stores.signing_key
+        &self.stores.answering.signing_key
     }
 
     /// The key that encrypts session cookies.
     pub fn session_key(&self) -> &[u8; 64] {
-        &self.stores.session_key
+        &self.stores.membership.session_key
     }
 
     /// The installation's regions, as the operator's regions file names them.
     pub fn regions(&self) -> &crate::regions::Regions {
-        &self.stores.regions
+        &self.stores.residency.regions
     }
 
     /// The stores, for the use cases of this layer only.
@@ -88,6 +88,6 @@ impl Actor<'_> {
             action,
             detail: detail.into(),
         };
-        stores.audit.record(self.tenant, &entry).await
+        stores.membership.audit.record(self.tenant, &entry).await
     }
 }

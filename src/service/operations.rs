@@ -6,9 +6,11 @@ use super::App;
 /// poison queue's length), side by side; the first failure, in words for the log.
 pub async fn storage_answers(app: &App) -> Result<(), String> {
     let stores = app.stores();
-    let poison = stores.answer_queues.poison();
-    let (blobs, queues) =
-        tokio::join!(stores.control.paused(), stores.answer_queues.length(poison));
+    let poison = stores.answering.queues.poison();
+    let (blobs, queues) = tokio::join!(
+        stores.operations.control.paused(),
+        stores.answering.queues.length(poison)
+    );
     blobs.map_err(|e| format!("blob storage: {e}"))?;
     queues.map_err(|e| format!("queue storage: {e}"))?;
     Ok(())

@@ -71,6 +71,7 @@ pub async fn add(
     // Indexed first, so the downloads' columns cover every participant's attributes.
     let segmenting = &survey.segment_attributes;
     let noted = stores
+        .panel
         .participants
         .note_attributes(&filed, &checked, segmenting);
     if let Err(limit) = noted.await? {
@@ -84,7 +85,12 @@ pub async fn add(
             key: participants_of(&filed),
             reason: "the system's random source failed to make personal links",
         })?;
-    match stores.participants.add(&filed, checked, now, links).await {
+    match stores
+        .panel
+        .participants
+        .add(&filed, checked, now, links)
+        .await
+    {
         Ok(added) => Ok(Ok(added)),
         Err(AddError::TooMany(most)) => Ok(Err(Refusal::TooMany(most))),
         Err(AddError::Store(error)) => Err(error),
@@ -140,6 +146,7 @@ async fn check(
         .filter_map(|(_, one)| crate::domain::Email::parse(&one.email))
         .collect();
     let listed: std::collections::HashSet<_> = stores
+        .panel
         .participants
         .listed(&survey.survey_ref(), &emails)
         .await?
@@ -197,7 +204,7 @@ pub async fn edit(
 ) -> Result<Result<bool, Refusal>, StoreError> {
     let stores = app.stores();
     let filed = survey.survey_ref();
-    let Some(current) = stores.participants.get(&filed, id).await? else {
+    let Some(current) = stores.panel.participants.get(&filed, id).await? else {
         return Ok(Ok(false));
     };
     let given = GivenParticipant {
@@ -216,6 +223,7 @@ pub async fn edit(
         Err(problems) => return Ok(Err(Refusal::Rows(problems))),
     };
     let changed = stores
+        .panel
         .participants
         .change(&filed, id, |participant| {
             participant.person = person.clone()
@@ -235,6 +243,7 @@ pub async fn page(
 ) -> Result<ParticipantPage, StoreError> {
     let filed = survey.survey_ref();
     app.stores()
+        .panel
         .participants
         .page(&filed, search, after, count)
         .await
@@ -257,12 +266,17 @@ pub async fn everyone(app: &App, survey: &Survey) -> Result<Vec<Participant>, St
 
 /// How far `survey`'s participants have got, in counts.
 pub async fn totals(app: &App, survey: &Survey) -> Result<Totals, StoreError> {
-    app.stores().participants.totals(&survey.survey_ref()).await
+    app.stores()
+        .panel
+        .participants
+        .totals(&survey.survey_ref())
+        .await
 }
 
 /// The attributes `survey`'s participants were given; `None` if it never had participants.
 pub async fn attributes(app: &App, survey: &Survey) -> Result<Option<AttributeIndex>, StoreError> {
     app.stores()
+        .panel
         .participants
         .attributes(&survey.survey_ref())
         .await
@@ -271,6 +285,7 @@ pub async fn attributes(app: &App, survey: &Survey) -> Result<Option<AttributeIn
 /// One participant of `survey`.
 pub async fn get(app: &App, survey: &Survey, id: &str) -> Result<Option<Participant>, StoreError> {
     app.stores()
+        .panel
         .participants
         .get(&survey.survey_ref(), id)
         .await
@@ -279,6 +294,7 @@ pub async fn get(app: &App, survey: &Survey, id: &str) -> Result<Option<Particip
 /// Removes a participant: their link stops working. Whether there was one to remove.
 pub async fn remove(app: &App, survey: &Survey, id: &str) -> Result<bool, StoreError> {
     app.stores()
+        .panel
         .participants
         .remove(&survey.survey_ref(), id)
         .await
@@ -287,6 +303,7 @@ pub async fn remove(app: &App, survey: &Survey, id: &str) -> Result<bool, StoreE
 /// Keeps a checked sheet for a while, until its owner confirms the preview; its id.
 pub async fn hold_sheet(app: &App, survey: &Survey, sheet: Bytes) -> Result<String, StoreError> {
     app.stores()
+        .panel
         .participants
         .hold_sheet(&survey.survey_ref(), sheet)
         .await
@@ -299,7 +316,7 @@ pub async fn add_held_sheet(
     survey: &Survey,
     held: &str,
 ) -> Result<Option<Result<Vec<Participant>, Refusal>>, StoreError> {
-    let store = &app.stores().participants;
+    let store = &app.stores().panel.participants;
     let filed = survey.survey_ref();
     let Some(bytes) = store.held_sheet(&filed, held).await? else {
         return Ok(None);

@@ -16,7 +16,11 @@ pub async fn request_export(
     survey: &Survey,
 ) -> Result<ExportJob, StoreError> {
     let stores = app.stores();
-    let job = stores.exports.request(&survey.survey_ref()).await?;
+    let job = stores
+        .operations
+        .exports
+        .request(&survey.survey_ref())
+        .await?;
     actor
         .record(
             app,
@@ -56,6 +60,7 @@ pub async fn request_deletion(
     let at = &survey.survey_ref();
     let results = stores.results_of(survey).await?;
     results
+        .operations
         .deletions
         .request(at, references, actor.name)
         .await?;
@@ -82,18 +87,19 @@ pub async fn file(
     (reference, question, id): (crate::domain::Reference, &str, &str),
 ) -> Result<Option<(crate::domain::upload::FileAnswer, bytes::Bytes)>, StoreError> {
     let stores = app.stores();
-    let Some(survey) = stores.surveys.get(tenant, survey).await? else {
+    let Some(survey) = stores.catalog.surveys.get(tenant, survey).await? else {
         return Ok(None);
     };
     let results = stores.results_of(&survey).await?;
     let filed = survey.survey_ref();
-    let Some(answer) = results.answers.get(&filed, reference).await? else {
+    let Some(answer) = results.answering.answers.get(&filed, reference).await? else {
         return Ok(None);
     };
     let Some(file) = answer.file(question).filter(|file| file.id == id).cloned() else {
         return Ok(None);
     };
     let body = results
+        .answering
         .uploads
         .get(&filed, reference, question, &file.id)
         .await?;
@@ -110,7 +116,7 @@ pub async fn download(
 ) -> Result<futures_util::stream::BoxStream<'static, Result<bytes::Bytes, StoreError>>, StoreError>
 {
     let stores = app.stores();
-    let layout = crate::export::sheet_layout(stores, &survey).await?;
+    let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
     Ok(format.stream(stores.clone(), survey, layout, options))
 }
 
@@ -120,7 +126,7 @@ pub async fn export_job(
     tenant: &crate::domain::TenantSlug,
     id: &str,
 ) -> Result<Option<ExportJob>, StoreError> {
-    app.stores().exports.get(tenant, id).await
+    app.stores().operations.exports.get(tenant, id).await
 }
 
 /// The counted responses of `survey` among `references` (those not counted are left out).
@@ -131,6 +137,7 @@ pub async fn answers(
 ) -> Result<Vec<crate::domain::Answer>, StoreError> {
     let results = app.stores().results_of(survey).await?;
     let found = results
+        .answering
         .answers
         .get_many(&survey.survey_ref(), references)
         .await?;

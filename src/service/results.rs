@@ -31,7 +31,11 @@ pub async fn state_now(app: &App, survey: &Survey) -> Result<SurveyState, StoreE
 /// How many answers to `survey` are counted.
 pub async fn counted(app: &App, survey: &Survey) -> Result<u64, StoreError> {
     let results = app.stores().results_of(survey).await?;
-    let read = results.summaries.read(&survey.survey_ref()).await?;
+    let read = results
+        .answering
+        .summaries
+        .read(&survey.survey_ref())
+        .await?;
     Ok(read.doc.summary.total)
 }
 
@@ -43,7 +47,7 @@ pub async fn waiting(
     subscription: Subscription,
 ) -> Result<u64, StoreError> {
     let results = app.stores().results_of(survey).await?;
-    results.answer_queues.waiting(subscription).await
+    results.answering.queues.waiting(subscription).await
 }
 
 /// Page `page` (from 1) of `survey`'s counted responses, newest first, within `filter`.
@@ -97,7 +101,7 @@ pub struct Listing {
 pub async fn listing(app: &App, survey: &Survey, asked: Asked<'_>) -> Result<Listing, StoreError> {
     let results = app.stores().results_of(survey).await?;
     let at = survey.survey_ref();
-    let doc = results.summaries.read(&at).await?.doc;
+    let doc = results.answering.summaries.read(&at).await?.doc;
     let (mut found, searched) = match asked {
         Asked::Words(text, before) => {
             let hits = results.search_responses(&at, &doc, text, before).await?;
@@ -123,7 +127,7 @@ pub async fn listing(app: &App, survey: &Survey, asked: Asked<'_>) -> Result<Lis
         }
     };
     let segments = results.segment_reports_in(survey, &doc).await?;
-    let deletions = results.deletions.records(&at).await?;
+    let deletions = results.operations.deletions.records(&at).await?;
     let pending: BTreeSet<Reference> = deletions
         .iter()
         .map(|record| record.reference)
@@ -163,5 +167,9 @@ pub async fn response(
     reference: Reference,
 ) -> Result<Option<Answer>, StoreError> {
     let results = app.stores().results_of(survey).await?;
-    results.answers.get(&survey.survey_ref(), reference).await
+    results
+        .answering
+        .answers
+        .get(&survey.survey_ref(), reference)
+        .await
 }

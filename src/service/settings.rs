@@ -24,20 +24,21 @@ pub async fn logo(
 ) -> Result<Option<Bytes>, StoreError> {
     let stores = app.stores();
     match hosted {
-        true => stores.hosted.logo(tenant).await,
-        false => stores.tenant_settings.logo(tenant).await,
+        true => stores.residency.hosted.logo(tenant).await,
+        false => stores.catalog.settings.logo(tenant).await,
     }
 }
 
 /// What the tenant has set (defaults if nothing).
 pub async fn read(app: &App, tenant: &TenantSlug) -> Result<TenantSettings, StoreError> {
-    app.stores().tenant_settings.get(tenant).await
+    app.stores().catalog.settings.get(tenant).await
 }
 
 /// Sets the time zone close dates are entered and shown in.
 pub async fn set_zone(app: &App, actor: Actor<'_>, zone: Zone) -> Result<(), StoreError> {
     let zone = zone.to_string();
     app.stores()
+        .catalog
         .tenants
         .change(actor.tenant, |tenant| {
             tenant.time_zone = Some(zone.clone());
@@ -71,13 +72,14 @@ pub async fn set_branding(
 ) -> Result<(), StoreError> {
     let stores = app.stores();
     let slug = actor.tenant;
-    let store = &stores.tenant_settings;
+    let store = &stores.catalog.settings;
     let logo = match logo {
         LogoChange::New(bytes) => Some(Some(store.set_logo(slug, bytes).await?)),
         LogoChange::Remove => Some(None),
         LogoChange::Keep => None,
     };
     stores
+        .catalog
         .tenants
         .change(slug, |tenant| {
             tenant.branding.accent = accent.clone();
@@ -118,7 +120,8 @@ pub async fn set_export_database(
         }
     }
     app.stores()
-        .tenant_settings
+        .catalog
+        .settings
         .change(actor.tenant, |settings| {
             settings.export_database_url = url.clone();
         })
@@ -154,7 +157,7 @@ pub async fn set_provider(
     allowed: &AllowedHosts,
     chosen: Option<SsoSettings>,
 ) -> Result<Result<(), String>, StoreError> {
-    let store = &app.stores().tenant_settings;
+    let store = &app.stores().catalog.settings;
     let chosen = match chosen {
         None => None,
         Some(mut settings) => {

@@ -47,7 +47,7 @@ pub async fn check_definition(
     definition: Definition,
     current: Option<&Survey>,
 ) -> Result<Result<CheckedDefinition, DefinitionErrors>, StoreError> {
-    let installation = app.stores().regions.installation();
+    let installation = app.stores().residency.regions.installation();
     let pending = match Pending::new(definition, &installation, current.map(Survey::replaced)) {
         Ok(pending) => pending,
         Err(errors) => return Ok(Err(errors)),
@@ -55,7 +55,7 @@ pub async fn check_definition(
     let needs = pending.needs();
     let mut facts = Facts::default();
     if let Some(current) = current {
-        let participants = &app.stores().participants;
+        let participants = &app.stores().panel.participants;
         let filed = current.survey_ref();
         // In the order the check reports them: a fact read is one the answer may depend on.
         facts.answers_given = needs.answers_given && answers_given(app, current).await?;
@@ -86,11 +86,19 @@ pub use crate::domain::definition::checked::{ANONYMITY_FIXED, PARTICIPANTS_AT_HO
 pub async fn answers_given(app: &App, survey: &Survey) -> Result<bool, StoreError> {
     let stores = app.stores();
     let filed = survey.survey_ref();
-    if stores.participants.any_answer(&filed).await? {
+    if stores.panel.participants.any_answer(&filed).await? {
         return Ok(true);
     }
     let results = stores.results_of(survey).await?;
-    Ok(results.summaries.read(&filed).await?.doc.summary.total > 0)
+    Ok(results
+        .answering
+        .summaries
+        .read(&filed)
+        .await?
+        .doc
+        .summary
+        .total
+        > 0)
 }
 
 /// Sets who may answer `current` and, while no answer was given, whether its answers are
@@ -114,7 +122,7 @@ pub async fn set_access(
 pub async fn asks_anonymity(app: &App, survey: &Survey) -> Result<bool, StoreError> {
     let stores = app.stores();
     let for_people = survey.access == crate::domain::participant::Access::Invitation
-        || stores.participants.any(&survey.survey_ref()).await?;
+        || stores.panel.participants.any(&survey.survey_ref()).await?;
     Ok(for_people && !answers_given(app, survey).await?)
 }
 
@@ -125,7 +133,7 @@ pub const PARTICIPANTS_AT_HOME_ADDING: &str = "participants and their personal l
 
 /// Whether a survey naming `regions` is answered away from this (its home) region.
 pub fn answered_away(app: &App, regions: &[crate::domain::region::RegionName]) -> bool {
-    let here = &app.stores().regions;
+    let here = &app.stores().residency.regions;
     regions.iter().any(|name| !here.is_here(name))
 }
 
@@ -135,7 +143,7 @@ pub async fn own(
     tenant: &crate::domain::TenantSlug,
     slug: &crate::domain::SurveySlug,
 ) -> Result<Option<std::sync::Arc<Survey>>, StoreError> {
-    app.stores().surveys.get(tenant, slug).await
+    app.stores().catalog.surveys.get(tenant, slug).await
 }
 
 /// A page of a tenant's surveys, in address order: `count` from the `first` (from 0), and
@@ -147,10 +155,10 @@ pub async fn page(
     count: usize,
 ) -> Result<(usize, Vec<std::sync::Arc<Survey>>), StoreError> {
     let stores = app.stores();
-    let slugs = stores.surveys.slugs(tenant).await?;
+    let slugs = stores.catalog.surveys.slugs(tenant).await?;
     let mut surveys = Vec::new();
     for slug in slugs.iter().skip(first).take(count) {
-        if let Some(survey) = stores.surveys.get(tenant, slug).await? {
+        if let Some(survey) = stores.catalog.surveys.get(tenant, slug).await? {
             surveys.push(survey);
         }
     }
@@ -164,13 +172,13 @@ pub async fn fresh(
     tenant: &crate::domain::TenantSlug,
     slug: &crate::domain::SurveySlug,
 ) -> Result<Option<std::sync::Arc<Survey>>, StoreError> {
-    app.stores().surveys.fresh(tenant, slug).await
+    app.stores().catalog.surveys.fresh(tenant, slug).await
 }
 
 /// Every question `survey` has asked, in any of its versions: how an answer to a question
 /// since removed is still named, and how a retyped question gets a new id.
 pub async fn known_questions(app: &App, survey: &Survey) -> Result<Vec<Question>, StoreError> {
-    app.stores().surveys.known_questions(survey).await
+    app.stores().catalog.surveys.known_questions(survey).await
 }
 
 /// A survey as the audit log names it: `"Title" (slug)`.
@@ -186,7 +194,12 @@ pub async fn create(
     definition: CheckedDefinition,
 ) -> Result<Option<Survey>, StoreError> {
     let stores = app.stores();
-    let Some(created) = stores.surveys.create(actor.tenant, definition).await? else {
+    let Some(created) = stores
+        .catalog
+        .surveys
+        .create(actor.tenant, definition)
+        .await?
+    else {
         return Ok(None);
     };
     actor
@@ -209,7 +222,7 @@ pub async fn duplicate(
         Ok(copy) => copy,
         Err(errors) => return Ok(Err(errors)),
     };
-    let Some(copy) = stores.surveys.create(&survey.tenant, copy).await? else {
+    let Some(copy) = stores.catalog.surveys.create(&survey.tenant, copy).await? else {
         return Ok(Ok(None));
     };
     actor
@@ -230,11 +243,12 @@ pub async fn revise(
     definition: CheckedDefinition,
 ) -> Result<Survey, StoreError> {
     let stores = app.stores();
-    let survey = stores.surveys.revise(current, definition).await?;
+    let survey = stores.catalog.surveys.revise(current, definition).await?;
     super::hosting::push(app, &survey, Some(current)).await?;
     // Its participants' openings were timed: now they are not (their answers' are never).
     if survey.anonymous && !current.anonymous {
         stores
+            .panel
             .participants
             .untime_openings(&survey.survey_ref())
             .await?;
@@ -254,7 +268,11 @@ pub async fn revise(
     // Answers may exist only once it was published: then its segments must follow.
     if survey.was_published && segment_keys(&survey) != segment_keys(current) {
         let results = stores.results_of(&survey).await?;
-        results.segments.request(&survey.survey_ref()).await?;
+        results
+            .operations
+            .segments
+            .request(&survey.survey_ref())
+            .await?;
     }
     Ok(survey)
 }
@@ -281,7 +299,7 @@ pub async fn publish(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<Sur
     if let Some(problem) = survey.publish_problem() {
         return Err(PublishError::Incomplete(problem));
     }
-    let published = stores.surveys.set_published(survey, true).await?;
+    let published = stores.catalog.surveys.set_published(survey, true).await?;
     super::hosting::push(app, &published, None).await?;
     actor
         .record(app, AuditAction::SurveyPublished, named(survey))
@@ -292,7 +310,7 @@ pub async fn publish(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<Sur
 /// Closes a survey to respondents; its answers stay.
 pub async fn unpublish(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<Survey, StoreError> {
     let stores = app.stores();
-    let unpublished = stores.surveys.set_published(survey, false).await?;
+    let unpublished = stores.catalog.surveys.set_published(survey, false).await?;
     super::hosting::push(app, &unpublished, None).await?;
     actor
         .record(app, AuditAction::SurveyUnpublished, named(survey))
@@ -303,13 +321,17 @@ pub async fn unpublish(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<S
 /// Deletes a survey and every answer to it.
 pub async fn delete(app: &App, actor: Actor<'_>, survey: &Survey) -> Result<(), StoreError> {
     let stores = app.stores();
-    stores.surveys.delete(survey).await?;
+    stores.catalog.surveys.delete(survey).await?;
     super::hosting::withdraw(app, survey).await?;
     // Answers kept in their region go there too. A region out of reach keeps them until its
     // workers' reconcile pass finds their survey gone (the copy withdrawn above).
     if let Ok(results) = stores.results_of(survey).await
         && matches!(results, std::borrow::Cow::Owned(_))
-        && let Err(error) = results.surveys.delete_data(&survey.survey_ref()).await
+        && let Err(error) = results
+            .catalog
+            .surveys
+            .delete_data(&survey.survey_ref())
+            .await
     {
         tracing::warn!(survey = %survey.survey_ref(), error = %crate::telemetry::error_chain(&error), "the answers kept in the survey's region are left to that region's reconcile pass");
     }

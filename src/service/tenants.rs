@@ -9,7 +9,7 @@ use crate::stores::StoreError;
 
 /// The tenant living in this region at this address, if there is one.
 pub async fn get(app: &App, slug: &TenantSlug) -> Result<Option<Arc<Tenant>>, StoreError> {
-    app.stores().tenants.get(slug).await
+    app.stores().catalog.tenants.get(slug).await
 }
 
 /// How long another region has to say whether it has an address: a sign-up waits on it.
@@ -21,13 +21,14 @@ const REACH: std::time::Duration = std::time::Duration::from_secs(5);
 pub async fn taken_elsewhere(app: &App, slug: &TenantSlug) -> Result<bool, StoreError> {
     let stores = app.stores();
     let others = stores
+        .residency
         .regions
         .all()
-        .filter(|region| !stores.regions.is_here(&region.name));
+        .filter(|region| !stores.residency.regions.is_here(&region.name));
     let asked = others.map(|region| async move {
         let ask = async {
             let there = stores.in_region(&region.name).await?;
-            Ok::<_, StoreError>(there.tenants.get(slug).await?.is_some())
+            Ok::<_, StoreError>(there.catalog.tenants.get(slug).await?.is_some())
         };
         tokio::time::timeout(REACH, ask).await.unwrap_or_else(|_| {
             Err(StoreError::Storage {

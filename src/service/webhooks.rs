@@ -37,7 +37,7 @@ pub async fn add(
         Ok(target) => target.url.to_string(),
         Err(problem) => return Ok(Err(Refusal::Address(problem.to_string()))),
     };
-    let Some((endpoint, secret)) = stores.webhooks.add(actor.tenant, &url).await? else {
+    let Some((endpoint, secret)) = stores.operations.webhooks.add(actor.tenant, &url).await? else {
         return Ok(Err(Refusal::TooMany));
     };
     actor
@@ -49,7 +49,7 @@ pub async fn add(
 /// Removes the endpoint `id`; false when the tenant has no such endpoint.
 pub async fn remove(app: &App, actor: Actor<'_>, id: &str) -> Result<bool, StoreError> {
     let stores = app.stores();
-    if !stores.webhooks.remove(actor.tenant, id).await? {
+    if !stores.operations.webhooks.remove(actor.tenant, id).await? {
         return Ok(false);
     }
     actor
@@ -66,7 +66,7 @@ pub async fn send_test(
     id: &str,
 ) -> Result<Option<String>, StoreError> {
     let stores = app.stores();
-    let webhooks = &stores.webhooks;
+    let webhooks = &stores.operations.webhooks;
     if !webhooks
         .list(actor.tenant)
         .await?
@@ -85,7 +85,7 @@ pub async fn send_test(
 
 /// `tenant`'s webhook endpoints.
 pub async fn list(app: &App, tenant: &TenantSlug) -> Result<Vec<Endpoint>, StoreError> {
-    app.stores().webhooks.list(tenant).await
+    app.stores().operations.webhooks.list(tenant).await
 }
 
 /// `tenant`'s webhook endpoints, each with its latest deliveries.
@@ -95,8 +95,8 @@ pub async fn with_deliveries(
 ) -> Result<Vec<(Endpoint, Vec<DeliveryRecord>)>, StoreError> {
     let stores = app.stores();
     let mut endpoints = Vec::new();
-    for endpoint in stores.webhooks.list(tenant).await? {
-        let deliveries = stores.webhooks.log(tenant, &endpoint.id).await?;
+    for endpoint in stores.operations.webhooks.list(tenant).await? {
+        let deliveries = stores.operations.webhooks.log(tenant, &endpoint.id).await?;
         endpoints.push((endpoint, deliveries));
     }
     Ok(endpoints)

@@ -5,7 +5,7 @@
 
 use time::OffsetDateTime;
 
-use super::{StoreError, Stores, tokens};
+use super::{Membership, StoreError, tokens};
 use crate::domain::Tenant;
 use crate::domain::account::{Account, Email};
 use crate::domain::member::{INVITATION_LIFETIME, Invitation, Member, MemberError, Role};
@@ -21,7 +21,7 @@ pub enum Joined {
     Refused(MemberError),
 }
 
-impl Stores {
+impl Membership {
     /// Invites `email` to the tenant as `role`; returns the link's token (shown or mailed
     /// once, never stored).
     pub async fn invite(

@@ -1,6 +1,6 @@
-//! Typed stores over the two storage ports: tenants, surveys, reference numbers, the signing
-//! key and the answer queues. Web and worker code talk to these, never to an adapter; the moka
-//! caches in front of tenants and surveys live here too.
+//! Typed stores over the two storage ports, grouped in six areas (catalog, answering, panel,
+//! membership, residency, operations). The service layer and the workers talk to these,
+//! never to an adapter; the moka caches in front of tenants and surveys live here too.
 
 mod accounts;
 mod answer_list;
@@ -126,53 +126,54 @@ impl StoreSettings {
     }
 }
 
-/// Every typed store, built once per process over one storage.
+/// Every typed store, built once per process over one storage, in six areas. A function
+/// takes the area it touches (`&Answering` for the answer path, `&Membership` for accounts
+/// and members, ...), so its signature says what it reads and writes; only the few that
+/// span areas take the whole.
 #[derive(Debug, Clone)]
 pub struct Stores {
-    /// The ports underneath, for counting transactions.
-    pub storage: Storage,
+    /// Tenants, their settings and their surveys' definitions.
+    pub catalog: Catalog,
+    /// Answers from the form to the summary.
+    pub answering: Answering,
+    /// Participants, mailings and the email queue.
+    pub panel: Panel,
+    /// Accounts, members, sessions and API keys.
+    pub membership: Membership,
+    /// The installation's regions and what is kept for the others.
+    pub residency: Residency,
+    /// The storage underneath, the workers' flag and the queues of background jobs.
+    pub operations: Operations,
+}
+
+/// What a tenant and its surveys are.
+#[derive(Debug, Clone)]
+pub struct Catalog {
     /// Tenants, cached.
     pub tenants: TenantStore,
     /// Survey definitions, cached.
     pub surveys: SurveyStore,
+    /// Tenants' settings.
+    pub settings: tenant_settings::TenantSettingsStore,
+}
+
+/// Everything an answer passes through, from the respondent's form to the summary.
+#[derive(Debug, Clone)]
+pub struct Answering {
+    /// The key that signs submission tokens.
+    pub signing_key: SigningKey,
     /// Reference numbers for answers.
     pub references: std::sync::Arc<ReferenceAllocator>,
     /// Where submitted answers wait for a worker.
-    pub answer_queues: AnswerQueues,
+    pub queues: AnswerQueues,
     /// Stored answers.
     pub answers: AnswerStore,
     /// Summary documents, the commit point of the worker.
     pub summaries: SummaryStore,
     /// Answer lists for paging.
-    pub answer_list: AnswerList,
+    pub lists: AnswerList,
     /// Which answers each summary already counts.
     pub counted: CountedIndex,
-    /// The workers' pause flag.
-    pub control: WorkerControl,
-    /// Owner accounts.
-    pub accounts: AccountStore,
-    /// Signed-in sessions.
-    pub sessions: SessionStore,
-    /// Tenants' members and invitations.
-    pub members: MemberStore,
-    /// Tenants' audit logs.
-    pub audit: AuditLog,
-    /// Email waiting to be sent.
-    pub mail: mail::MailQueue,
-    /// When each tenant's daily digest was last made.
-    pub digests: digests::DigestStore,
-    /// API keys.
-    pub api_keys: ApiKeyStore,
-    /// Export jobs and their queue.
-    pub exports: exports::ExportStore,
-    /// Deleted responses' records, and the queue of deletions and recounts.
-    pub deletions: deletions::DeletionStore,
-    /// Webhook endpoints, their delivery logs, and the delivery queue.
-    pub webhooks: webhooks::WebhookStore,
-    /// The segment build queue and the builds' progress.
-    pub segments: segments::SegmentStore,
-    /// Tenants' settings.
-    pub tenant_settings: tenant_settings::TenantSettingsStore,
     /// Respondents' saved progress ("continue later").
     pub progress: progress::ProgressStore,
     /// Each survey's drop-off counts.
@@ -181,16 +182,43 @@ pub struct Stores {
     pub quotas: quotas::QuotaStore,
     /// Files respondents uploaded.
     pub uploads: uploads::UploadStore,
+}
+
+/// A survey's participants and what is sent to them.
+#[derive(Debug, Clone)]
+pub struct Panel {
     /// Surveys' participants and their personal links.
     pub participants: participants::ParticipantStore,
     /// Mailings to participants, their templates, and opt-outs.
     pub mailings: mailings::MailingStore,
+    /// Email waiting to be sent.
+    pub mail: mail::MailQueue,
+    /// When each tenant's daily digest was last made.
+    pub digests: digests::DigestStore,
+}
+
+/// Who may sign in and act in a tenant.
+#[derive(Debug, Clone)]
+pub struct Membership {
+    /// Owner accounts.
+    pub accounts: AccountStore,
+    /// Signed-in sessions.
+    pub sessions: SessionStore,
+    /// Tenants' members and invitations.
+    pub members: MemberStore,
+    /// API keys.
+    pub api_keys: ApiKeyStore,
     /// Sign-in attempts, counted across processes.
     pub sign_ins: throttle::SignInThrottle,
-    /// The key that signs submission tokens.
-    pub signing_key: SigningKey,
+    /// Tenants' audit logs.
+    pub audit: AuditLog,
     /// The key that encrypts session cookies (64 bytes).
     pub session_key: [u8; 64],
+}
+
+/// The installation's regions, as this process sees them.
+#[derive(Debug, Clone)]
+pub struct Residency {
     /// The installation's regions and this process's one.
     pub regions: std::sync::Arc<crate::regions::Regions>,
     /// Copies of other regions' tenants and surveys hosted here.
@@ -199,6 +227,23 @@ pub struct Stores {
     pub hosting_syncs: Option<work_queue::WorkQueue>,
     /// The stores of the other regions, opened when first needed.
     elsewhere: std::sync::Arc<regional::Elsewhere>,
+}
+
+/// The storage underneath and the work the workers do besides counting answers.
+#[derive(Debug, Clone)]
+pub struct Operations {
+    /// The ports underneath, for counting transactions.
+    pub storage: Storage,
+    /// The workers' pause flag.
+    pub control: WorkerControl,
+    /// Export jobs and their queue.
+    pub exports: exports::ExportStore,
+    /// Deleted responses' records, and the queue of deletions and recounts.
+    pub deletions: deletions::DeletionStore,
+    /// Webhook endpoints, their delivery logs, and the delivery queue.
+    pub webhooks: webhooks::WebhookStore,
+    /// The segment build queue and the builds' progress.
+    pub segments: segments::SegmentStore,
 }
 
 /// The names of the `.json` documents right under `prefix` that `parse` accepts, in key
@@ -281,24 +326,98 @@ impl Stores {
     /// `poison`, `export`, `deletion`, `mail`, `mailing`, `webhook`, `segment`).
     pub fn queues(&self) -> Vec<(&'static str, crate::storage::QueueName)> {
         let mut queues: Vec<_> = self
-            .answer_queues
+            .answering
+            .queues
             .all()
             .into_iter()
             .map(|(role, queue)| (role, queue.clone()))
             .collect();
         for (role, work) in [
-            ("export", self.exports.queue()),
-            ("deletion", self.deletions.queue()),
-            ("mail", self.mail.queue()),
-            ("mailing", self.mailings.queue()),
-            ("webhook", self.webhooks.queue()),
-            ("segment", self.segments.queue()),
+            ("export", self.operations.exports.queue()),
+            ("deletion", self.operations.deletions.queue()),
+            ("mail", self.panel.mail.queue()),
+            ("mailing", self.panel.mailings.queue()),
+            ("webhook", self.operations.webhooks.queue()),
+            ("segment", self.operations.segments.queue()),
         ] {
             queues.push((role, work.name().clone()));
         }
         queues
     }
 
+    /// Builds the stores, creating the queues and the signing key if this is a new storage.
+    pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
+        let answer_queues =
+            AnswerQueues::create(&storage, settings.queue_shards, settings.regions.named()).await?;
+        let exports = exports::ExportStore::create(&storage).await?;
+        let deletions = deletions::DeletionStore::create(&storage).await?;
+        let webhooks = webhooks::WebhookStore::create(&storage).await?;
+        let segments = segments::SegmentStore::create(&storage).await?;
+        let mail = mail::MailQueue::create(&storage).await?;
+        let mailings = mailings::MailingStore::create(&storage).await?;
+        let hosting_syncs = match settings.regions.named() {
+            true => Some(work_queue::WorkQueue::create(&storage, hosted::SYNC_QUEUE).await?),
+            false => None,
+        };
+        let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
+        let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
+        Ok(Self {
+            catalog: Catalog {
+                tenants: TenantStore::new(storage.blobs.clone(), settings),
+                surveys: SurveyStore::new(storage.blobs.clone(), settings),
+                settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
+            },
+            answering: Answering {
+                signing_key,
+                references: std::sync::Arc::new(ReferenceAllocator::new(
+                    storage.blobs.clone(),
+                    settings.reference_range,
+                    settings.regions.reference_base(),
+                )),
+                queues: answer_queues,
+                answers: AnswerStore::new(storage.blobs.clone()),
+                summaries: SummaryStore::new(storage.blobs.clone()),
+                lists: AnswerList::new(storage.blobs.clone()),
+                counted: CountedIndex::new(storage.blobs.clone()),
+                progress: progress::ProgressStore::new(storage.blobs.clone()),
+                funnels: funnels::FunnelStore::new(storage.blobs.clone()),
+                quotas: quotas::QuotaStore::new(storage.blobs.clone()),
+                uploads: uploads::UploadStore::new(storage.blobs.clone()),
+            },
+            panel: Panel {
+                participants: participants::ParticipantStore::new(storage.blobs.clone()),
+                mailings,
+                mail,
+                digests: digests::DigestStore::new(storage.blobs.clone()),
+            },
+            membership: Membership {
+                accounts: AccountStore::new(storage.blobs.clone()),
+                sessions: SessionStore::new(storage.blobs.clone()),
+                members: MemberStore::new(storage.blobs.clone()),
+                api_keys: ApiKeyStore::new(storage.blobs.clone()),
+                sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
+                audit: AuditLog::new(storage.blobs.clone()),
+                session_key,
+            },
+            residency: Residency {
+                regions: settings.regions.clone(),
+                hosted: hosted::HostedStore::new(storage.blobs.clone(), settings),
+                hosting_syncs,
+                elsewhere: std::sync::Arc::new(regional::Elsewhere::new(settings)),
+            },
+            operations: Operations {
+                control: WorkerControl::new(storage.blobs.clone()),
+                exports,
+                deletions,
+                webhooks,
+                segments,
+                storage,
+            },
+        })
+    }
+}
+
+impl Operations {
     /// Roughly how many messages a queue holds, visible or held.
     pub async fn queue_length(&self, queue: &crate::storage::QueueName) -> Result<u64, StoreError> {
         self.storage
@@ -366,65 +485,6 @@ impl Stores {
                 .map(|meta| (meta.key, meta.last_modified))
                 .collect(),
             continuation: page.continuation,
-        })
-    }
-
-    /// Builds the stores, creating the queues and the signing key if this is a new storage.
-    pub async fn open(storage: Storage, settings: &StoreSettings) -> Result<Self, StoreError> {
-        let answer_queues =
-            AnswerQueues::create(&storage, settings.queue_shards, settings.regions.named()).await?;
-        let exports = exports::ExportStore::create(&storage).await?;
-        let deletions = deletions::DeletionStore::create(&storage).await?;
-        let webhooks = webhooks::WebhookStore::create(&storage).await?;
-        let segments = segments::SegmentStore::create(&storage).await?;
-        let mail = mail::MailQueue::create(&storage).await?;
-        let mailings = mailings::MailingStore::create(&storage).await?;
-        let hosting_syncs = match settings.regions.named() {
-            true => Some(work_queue::WorkQueue::create(&storage, hosted::SYNC_QUEUE).await?),
-            false => None,
-        };
-        let signing_key = secrets::signing_key(storage.blobs.as_ref()).await?;
-        let session_key = secrets::session_key(storage.blobs.as_ref()).await?;
-        Ok(Self {
-            tenants: TenantStore::new(storage.blobs.clone(), settings),
-            surveys: SurveyStore::new(storage.blobs.clone(), settings),
-            references: std::sync::Arc::new(ReferenceAllocator::new(
-                storage.blobs.clone(),
-                settings.reference_range,
-                settings.regions.reference_base(),
-            )),
-            answer_queues,
-            answers: AnswerStore::new(storage.blobs.clone()),
-            summaries: SummaryStore::new(storage.blobs.clone()),
-            answer_list: AnswerList::new(storage.blobs.clone()),
-            counted: CountedIndex::new(storage.blobs.clone()),
-            control: WorkerControl::new(storage.blobs.clone()),
-            accounts: AccountStore::new(storage.blobs.clone()),
-            sessions: SessionStore::new(storage.blobs.clone()),
-            members: MemberStore::new(storage.blobs.clone()),
-            audit: AuditLog::new(storage.blobs.clone()),
-            mail,
-            digests: digests::DigestStore::new(storage.blobs.clone()),
-            api_keys: ApiKeyStore::new(storage.blobs.clone()),
-            exports,
-            deletions,
-            webhooks,
-            segments,
-            tenant_settings: tenant_settings::TenantSettingsStore::new(storage.blobs.clone()),
-            progress: progress::ProgressStore::new(storage.blobs.clone()),
-            funnels: funnels::FunnelStore::new(storage.blobs.clone()),
-            quotas: quotas::QuotaStore::new(storage.blobs.clone()),
-            uploads: uploads::UploadStore::new(storage.blobs.clone()),
-            participants: participants::ParticipantStore::new(storage.blobs.clone()),
-            mailings,
-            sign_ins: throttle::SignInThrottle::new(storage.blobs.clone()),
-            signing_key,
-            session_key,
-            regions: settings.regions.clone(),
-            hosted: hosted::HostedStore::new(storage.blobs.clone(), settings),
-            hosting_syncs,
-            elsewhere: std::sync::Arc::new(regional::Elsewhere::new(settings)),
-            storage,
         })
     }
 }

@@ -30,19 +30,23 @@ impl Stores {
     /// The stores of region `name`: these, when it is this process's region; else that
     /// region's storage, opened on first use. An unknown region is refused.
     pub async fn in_region(&self, name: &RegionName) -> Result<Stores, StoreError> {
-        if self.regions.is_here(name) {
+        if self.residency.regions.is_here(name) {
             return Ok(self.clone());
         }
-        let mut opened = self.elsewhere.opened.lock().await;
+        let mut opened = self.residency.elsewhere.opened.lock().await;
         if let Some(stores) = opened.get(name) {
             return Ok(stores.clone());
         }
-        let region = self.regions.get(name).ok_or_else(|| StoreError::Storage {
-            doing: format!("reaching region {name}"),
-            source: crate::storage::Error::InvalidArgument(format!(
-                "{name} is not a region of this installation"
-            )),
-        })?;
+        let region = self
+            .residency
+            .regions
+            .get(name)
+            .ok_or_else(|| StoreError::Storage {
+                doing: format!("reaching region {name}"),
+                source: crate::storage::Error::InvalidArgument(format!(
+                    "{name} is not a region of this installation"
+                )),
+            })?;
         let storage = region
             .backend
             .open(Durability::Full)
@@ -52,8 +56,8 @@ impl Stores {
                 source,
             })?;
         let settings = StoreSettings {
-            regions: Arc::new(self.regions.seen_from(name)),
-            ..self.elsewhere.settings.clone()
+            regions: Arc::new(self.residency.regions.seen_from(name)),
+            ..self.residency.elsewhere.settings.clone()
         };
         let stores = Stores::open(storage, &settings).await?;
         opened.insert(name.clone(), stores.clone());

@@ -17,9 +17,9 @@ impl Stores {
     ) -> Result<SummaryReport, StoreError> {
         let at = survey.survey_ref();
         let results = self.results_of(survey).await?;
-        let doc = results.summaries.read(&at).await?.doc;
+        let doc = results.answering.summaries.read(&at).await?.doc;
         // Definitions live at home, wherever the answers are.
-        let known = self.surveys.known_questions(survey).await?;
+        let known = self.catalog.surveys.known_questions(survey).await?;
         let segments = results.segment_reports_in(survey, &doc).await?;
         let empty = SurveySummary::default();
         let summary = match segment {
@@ -48,7 +48,10 @@ impl Stores {
         doc: &SummaryDoc,
     ) -> Result<Vec<SegmentReport>, StoreError> {
         let progress = if doc.segments_building() {
-            self.segments.progress(&survey.survey_ref()).await?
+            self.operations
+                .segments
+                .progress(&survey.survey_ref())
+                .await?
         } else {
             Default::default()
         };

@@ -19,7 +19,7 @@ impl Stores {
     pub async fn results_of(&self, survey: &Survey) -> Result<Cow<'_, Stores>, StoreError> {
         match survey.residency {
             Residency::Region => match survey.regions.first() {
-                Some(region) if !self.regions.is_here(region) => {
+                Some(region) if !self.residency.regions.is_here(region) => {
                     Ok(Cow::Owned(self.in_region(region).await?))
                 }
                 _ => Ok(Cow::Borrowed(self)),
@@ -54,16 +54,16 @@ impl Stores {
         fresh: bool,
     ) -> Result<Option<Arc<Survey>>, StoreError> {
         let own = match fresh {
-            true => self.surveys.fresh(tenant, slug).await?,
-            false => self.surveys.get(tenant, slug).await?,
+            true => self.catalog.surveys.fresh(tenant, slug).await?,
+            false => self.catalog.surveys.get(tenant, slug).await?,
         };
         // One installation, one region: nothing is hosted, and nothing more is read.
-        if own.is_some() || !self.regions.named() {
+        if own.is_some() || !self.residency.regions.named() {
             return Ok(own);
         }
         let hosted = match fresh {
-            true => self.hosted.fresh_survey(tenant, slug).await?,
-            false => self.hosted.survey(tenant, slug).await?,
+            true => self.residency.hosted.fresh_survey(tenant, slug).await?,
+            false => self.residency.hosted.survey(tenant, slug).await?,
         };
         Ok(hosted.filter(|survey| survey.residency == Residency::Region))
     }
@@ -71,11 +71,18 @@ impl Stores {
     /// The survey whose public pages this region serves under `survey`'s address, if it is
     /// still that survey: the tenant's own, or a copy hosted here.
     pub async fn served_here(&self, survey: &SurveyRef) -> Result<Option<Arc<Survey>>, StoreError> {
-        let own = self.surveys.get(&survey.tenant, &survey.slug).await?;
+        let own = self
+            .catalog
+            .surveys
+            .get(&survey.tenant, &survey.slug)
+            .await?;
         let found = match own {
             Some(own) => Some(own),
-            None if self.regions.named() => {
-                self.hosted.survey(&survey.tenant, &survey.slug).await?
+            None if self.residency.regions.named() => {
+                self.residency
+                    .hosted
+                    .survey(&survey.tenant, &survey.slug)
+                    .await?
             }
             None => None,
         };
@@ -96,10 +103,12 @@ impl Stores {
             Residency::Home => home,
         };
         match keeper {
-            Some(region) if self.regions.named() && !self.regions.is_here(region) => {
-                Ok(self.in_region(region).await?.quotas)
+            Some(region)
+                if self.residency.regions.named() && !self.residency.regions.is_here(region) =>
+            {
+                Ok(self.in_region(region).await?.answering.quotas)
             }
-            _ => Ok(self.quotas.clone()),
+            _ => Ok(self.answering.quotas.clone()),
         }
     }
 
@@ -110,18 +119,18 @@ impl Stores {
         survey: &Survey,
     ) -> Result<(Funnel, Vec<RegionName>), StoreError> {
         let filed = survey.survey_ref();
-        let Some(here) = self.regions.here().cloned() else {
-            return Ok((self.funnels.read(&filed).await?, Vec::new()));
+        let Some(here) = self.residency.regions.here().cloned() else {
+            return Ok((self.answering.funnels.read(&filed).await?, Vec::new()));
         };
         let (mut total, mut unread) = (Funnel::default(), Vec::new());
         for region in survey.hosting_regions(&here) {
             let read = async {
                 let stores = self.in_region(region).await?;
-                stores.funnels.read(&filed).await
+                stores.answering.funnels.read(&filed).await
             };
             match tokio::time::timeout(REGION_WAIT, read).await {
                 Ok(Ok(counts)) => total.merge(&counts),
-                Ok(Err(error)) if self.regions.is_here(region) => return Err(error),
+                Ok(Err(error)) if self.residency.regions.is_here(region) => return Err(error),
                 Ok(Err(_)) | Err(_) => unread.push(region.clone()),
             }
         }

@@ -170,7 +170,7 @@ impl Stores {
         page: u64,
         filter: &Filter,
     ) -> Result<ResponsePage, StoreError> {
-        let doc = self.summaries.read(survey).await?.doc;
+        let doc = self.answering.summaries.read(survey).await?.doc;
         self.response_page_in(survey, &doc, page, filter).await
     }
 
@@ -249,7 +249,8 @@ impl Stores {
         positions: std::ops::Range<u64>,
     ) -> Result<Vec<(u64, Option<Answer>)>, StoreError> {
         let mut entries: Vec<(u64, Reference)> = self
-            .answer_list
+            .answering
+            .lists
             .entries(list, positions)
             .await?
             .into_iter()
@@ -257,7 +258,7 @@ impl Stores {
             .collect();
         entries.reverse();
         let references: Vec<Reference> = entries.iter().map(|(_, r)| *r).collect();
-        let answers = self.answers.get_many(survey, &references).await?;
+        let answers = self.answering.answers.get_many(survey, &references).await?;
         Ok(entries
             .into_iter()
             .map(|(position, _)| position)
@@ -310,20 +311,22 @@ impl Stores {
         survey: &SurveyRef,
         n: u64,
     ) -> Result<Option<(Answer, u64)>, StoreError> {
-        let doc = self.summaries.read(survey).await?.doc;
+        let doc = self.answering.summaries.read(survey).await?.doc;
         let total = doc.list_len;
         if n == 0 || n > total {
             return Ok(None);
         }
         let position = total - n;
         let found = self
-            .answer_list
+            .answering
+            .lists
             .references(&doc.list_view(survey), position..position + 1)
             .await?;
         let Some(reference) = found.first().filter(|r| !doc.deleted.contains(r)) else {
             return Ok(None);
         };
         Ok(self
+            .answering
             .answers
             .get(survey, *reference)
             .await?
@@ -350,8 +353,9 @@ impl Stores {
         survey: &SurveyRef,
         references: &[Reference],
     ) -> Result<Vec<Standing>, StoreError> {
-        let doc = self.summaries.read(survey).await?.doc;
+        let doc = self.answering.summaries.read(survey).await?.doc;
         let uncounted = self
+            .answering
             .counted
             .uncounted(survey, &doc.recent, references.iter().copied())
             .await?;
@@ -361,7 +365,13 @@ impl Stores {
                 Standing::Gone
             } else if !uncounted.contains(reference) {
                 Standing::Counted
-            } else if self.answers.get(survey, *reference).await?.is_some() {
+            } else if self
+                .answering
+                .answers
+                .get(survey, *reference)
+                .await?
+                .is_some()
+            {
                 Standing::Waiting
             } else {
                 Standing::Gone

@@ -25,7 +25,11 @@ impl Stores {
         let counted = match survey.response_limit {
             Some(_) if survey.published => {
                 let results = self.results_of(survey).await?;
-                results.summaries.counted(&survey.survey_ref()).await?
+                results
+                    .answering
+                    .summaries
+                    .counted(&survey.survey_ref())
+                    .await?
             }
             _ => 0,
         };
@@ -44,8 +48,16 @@ impl Stores {
         }
         let counted = match survey.response_limit {
             Some(_) if survey.published => {
-                let home = self.hosted.home_count(&survey.tenant, &survey.slug).await?;
-                let (waiting, _) = self.answer_queues.transfer_backlog(&survey.tenant).await?;
+                let home = self
+                    .residency
+                    .hosted
+                    .home_count(&survey.tenant, &survey.slug)
+                    .await?;
+                let (waiting, _) = self
+                    .answering
+                    .queues
+                    .transfer_backlog(&survey.tenant)
+                    .await?;
                 home.at_least() + waiting
             }
             _ => 0,

@@ -115,7 +115,7 @@ fn log_redeliveries(queue: &QueueName, received: &[Received]) {
 
 impl Worker {
     pub(super) async fn receive(&mut self, queue: &QueueName) -> Result<Vec<Received>, StoreError> {
-        let queues = &self.stores.answer_queues;
+        let queues = &self.stores.answering.queues;
         let visibility = self.settings.visibility;
         let batches = self.settings.batches_per_step.max(1);
         // A queue that filled the last step's batches most likely fills them again: ask for
@@ -162,7 +162,7 @@ impl Worker {
         let poisoned = poison.len();
         for (message, reason) in poison {
             tracing::warn!(%queue, id = %message.message.id, dequeued = message.message.dequeue_count, %reason, "moving a message to the poison queue");
-            self.stores.answer_queues.to_poison(&message).await?;
+            self.stores.answering.queues.to_poison(&message).await?;
         }
         let (mut groups, segments, unreadable) = self.group(work, gone).await?;
         if started.elapsed() > self.settings.visibility / 2 {
@@ -263,7 +263,7 @@ impl Worker {
         }
         if !gone.is_empty() {
             let gone: Vec<&Received> = gone.iter().collect();
-            self.stores.answer_queues.delete_many(&gone).await?;
+            self.stores.answering.queues.delete_many(&gone).await?;
         }
         Ok((groups, segments, failed))
     }
@@ -338,7 +338,7 @@ impl Worker {
 
     /// The plan whose answers a queue carries.
     fn plan_of(&self, queue: &QueueName) -> crate::telemetry::metrics::Plan {
-        let (premium, _) = self.stores.answer_queues.work_queues();
+        let (premium, _) = self.stores.answering.queues.work_queues();
         match premium.contains(queue) {
             true => crate::telemetry::metrics::Plan::premium,
             false => crate::telemetry::metrics::Plan::standard,
@@ -383,6 +383,7 @@ impl Worker {
                 let (survey, reference) = stored.addressee();
                 let found = self
                     .stores
+                    .answering
                     .answers
                     .get(&survey, reference)
                     .await
@@ -394,7 +395,7 @@ impl Worker {
             }
             Ok(pointer @ AnswerMessage::Pointer { .. }) => {
                 let (survey, reference) = pointer.addressee();
-                let answers = &self.stores.answers;
+                let answers = &self.stores.answering.answers;
                 let found = match answers.incoming(&survey, reference).await {
                     Ok(Some(answer)) => Some(answer),
                     // Already processed: the incoming copy was removed after the answer was
@@ -432,7 +433,8 @@ impl Worker {
     async fn extend(&self, items: &mut [Work]) -> Result<(), StoreError> {
         for item in items.iter_mut() {
             self.stores
-                .answer_queues
+                .answering
+                .queues
                 .extend(&mut item.received, self.settings.visibility)
                 .await?;
         }
@@ -449,6 +451,7 @@ impl Worker {
             let (survey, reference) = (item.answer.survey_ref(), item.answer.reference);
             async move {
                 self.stores
+                    .answering
                     .answers
                     .remove_incoming(&survey, reference)
                     .await
@@ -460,7 +463,7 @@ impl Worker {
             .collect::<Result<(), _>>()?;
         crash::reached(crash::Point::BeforeDelete);
         let received: Vec<&Received> = items.iter().map(|item| &item.received).collect();
-        self.stores.answer_queues.delete_many(&received).await
+        self.stores.answering.queues.delete_many(&received).await
     }
 }
 

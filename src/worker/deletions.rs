@@ -23,7 +23,7 @@ use super::StepOutcome;
 use crate::domain::segment::SegmentKey;
 use crate::domain::{Reference, SurveyRef, SurveySummary};
 use crate::stores::deletions::DeletionMessage;
-use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
+use crate::stores::{Answering, LIST_CHUNK, StoreError, Stores, SummaryDoc};
 
 /// How long a deletion waiting for a segment build stays hidden before it is tried again.
 const SEGMENT_BUILD_WAIT: Duration = Duration::from_secs(2);
@@ -51,7 +51,7 @@ pub async fn delete(
 ) -> Result<Deleted, StoreError> {
     let asked: BTreeSet<Reference> = references.iter().copied().collect();
     let applied = loop {
-        let mut read = stores.summaries.read(survey).await?;
+        let mut read = stores.answering.summaries.read(survey).await?;
         let todo: Vec<Reference> = asked
             .iter()
             .filter(|r| !read.doc.deleted.contains(r))
@@ -64,13 +64,14 @@ pub async fn delete(
             return Ok(Deleted::SegmentsBuilding);
         }
         let waiting = stores
+            .answering
             .counted
             .uncounted(survey, &read.doc.recent, todo.iter().copied())
             .await?;
         if !waiting.is_empty() {
             return Ok(Deleted::NotCounted(waiting));
         }
-        let answers = stores.answers.get_many(survey, &todo).await?;
+        let answers = stores.answering.answers.get_many(survey, &todo).await?;
         for (reference, answer) in todo.iter().zip(&answers) {
             match answer {
                 Some(answer) => read.doc.uncount(answer),
@@ -84,6 +85,7 @@ pub async fn delete(
         }
         read.doc.unrecounted += todo.len() as u64;
         if stores
+            .answering
             .summaries
             .write(survey, &read.doc, read.etag.as_ref())
             .await?
@@ -92,12 +94,17 @@ pub async fn delete(
         }
     };
     // The answers go only once the commit that deleted them is on disk.
-    stores.flush().await?;
+    stores.operations.flush().await?;
     for reference in &asked {
         // Its files first: a crash between leaves an answer whose files are gone, which a
         // redelivered deletion deletes again, never files no answer can name.
-        stores.uploads.delete_answer(survey, *reference).await?;
         stores
+            .answering
+            .uploads
+            .delete_answer(survey, *reference)
+            .await?;
+        stores
+            .operations
             .delete_blob(&crate::stores::keys::answer(survey, *reference))
             .await?;
     }
@@ -124,7 +131,7 @@ pub struct Recounted {
 /// Replaces the survey's statistics and days with those of its remaining answers, if
 /// deletions left traces in them or the days do not cover every answer (a summary written
 /// before days were kept).
-pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, StoreError> {
+pub async fn recount(stores: &Answering, survey: &SurveyRef) -> Result<Recounted, StoreError> {
     // What a recount makes: the statistics and the days, counted afresh.
     let mut counted = SummaryDoc::default();
     let mut segments: BTreeMap<(SegmentKey, String), SurveySummary> = BTreeMap::new();
@@ -149,7 +156,7 @@ pub async fn recount(stores: &Stores, survey: &SurveyRef) -> Result<Recounted, S
             while through < read.doc.list_len {
                 let end = (through + LIST_CHUNK).min(read.doc.list_len);
                 let references = stores
-                    .answer_list
+                    .lists
                     .references(&read.doc.list_view(survey), through..end)
                     .await?;
                 // Positions as listed (a reference read with its position).
@@ -233,7 +240,7 @@ impl super::Worker {
     /// Handles the next deletion or recount, if any: after answers, before exports (an
     /// export should not carry responses already asked to be deleted).
     pub(super) async fn deletion(&self) -> Result<Option<StepOutcome>, StoreError> {
-        let deletions = &self.stores.deletions;
+        let deletions = &self.stores.operations.deletions;
         let queue = deletions.queue();
         let Some((mut message, content)) = queue.receive(self.settings.visibility).await? else {
             return Ok(None);
@@ -283,7 +290,7 @@ impl super::Worker {
                 }
             }
             DeletionMessage::Recount { .. } => {
-                let recounted = recount(&self.stores, &survey).await?;
+                let recounted = recount(&self.stores.answering, &survey).await?;
                 tracing::info!(%survey, answers = recounted.answers, "recounted a summary after deletions");
             }
         }

@@ -18,7 +18,7 @@ use crate::domain::webhook::{GIVE_UP_AFTER, Secret, retry_delay};
 use crate::outbound::AllowedHosts;
 use crate::storage::Message;
 use crate::stores::webhooks::{DeliveryMessage, DeliveryRecord};
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Operations, StoreError, Stores};
 use crate::telemetry::error_chain;
 
 /// How deliveries are made.
@@ -46,7 +46,7 @@ impl Default for DeliverySettings {
 }
 
 /// Makes the deliveries that are due now (up to `concurrency`); returns how many it tried.
-pub async fn step(stores: &Stores, settings: &DeliverySettings) -> Result<usize, StoreError> {
+pub async fn step(stores: &Operations, settings: &DeliverySettings) -> Result<usize, StoreError> {
     // Hidden long enough for the timeout and the bookkeeping after it.
     let visibility = settings.timeout * 3;
     let due = stores
@@ -73,7 +73,7 @@ pub async fn run(
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     while !*stop.borrow() {
-        let wait = match step(&stores, &settings).await {
+        let wait = match step(&stores.operations, &settings).await {
             Ok(0) => Duration::from_millis(250),
             Ok(_) => Duration::ZERO,
             Err(error) => {
@@ -91,7 +91,7 @@ pub async fn run(
 }
 
 async fn handle(
-    stores: &Stores,
+    stores: &Operations,
     settings: &DeliverySettings,
     message: Message,
     content: Result<DeliveryMessage, String>,

@@ -21,7 +21,7 @@ pub async fn send_due(stores: &Stores, settings: &MailerSettings) -> Result<usiz
     let mut continuation = None;
     loop {
         // Tenants that chose anyone's notices have a members document.
-        let page = stores.scan("members/", continuation).await?;
+        let page = stores.operations.scan("members/", continuation).await?;
         for (key, _) in &page.keys {
             let slug = key
                 .strip_prefix("members/")
@@ -44,10 +44,11 @@ async fn tenant_digest(
     site: &str,
     slug: &TenantSlug,
 ) -> Result<usize, StoreError> {
-    let Some(tenant) = stores.tenants.get(slug).await? else {
+    let Some(tenant) = stores.catalog.tenants.get(slug).await? else {
         return Ok(0);
     };
     let daily: Vec<_> = stores
+        .membership
         .members
         .read(&tenant)
         .await?
@@ -61,18 +62,26 @@ async fn tenant_digest(
     }
     let mut totals = BTreeMap::new();
     let mut titles = BTreeMap::new();
-    for survey_slug in stores.surveys.slugs(slug).await?.iter() {
-        let Some(survey) = stores.surveys.get(slug, survey_slug).await? else {
+    for survey_slug in stores.catalog.surveys.slugs(slug).await?.iter() {
+        let Some(survey) = stores.catalog.surveys.get(slug, survey_slug).await? else {
             continue;
         };
         let at = survey.survey_ref();
         let results = stores.results_of(&survey).await?;
-        let total = results.summaries.read(&at).await?.doc.summary.total;
+        let total = results
+            .answering
+            .summaries
+            .read(&at)
+            .await?
+            .doc
+            .summary
+            .total;
         totals.insert(at.to_string(), total);
         titles.insert(at.to_string(), (survey.slug.clone(), survey.title.clone()));
     }
     let now = OffsetDateTime::now_utc();
     let Some(gained) = stores
+        .panel
         .digests
         .claim(slug, now, settings.digest_period, &totals)
         .await?
@@ -87,6 +96,7 @@ async fn tenant_digest(
         let link = crate::links::responses(site, survey_slug);
         for email in &daily {
             stores
+                .panel
                 .mail
                 .send(&digest_message(email, title, count, &link))
                 .await?;

@@ -12,12 +12,14 @@ impl Worker {
     /// Runs the next export request, if any: answers come first, exports when they are done.
     pub(super) async fn export(&self) -> Result<StepOutcome, StoreError> {
         let visibility = self.settings.visibility;
-        let Some((mut held, request)) = self.stores.exports.receive(visibility).await? else {
+        let Some((mut held, request)) = self.stores.operations.exports.receive(visibility).await?
+        else {
             return Ok(StepOutcome::QueuesEmpty);
         };
         let job = match request {
             Ok(request) => {
                 self.stores
+                    .operations
                     .exports
                     .get(&request.tenant, &request.id)
                     .await?
@@ -26,19 +28,20 @@ impl Worker {
         };
         let Some(mut job) = job else {
             tracing::warn!(id = %held.message.id, "dropping an export request without a job");
-            self.stores.exports.finish(&held.message).await?;
+            self.stores.operations.exports.finish(&held.message).await?;
             return Ok(StepOutcome::QueuesEmpty);
         };
         let id = job.id.clone();
         if matches!(job.status, ExportStatus::Done | ExportStatus::Failed) {
-            self.stores.exports.finish(&held.message).await?;
+            self.stores.operations.exports.finish(&held.message).await?;
             return Ok(StepOutcome::ExportDone { id });
         }
         tracing::info!(tenant = %job.tenant, survey = %job.survey, %id, "exporting");
         // The tenant's own database when it set one, else the server's.
         let own = self
             .stores
-            .tenant_settings
+            .catalog
+            .settings
             .get(&job.tenant)
             .await?
             .export_database_url;
@@ -64,10 +67,10 @@ impl Worker {
                 job.status = ExportStatus::Failed;
                 job.error = Some(error.to_string());
                 job.finished = Some(time::OffsetDateTime::now_utc());
-                self.stores.exports.save(&job).await?;
+                self.stores.operations.exports.save(&job).await?;
             }
         }
-        self.stores.exports.finish(&held.message).await?;
+        self.stores.operations.exports.finish(&held.message).await?;
         Ok(StepOutcome::ExportDone { id })
     }
 }

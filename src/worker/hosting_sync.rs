@@ -12,7 +12,7 @@ use super::{StepOutcome, Worker};
 impl Worker {
     /// Takes one waiting sync and tries its regions again; `None` when none waits.
     pub(super) async fn hosting_sync(&self) -> Result<Option<StepOutcome>, StoreError> {
-        let Some(queue) = &self.stores.hosting_syncs else {
+        let Some(queue) = &self.stores.residency.hosting_syncs else {
             return Ok(None);
         };
         let Some((message, content)) = queue.receive(self.settings.visibility).await? else {

@@ -19,11 +19,11 @@ use crate::domain::{Answer, SurveySlug, TenantSlug};
 use crate::mail::{Sender, responses_message};
 use crate::storage::Message;
 use crate::stores::mail::MailMessage;
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Panel, StoreError, Stores};
 
 /// Sends the messages that are due now (up to `concurrency`); returns how many it tried.
 pub async fn step(
-    stores: &Stores,
+    stores: &Panel,
     sender: &Sender,
     settings: &MailerSettings,
 ) -> Result<usize, StoreError> {
@@ -64,7 +64,7 @@ pub async fn run(
                 tracing::error!(%error, "making daily digests failed");
             }
         }
-        let wait = match step(&stores, &sender, &settings).await {
+        let wait = match step(&stores.panel, &sender, &settings).await {
             Ok(0) => Duration::from_millis(250),
             Ok(_) => Duration::ZERO,
             Err(error) => {
@@ -104,10 +104,11 @@ pub async fn queue_notices(
             .or_default() += 1;
     }
     for ((tenant, slug), count) in by_survey {
-        let Some(tenant) = stores.tenants.get(&tenant).await? else {
+        let Some(tenant) = stores.catalog.tenants.get(&tenant).await? else {
             continue;
         };
         let wanting: Vec<Email> = stores
+            .membership
             .members
             .cached(&tenant)
             .await?
@@ -119,7 +120,7 @@ pub async fn queue_notices(
         if wanting.is_empty() {
             continue;
         }
-        let Some(survey) = stores.surveys.get(&tenant.slug, &slug).await? else {
+        let Some(survey) = stores.catalog.surveys.get(&tenant.slug, &slug).await? else {
             continue;
         };
         // An anonymous survey's answers keep only their day: a notice seconds after each
@@ -130,14 +131,14 @@ pub async fn queue_notices(
         let link = crate::links::responses(site, &slug);
         for email in &wanting {
             let mail = responses_message(email, &survey.title, count, &link);
-            stores.mail.send(&mail).await?;
+            stores.panel.mail.send(&mail).await?;
         }
     }
     Ok(())
 }
 
 async fn handle(
-    stores: &Stores,
+    stores: &Panel,
     sender: &Sender,
     settings: &MailerSettings,
     message: Message,

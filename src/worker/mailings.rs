@@ -21,7 +21,7 @@ use crate::mail::{Lane, Outcome, Sender, letter};
 use crate::storage::Message;
 use crate::stores::mailings::MailingMessage;
 use crate::stores::participants::Mark;
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Panel, StoreError, Stores};
 
 /// Participants read at a time (the mailing records its progress after each page).
 const PAGE: usize = 50;
@@ -33,7 +33,7 @@ pub async fn step(
     settings: &MailerSettings,
     stop: &tokio::sync::watch::Receiver<bool>,
 ) -> Result<bool, StoreError> {
-    let queue = stores.mailings.queue();
+    let queue = stores.panel.mailings.queue();
     let Some((message, content)) = queue
         .receive::<MailingMessage>(settings.mailing_visibility)
         .await?
@@ -111,12 +111,17 @@ async fn send(
     mut message: Message,
     named: MailingMessage,
 ) -> Result<(), StoreError> {
-    let queue = stores.mailings.queue();
-    let Some(survey) = stores.surveys.get(&named.tenant, &named.survey).await? else {
+    let queue = stores.panel.mailings.queue();
+    let Some(survey) = stores
+        .catalog
+        .surveys
+        .get(&named.tenant, &named.survey)
+        .await?
+    else {
         return queue.finish(&message).await;
     };
     let at = survey.survey_ref();
-    let Some((mut mailing, mut etag)) = stores.mailings.get(&at, &named.id).await? else {
+    let Some((mut mailing, mut etag)) = stores.panel.mailings.get(&at, &named.id).await? else {
         return queue.finish(&message).await;
     };
     if mailing.state == MailingState::Finished {
@@ -128,7 +133,7 @@ async fn send(
         .and_then(|url| url.host_str().map(str::to_owned))
         .unwrap_or_else(|| "canvass.invalid".into());
     let writer = Arc::new(Writer {
-        templates: stores.mailings.templates(&at).await?.0,
+        templates: stores.panel.mailings.templates(&at).await?.0,
         kind: mailing.kind,
         mailing: mailing.id.clone(),
         at: at.clone(),
@@ -150,6 +155,7 @@ async fn send(
             break Ok(());
         }
         let page = stores
+            .panel
             .participants
             .page(&at, None, mailing.cursor.as_deref(), PAGE)
             .await?;
@@ -167,17 +173,19 @@ async fn send(
             .filter(|participant| goes_to(mailing.kind, &mailing.id, participant))
             .collect();
         let emails: Vec<_> = due.iter().map(|p| &p.person.email).collect();
-        let opted_out = stores.mailings.opted_out(&at.tenant, &emails).await?;
+        let opted_out = stores.panel.mailings.opted_out(&at.tenant, &emails).await?;
         let mut to_send = Vec::with_capacity(due.len());
         for (participant, opted_out) in due.into_iter().zip(opted_out) {
             match opted_out {
                 true => {
                     let now = OffsetDateTime::now_utc();
                     stores
+                        .panel
                         .participants
                         .set_mark(&at, Mark::OptedOut, &participant.id)
                         .await?;
                     stores
+                        .panel
                         .participants
                         .change_if(&at, &participant.id, |p| {
                             p.mail.opted_out.is_none() && {
@@ -198,7 +206,8 @@ async fn send(
                         pace.lock().await.tick().await;
                     }
                     let mut lane = lanes.lock().await.pop().unwrap_or_else(|| sender.lane());
-                    let sent = send_one(stores, sender, &mut lane, &writer, &participant).await;
+                    let sent =
+                        send_one(&stores.panel, sender, &mut lane, &writer, &participant).await;
                     lanes.lock().await.push(lane);
                     sent
                 }
@@ -233,7 +242,7 @@ async fn send(
                 mailing.finished = Some(OffsetDateTime::now_utc());
             }
         }
-        let Some(saved) = stores.mailings.save(&at, &mailing, etag).await? else {
+        let Some(saved) = stores.panel.mailings.save(&at, &mailing, etag).await? else {
             // Another worker took the mailing over (this one's hold lapsed): it goes on.
             tracing::warn!(mailing = %mailing.id, "another worker took over a mailing");
             break Ok(());
@@ -261,7 +270,7 @@ async fn send(
 
 /// Writes and sends one participant's letter, recording it on them first.
 async fn send_one(
-    stores: &Stores,
+    stores: &Panel,
     sender: &Sender,
     lane: &mut Lane,
     writer: &Writer,
@@ -385,7 +394,7 @@ async fn send_one(
 /// Removes the invited marker an invitation set for a send that did not happen, unless the
 /// participant is invited all the same.
 async fn settle_invited(
-    stores: &Stores,
+    stores: &Panel,
     at: &crate::domain::SurveyRef,
     kind: MailingKind,
     id: &str,

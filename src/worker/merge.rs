@@ -48,7 +48,7 @@ use time::OffsetDateTime;
 use crate::domain::segment::SegmentKey;
 use crate::domain::{Answer, Reference, SurveyRef};
 use crate::stores::segments::Unsettled;
-use crate::stores::{StoreError, Stores};
+use crate::stores::{Answering, StoreError, Stores};
 
 use crate::crash;
 
@@ -92,12 +92,12 @@ pub struct Merged {
 
 /// Runs the protocol for one survey's batch.
 pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, StoreError> {
-    store_answers(stores, &mut batch).await?;
+    store_answers(&stores.answering, &mut batch).await?;
     let survey = &batch.survey;
     let mut merged = Merged::default();
     let mut erased: Vec<Reference>;
     let committed = loop {
-        let mut read = stores.summaries.read(survey).await?;
+        let mut read = stores.answering.summaries.read(survey).await?;
         // A repeated message of a response deleted since stored its answer again above.
         erased = batch
             .answers
@@ -106,6 +106,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
             .copied()
             .collect();
         let new = stores
+            .answering
             .counted
             .uncounted(survey, &read.doc.recent, batch.answers.keys().copied())
             .await?;
@@ -125,6 +126,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
         read.doc.drop_settled(&batch.settled);
         read.doc.updated = Some(OffsetDateTime::now_utc());
         if stores
+            .answering
             .summaries
             .write(survey, &read.doc, read.etag.as_ref())
             .await?
@@ -148,6 +150,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
     merged.settled.extend(ours.answers.into_keys());
     for reference in erased {
         stores
+            .operations
             .delete_blob(&crate::stores::keys::answer(survey, reference))
             .await?;
     }
@@ -156,7 +159,7 @@ pub async fn merge(stores: &Stores, mut batch: SurveyBatch) -> Result<Merged, St
 
 /// Step 0: stores each answer create-only; a reference already stored is replaced in the
 /// batch by the stored copy, which is the one that counts.
-async fn store_answers(stores: &Stores, batch: &mut SurveyBatch) -> Result<(), StoreError> {
+async fn store_answers(stores: &Answering, batch: &mut SurveyBatch) -> Result<(), StoreError> {
     let answers: Vec<&Answer> = batch
         .answers
         .values()
@@ -190,18 +193,21 @@ async fn settle(
     }
     // A bit on disk without the commit that counts its answer would make the answer look
     // counted forever; so the commit (ours, or a dead worker's) reaches the disk first.
-    stores.flush().await?;
+    stores.operations.flush().await?;
     crash::reached(crash::Point::AfterFlush);
     let by_position = entries.answers.iter().map(|(&r, &p)| (p, r)).collect();
     let list = crate::stores::keys::answer_list(survey);
     let segments = entries
         .segments
         .iter()
-        .map(|(list, entries)| stores.answer_list.set(list, entries));
+        .map(|(list, entries)| stores.answering.lists.set(list, entries));
     // Different blobs, no order between them: written side by side.
     let (listed, marked, segments) = tokio::join!(
-        stores.answer_list.set(&list, &by_position),
-        stores.counted.mark(survey, entries.answers.keys().copied()),
+        stores.answering.lists.set(&list, &by_position),
+        stores
+            .answering
+            .counted
+            .mark(survey, entries.answers.keys().copied()),
         futures_util::future::try_join_all(segments),
     );
     listed.and(marked).and(segments.map(drop))?;
@@ -211,7 +217,7 @@ async fn settle(
 
 /// Drops settled answers from the survey's `recent` map with a write of its own.
 pub async fn tidy(
-    stores: &Stores,
+    stores: &Answering,
     survey: &SurveyRef,
     settled: &BTreeSet<Reference>,
 ) -> Result<(), StoreError> {
@@ -247,7 +253,7 @@ pub async fn complete(
 ) -> Result<(), StoreError> {
     settle(stores, survey, entries).await?;
     // Dropped from `recent` only once their entries and bits are surely on disk.
-    stores.flush().await?;
+    stores.operations.flush().await?;
     let settled = entries
         .answers
         .keys()
@@ -259,5 +265,5 @@ pub async fn complete(
                 .flat_map(|(_, e)| e.values().copied()),
         )
         .collect();
-    tidy(stores, survey, &settled).await
+    tidy(&stores.answering, survey, &settled).await
 }

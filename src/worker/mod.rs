@@ -167,7 +167,7 @@ impl Worker {
 
     /// Processes one batch from the first non-empty queue, if any.
     pub async fn step(&mut self) -> Result<StepOutcome, StoreError> {
-        let paused = self.stores.control.paused().await?;
+        let paused = self.stores.operations.control.paused().await?;
         if paused != self.paused {
             self.paused = paused;
             match paused {
@@ -180,7 +180,7 @@ impl Worker {
             return Ok(StepOutcome::Paused);
         }
         self.steps += 1;
-        let (premium, standard) = self.stores.answer_queues.work_queues();
+        let (premium, standard) = self.stores.answering.queues.work_queues();
         let (first, second) = if self.steps.is_multiple_of(4) {
             (standard, premium)
         } else {
@@ -234,7 +234,7 @@ impl Worker {
             .collect();
         for survey in surveys {
             if let Some(settled) = self.settled.remove(&survey)
-                && let Err(error) = tidy(&self.stores, &survey, &settled).await
+                && let Err(error) = tidy(&self.stores.answering, &survey, &settled).await
             {
                 // One survey's trouble is that survey's alone: its settled answers stay in
                 // `recent`, counted, until its next commit or the reconcile pass drops them.

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use time::OffsetDateTime;
 
 use crate::domain::{Answer, Reference, SurveyRef};
-use crate::stores::{StoreError, Stores, SummaryDoc, keys};
+use crate::stores::{Answering, StoreError, Stores, SummaryDoc, keys};
 use crate::telemetry::error_chain;
 
 /// Answers read per round.
@@ -40,10 +40,11 @@ pub struct Rebuilt {
 /// Rebuilds the survey's summary from its stored answers; `None` if the summary was replaced by
 /// someone else meanwhile (another rebuild), in which case nothing of this one was committed.
 pub async fn rebuild(stores: &Stores, survey: &SurveyRef) -> Result<Option<Rebuilt>, StoreError> {
-    let etag = stores.summaries.etag(survey).await?;
-    let listed = stores.answer_list.written(survey).await?;
+    let etag = stores.answering.summaries.etag(survey).await?;
+    let listed = stores.answering.lists.written(survey).await?;
     // Deleted responses stay deleted: their records outlive the damaged summary.
     let mut seen: BTreeSet<Reference> = stores
+        .operations
         .deletions
         .records(survey)
         .await?
@@ -56,13 +57,16 @@ pub async fn rebuild(stores: &Stores, survey: &SurveyRef) -> Result<Option<Rebui
     for page in listed.chunks(PAGE) {
         let fresh: Vec<Reference> = page.iter().copied().filter(|r| seen.insert(*r)).collect();
         let keys: Vec<String> = fresh.iter().map(|r| keys::answer(survey, *r)).collect();
-        let answers = read(stores, survey, &keys, &mut rebuilt).await?;
+        let answers = read(&stores.answering, survey, &keys, &mut rebuilt).await?;
         place(stores, survey, &answers, &mut doc).await?;
     }
     // Then stored answers the list does not have, in reference (key) order.
     let mut continuation = None;
     loop {
-        let scanned = stores.scan(&keys::answers_of(survey), continuation).await?;
+        let scanned = stores
+            .operations
+            .scan(&keys::answers_of(survey), continuation)
+            .await?;
         let keys: Vec<String> = scanned
             .keys
             .into_iter()
@@ -72,7 +76,7 @@ pub async fn rebuild(stores: &Stores, survey: &SurveyRef) -> Result<Option<Rebui
             })
             .collect();
         for page in keys.chunks(PAGE) {
-            let answers = read(stores, survey, page, &mut rebuilt).await?;
+            let answers = read(&stores.answering, survey, page, &mut rebuilt).await?;
             place(stores, survey, &answers, &mut doc).await?;
         }
         match scanned.continuation {
@@ -81,10 +85,15 @@ pub async fn rebuild(stores: &Stores, survey: &SurveyRef) -> Result<Option<Rebui
         }
     }
     // The entries and bits reach the disk before the summary that counts them.
-    stores.flush().await?;
+    stores.operations.flush().await?;
     doc.updated = Some(OffsetDateTime::now_utc());
     rebuilt.counted = doc.list_len;
-    if !stores.summaries.write(survey, &doc, etag.as_ref()).await? {
+    if !stores
+        .answering
+        .summaries
+        .write(survey, &doc, etag.as_ref())
+        .await?
+    {
         return Ok(None);
     }
     tracing::warn!(%survey, counted = rebuilt.counted, unreadable = rebuilt.unreadable, "rebuilt a summary from the stored answers");
@@ -93,7 +102,7 @@ pub async fn rebuild(stores: &Stores, survey: &SurveyRef) -> Result<Option<Rebui
 
 /// Reads answers by key; an unreadable one is logged, counted and left out.
 async fn read(
-    stores: &Stores,
+    stores: &Answering,
     survey: &SurveyRef,
     keys: &[String],
     rebuilt: &mut Rebuilt,
@@ -126,10 +135,12 @@ async fn place(
         doc.list_len += 1;
     }
     stores
-        .answer_list
+        .answering
+        .lists
         .set(&crate::stores::keys::answer_list(survey), &entries)
         .await?;
     stores
+        .answering
         .counted
         .mark(survey, answers.iter().map(|answer| answer.reference))
         .await

@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
 
 use crate::domain::{Answer, Reference, SurveyRef};
-use crate::stores::{StoreError, Stores, keys, lease, throttle};
+use crate::stores::{Operations, StoreError, Stores, keys, lease, throttle};
 use crate::telemetry::error_chain;
 
 use super::rebuild::rebuild;
@@ -62,7 +62,7 @@ pub async fn run_locked(
     progress: &(dyn Fn(&ReconcileReport) + Sync),
 ) -> Result<Option<ReconcileReport>, StoreError> {
     let owner = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
-    let blobs = stores.storage.blobs.clone();
+    let blobs = stores.operations.storage.blobs.clone();
     let Some(held) = lease::acquire(blobs, keys::RECONCILE_LOCK, &owner, LEASE).await? else {
         tracing::info!("another instance is reconciling; skipping this pass");
         return Ok(None);
@@ -112,10 +112,14 @@ impl<'a> Pass<'a> {
     async fn expired_throttles(&mut self) -> Result<(), StoreError> {
         let mut continuation = None;
         loop {
-            let page = self.stores.scan(throttle::PREFIX, continuation).await?;
+            let page = self
+                .stores
+                .operations
+                .scan(throttle::PREFIX, continuation)
+                .await?;
             for (key, modified) in page.keys {
                 if throttle::expired(modified) {
-                    self.stores.delete_blob(&key).await?;
+                    self.stores.operations.delete_blob(&key).await?;
                     self.report.removed += 1;
                 }
             }
@@ -155,7 +159,11 @@ impl<'a> Pass<'a> {
     ) -> Result<(), StoreError> {
         let mut continuation = None;
         loop {
-            let page = self.stores.scan(keys::SUMMARIES, continuation).await?;
+            let page = self
+                .stores
+                .operations
+                .scan(keys::SUMMARIES, continuation)
+                .await?;
             for (key, modified) in page.keys {
                 let Some(survey) = keys::parse_summary_key(&key) else {
                     continue;
@@ -179,11 +187,11 @@ impl<'a> Pass<'a> {
     ) -> Result<(), StoreError> {
         if !self.alive(survey).await? {
             if modified <= self.cutoff {
-                self.report.removed += self.stores.surveys.delete_data(survey).await?;
+                self.report.removed += self.stores.catalog.surveys.delete_data(survey).await?;
             }
             return Ok(());
         }
-        match self.stores.summaries.read(survey).await {
+        match self.stores.answering.summaries.read(survey).await {
             Ok(read) => {
                 let unsettled = read.doc.unsettled(survey, |_| true);
                 if !unsettled.is_empty() {
@@ -192,12 +200,12 @@ impl<'a> Pass<'a> {
                 }
                 // A summary written before submission days were kept gets them by a recount.
                 if read.doc.days_from != 0 {
-                    self.stores.deletions.recount(survey).await?;
+                    self.stores.operations.deletions.recount(survey).await?;
                 }
                 // A build whose request was lost (a worker died between the commit that
                 // started the segments and asking for it).
                 if read.doc.segments_building() {
-                    self.stores.segments.request(survey).await?;
+                    self.stores.operations.segments.request(survey).await?;
                 }
             }
             Err(StoreError::Corrupt { .. }) => {
@@ -218,7 +226,7 @@ impl<'a> Pass<'a> {
     ) -> Result<(), StoreError> {
         let mut continuation = None;
         loop {
-            let page = self.stores.scan(prefix, continuation).await?;
+            let page = self.stores.operations.scan(prefix, continuation).await?;
             let mut by_survey: BTreeMap<SurveyRef, Vec<(String, Reference)>> = BTreeMap::new();
             for (key, modified) in page.keys {
                 self.report.scanned += 1;
@@ -232,10 +240,12 @@ impl<'a> Pass<'a> {
             for (survey, found) in by_survey {
                 let outcome = match self.alive(&survey).await {
                     Ok(true) => repair(self.stores, &survey, &found).await,
-                    Ok(false) => remove(self.stores, &found).await.map(|removed| {
-                        self.report.removed += removed;
-                        0
-                    }),
+                    Ok(false) => remove(&self.stores.operations, &found)
+                        .await
+                        .map(|removed| {
+                            self.report.removed += removed;
+                            0
+                        }),
                     Err(error) => Err(error),
                 };
                 match outcome {
@@ -253,7 +263,7 @@ impl<'a> Pass<'a> {
 }
 
 /// Removes the blobs of answers to a survey that no longer exists; returns how many.
-async fn remove(stores: &Stores, found: &[(String, Reference)]) -> Result<u64, StoreError> {
+async fn remove(stores: &Operations, found: &[(String, Reference)]) -> Result<u64, StoreError> {
     for (key, _) in found {
         stores.delete_blob(key).await?;
     }
@@ -266,8 +276,9 @@ async fn repair(
     survey: &SurveyRef,
     found: &[(String, Reference)],
 ) -> Result<u64, StoreError> {
-    let summary = stores.summaries.read(survey).await?;
+    let summary = stores.answering.summaries.read(survey).await?;
     let counted = stores
+        .answering
         .counted
         .counted(survey, found.iter().map(|(_, r)| *r))
         .await?;
@@ -275,13 +286,13 @@ async fn repair(
     for (key, reference) in found {
         // The answer of a deleted response, stored again by a late repeat of its message.
         if summary.doc.deleted.contains(reference) && !key.starts_with(keys::INCOMING) {
-            stores.delete_blob(key).await?;
+            stores.operations.delete_blob(key).await?;
             continue;
         }
         if counted.contains(reference) || summary.doc.recent.contains_key(reference) {
             continue;
         }
-        if let Some(answer) = stores.answers.read(key).await? {
+        if let Some(answer) = stores.answering.answers.read(key).await? {
             answers.insert(*reference, answer);
         }
     }
@@ -296,14 +307,18 @@ async fn repair(
             stored: BTreeSet::new(),
         };
         let merged = merge(stores, batch).await?;
-        tidy(stores, survey, &merged.settled).await?;
+        tidy(&stores.answering, survey, &merged.settled).await?;
         tracing::warn!(%survey, repaired = merged.counted.len(), "reconcile counted answers that no summary had");
         merged.counted.len() as u64
     };
     // Every incoming copy found is now stored and counted: merge stores before it commits.
     for (key, reference) in found {
         if key.starts_with(keys::INCOMING) {
-            stores.answers.remove_incoming(survey, *reference).await?;
+            stores
+                .answering
+                .answers
+                .remove_incoming(survey, *reference)
+                .await?;
         }
     }
     Ok(repaired)

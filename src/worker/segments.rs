@@ -25,7 +25,7 @@ use crate::domain::segment::{SegmentKey, segment_keys};
 use crate::domain::{Reference, SurveyRef};
 use crate::storage::Message;
 use crate::stores::segments::{BuildState, SegmentJob};
-use crate::stores::{DaySpan, LIST_CHUNK, StoreError, Stores, keys};
+use crate::stores::{Answering, DaySpan, LIST_CHUNK, Operations, StoreError, Stores, keys};
 use crate::telemetry::error_chain;
 
 /// Answers read per storage call.
@@ -76,7 +76,7 @@ struct Running<'a> {
 impl Running<'_> {
     /// Between chunks: whether to go on (a stop leaves the message to come back), keeping the
     /// message hidden.
-    async fn go_on(&mut self, stores: &Stores) -> Result<bool, StoreError> {
+    async fn go_on(&mut self, stores: &Operations) -> Result<bool, StoreError> {
         if *self.stop.borrow() {
             return Ok(false);
         }
@@ -98,7 +98,7 @@ pub async fn step(
     visibility: Duration,
     stop: &tokio::sync::watch::Receiver<bool>,
 ) -> Result<bool, StoreError> {
-    let queue = stores.segments.queue();
+    let queue = stores.operations.segments.queue();
     let Some((message, content)) = queue.receive::<SegmentJob>(visibility).await? else {
         return Ok(false);
     };
@@ -145,9 +145,10 @@ async fn build(
         _ => return Ok(Some(Built::default())),
     };
     let doc = loop {
-        let mut read = stores.summaries.read(survey).await?;
+        let mut read = stores.answering.summaries.read(survey).await?;
         if !read.doc.sync_segments(&wanted)
             || stores
+                .answering
                 .summaries
                 .write(survey, &read.doc, read.etag.as_ref())
                 .await?
@@ -164,7 +165,7 @@ async fn build(
             return Ok(None);
         };
         built.answers += segments.from;
-        if commit(stores, survey, question, &segments.lists, &sums).await? {
+        if commit(&stores.answering, survey, question, &segments.lists, &sums).await? {
             built.questions += 1;
         }
     }
@@ -183,7 +184,13 @@ async fn sum(
 ) -> Result<Option<BuildState>, StoreError> {
     let segments = &doc.segments[question];
     let list = doc.list_view(survey);
-    let mut state = match stores.segments.progress(survey).await?.remove(question) {
+    let mut state = match stores
+        .operations
+        .segments
+        .progress(survey)
+        .await?
+        .remove(question)
+    {
         Some(state) if state.lists == segments.lists && state.of == segments.from => state,
         _ => BuildState {
             lists: segments.lists.clone(),
@@ -193,12 +200,17 @@ async fn sum(
         },
     };
     if state.done == 0 {
-        stores.segments.report(survey, question, &state).await?;
+        stores
+            .operations
+            .segments
+            .report(survey, question, &state)
+            .await?;
     }
     while state.done < segments.from {
         let end = (state.done + LIST_CHUNK).min(segments.from);
         let placed: Vec<Reference> = stores
-            .answer_list
+            .answering
+            .lists
             .references(&list, state.done..end)
             .await?
             .into_iter()
@@ -207,6 +219,7 @@ async fn sum(
         let mut entries: BTreeMap<String, BTreeMap<u64, Reference>> = BTreeMap::new();
         for part in placed.chunks(READ) {
             for answer in stores
+                .answering
                 .answers
                 .get_many(survey, part)
                 .await?
@@ -228,13 +241,17 @@ async fn sum(
         }
         for (option, entries) in &entries {
             let key = keys::segment_list(survey, &segments.lists, option);
-            stores.answer_list.set(&key, entries).await?;
+            stores.answering.lists.set(&key, entries).await?;
         }
         state.done = end;
         // The entries on disk before the state that says they are written.
-        stores.flush().await?;
-        stores.segments.report(survey, question, &state).await?;
-        if !running.go_on(stores).await? {
+        stores.operations.flush().await?;
+        stores
+            .operations
+            .segments
+            .report(survey, question, &state)
+            .await?;
+        if !running.go_on(&stores.operations).await? {
             return Ok(None);
         }
     }
@@ -244,7 +261,7 @@ async fn sum(
 /// Merges a build's sums into the question's segments and marks it built; `false` if it was
 /// built already or is no longer the question's segments of the build.
 async fn commit(
-    stores: &Stores,
+    stores: &Answering,
     survey: &SurveyRef,
     question: &SegmentKey,
     lists: &str,

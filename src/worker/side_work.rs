@@ -41,7 +41,7 @@ impl Worker {
             let outcome = async {
                 mail::queue_notices(&self.stores, &self.settings.mailer, &answers).await?;
                 if to_build.contains(&survey) {
-                    self.stores.segments.request(&survey).await?;
+                    self.stores.operations.segments.request(&survey).await?;
                 }
                 Ok::<_, StoreError>(())
             };
@@ -62,7 +62,7 @@ impl Worker {
     /// anonymous survey's answers have none: a delivery, seconds after the answer, would tell
     /// the moment it was given, which its answers do not keep (only their day).
     async fn queue_deliveries(&self, answer: &Answer) -> Result<(), StoreError> {
-        let webhooks = &self.stores.webhooks;
+        let webhooks = &self.stores.operations.webhooks;
         let endpoints = webhooks.cached(&answer.tenant).await?;
         if endpoints.iter().all(|e| e.disabled.is_some()) {
             return Ok(());

@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 
 use crate::domain::progress::SavedProgress;
 use crate::domain::{Survey, SurveyRef};
-use crate::stores::{StoreError, Stores, keys};
+use crate::stores::{Answering, StoreError, Stores, keys};
 
 /// The surveys a sweep looked up, as this region's site serves them.
 #[derive(Default)]
@@ -83,7 +83,7 @@ pub async fn sweep_uploads(stores: &Stores, now: OffsetDateTime) -> Result<u64, 
     let mut removed = 0;
     let mut continuation = None;
     loop {
-        let page = stores.scan(keys::UPLOADS, continuation).await?;
+        let page = stores.operations.scan(keys::UPLOADS, continuation).await?;
         for (key, written) in page.keys {
             let go = match keys::parse_upload_key(&key) {
                 None => true,
@@ -93,12 +93,12 @@ pub async fn sweep_uploads(stores: &Stores, now: OffsetDateTime) -> Result<u64, 
                         let days = found.resume_days.map_or(0, |days| i64::from(days) + 1);
                         let grace = UPLOAD_GRACE.max(time::Duration::days(days));
                         let old = OffsetDateTime::from(written) + grace <= now;
-                        old && !holds(stores, &mut held, &survey, reference, &id).await?
+                        old && !holds(&stores.answering, &mut held, &survey, reference, &id).await?
                     }
                 },
             };
             if go {
-                stores.delete_blob(&key).await?;
+                stores.operations.delete_blob(&key).await?;
                 removed += 1;
             }
         }
@@ -112,8 +112,8 @@ pub async fn sweep_uploads(stores: &Stores, now: OffsetDateTime) -> Result<u64, 
 /// When the oldest message still waiting in an answer queue (poison included) was added.
 async fn oldest_queued(stores: &Stores) -> Result<Option<OffsetDateTime>, StoreError> {
     let mut oldest: Option<OffsetDateTime> = None;
-    for (_, queue) in stores.answer_queues.all() {
-        if let Some(waited) = stores.queue_head_age(queue).await? {
+    for (_, queue) in stores.answering.queues.all() {
+        if let Some(waited) = stores.operations.queue_head_age(queue).await? {
             let added = OffsetDateTime::now_utc() - waited;
             oldest = Some(oldest.map_or(added, |oldest| oldest.min(added)));
         }
@@ -123,7 +123,7 @@ async fn oldest_queued(stores: &Stores) -> Result<Option<OffsetDateTime>, StoreE
 
 /// Whether the stored answer `reference` holds the file `id` (its answers' files read once).
 async fn holds(
-    stores: &Stores,
+    stores: &Answering,
     held: &mut BTreeMap<(SurveyRef, crate::domain::Reference), Vec<String>>,
     survey: &SurveyRef,
     reference: crate::domain::Reference,
@@ -166,14 +166,14 @@ async fn sweep(
     let mut removed = 0;
     let mut continuation = None;
     loop {
-        let page = stores.scan(prefix, continuation).await?;
+        let page = stores.operations.scan(prefix, continuation).await?;
         for (key, written) in page.keys {
             let go = match parse(&key) {
                 None => true,
                 Some(survey) => gone(written, served.get(stores, &survey).await?.as_deref()),
             };
             if go {
-                stores.delete_blob(&key).await?;
+                stores.operations.delete_blob(&key).await?;
                 removed += 1;
             }
         }

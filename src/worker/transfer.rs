@@ -13,7 +13,9 @@ use futures_util::future::join_all;
 
 use crate::domain::region::RegionName;
 use crate::domain::{Answer, Subscription, TenantSlug};
-use crate::stores::{AnswerMessage, Received, StoreError, Stores, transfer_queue};
+use crate::stores::{
+    AnswerMessage, Answering, Received, Residency, StoreError, Stores, transfer_queue,
+};
 use crate::telemetry::error_chain;
 
 /// Answers read from the transfer queue per step.
@@ -67,11 +69,11 @@ impl Mover {
         visibility: Duration,
         max_dequeue: u32,
     ) -> Result<Option<Moved>, StoreError> {
-        if !stores.regions.named() {
+        if !stores.residency.regions.named() {
             return Ok(None);
         }
         if self.listed.is_none_or(|at| at.elapsed() >= RELIST) {
-            self.tenants = stores.hosted.tenants().await?;
+            self.tenants = stores.residency.hosted.tenants().await?;
             self.listed = Some(Instant::now());
             for tenant in &self.tenants {
                 if let Err(error) = read_home_counts(stores, tenant).await {
@@ -91,7 +93,8 @@ impl Mover {
             }
             let queue = transfer_queue(&tenant);
             let received = match stores
-                .answer_queues
+                .answering
+                .queues
                 .receive(&queue, BATCH, visibility)
                 .await
             {
@@ -118,12 +121,12 @@ impl Mover {
 /// so this region closes them near their limit without asking home on a respondent's
 /// request.
 async fn read_home_counts(stores: &Stores, tenant: &TenantSlug) -> Result<(), StoreError> {
-    let Some(hosted) = stores.hosted.tenant(tenant).await? else {
+    let Some(hosted) = stores.residency.hosted.tenant(tenant).await? else {
         return Ok(());
     };
     let mut limited = Vec::new();
-    for slug in stores.hosted.surveys_of(tenant).await? {
-        if let Some(survey) = stores.hosted.survey(tenant, &slug).await?
+    for slug in stores.residency.hosted.surveys_of(tenant).await? {
+        if let Some(survey) = stores.residency.hosted.survey(tenant, &slug).await?
             && survey.published
             && survey.response_limit.is_some()
             // Answers that stay here are counted here, not at home.
@@ -138,8 +141,13 @@ async fn read_home_counts(stores: &Stores, tenant: &TenantSlug) -> Result<(), St
     let read = async {
         let home = stores.in_region(&hosted.home).await?;
         for survey in &limited {
-            let counted = home.summaries.counted(&survey.survey_ref()).await?;
+            let counted = home
+                .answering
+                .summaries
+                .counted(&survey.survey_ref())
+                .await?;
             stores
+                .residency
                 .hosted
                 .set_home_count(tenant, &survey.slug, counted)
                 .await?;
@@ -176,10 +184,10 @@ async fn move_batch(
             }
             // The survey's copy or the answer is gone (the survey was withdrawn or deleted
             // with its incoming blob): nothing is left to move.
-            Ok(None) => stores.answer_queues.delete(&received).await?,
+            Ok(None) => stores.answering.queues.delete(&received).await?,
             Err(reason) if too_often => {
                 tracing::error!(id = %received.message.id, %reason, "an answer to move home cannot be read: moved to the poison queue");
-                stores.answer_queues.to_poison(&received).await?;
+                stores.answering.queues.to_poison(&received).await?;
                 done.poisoned += 1;
             }
             Err(reason) => {
@@ -191,8 +199,8 @@ async fn move_batch(
         let count = answers.len();
         match tokio::time::timeout(REACH, move_home(stores, &home, &answers)).await {
             Ok(Ok(())) => {
-                count_moved(stores, &answers).await?;
-                finish(stores, &answers).await?;
+                count_moved(&stores.residency, &answers).await?;
+                finish(&stores.answering, &answers).await?;
                 done.moved += count;
             }
             Ok(Err(error)) => {
@@ -221,16 +229,19 @@ async fn resolve(
     let (survey, reference) = message.addressee();
     let answer = match message {
         AnswerMessage::Answer { answer } => (answer.clone(), false),
-        AnswerMessage::Pointer { .. } => match stores.answers.incoming(&survey, reference).await {
-            Ok(Some(answer)) => (answer, true),
-            Ok(None) => return Ok(None),
-            Err(error) => return Err(error.to_string()),
-        },
+        AnswerMessage::Pointer { .. } => {
+            match stores.answering.answers.incoming(&survey, reference).await {
+                Ok(Some(answer)) => (answer, true),
+                Ok(None) => return Ok(None),
+                Err(error) => return Err(error.to_string()),
+            }
+        }
         AnswerMessage::Stored { .. } => {
             return Err("a stored answer has nothing to move".into());
         }
     };
     let hosted = stores
+        .residency
         .hosted
         .tenant(&survey.tenant)
         .await
@@ -256,11 +267,11 @@ async fn move_home(
 ) -> Result<(), StoreError> {
     let there = stores.in_region(home).await?;
     let all: Vec<&Answer> = answers.iter().map(|(moving, _)| &moving.answer).collect();
-    there.answers.create_many(&all).await?;
+    there.answering.answers.create_many(&all).await?;
     crate::crash::reached(crate::crash::Point::AfterMoveStore);
     let queued = answers
         .iter()
-        .map(|(moving, plan)| there.answer_queues.queue_stored(&moving.answer, *plan));
+        .map(|(moving, plan)| there.answering.queues.queue_stored(&moving.answer, *plan));
     join_all(queued)
         .await
         .into_iter()
@@ -273,7 +284,7 @@ async fn move_home(
 /// limit (before their messages are deleted, so the limit never sees them in neither place;
 /// a crash in between counts them twice, which only closes the survey early by as many).
 async fn count_moved(
-    stores: &Stores,
+    stores: &Residency,
     answers: &[(Moving, Subscription)],
 ) -> Result<(), StoreError> {
     let mut by_survey: BTreeMap<(TenantSlug, crate::domain::SurveySlug), u64> = BTreeMap::new();
@@ -297,7 +308,7 @@ async fn count_moved(
 }
 
 /// Deletes the moved answers here: their incoming blobs, then their messages.
-async fn finish(stores: &Stores, answers: &[(Moving, Subscription)]) -> Result<(), StoreError> {
+async fn finish(stores: &Answering, answers: &[(Moving, Subscription)]) -> Result<(), StoreError> {
     let incoming =
         answers
             .iter()
@@ -314,5 +325,5 @@ async fn finish(stores: &Stores, answers: &[(Moving, Subscription)]) -> Result<(
         .into_iter()
         .collect::<Result<(), _>>()?;
     let received: Vec<&Received> = answers.iter().map(|(moving, _)| &moving.received).collect();
-    stores.answer_queues.delete_many(&received).await
+    stores.queues.delete_many(&received).await
 }

@@ -667,8 +667,15 @@ async fn an_anonymous_surveys_export_rows_and_mail_name_no_participant() {
         .api(Method::GET, "/api/v1/surveys/pulse/summary", &key, None)
         .await;
     assert_eq!(summary["total"], 2, "{summary}");
-    let mail = stores.mail.queue().name().clone();
-    assert_eq!(stores.queue_length(&mail).await.expect("a length"), 0);
+    let mail = stores.panel.mail.queue().name().clone();
+    assert_eq!(
+        stores
+            .operations
+            .queue_length(&mail)
+            .await
+            .expect("a length"),
+        0
+    );
 
     // Exported into PostgreSQL: no row holds anything a participant could be known by.
     let database = crate::export::TestDatabase::create().await;

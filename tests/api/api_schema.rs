@@ -123,7 +123,12 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             survey: survey.slug.clone(),
             survey_id: survey.id.clone(),
             survey_version: survey.version,
-            reference: stores.references.next().await.expect("a reference"),
+            reference: stores
+                .answering
+                .references
+                .next()
+                .await
+                .expect("a reference"),
             submitted_at: OffsetDateTime::now_utc(),
             values: values(n),
             hidden: Default::default(),
@@ -132,7 +137,8 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             participant: None,
         };
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(&answer, Subscription::Standard)
             .await
             .expect("queued");
@@ -172,6 +178,7 @@ async fn schemathesis_finds_no_server_error_and_no_answer_unlike_the_schema() {
     let stores = app.stores().await;
     let tenant = TenantSlug::parse("demo").expect("a slug");
     let survey = stores
+        .catalog
         .surveys
         .get(&tenant, &SurveySlug::parse("every-type").expect("a slug"))
         .await
@@ -186,6 +193,7 @@ async fn schemathesis_finds_no_server_error_and_no_answer_unlike_the_schema() {
         reached: BTreeMap::from([(1, 28)]),
     };
     stores
+        .answering
         .funnels
         .add(&survey.survey_ref(), &stopped)
         .await

@@ -189,9 +189,16 @@ async fn a_backup_taken_under_load_restores_with_every_count_exact() {
     .await
     .expect("stores");
     let survey = demo_survey(&stores).await;
-    let doc = stores.summaries.read(&survey).await.expect("read").doc;
+    let doc = stores
+        .answering
+        .summaries
+        .read(&survey)
+        .await
+        .expect("read")
+        .doc;
     let listed: Vec<u64> = stores
-        .answer_list
+        .answering
+        .lists
         .references(&doc.list_view(&survey), 0..doc.list_len)
         .await
         .expect("listed")
@@ -230,6 +237,7 @@ async fn a_backup_taken_under_load_restores_with_every_count_exact() {
         );
         assert!(
             stores
+                .answering
                 .answers
                 .get(&survey, canvass::domain::Reference(*reference))
                 .await

@@ -80,9 +80,10 @@ async fn an_answer_is_on_disk_before_the_respondent_is_thanked() {
     )
     .await
     .expect("stores");
-    let queue = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
+    let queue = stores.answering.queues.queues_for(Subscription::Standard)[0].clone();
     let queued = stores
-        .answer_queues
+        .answering
+        .queues
         .receive(&queue, 32, std::time::Duration::from_secs(60))
         .await
         .expect("received");

@@ -99,6 +99,7 @@ async fn the_summary_shows_how_many_opened_left_page_one_reached_each_page_and_s
     // The counts reach storage when the server merges (every 10 s, and as it stops).
     let stores = app.stores().await;
     let survey = stores
+        .catalog
         .surveys
         .get(
             &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
@@ -111,7 +112,7 @@ async fn the_summary_shows_how_many_opened_left_page_one_reached_each_page_and_s
     app.stop().await;
     let started = Instant::now();
     loop {
-        let stored = stores.funnels.read(&survey).await.expect("read");
+        let stored = stores.answering.funnels.read(&survey).await.expect("read");
         if stored.opened > 0 {
             assert_eq!((stored.opened, stored.started), (4, 2));
             assert_eq!(stored.reached.get(&2), Some(&2));
@@ -146,19 +147,31 @@ async fn the_counts_of_a_deleted_survey_are_swept_and_never_merged_again() {
         opened: 3,
         ..Default::default()
     };
-    stores.funnels.add(&survey, &counted).await.expect("merged");
+    stores
+        .answering
+        .funnels
+        .add(&survey, &counted)
+        .await
+        .expect("merged");
     let _ = app.form("acme", "three").await;
     let (status, _) = app
         .api(Method::DELETE, "/api/v1/surveys/three", &key, None)
         .await;
     assert_eq!(status, 204);
     assert!(
-        stores.funnels.read(&survey).await.expect("read").is_empty(),
+        stores
+            .answering
+            .funnels
+            .read(&survey)
+            .await
+            .expect("read")
+            .is_empty(),
         "deleted with the survey"
     );
     // Counts merged into a deleted survey's (a merge racing the deletion) are swept.
     app.stop().await;
     stores
+        .answering
         .funnels
         .add(&survey, &counted)
         .await
@@ -166,5 +179,13 @@ async fn the_counts_of_a_deleted_survey_are_swept_and_never_merged_again() {
     let later = std::time::SystemTime::now() + Duration::from_secs(1);
     let swept = canvass::worker::sweeps::sweep_funnels(&stores, later).await;
     assert_eq!(swept.expect("a sweep"), 1);
-    assert!(stores.funnels.read(&survey).await.expect("read").is_empty());
+    assert!(
+        stores
+            .answering
+            .funnels
+            .read(&survey)
+            .await
+            .expect("read")
+            .is_empty()
+    );
 }

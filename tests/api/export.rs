@@ -126,7 +126,8 @@ async fn submit(app: &TestApp, from: u64, count: u64, long: Option<&str>) {
             );
         }
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(&answer, Subscription::Standard)
             .await
             .expect("queued");
@@ -281,7 +282,8 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
     }));
     let stores = app.stores().await;
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(&answer, Subscription::Standard)
         .await
         .expect("queued");
@@ -362,7 +364,8 @@ async fn tenants_exporting_into_one_database_keep_to_their_own_rows() {
         let mut answer = demo_answer(&other_survey, 200_000 + n, n);
         answer.tenant = canvass::domain::TenantSlug::parse("other").expect("slug");
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(&answer, Subscription::Standard)
             .await
             .expect("queued");
@@ -457,6 +460,7 @@ async fn the_csv_download_has_a_header_of_texts_an_optional_row_of_ids_and_one_r
     let mut worker = crate::helpers::worker(&stores, std::time::Duration::from_secs(60));
     while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
     let survey = stores
+        .catalog
         .surveys
         .get(
             &canvass::domain::TenantSlug::parse("demo").unwrap(),
@@ -515,7 +519,7 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
         .await
         .expect("stores");
     let big = crate::helpers::survey("demo", "customer-satisfaction", "Big", Vec::new());
-    stores.surveys.save(&big).await.expect("saved");
+    stores.catalog.surveys.save(&big).await.expect("saved");
     let answers: Vec<_> = (0..20_000)
         .map(|n| demo_answer(&big.survey_ref(), 1_000_000 + n, n))
         .collect();
@@ -523,7 +527,7 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
         for queued in futures_util::future::join_all(
             chunk
                 .iter()
-                .map(|a| stores.answer_queues.submit(a, Subscription::Standard)),
+                .map(|a| stores.answering.queues.submit(a, Subscription::Standard)),
         )
         .await
         {
@@ -533,6 +537,7 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
     let mut drainer = crate::helpers::worker(&stores, std::time::Duration::from_secs(60));
     while let StepOutcome::BatchDone { .. } = drainer.step().await.expect("a step") {}
     let job = stores
+        .operations
         .exports
         .request(&big.survey_ref())
         .await
@@ -548,6 +553,7 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let seen = stores
+            .operations
             .exports
             .get(&job.tenant, &job.id)
             .await
@@ -565,6 +571,7 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
     exporter.kill();
 
     let interrupted = stores
+        .operations
         .exports
         .get(&job.tenant, &job.id)
         .await
@@ -607,6 +614,7 @@ async fn a_worker_killed_mid_export_leaves_the_job_to_be_finished_by_another_exa
     }
 
     let done = stores
+        .operations
         .exports
         .get(&job.tenant, &job.id)
         .await

@@ -44,6 +44,7 @@ async fn deleting_a_survey_with_drained_answers_leaves_nothing_and_its_slug_star
     let stores = app.stores().await;
     drain(&stores).await;
     let filed = stores
+        .catalog
         .surveys
         .get(&"acme".parse_slug(), &"team".parse_survey())
         .await
@@ -66,7 +67,7 @@ async fn deleting_a_survey_with_drained_answers_leaves_nothing_and_its_slug_star
         .await;
     assert_eq!(status, 202);
     for prefix in keys::survey_data_prefixes(&filed) {
-        let kept = stores.scan(&prefix, None).await.expect("listed");
+        let kept = stores.operations.scan(&prefix, None).await.expect("listed");
         // No oversized answers, no edits after publishing, no segment questions, nobody who
         // saved to continue later (`resume.rs` deletes a survey with saved progress).
         let expected_empty = prefix.starts_with(keys::INCOMING)
@@ -94,7 +95,7 @@ async fn deleting_a_survey_with_drained_answers_leaves_nothing_and_its_slug_star
     assert_eq!(status, 204);
 
     for prefix in keys::survey_data_prefixes(&filed) {
-        let left = stores.scan(&prefix, None).await.expect("listed");
+        let left = stores.operations.scan(&prefix, None).await.expect("listed");
         assert!(left.keys.is_empty(), "{prefix} still holds {:?}", left.keys);
     }
     app.published_survey(&key, definition).await;
@@ -176,19 +177,35 @@ async fn a_form_posted_twice_is_two_queued_messages_and_one_counted_answer() {
             .await;
         assert_eq!(response.status(), 303);
     }
-    let queue = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
+    let queue = stores.answering.queues.queues_for(Subscription::Standard)[0].clone();
     assert_eq!(
-        stores.answer_queues.length(&queue).await.expect("length"),
+        stores
+            .answering
+            .queues
+            .length(&queue)
+            .await
+            .expect("length"),
         2
     );
 
     drain(&stores).await;
 
     let demo = demo_survey(&stores).await;
-    let doc = stores.summaries.read(&demo).await.expect("read").doc;
+    let doc = stores
+        .answering
+        .summaries
+        .read(&demo)
+        .await
+        .expect("read")
+        .doc;
     assert_eq!((doc.summary.total, doc.list_len), (1, 1));
     assert_eq!(
-        stores.answer_queues.length(&queue).await.expect("length"),
+        stores
+            .answering
+            .queues
+            .length(&queue)
+            .await
+            .expect("length"),
         0
     );
 }
@@ -215,7 +232,7 @@ async fn sigterm_while_a_backlog_drains_exits_0_and_leaves_no_message_hidden_or_
     .await
     .expect("stores");
     let survey = crate::helpers::survey("acme", "team", "Team", Vec::new());
-    stores.surveys.save(&survey).await.expect("saved");
+    stores.catalog.surveys.save(&survey).await.expect("saved");
     const ANSWERS: u64 = 20_000;
     let answers: Vec<_> = (0..ANSWERS)
         .map(|n| demo_answer(&survey.survey_ref(), 10_000 + n, n))
@@ -223,7 +240,7 @@ async fn sigterm_while_a_backlog_drains_exits_0_and_leaves_no_message_hidden_or_
     for chunk in answers.chunks(256) {
         let queued = chunk
             .iter()
-            .map(|a| stores.answer_queues.submit(a, Subscription::Standard));
+            .map(|a| stores.answering.queues.submit(a, Subscription::Standard));
         for outcome in futures_util::future::join_all(queued).await {
             outcome.expect("queued");
         }
@@ -242,8 +259,13 @@ async fn sigterm_while_a_backlog_drains_exits_0_and_leaves_no_message_hidden_or_
     let status = worker.terminate();
 
     assert!(status.success(), "{status}");
-    let queue = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
-    let left = stores.answer_queues.length(&queue).await.expect("length");
+    let queue = stores.answering.queues.queues_for(Subscription::Standard)[0].clone();
+    let left = stores
+        .answering
+        .queues
+        .length(&queue)
+        .await
+        .expect("length");
     assert!(
         left > 0 && left < ANSWERS,
         "stopped mid-backlog: {left} left"
@@ -251,7 +273,8 @@ async fn sigterm_while_a_backlog_drains_exits_0_and_leaves_no_message_hidden_or_
     let mut visible = 0;
     loop {
         let held = stores
-            .answer_queues
+            .answering
+            .queues
             .receive(&queue, 32, LONG)
             .await
             .expect("received");
@@ -265,6 +288,7 @@ async fn sigterm_while_a_backlog_drains_exits_0_and_leaves_no_message_hidden_or_
         "every message left is visible: none is held by the stopped worker"
     );
     let doc = stores
+        .answering
         .summaries
         .read(&survey.survey_ref())
         .await
@@ -353,6 +377,7 @@ async fn questions_reordered_in_the_designer_stay_in_their_new_order_once_saved(
     let stored = app
         .stores()
         .await
+        .catalog
         .surveys
         .get(&"acme".parse_slug(), &slug.as_str().parse_survey())
         .await
@@ -437,13 +462,19 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
     let counted: Vec<_> = (0..3).map(|n| demo_answer(&demo, 5_000 + n, n)).collect();
     let mut doc = SummaryDoc::default();
     for answer in &counted {
-        stores.answers.store(answer).await.expect("stored");
+        stores
+            .answering
+            .answers
+            .store(answer)
+            .await
+            .expect("stored");
         doc.summary.add(answer);
         doc.recent.insert(answer.reference, doc.list_len);
         doc.list_len += 1;
     }
     assert!(
         stores
+            .answering
             .summaries
             .write(&demo, &doc, None)
             .await
@@ -451,7 +482,12 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
     );
     // And an answer stored whose message was lost, a moment ago.
     let forgotten = demo_answer(&demo, 6_000, 9);
-    stores.answers.store(&forgotten).await.expect("stored");
+    stores
+        .answering
+        .answers
+        .store(&forgotten)
+        .await
+        .expect("stored");
 
     let waiting = reconcile::run_locked(&stores, Duration::from_secs(300), &|_| {})
         .await
@@ -463,7 +499,13 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
         waiting.repaired, 0,
         "a recent answer is left to the workers: {waiting:?}"
     );
-    let after = stores.summaries.read(&demo).await.expect("read").doc;
+    let after = stores
+        .answering
+        .summaries
+        .read(&demo)
+        .await
+        .expect("read")
+        .doc;
     assert!(after.recent.is_empty(), "recent is settled and dropped");
     assert_eq!(after.summary.total, 3);
     let chunks_only = SummaryDoc {
@@ -471,13 +513,15 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
         ..after.clone()
     };
     let listed = stores
-        .answer_list
+        .answering
+        .lists
         .references(&chunks_only.list_view(&demo), 0..3)
         .await
         .expect("listed");
     let references: Vec<Reference> = counted.iter().map(|a| a.reference).collect();
     assert_eq!(listed, references, "the list chunks hold every position");
     let marked = stores
+        .answering
         .counted
         .counted(&demo, references.iter().copied())
         .await
@@ -494,6 +538,7 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
     );
     assert_eq!(
         stores
+            .answering
             .summaries
             .read(&demo)
             .await
@@ -719,7 +764,7 @@ async fn pausing_from_the_command_line_holds_a_worker_process_and_resuming_relea
     .await
     .expect("stores");
     let survey = crate::helpers::survey("acme", "team", "Team", Vec::new());
-    stores.surveys.save(&survey).await.expect("saved");
+    stores.catalog.surveys.save(&survey).await.expect("saved");
     let log = dir.path().join("worker.log");
     let worker = CanvassProcess::worker_logging(
         dir.path(),
@@ -733,16 +778,18 @@ async fn pausing_from_the_command_line_holds_a_worker_process_and_resuming_relea
     for n in 0..10 {
         let answer = demo_answer(&survey.survey_ref(), 100 + n, n);
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(&answer, Subscription::Standard)
             .await
             .expect("queued");
     }
     // Several of the worker's polls pass while it is paused.
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let queue = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
+    let queue = stores.answering.queues.queues_for(Subscription::Standard)[0].clone();
     let held = stores
-        .answer_queues
+        .answering
+        .queues
         .receive(&queue, 32, Duration::ZERO)
         .await
         .expect("received");
@@ -753,6 +800,7 @@ async fn pausing_from_the_command_line_holds_a_worker_process_and_resuming_relea
     );
     assert_eq!(
         stores
+            .answering
             .summaries
             .read(&survey.survey_ref())
             .await
@@ -767,6 +815,7 @@ async fn pausing_from_the_command_line_holds_a_worker_process_and_resuming_relea
     wait_for_line(&log, "workers are resumed").await;
     let deadline = Instant::now() + Duration::from_secs(30);
     while stores
+        .answering
         .summaries
         .read(&survey.survey_ref())
         .await

@@ -92,6 +92,7 @@ async fn tenant_with(app: &TestApp, tenant: &str, slugs: &[&str]) {
 
 async fn total(stores: &Stores, tenant: &str, slug: &str) -> u64 {
     let definition = stores
+        .catalog
         .surveys
         .get(
             &TenantSlug::parse(tenant).expect("a slug"),
@@ -101,6 +102,7 @@ async fn total(stores: &Stores, tenant: &str, slug: &str) -> u64 {
         .expect("read")
         .expect("the survey");
     stores
+        .answering
         .summaries
         .read(&definition.survey_ref())
         .await
@@ -124,6 +126,7 @@ async fn a_survey_whose_merge_keeps_failing_goes_to_the_poison_queue_and_nothing
     }
     let stores = app.stores().await;
     let other = stores
+        .catalog
         .surveys
         .get(
             &TenantSlug::parse("other").expect("slug"),
@@ -133,6 +136,7 @@ async fn a_survey_whose_merge_keeps_failing_goes_to_the_poison_queue_and_nothing
         .expect("read")
         .expect("a survey");
     let job = stores
+        .operations
         .exports
         .request(&other.survey_ref())
         .await
@@ -147,8 +151,15 @@ async fn a_survey_whose_merge_keeps_failing_goes_to_the_poison_queue_and_nothing
     );
 
     let deadline = Instant::now() + Duration::from_secs(20);
-    let poison = stores.answer_queues.poison().clone();
-    while stores.answer_queues.length(&poison).await.expect("length") < 2 {
+    let poison = stores.answering.queues.poison().clone();
+    while stores
+        .answering
+        .queues
+        .length(&poison)
+        .await
+        .expect("length")
+        < 2
+    {
         assert!(
             Instant::now() < deadline,
             "the broken survey's answers never reached the poison queue"
@@ -175,7 +186,12 @@ async fn a_survey_whose_merge_keeps_failing_goes_to_the_poison_queue_and_nothing
         "another tenant's survey"
     );
     assert_eq!(
-        stores.answer_queues.length(&poison).await.expect("length"),
+        stores
+            .answering
+            .queues
+            .length(&poison)
+            .await
+            .expect("length"),
         2
     );
     crate::helpers::assert_export_failed(&stores, &job, "no export database").await;
@@ -206,6 +222,7 @@ async fn a_damaged_summary_is_marked_on_the_dashboard_and_rebuilt_exactly_by_rec
     drain(&stores).await;
     let acme = TenantSlug::parse("acme").expect("slug");
     let damaged_survey = stores
+        .catalog
         .surveys
         .get(&acme, &SurveySlug::parse(&damaged).expect("slug"))
         .await
@@ -276,6 +293,7 @@ async fn a_damaged_summary_is_marked_on_the_dashboard_and_rebuilt_exactly_by_rec
     drain(&stores).await;
 
     let rebuilt = stores
+        .answering
         .summaries
         .read(&damaged_survey)
         .await
@@ -284,13 +302,15 @@ async fn a_damaged_summary_is_marked_on_the_dashboard_and_rebuilt_exactly_by_rec
     assert_eq!(rebuilt.summary.total, 4);
     assert_eq!(rebuilt.list_len, 4);
     let listed = stores
-        .answer_list
+        .answering
+        .lists
         .references(&rebuilt.list_view(&damaged_survey), 0..rebuilt.list_len)
         .await
         .expect("listed");
     let distinct: std::collections::BTreeSet<_> = listed.iter().collect();
     assert_eq!((listed.len(), distinct.len()), (4, 4));
     let stored = stores
+        .answering
         .answers
         .get_many(&damaged_survey, &listed)
         .await
@@ -396,7 +416,7 @@ async fn answers_and_forms_of_a_deleted_survey_never_reach_a_new_survey_with_its
     let (_, summary) = summary_of(&app, &key, "team").await;
     assert_eq!(summary["total"], 1);
     for prefix in [keys::INCOMING, keys::ANSWERS] {
-        let page = stores.scan(prefix, None).await.expect("listed");
+        let page = stores.operations.scan(prefix, None).await.expect("listed");
         assert_eq!(
             page.keys.len(),
             usize::from(prefix == keys::ANSWERS),
@@ -413,6 +433,7 @@ async fn what_a_worker_that_missed_a_deletion_writes_is_invisible_to_the_new_sur
     // A worker process whose cache still holds the old survey (a long TTL).
     let stale = app.stores().await;
     let old = stale
+        .catalog
         .surveys
         .get(
             &TenantSlug::parse("acme").expect("slug"),
@@ -426,14 +447,15 @@ async fn what_a_worker_that_missed_a_deletion_writes_is_invisible_to_the_new_sur
         303
     );
     let fresh = app.stores().await;
-    fresh.surveys.delete(&old).await.expect("deleted");
+    fresh.catalog.surveys.delete(&old).await.expect("deleted");
     let new = survey("acme", "team", "Team again", old.questions.clone());
-    fresh.surveys.save(&new).await.expect("made again");
+    fresh.catalog.surveys.save(&new).await.expect("made again");
 
     drain(&stale).await;
 
     assert_eq!(total(&fresh, "acme", "team").await, 0);
     let filed = stale
+        .operations
         .scan(&keys::answers_of(&old.survey_ref()), None)
         .await
         .expect("listed");
@@ -450,6 +472,7 @@ async fn what_a_worker_that_missed_a_deletion_writes_is_invisible_to_the_new_sur
     for prefix in keys::survey_data_prefixes(&old.survey_ref()) {
         assert!(
             fresh
+                .operations
                 .scan(&prefix, None)
                 .await
                 .expect("listed")

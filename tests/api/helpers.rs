@@ -147,6 +147,7 @@ pub async fn export_job(
     job: &canvass::stores::exports::ExportJob,
 ) -> canvass::stores::exports::ExportJob {
     stores
+        .operations
         .exports
         .get(&job.tenant, &job.id)
         .await
@@ -227,7 +228,15 @@ pub async fn settle(stores: &Stores) {
             StepOutcome::QueuesEmpty => {}
             _ => continue,
         }
-        if stores.segments.queue().waiting().await.expect("a count") == 0 {
+        if stores
+            .operations
+            .segments
+            .queue()
+            .waiting()
+            .await
+            .expect("a count")
+            == 0
+        {
             return;
         }
     }
@@ -248,6 +257,7 @@ pub async fn demo_survey(stores: &Stores) -> SurveyRef {
     let tenant = TenantSlug::parse("demo").expect("a slug");
     let slug = SurveySlug::parse("customer-satisfaction").expect("a slug");
     stores
+        .catalog
         .surveys
         .get(&tenant, &slug)
         .await
@@ -321,9 +331,16 @@ impl TestApp {
             time_zone: None,
             branding: Default::default(),
         };
-        assert!(stores.tenants.create(&tenant).await.expect("created"));
+        assert!(
+            stores
+                .catalog
+                .tenants
+                .create(&tenant)
+                .await
+                .expect("created")
+        );
         for survey in surveys {
-            stores.surveys.save(survey).await.expect("saved");
+            stores.catalog.surveys.save(survey).await.expect("saved");
         }
     }
 
@@ -333,6 +350,7 @@ impl TestApp {
         let (key, _) = self
             .stores()
             .await
+            .membership
             .api_keys
             .create(&tenant, "test", None)
             .await

@@ -55,8 +55,18 @@ async fn setting_a_password_voids_every_other_reset_link_of_the_account() {
     Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     let stores = app.stores().await;
     let email = Email::parse("owner@acme.test").expect("an address");
-    let first = stores.accounts.reset_link(&email).await.expect("a link");
-    let second = stores.accounts.reset_link(&email).await.expect("a link");
+    let first = stores
+        .membership
+        .accounts
+        .reset_link(&email)
+        .await
+        .expect("a link");
+    let second = stores
+        .membership
+        .accounts
+        .reset_link(&email)
+        .await
+        .expect("a link");
     let first_path = format!("/tenant/reset-password/{first}");
     let second_path = format!("/tenant/reset-password/{second}");
     assert_eq!(
@@ -79,7 +89,12 @@ async fn setting_a_password_voids_every_other_reset_link_of_the_account() {
         "the other link is void"
     );
     // A link asked for afterwards works.
-    let third = stores.accounts.reset_link(&email).await.expect("a link");
+    let third = stores
+        .membership
+        .accounts
+        .reset_link(&email)
+        .await
+        .expect("a link");
     let third_path = format!("/tenant/reset-password/{third}");
     assert_eq!(Owner::new(&app).get(&third_path).await.status(), 200);
 }
@@ -221,5 +236,8 @@ async fn an_invitation_to_an_address_literal_is_refused() {
         .await;
     assert_eq!(refused.status(), 422);
     let stores = app.stores().await;
-    assert_eq!(stores.mail.queue().waiting().await.expect("a count"), 0);
+    assert_eq!(
+        stores.panel.mail.queue().waiting().await.expect("a count"),
+        0
+    );
 }

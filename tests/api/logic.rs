@@ -747,7 +747,8 @@ async fn an_owner_previews_a_draft_page_by_page_and_nothing_is_stored() {
     let queued = app
         .stores()
         .await
-        .answer_queues
+        .answering
+        .queues
         .waiting(canvass::domain::Subscription::Standard)
         .await
         .expect("counted");

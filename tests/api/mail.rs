@@ -63,7 +63,11 @@ fn mailer(mailbox: &Mailbox, site: &str) -> MailerSettings {
 async fn send_all(stores: &Stores, settings: &MailerSettings) {
     let sender = settings.sender.clone().expect("a sender");
     for _ in 0..100 {
-        if step(stores, &sender, settings).await.expect("a mail step") == 0 {
+        if step(&stores.panel, &sender, settings)
+            .await
+            .expect("a mail step")
+            == 0
+        {
             return;
         }
     }
@@ -225,7 +229,7 @@ async fn without_the_site_address_no_email_carrying_a_link_is_sent() {
         .expect("a page");
     assert!(invited.contains("shown only this once"), "{invited}");
     assert_eq!(
-        stores.mail.queue().waiting().await.expect("a count"),
+        stores.panel.mail.queue().waiting().await.expect("a count"),
         0,
         "nothing was queued to be emailed"
     );
@@ -364,11 +368,15 @@ async fn a_message_the_server_cannot_take_is_retried_later_and_then_sent() {
         &canvass::domain::account::Email::parse(&to).expect("an address"),
         "https://surveys.example.com/tenant/reset-password/x",
     );
-    stores.mail.send(&mail).await.expect("queued");
+    stores.panel.mail.send(&mail).await.expect("queued");
     let sender = down.sender.clone().expect("a sender");
-    assert_eq!(step(&stores, &sender, &down).await.expect("a step"), 1);
+    assert_eq!(
+        step(&stores.panel, &sender, &down).await.expect("a step"),
+        1
+    );
     // Still queued, with the failed attempt counted (its wait scaled to nothing here).
     let (message, content) = stores
+        .panel
         .mail
         .queue()
         .receive::<canvass::stores::mail::MailMessage>(Duration::from_millis(10))
@@ -381,7 +389,10 @@ async fn a_message_the_server_cannot_take_is_retried_later_and_then_sent() {
     send_all(&stores, &mailer(&mailbox, &app.address)).await;
     let received = mailbox.wait_for(&to, 1).await;
     assert_eq!(received[0].subject, "Set a new Canvass password");
-    assert_eq!(stores.mail.queue().waiting().await.expect("a count"), 0);
+    assert_eq!(
+        stores.panel.mail.queue().waiting().await.expect("a count"),
+        0
+    );
 }
 
 #[tokio::test]

@@ -165,6 +165,7 @@ async fn participants_are_added_all_or_none_paged_searched_and_removed() {
     let stores = app.stores().await;
     assert!(
         !stores
+            .operations
             .scan("participants/", None)
             .await
             .expect("listed")
@@ -176,6 +177,7 @@ async fn participants_are_added_all_or_none_paged_searched_and_removed() {
         .await;
     assert_eq!(status, 204);
     let left = stores
+        .operations
         .scan("participants/", None)
         .await
         .expect("listed")

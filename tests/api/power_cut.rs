@@ -77,8 +77,8 @@ async fn drain_until_the_cut(backlog: &Backlog) -> u64 {
 
 async fn backlog_empty(stores: &Stores) -> bool {
     let mut waiting = 0;
-    for (_, queue) in stores.answer_queues.all() {
-        waiting += stores.answer_queues.length(queue).await.expect("length");
+    for (_, queue) in stores.answering.queues.all() {
+        waiting += stores.answering.queues.length(queue).await.expect("length");
     }
     waiting == 0
 }

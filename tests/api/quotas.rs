@@ -170,6 +170,7 @@ async fn a_full_quota_ends_respondents_politely_and_keeps_nothing_of_their_answe
     let left = app
         .stores()
         .await
+        .operations
         .scan("quotas/", None)
         .await
         .expect("listed");
@@ -384,6 +385,7 @@ async fn an_owner_adds_changes_and_removes_quotas_on_the_quotas_page() {
     let left = app
         .stores()
         .await
+        .operations
         .scan("quotas/", None)
         .await
         .expect("listed");

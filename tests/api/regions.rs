@@ -204,11 +204,13 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     let logo = crate::branding::png(40, 20);
     let tag = us
         .stores
-        .tenant_settings
+        .catalog
+        .settings
         .set_logo(&acme_slug, logo.clone().into())
         .await
         .expect("stored");
     us.stores
+        .catalog
         .tenants
         .change(&acme_slug, |tenant| {
             tenant.branding.logo = Some(tag.clone())
@@ -277,7 +279,11 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     let transfer = canvass::stores::transfer_queue(&acme);
     assert_eq!(
-        eu.stores.queue_length(&transfer).await.expect("a length"),
+        eu.stores
+            .operations
+            .queue_length(&transfer)
+            .await
+            .expect("a length"),
         3
     );
 
@@ -319,11 +325,20 @@ async fn an_answer_given_in_a_hosting_region_is_counted_once_at_home() {
     // Moved home, then counted there: exact, and nothing of it stays in the hosting region.
     assert_eq!(move_once(&eu).await, 3);
     assert_eq!(
-        eu.stores.queue_length(&transfer).await.expect("a length"),
+        eu.stores
+            .operations
+            .queue_length(&transfer)
+            .await
+            .expect("a length"),
         0
     );
     assert_eq!(counted_at_home(&us, &key, "lunch").await, 2);
-    let left = eu.stores.scan("answers/", None).await.expect("listed");
+    let left = eu
+        .stores
+        .operations
+        .scan("answers/", None)
+        .await
+        .expect("listed");
     assert!(
         left.keys.is_empty(),
         "answers stayed in eu: {:?}",
@@ -405,11 +420,23 @@ async fn a_tenant_is_made_at_home_in_the_region_named_and_its_address_is_one_acr
     let eu = region_app(&file, "eu").await;
     let slug = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     assert!(
-        eu.stores.tenants.get(&slug).await.expect("read").is_some(),
+        eu.stores
+            .catalog
+            .tenants
+            .get(&slug)
+            .await
+            .expect("read")
+            .is_some(),
         "made in eu"
     );
     assert!(
-        us.stores.tenants.get(&slug).await.expect("read").is_none(),
+        us.stores
+            .catalog
+            .tenants
+            .get(&slug)
+            .await
+            .expect("read")
+            .is_none(),
         "not in us"
     );
 
@@ -534,6 +561,7 @@ async fn the_designer_sets_where_a_survey_is_answered() {
     let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     let survey = us
         .stores
+        .catalog
         .surveys
         .get(&acme, &slug)
         .await
@@ -685,6 +713,7 @@ async fn closing_editing_deleting_and_the_tenants_look_and_zone_reach_the_hostin
     let lunch = canvass::domain::SurveySlug::parse("lunch").expect("a slug");
     let copy = || async {
         eu.stores
+            .residency
             .hosted
             .fresh_survey(&acme, &lunch)
             .await
@@ -731,6 +760,7 @@ async fn closing_editing_deleting_and_the_tenants_look_and_zone_reach_the_hostin
         .app
         .stores()
         .await
+        .residency
         .hosted
         .tenant(&acme)
         .await
@@ -791,7 +821,7 @@ async fn a_web_sign_up_refuses_an_address_a_tenant_of_another_region_has() {
         "{page}"
     );
     let taken = canvass::domain::TenantSlug::parse("acme").expect("a slug");
-    let tenant = eu.stores.tenants.get(&taken).await.expect("read");
+    let tenant = eu.stores.catalog.tenants.get(&taken).await.expect("read");
     assert!(tenant.is_none(), "nothing was made in eu");
     // Another address is free there.
     let made = visitor

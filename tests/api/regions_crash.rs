@@ -51,7 +51,11 @@ impl Moving {
             .expect("a tenant at home");
         let mut survey = crate::helpers::survey("acme", "team", "Team", questions(false));
         survey.regions = vec![canvass::domain::region::RegionName::parse("eu").expect("a name")];
-        us.surveys.save(&survey).await.expect("saved at home");
+        us.catalog
+            .surveys
+            .save(&survey)
+            .await
+            .expect("saved at home");
         canvass::service::hosting::push(&canvass::service::App::new(us.clone()), &survey, None)
             .await
             .expect("pushed to eu");
@@ -59,7 +63,7 @@ impl Moving {
         let mut random = Xorshift(seed);
         let (mut submitted, mut posts) = (BTreeMap::new(), Vec::new());
         for n in 0..answers {
-            let reference = eu.references.next().await.expect("a reference");
+            let reference = eu.answering.references.next().await.expect("a reference");
             let answer = answer_for(&survey_ref, reference.0, n);
             submitted.insert(answer.reference, answer.clone());
             if random.next(20) == 0 {
@@ -70,7 +74,7 @@ impl Moving {
         for chunk in posts.chunks(128) {
             let queued = chunk
                 .iter()
-                .map(|a| eu.answer_queues.submit_for_transfer(a));
+                .map(|a| eu.answering.queues.submit_for_transfer(a));
             for outcome in join_all(queued).await {
                 outcome.expect("thanked");
             }
@@ -101,10 +105,20 @@ impl Moving {
     /// Messages still waiting in either region: to move, or to count.
     async fn waiting(&self) -> u64 {
         let transfer = canvass::stores::transfer_queue(&self.survey.tenant);
-        let mut waiting = self.eu.queue_length(&transfer).await.expect("a length");
+        let mut waiting = self
+            .eu
+            .operations
+            .queue_length(&transfer)
+            .await
+            .expect("a length");
         for (role, queue) in self.us.queues() {
             if role == "standard" || role == "premium" {
-                waiting += self.us.queue_length(&queue).await.expect("a length");
+                waiting += self
+                    .us
+                    .operations
+                    .queue_length(&queue)
+                    .await
+                    .expect("a length");
             }
         }
         waiting
@@ -114,6 +128,7 @@ impl Moving {
     async fn assert_exact(&self) {
         let doc = self
             .us
+            .answering
             .summaries
             .read(&self.survey)
             .await
@@ -132,7 +147,8 @@ impl Moving {
         let view: ListView = chunks_only.list_view(&self.survey);
         let listed = self
             .us
-            .answer_list
+            .answering
+            .lists
             .references(&view, 0..doc.list_len)
             .await
             .expect("listed");
@@ -142,6 +158,7 @@ impl Moving {
         for (reference, answer) in &self.submitted {
             let stored = self
                 .us
+                .answering
                 .answers
                 .get(&self.survey, *reference)
                 .await
@@ -150,7 +167,7 @@ impl Moving {
             assert_eq!(&stored, answer, "answer {reference} as given");
         }
         for prefix in ["answers/", canvass::stores::keys::INCOMING] {
-            let left = self.eu.scan(prefix, None).await.expect("listed");
+            let left = self.eu.operations.scan(prefix, None).await.expect("listed");
             assert!(left.keys.is_empty(), "eu still holds {:?}", left.keys);
         }
         assert_eq!(self.waiting().await, 0, "messages still waiting");

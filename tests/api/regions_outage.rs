@@ -129,7 +129,12 @@ async fn a_survey_published_while_its_hosting_region_is_out_of_reach_reaches_it_
     us.app
         .published_survey(&key, crate::regions::lunch_in_eu(serde_json::json!({})))
         .await;
-    let syncs = us.stores.hosting_syncs.clone().expect("a sync queue");
+    let syncs = us
+        .stores
+        .residency
+        .hosting_syncs
+        .clone()
+        .expect("a sync queue");
     assert_eq!(
         syncs.waiting().await.expect("a length"),
         1,
@@ -149,7 +154,15 @@ async fn a_survey_published_while_its_hosting_region_is_out_of_reach_reaches_it_
     );
     assert!(waited < Duration::from_secs(20), "waited {waited:?}");
     let beta = canvass::domain::TenantSlug::parse("beta").expect("a slug");
-    assert!(us.stores.tenants.get(&beta).await.expect("read").is_none());
+    assert!(
+        us.stores
+            .catalog
+            .tenants
+            .get(&beta)
+            .await
+            .expect("read")
+            .is_none()
+    );
     blob.back();
     queue.back();
     let welcomed = newcomer.sign_up("Beta", "beta", "owner@beta.test").await;
@@ -210,7 +223,8 @@ async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is
     let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     let (waiting, oldest) = eu
         .stores
-        .answer_queues
+        .answering
+        .queues
         .transfer_backlog(&acme)
         .await
         .expect("read in eu");
@@ -219,9 +233,13 @@ async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is
         oldest.is_some_and(|age| age >= Duration::from_secs(1)),
         "{oldest:?}"
     );
-    let poison = eu.stores.answer_queues.poison().clone();
+    let poison = eu.stores.answering.queues.poison().clone();
     assert_eq!(
-        eu.stores.queue_length(&poison).await.expect("a length"),
+        eu.stores
+            .operations
+            .queue_length(&poison)
+            .await
+            .expect("a length"),
         0,
         "none poisoned"
     );
@@ -242,7 +260,8 @@ async fn answers_wait_while_home_is_out_of_reach_and_are_counted_once_when_it_is
     assert_eq!(crate::regions::counted_at_home(&us, &key, "lunch").await, 6);
     let (waiting, _) = eu
         .stores
-        .answer_queues
+        .answering
+        .queues
         .transfer_backlog(&acme)
         .await
         .expect("read");
@@ -281,6 +300,11 @@ async fn two_regions_on_two_azurite_accounts_move_an_answer_home_once() {
     }
     assert_eq!(crate::regions::move_once(&eu).await, 2);
     assert_eq!(crate::regions::counted_at_home(&us, &key, "lunch").await, 1);
-    let left = eu.stores.scan("answers/", None).await.expect("listed");
+    let left = eu
+        .stores
+        .operations
+        .scan("answers/", None)
+        .await
+        .expect("listed");
     assert!(left.keys.is_empty(), "{:?}", left.keys);
 }

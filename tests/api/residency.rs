@@ -125,7 +125,11 @@ async fn answers_that_stay_in_their_region_are_counted_there_read_from_home_and_
     let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     let transfer = canvass::stores::transfer_queue(&acme);
     assert_eq!(
-        eu.stores.queue_length(&transfer).await.expect("a length"),
+        eu.stores
+            .operations
+            .queue_length(&transfer)
+            .await
+            .expect("a length"),
         0
     );
     crate::helpers::settle(&eu.stores).await;
@@ -250,6 +254,7 @@ async fn answers_that_stay_in_their_region_are_counted_there_read_from_home_and_
     let slug = canvass::domain::SurveySlug::parse("visits").expect("a slug");
     let visits = us
         .stores
+        .catalog
         .surveys
         .get(&acme, &slug)
         .await
@@ -258,6 +263,7 @@ async fn answers_that_stay_in_their_region_are_counted_there_read_from_home_and_
         .survey_ref();
     assert!(
         !eu.stores
+            .operations
             .scan(&canvass::stores::keys::summary(&visits), None)
             .await
             .expect("listed")
@@ -271,7 +277,12 @@ async fn answers_that_stay_in_their_region_are_counted_there_read_from_home_and_
         .await;
     assert_eq!(status, 204);
     for prefix in canvass::stores::keys::survey_data_prefixes(&visits) {
-        let left = eu.stores.scan(&prefix, None).await.expect("listed");
+        let left = eu
+            .stores
+            .operations
+            .scan(&prefix, None)
+            .await
+            .expect("listed");
         assert!(left.keys.is_empty(), "left in eu: {:?}", left.keys);
     }
 }
@@ -287,6 +298,7 @@ async fn a_survey_kept_in_its_region_sends_no_webhook_and_no_email_from_either_r
     // At home: an endpoint, and an owner who asked for an email on each response.
     let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     us.stores
+        .operations
         .webhooks
         .add(&acme, "https://hooks.acme.example/in")
         .await
@@ -313,7 +325,14 @@ async fn a_survey_kept_in_its_region_sends_no_webhook_and_no_email_from_either_r
             let mut waiting = Vec::new();
             for (role, queue) in stores.queues() {
                 if matches!(role, "webhook" | "mail") {
-                    waiting.push((role, stores.queue_length(&queue).await.expect("a length")));
+                    waiting.push((
+                        role,
+                        stores
+                            .operations
+                            .queue_length(&queue)
+                            .await
+                            .expect("a length"),
+                    ));
                 }
             }
             waiting

@@ -507,6 +507,7 @@ async fn deleted_responses_leave_every_figure_list_and_download_exactly() {
     );
     // A deletion delivered again subtracts nothing.
     let at = stores
+        .catalog
         .surveys
         .get(
             &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
@@ -578,7 +579,8 @@ async fn responses_are_filtered_by_submission_day_exactly_with_each_page_read_fr
         answer.submitted_at = day(d, n);
         by_day.entry(d).or_default().push(answer.reference.0);
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(&answer, canvass::domain::Subscription::Standard)
             .await
             .expect("queued");
@@ -664,6 +666,7 @@ async fn a_text_search_finds_written_answers_a_thousand_responses_at_a_time() {
     assert_eq!(survey["slug"], "notes");
     let stores = app.stores().await;
     let at = stores
+        .catalog
         .surveys
         .get(
             &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
@@ -698,7 +701,8 @@ async fn a_text_search_finds_written_answers_a_thousand_responses_at_a_time() {
             participant: None,
         };
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(&answer, Subscription::Standard)
             .await
             .expect("queued");

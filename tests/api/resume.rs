@@ -298,6 +298,7 @@ async fn a_link_past_its_time_no_longer_works_and_the_sweep_deletes_it() {
     let id = saved.rsplit('/').next().expect("an id").to_owned();
     let stores = app.stores().await;
     let survey = stores
+        .catalog
         .surveys
         .get(
             &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
@@ -308,6 +309,7 @@ async fn a_link_past_its_time_no_longer_works_and_the_sweep_deletes_it() {
         .expect("there");
     let id = canvass::domain::progress::ResumeId::parse(&id).expect("an id");
     let mut progress = stores
+        .answering
         .progress
         .load(&survey.survey_ref(), &id)
         .await
@@ -324,6 +326,7 @@ async fn a_link_past_its_time_no_longer_works_and_the_sweep_deletes_it() {
     assert_eq!(swept.expect("a sweep"), 1);
     assert!(
         stores
+            .answering
             .progress
             .load(&survey.survey_ref(), &id)
             .await
@@ -334,6 +337,7 @@ async fn a_link_past_its_time_no_longer_works_and_the_sweep_deletes_it() {
     // A progress saved 8 days ago (as its record says) is refused at once.
     progress.saved_at = now - time::Duration::days(8);
     stores
+        .answering
         .progress
         .save(&survey.survey_ref(), &id, &progress)
         .await
@@ -355,6 +359,7 @@ async fn deleting_a_survey_deletes_the_answers_saved_to_continue_it() {
     let stores = app.stores().await;
     assert_eq!(
         stores
+            .operations
             .scan(canvass::stores::keys::PROGRESS, None)
             .await
             .expect("listed")
@@ -367,6 +372,7 @@ async fn deleting_a_survey_deletes_the_answers_saved_to_continue_it() {
         .await;
     assert_eq!(status, 204);
     let left = stores
+        .operations
         .scan(canvass::stores::keys::PROGRESS, None)
         .await
         .expect("listed");

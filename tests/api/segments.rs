@@ -164,6 +164,7 @@ async fn a_segment_has_exact_statistics_and_its_own_pages_even_when_marked_after
     assert_eq!(five["total"], fives.len() as u64 + 1);
     // The build reported its way to the end (what the pages show while it runs).
     let trips = stores
+        .catalog
         .surveys
         .get(
             &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
@@ -173,6 +174,7 @@ async fn a_segment_has_exact_statistics_and_its_own_pages_even_when_marked_after
         .expect("read")
         .expect("the survey");
     let progress = stores
+        .operations
         .segments
         .progress(&trips.survey_ref())
         .await
@@ -230,6 +232,7 @@ async fn a_segment_has_exact_statistics_and_its_own_pages_even_when_marked_after
     let (_, all) = get(&app, &key, "/api/v1/surveys/trips/summary").await;
     assert_eq!(all["segments"].as_array().map(Vec::len), Some(3));
     let doc = stores
+        .answering
         .summaries
         .read(&trips.survey_ref())
         .await

@@ -20,6 +20,7 @@ async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
     };
     let entries = || async {
         stores
+            .membership
             .audit
             .page(&tenant, None)
             .await
@@ -28,7 +29,7 @@ async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
     };
 
     let empty = survey("acme", "empty", "Empty", Vec::new());
-    stores.surveys.save(&empty).await.expect("saved");
+    stores.catalog.surveys.save(&empty).await.expect("saved");
     match surveys::publish(&canvass::service::App::new(stores.clone()), actor, &empty).await {
         Err(PublishError::Incomplete(problem)) => assert!(problem.contains("question")),
         other => panic!("an empty survey was published: {other:?}"),
@@ -65,6 +66,7 @@ async fn creating_publishing_closing_and_deleting_each_leave_one_audit_entry() {
         .expect("deleted");
     assert!(
         stores
+            .catalog
             .surveys
             .get(&tenant, &closed.slug)
             .await
@@ -119,7 +121,7 @@ async fn exports_downloads_and_deletions_leave_their_audit_entries() {
         "Lunch",
         vec![question("overall", false, QuestionKind::FiveStars)],
     );
-    stores.surveys.save(&lunch).await.expect("saved");
+    stores.catalog.surveys.save(&lunch).await.expect("saved");
     let job = canvass::service::responses::request_export(
         &canvass::service::App::new(stores.clone()),
         actor,
@@ -145,7 +147,13 @@ async fn exports_downloads_and_deletions_leave_their_audit_entries() {
     .await
     .expect("queued");
     assert_eq!(
-        stores.deletions.queue().waiting().await.expect("a length"),
+        stores
+            .operations
+            .deletions
+            .queue()
+            .waiting()
+            .await
+            .expect("a length"),
         1,
         "the deletion is queued for a worker"
     );
@@ -181,6 +189,7 @@ async fn an_invitation_leaves_one_audit_entry_and_a_refused_one_none() {
     let _owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     let slug = TenantSlug::parse("acme").expect("a slug");
     let tenant = stores
+        .catalog
         .tenants
         .get(&slug)
         .await
@@ -191,6 +200,7 @@ async fn an_invitation_leaves_one_audit_entry_and_a_refused_one_none() {
         name: "operator",
     };
     let before = stores
+        .membership
         .audit
         .page(&slug, None)
         .await
@@ -222,6 +232,7 @@ async fn an_invitation_leaves_one_audit_entry_and_a_refused_one_none() {
     .expect("stored");
     assert!(refused.is_err(), "{refused:?}");
     let log = stores
+        .membership
         .audit
         .page(&slug, None)
         .await
@@ -317,7 +328,7 @@ async fn webhooks_and_copies_go_through_one_rule_each_with_their_audit_entries()
         "Lunch",
         vec![question("overall", false, QuestionKind::FiveStars)],
     );
-    stores.surveys.save(&lunch).await.expect("saved");
+    stores.catalog.surveys.save(&lunch).await.expect("saved");
     let copy = surveys::duplicate(&canvass::service::App::new(stores.clone()), actor, &lunch)
         .await
         .expect("stored")
@@ -356,6 +367,7 @@ async fn said(
     Vec<canvass::domain::audit::AuditEntry>,
 ) {
     let log = stores
+        .membership
         .audit
         .page(tenant, None)
         .await

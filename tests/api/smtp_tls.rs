@@ -200,13 +200,19 @@ async fn a_4xx_reply_is_tried_again_later_and_a_5xx_never() {
         "refused-lee@acme.test",
         "ada@acme.test",
     ] {
-        stores.mail.send(&mail(to)).await.expect("queued");
+        stores.panel.mail.send(&mail(to)).await.expect("queued");
     }
     let sender = settings.sender.clone().expect("a sender");
-    assert_eq!(step(&stores, &sender, &settings).await.expect("a step"), 3);
+    assert_eq!(
+        step(&stores.panel, &sender, &settings)
+            .await
+            .expect("a step"),
+        3
+    );
     tokio::time::sleep(Duration::from_millis(20)).await;
     // Only the busy one is left, with its attempt counted; the refused one is not retried.
     let left = stores
+        .panel
         .mail
         .queue()
         .receive_many::<MailMessage>(8, Duration::from_millis(10))

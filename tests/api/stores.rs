@@ -33,9 +33,15 @@ async fn a_change_shows_at_once_in_its_own_process_and_within_the_ttl_in_another
         "First title",
         vec![question("q", false, QuestionKind::ShortText)],
     );
-    writer.surveys.save(&definition).await.expect("saved");
+    writer
+        .catalog
+        .surveys
+        .save(&definition)
+        .await
+        .expect("saved");
     assert_eq!(
         reader
+            .catalog
             .surveys
             .get(&tenant, &slug)
             .await
@@ -46,6 +52,7 @@ async fn a_change_shows_at_once_in_its_own_process_and_within_the_ttl_in_another
     );
     assert_eq!(
         writer
+            .catalog
             .surveys
             .get(&tenant, &slug)
             .await
@@ -56,9 +63,15 @@ async fn a_change_shows_at_once_in_its_own_process_and_within_the_ttl_in_another
     );
 
     definition.title = "Second title".into();
-    writer.surveys.save(&definition).await.expect("saved");
+    writer
+        .catalog
+        .surveys
+        .save(&definition)
+        .await
+        .expect("saved");
 
     let own = writer
+        .catalog
         .surveys
         .get(&tenant, &slug)
         .await
@@ -69,6 +82,7 @@ async fn a_change_shows_at_once_in_its_own_process_and_within_the_ttl_in_another
         "the writer's cache was invalidated"
     );
     let cached = reader
+        .catalog
         .surveys
         .get(&tenant, &slug)
         .await
@@ -80,6 +94,7 @@ async fn a_change_shows_at_once_in_its_own_process_and_within_the_ttl_in_another
     );
     tokio::time::sleep(ttl + Duration::from_millis(300)).await;
     let fresh = reader
+        .catalog
         .surveys
         .get(&tenant, &slug)
         .await
@@ -96,6 +111,7 @@ async fn cache_entries_of_one_tenant_never_answer_for_another() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let stores = open(dir.path(), Duration::from_secs(60)).await;
     stores
+        .catalog
         .surveys
         .save(&survey("alpha", "same", "Alpha's", vec![]))
         .await
@@ -103,11 +119,13 @@ async fn cache_entries_of_one_tenant_never_answer_for_another() {
     let slug = SurveySlug::parse("same").expect("slug");
 
     let alpha = stores
+        .catalog
         .surveys
         .get(&TenantSlug::parse("alpha").expect("slug"), &slug)
         .await
         .expect("read");
     let beta = stores
+        .catalog
         .surveys
         .get(&TenantSlug::parse("beta").expect("slug"), &slug)
         .await

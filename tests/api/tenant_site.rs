@@ -214,6 +214,7 @@ async fn the_designer_reorders_removes_and_adds_questions_before_saving_and_show
     let survey = app
         .stores()
         .await
+        .catalog
         .surveys
         .get(
             &canvass::domain::TenantSlug::parse("acme").unwrap(),

@@ -151,12 +151,18 @@ async fn an_answer_stored_with_a_nul_before_the_rule_still_exports() {
         .values
         .insert(comments, AnswerValue::Text("before\u{0}after".into()));
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(&answer, Subscription::Standard)
         .await
         .expect("queued as an older version would have");
     drain(&app).await;
-    let job = stores.exports.request(&demo).await.expect("requested");
+    let job = stores
+        .operations
+        .exports
+        .request(&demo)
+        .await
+        .expect("requested");
 
     work(&app, &db.url).await;
 
@@ -255,14 +261,20 @@ async fn a_saved_database_no_longer_allowed_is_refused_when_the_export_runs() {
     let demo = crate::helpers::demo_survey(&stores).await;
     // Saved while the operator allowed it; the worker's rule allows nothing now.
     stores
-        .tenant_settings
+        .catalog
+        .settings
         .change(&demo.tenant, |settings| {
             settings.export_database_url =
                 Some("postgres://postgres:pw@127.0.0.1:5432/postgres".into());
         })
         .await
         .expect("saved");
-    let job = stores.exports.request(&demo).await.expect("requested");
+    let job = stores
+        .operations
+        .exports
+        .request(&demo)
+        .await
+        .expect("requested");
     let mut worker = worker(&stores, Duration::from_secs(60));
 
     worker.step().await.expect("a step");

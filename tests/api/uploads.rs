@@ -214,7 +214,7 @@ async fn a_respondent_uploads_a_photo_a_member_downloads_it_and_it_goes_with_its
         serde_json::from_value(response["values"]["photo"]["file"].clone()).expect("a file");
     let made = time::OffsetDateTime::now_utc() - time::Duration::minutes(6);
     let old = canvass::web::files::signed_link(
-        &stores.signing_key,
+        &stores.answering.signing_key,
         &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
         &canvass::domain::SurveySlug::parse("claims").expect("a slug"),
         canvass::domain::Reference(reference),
@@ -271,6 +271,7 @@ async fn files_of_a_deleted_survey_go_and_uploads_are_limited_per_client() {
     let stores = app.stores().await;
     assert_eq!(
         stores
+            .operations
             .scan("uploads/", None)
             .await
             .expect("listed")
@@ -289,6 +290,7 @@ async fn files_of_a_deleted_survey_go_and_uploads_are_limited_per_client() {
     assert_eq!(status, 204);
     assert!(
         stores
+            .operations
             .scan("uploads/", None)
             .await
             .expect("listed")
@@ -420,7 +422,12 @@ async fn the_files_of_one_form_stay_within_the_operators_limit_one_file_a_questi
         .expect("answered");
     assert_eq!(twice.status(), 400);
     let stores = app.stores().await;
-    let stored = stores.scan("uploads/", None).await.expect("listed").keys;
+    let stored = stores
+        .operations
+        .scan("uploads/", None)
+        .await
+        .expect("listed")
+        .keys;
     assert_eq!(
         stored.len(),
         1,
@@ -431,6 +438,7 @@ async fn the_files_of_one_form_stay_within_the_operators_limit_one_file_a_questi
 /// How many uploaded files are stored.
 async fn uploads_in(stores: &canvass::stores::Stores) -> usize {
     stores
+        .operations
         .scan("uploads/", None)
         .await
         .expect("listed")

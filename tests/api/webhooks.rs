@@ -107,7 +107,9 @@ async fn deliver_until(stores: &Stores, received: &Received, count: usize) {
             std::time::Instant::now() < deadline,
             "deliveries did not arrive"
         );
-        step(stores, &quick()).await.expect("a delivery step");
+        step(&stores.operations, &quick())
+            .await
+            .expect("a delivery step");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -194,9 +196,10 @@ async fn a_counted_response_is_delivered_signed_and_retried_with_the_same_id_unt
         );
     }
     // Nothing more is sent once it is taken.
-    step(&stores, &quick()).await.expect("a step");
+    step(&stores.operations, &quick()).await.expect("a step");
     assert_eq!(received.lock().expect("the log").len(), 3);
     let log = stores
+        .operations
         .webhooks
         .log(
             &canvass::domain::TenantSlug::parse("acme").expect("a slug"),
@@ -252,6 +255,7 @@ async fn a_delivery_a_dead_worker_held_is_made_once_it_reappears() {
     let stores = app.stores().await;
     // A worker takes the delivery and dies before making it: the message stays hidden...
     let held = stores
+        .operations
         .webhooks
         .queue()
         .receive_many::<DeliveryMessage>(8, Duration::from_millis(500))
@@ -260,7 +264,7 @@ async fn a_delivery_a_dead_worker_held_is_made_once_it_reappears() {
     assert_eq!(held.len(), 1);
     drop(held);
     assert_eq!(
-        step(&stores, &quick()).await.expect("a step"),
+        step(&stores.operations, &quick()).await.expect("a step"),
         0,
         "hidden meanwhile"
     );
@@ -349,9 +353,15 @@ async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_w
     let tenant = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     // As if it had been failing since yesterday, with a delivery first tried then.
     let yesterday = time::OffsetDateTime::now_utc() - time::Duration::hours(25);
-    let mut endpoints = stores.webhooks.list(&tenant).await.expect("read");
+    let mut endpoints = stores
+        .operations
+        .webhooks
+        .list(&tenant)
+        .await
+        .expect("read");
     endpoints[0].failing_since = Some(yesterday);
     stores
+        .operations
         .storage
         .blobs
         .put(
@@ -362,6 +372,7 @@ async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_w
         .await
         .expect("written");
     stores
+        .operations
         .webhooks
         .queue()
         .send(&DeliveryMessage {
@@ -377,7 +388,12 @@ async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_w
         .await
         .expect("queued");
     deliver_until(&stores, &received, 1).await;
-    let log = stores.webhooks.log(&tenant, &id).await.expect("the log");
+    let log = stores
+        .operations
+        .webhooks
+        .log(&tenant, &id)
+        .await
+        .expect("the log");
     assert_eq!(
         (log[0].outcome.as_str(), log[0].status),
         ("given up", Some(503))
@@ -393,7 +409,13 @@ async fn a_delivery_failing_for_24_hours_is_given_up_and_its_endpoint_disabled_w
         "{why}"
     );
     assert_eq!(
-        stores.webhooks.queue().waiting().await.expect("length"),
+        stores
+            .operations
+            .webhooks
+            .queue()
+            .waiting()
+            .await
+            .expect("length"),
         0,
         "not retried"
     );
@@ -463,6 +485,7 @@ async fn a_big_answer_is_delivered_whole_through_a_blob_and_the_blob_is_removed(
         .await;
     assert_eq!(summary["total"], 2);
     let left = stores
+        .operations
         .scan("webhook-bodies/", None)
         .await
         .expect("a listing");
@@ -564,7 +587,7 @@ async fn an_anonymous_surveys_answers_are_announced_by_no_webhook() {
     while let StepOutcome::BatchDone { .. } = worker.step().await.expect("a step") {}
     deliver_until(&stores, &received, 1).await;
     // Whatever is left to deliver is delivered: still one.
-    while step(&stores, &quick()).await.expect("a step") > 0 {}
+    while step(&stores.operations, &quick()).await.expect("a step") > 0 {}
     let got = received.lock().expect("the log").clone();
     assert_eq!(got.len(), 1, "{got:?}");
     let body: Value = serde_json::from_str(&got[0].3).expect("JSON");

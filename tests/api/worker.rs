@@ -20,7 +20,13 @@ async fn demo(stores: &Stores) -> SurveyRef {
 
 async fn summary(stores: &Stores) -> SummaryDoc {
     let survey = demo(stores).await;
-    stores.summaries.read(&survey).await.expect("read").doc
+    stores
+        .answering
+        .summaries
+        .read(&survey)
+        .await
+        .expect("read")
+        .doc
 }
 
 async fn drain(stores: &Stores) -> usize {
@@ -36,7 +42,8 @@ async fn drain(stores: &Stores) -> usize {
 async fn queue_standard(stores: &Stores, references: std::ops::Range<u64>) {
     for reference in references {
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(
                 &demo_answer(&demo(stores).await, reference, reference),
                 Subscription::Standard,
@@ -51,7 +58,8 @@ async fn listed(stores: &Stores) -> Vec<Reference> {
     let survey = demo(stores).await;
     let doc = summary(stores).await;
     stores
-        .answer_list
+        .answering
+        .lists
         .references(&doc.list_view(&survey), 0..doc.list_len)
         .await
         .expect("listed")
@@ -85,6 +93,7 @@ async fn a_submitted_answer_is_stored_listed_counted_and_its_message_deleted() {
     assert_eq!((received, counted.len(), duplicates), (1, 1, 0));
     let survey = demo(&stores).await;
     let stored = stores
+        .answering
         .answers
         .get(&survey, Reference(reference))
         .await
@@ -101,7 +110,8 @@ async fn a_submitted_answer_is_stored_listed_counted_and_its_message_deleted() {
     assert_eq!(counts, &[0, 0, 0, 1, 0]);
     assert_eq!(
         stores
-            .answer_queues
+            .answering
+            .queues
             .waiting(Subscription::Standard)
             .await
             .expect("length"),
@@ -115,7 +125,8 @@ async fn a_message_redelivered_after_its_answer_was_counted_is_not_counted_again
     let stores = app.stores().await;
     let answer = demo_answer(&demo(&stores).await, 5000, 1);
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(&answer, Subscription::Standard)
         .await
         .expect("queued");
@@ -123,7 +134,8 @@ async fn a_message_redelivered_after_its_answer_was_counted_is_not_counted_again
 
     // The same message again, as if the first worker died before deleting it.
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(&answer, Subscription::Standard)
         .await
         .expect("queued");
@@ -189,20 +201,27 @@ async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery
     let survey = demo(&stores).await;
     let answer = demo_answer(&demo(&stores).await, 7000, 2);
     // The state a worker leaves when it dies right after committing the summary.
-    stores.answers.store(&answer).await.expect("stored");
+    stores
+        .answering
+        .answers
+        .store(&answer)
+        .await
+        .expect("stored");
     let mut doc = SummaryDoc::default();
     doc.summary.add(&answer);
     doc.recent.insert(answer.reference, 0);
     doc.list_len = 1;
     assert!(
         stores
+            .answering
             .summaries
             .write(&survey, &doc, None)
             .await
             .expect("written")
     );
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(&answer, Subscription::Standard)
         .await
         .expect("queued");
@@ -215,6 +234,7 @@ async fn a_commit_left_half_done_by_a_dead_worker_is_completed_by_the_redelivery
     assert_eq!(listed(&stores).await, vec![Reference(7000)]);
     assert!(
         stores
+            .answering
             .counted
             .counted(&survey, [Reference(7000)])
             .await
@@ -231,7 +251,8 @@ async fn premium_answers_are_served_first_and_standard_ones_still_progress() {
     let step = canvass::worker::WorkerSettings::default().batches_per_step as u64 * 32;
     for i in 0..3 * step + 20 {
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(
                 &demo_answer(&demo(&stores).await, 10_000 + i, i),
                 Subscription::Premium,
@@ -239,7 +260,8 @@ async fn premium_answers_are_served_first_and_standard_ones_still_progress() {
             .await
             .expect("queued");
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(
                 &demo_answer(&demo(&stores).await, 20_000 + i, i),
                 Subscription::Standard,
@@ -285,7 +307,11 @@ async fn an_oversized_answer_is_taken_from_its_blob_which_is_then_removed() {
     drain(&stores).await;
 
     assert_eq!(summary(&stores).await.summary.total, 1);
-    let page = stores.scan(keys::INCOMING, None).await.expect("listed");
+    let page = stores
+        .operations
+        .scan(keys::INCOMING, None)
+        .await
+        .expect("listed");
     assert!(
         page.keys.is_empty(),
         "the incoming copy is gone: {:?}",
@@ -294,6 +320,7 @@ async fn an_oversized_answer_is_taken_from_its_blob_which_is_then_removed() {
     let reference = listed(&stores).await[0];
     let survey = demo(&stores).await;
     let stored = stores
+        .answering
         .answers
         .get(&survey, reference)
         .await
@@ -306,7 +333,7 @@ async fn an_oversized_answer_is_taken_from_its_blob_which_is_then_removed() {
 async fn a_message_that_keeps_failing_moves_to_the_poison_queue_and_can_be_requeued() {
     let app = spawn_app().await;
     let stores = app.stores().await;
-    let standard = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
+    let standard = stores.answering.queues.queues_for(Subscription::Standard)[0].clone();
     app.storage
         .queues
         .add(&standard, "not an answer".into(), None)
@@ -352,7 +379,8 @@ async fn a_message_that_keeps_failing_moves_to_the_poison_queue_and_can_be_reque
     );
     assert_eq!(
         stores
-            .answer_queues
+            .answering
+            .queues
             .length(&standard)
             .await
             .expect("length"),
@@ -368,6 +396,7 @@ async fn a_message_that_keeps_failing_moves_to_the_poison_queue_and_can_be_reque
     );
 
     stores
+        .answering
         .answers
         .store(&answer)
         .await
@@ -396,20 +425,21 @@ async fn a_paused_worker_takes_no_messages_until_resumed() {
     let app = spawn_app().await;
     let stores = app.stores().await;
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(
             &demo_answer(&demo(&stores).await, 1234, 1),
             Subscription::Standard,
         )
         .await
         .expect("queued");
-    stores.control.pause().await.expect("paused");
+    stores.operations.control.pause().await.expect("paused");
     let mut worker = worker(&stores, LONG);
 
     let paused = worker.step().await.expect("a step");
 
     assert!(matches!(paused, StepOutcome::Paused), "{paused:?}");
-    let standard = stores.answer_queues.queues_for(Subscription::Standard)[0].clone();
+    let standard = stores.answering.queues.queues_for(Subscription::Standard)[0].clone();
     let visible = app
         .storage
         .queues
@@ -418,7 +448,7 @@ async fn a_paused_worker_takes_no_messages_until_resumed() {
         .expect("received");
     assert_eq!(visible.len(), 1, "the paused worker held nothing");
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    stores.control.resume().await.expect("resumed");
+    stores.operations.control.resume().await.expect("resumed");
     assert!(matches!(
         worker.step().await.expect("a step"),
         StepOutcome::BatchDone { .. }
@@ -432,7 +462,8 @@ async fn workers_racing_on_one_survey_count_every_answer_exactly_once() {
     let stores = app.stores().await;
     for i in 0..600 {
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(
                 &demo_answer(&demo(&stores).await, 100_000 + i, i),
                 Subscription::Standard,
@@ -441,7 +472,8 @@ async fn workers_racing_on_one_survey_count_every_answer_exactly_once() {
             .expect("queued");
         if i % 10 == 0 {
             stores
-                .answer_queues
+                .answering
+                .queues
                 .submit(
                     &demo_answer(&demo(&stores).await, 100_000 + i, i),
                     Subscription::Standard,
@@ -495,6 +527,7 @@ async fn reconcile_counts_forgotten_answers_once_and_removes_their_incoming_copi
         .await
         .expect("stored");
     stores
+        .answering
         .answers
         .store(&demo_answer(&demo(&stores).await, 4343, 5))
         .await
@@ -517,6 +550,7 @@ async fn reconcile_counts_forgotten_answers_once_and_removes_their_incoming_copi
     );
     assert!(
         stores
+            .operations
             .scan(keys::INCOMING, None)
             .await
             .expect("listed")
@@ -525,7 +559,8 @@ async fn reconcile_counts_forgotten_answers_once_and_removes_their_incoming_copi
     );
     // The late message of the forgotten answer is recognised as counted.
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(&forgotten, Subscription::Standard)
         .await
         .expect("queued");
@@ -567,7 +602,8 @@ async fn the_answer_list_pages_thousands_of_answers_in_arrival_order() {
     let stores = app.stores().await;
     for i in 0..1_100u64 {
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(
                 &demo_answer(&demo(&stores).await, 50_000 + i, i),
                 Subscription::Standard,
@@ -581,7 +617,8 @@ async fn the_answer_list_pages_thousands_of_answers_in_arrival_order() {
     let before = app.storage.transactions();
 
     let page = stores
-        .answer_list
+        .answering
+        .lists
         .references(&doc.list_view(&survey), 1_000..1_025)
         .await
         .expect("a page");
@@ -597,7 +634,8 @@ async fn the_summary_report_lists_every_question_in_order_with_its_statistics() 
     let stores = app.stores().await;
     for i in 0..10 {
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(
                 &demo_answer(&demo(&stores).await, 60_000 + i, i),
                 Subscription::Standard,
@@ -693,7 +731,8 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
     let app = spawn_app().await;
     let stores = app.stores().await;
     stores
-        .answer_queues
+        .answering
+        .queues
         .submit(
             &demo_answer(&demo(&stores).await, 3100, 1),
             Subscription::Standard,
@@ -702,12 +741,18 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
         .expect("queued");
     let survey = demo(&stores).await;
     let definition = stores
+        .catalog
         .surveys
         .get(&survey.tenant, &survey.slug)
         .await
         .expect("read")
         .expect("the demo survey");
-    stores.surveys.delete(&definition).await.expect("deleted");
+    stores
+        .catalog
+        .surveys
+        .delete(&definition)
+        .await
+        .expect("deleted");
 
     let outcome = worker(&stores, LONG).step().await.expect("a step");
 
@@ -717,7 +762,8 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
     );
     assert_eq!(
         stores
-            .answer_queues
+            .answering
+            .queues
             .waiting(Subscription::Standard)
             .await
             .expect("length"),
@@ -725,6 +771,7 @@ async fn answers_to_a_deleted_survey_are_dropped_not_resurrected() {
     );
     assert!(
         stores
+            .operations
             .scan("summaries/", None)
             .await
             .expect("listed")
@@ -745,7 +792,8 @@ async fn four_shards_with_answers(app: &crate::helpers::TestApp, count: u64) -> 
         .expect("stores");
     for n in 0..count {
         stores
-            .answer_queues
+            .answering
+            .queues
             .submit(
                 &demo_answer(&demo(&stores).await, 7000 + n, n),
                 Subscription::Standard,
@@ -760,7 +808,7 @@ async fn four_shards_with_answers(app: &crate::helpers::TestApp, count: u64) -> 
 async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
     let app = spawn_app().await;
     let stores = four_shards_with_answers(&app, 40).await;
-    let shards = stores.answer_queues.queues_for(Subscription::Standard);
+    let shards = stores.answering.queues.queues_for(Subscription::Standard);
     assert_eq!(shards.len(), 4);
     assert_eq!(
         shards[0].as_str(),
@@ -768,7 +816,7 @@ async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
         "shard 0 keeps the old name"
     );
     for shard in shards {
-        let length = stores.answer_queues.length(shard).await.expect("length");
+        let length = stores.answering.queues.length(shard).await.expect("length");
         assert_eq!(length, 10, "{shard} holds a quarter of the answers");
     }
     let listed: Vec<(String, &str)> = canvass::admin::queues(&stores)
@@ -802,7 +850,8 @@ async fn sharded_queues_spread_answers_and_the_worker_reads_every_shard() {
     assert_eq!(summary(&stores).await.summary.total, 40);
     assert_eq!(
         stores
-            .answer_queues
+            .answering
+            .queues
             .waiting(Subscription::Standard)
             .await
             .expect("length"),

@@ -129,7 +129,12 @@ impl Backlog {
         for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
             // The first survey's drink question is a segment question from the start.
             let definition = crate::helpers::survey(tenant, slug, slug, questions(slug == "team"));
-            stores.surveys.save(&definition).await.expect("saved");
+            stores
+                .catalog
+                .surveys
+                .save(&definition)
+                .await
+                .expect("saved");
             surveys.push(definition.survey_ref());
         }
         let mut random = Xorshift(seed);
@@ -151,7 +156,7 @@ impl Backlog {
         for chunk in messages.chunks(128) {
             let queued = chunk
                 .iter()
-                .map(|(a, s)| stores.answer_queues.submit(a, *s));
+                .map(|(a, s)| stores.answering.queues.submit(a, *s));
             for outcome in join_all(queued).await {
                 outcome.expect("queued");
             }
@@ -184,6 +189,7 @@ impl Backlog {
         }
         for (survey, references) in picked {
             self.stores
+                .operations
                 .deletions
                 .request(&survey, &references, "the crash test")
                 .await
@@ -199,6 +205,7 @@ impl Backlog {
         for survey in &self.surveys {
             let mut current = (*self
                 .stores
+                .catalog
                 .surveys
                 .get(&survey.tenant, &survey.slug)
                 .await
@@ -208,8 +215,18 @@ impl Backlog {
             for question in &mut current.questions {
                 question.segment = true;
             }
-            self.stores.surveys.save(&current).await.expect("saved");
-            self.stores.segments.request(survey).await.expect("queued");
+            self.stores
+                .catalog
+                .surveys
+                .save(&current)
+                .await
+                .expect("saved");
+            self.stores
+                .operations
+                .segments
+                .request(survey)
+                .await
+                .expect("queued");
         }
     }
 
@@ -230,8 +247,16 @@ impl Backlog {
             time_zone: None,
             branding: Default::default(),
         };
-        assert!(self.stores.tenants.create(&tenant).await.expect("created"));
+        assert!(
+            self.stores
+                .catalog
+                .tenants
+                .create(&tenant)
+                .await
+                .expect("created")
+        );
         self.stores
+            .membership
             .members
             .change(&tenant, |members| {
                 members.set_notify(&email, canvass::domain::member::Notify::Each)
@@ -262,18 +287,19 @@ impl Backlog {
 
     /// Messages still in any queue, held or not (deletions, recounts and builds included).
     pub async fn queued(&self) -> u64 {
-        let deletions = self.stores.deletions.queue().waiting().await;
-        let builds = self.stores.segments.queue().waiting().await;
+        let deletions = self.stores.operations.deletions.queue().waiting().await;
+        let builds = self.stores.operations.segments.queue().waiting().await;
         self.answers_queued().await + deletions.expect("length") + builds.expect("length")
     }
 
     /// Answers still queued, held or not.
     async fn answers_queued(&self) -> u64 {
         let mut waiting = 0;
-        for (_, queue) in self.stores.answer_queues.all() {
+        for (_, queue) in self.stores.answering.queues.all() {
             waiting += self
                 .stores
-                .answer_queues
+                .answering
+                .queues
                 .length(queue)
                 .await
                 .expect("length");
@@ -288,6 +314,7 @@ impl Backlog {
         let wanted = canvass::domain::segment::segment_keys(
             &self
                 .stores
+                .catalog
                 .surveys
                 .get(&survey.tenant, &survey.slug)
                 .await
@@ -337,7 +364,8 @@ impl Backlog {
                 };
                 let found = self
                     .stores
-                    .answer_list
+                    .answering
+                    .lists
                     .references(&list, 0..list.len)
                     .await
                     .expect("listed");
@@ -345,7 +373,8 @@ impl Backlog {
                 if found.len() != distinct.len() {
                     let entries = self
                         .stores
-                        .answer_list
+                        .answering
+                        .lists
                         .entries(&list, 0..list.len)
                         .await
                         .expect("listed");
@@ -371,7 +400,13 @@ impl Backlog {
     pub async fn assert_exact(&self) {
         let stores = &self.stores;
         for survey in &self.surveys {
-            let doc = stores.summaries.read(survey).await.expect("read").doc;
+            let doc = stores
+                .answering
+                .summaries
+                .read(survey)
+                .await
+                .expect("read")
+                .doc;
             let name = survey.to_string();
             // The summary of exactly the answers not deleted, min and max included (every
             // recount has run).
@@ -420,7 +455,8 @@ impl Backlog {
                 ..doc.clone()
             };
             let listed = stores
-                .answer_list
+                .answering
+                .lists
                 .references(&chunks_only.list_view(survey), 0..doc.list_len)
                 .await
                 .expect("listed");
@@ -440,6 +476,7 @@ impl Backlog {
                 "{name}: list differs from the answers"
             );
             let counted = stores
+                .answering
                 .counted
                 .counted(survey, references.iter().copied())
                 .await
@@ -450,7 +487,7 @@ impl Backlog {
                 join_all(
                     wanted
                         .chunks(500)
-                        .map(|chunk| stores.answers.get_many(survey, chunk)),
+                        .map(|chunk| stores.answering.answers.get_many(survey, chunk)),
                 )
                 .await,
             ) {
@@ -461,7 +498,11 @@ impl Backlog {
                 }
             }
         }
-        let incoming = stores.scan(keys::INCOMING, None).await.expect("listed");
+        let incoming = stores
+            .operations
+            .scan(keys::INCOMING, None)
+            .await
+            .expect("listed");
         assert!(
             incoming.keys.is_empty(),
             "incoming blobs left: {:?}",
@@ -477,7 +518,13 @@ impl Backlog {
         );
         assert!(report.failed.is_empty(), "{report:?}");
         for survey in &self.surveys {
-            let doc = stores.summaries.read(survey).await.expect("read").doc;
+            let doc = stores
+                .answering
+                .summaries
+                .read(survey)
+                .await
+                .expect("read")
+                .doc;
             assert!(
                 doc.recent.is_empty(),
                 "{survey}: recent left after reconcile"
@@ -664,6 +711,7 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
     let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     backlog
         .stores
+        .operations
         .webhooks
         .add(&acme, &hook)
         .await
@@ -707,7 +755,10 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
     wait_until_drained(&backlog, deadline).await;
     // Deliveries and notices go on beside counting: wait for the last ones before stopping
     // the workers.
-    for queue in [backlog.stores.webhooks.queue(), backlog.stores.mail.queue()] {
+    for queue in [
+        backlog.stores.operations.webhooks.queue(),
+        backlog.stores.panel.mail.queue(),
+    ] {
         while queue.waiting().await.expect("a length") > 0 {
             assert!(
                 Instant::now() < deadline + Duration::from_secs(60),
