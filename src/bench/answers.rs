@@ -39,6 +39,18 @@ pub(super) fn survey_ref(i: u64) -> SurveyRef {
     }
 }
 
+/// The first benchmark survey of the standard tenant, as stored in `catalog`.
+pub(super) async fn first_survey(
+    catalog: &crate::stores::Catalog,
+) -> Result<std::sync::Arc<crate::domain::Survey>, super::BenchError> {
+    let at = survey_ref(0);
+    catalog
+        .surveys
+        .get(&at.tenant, &at.slug)
+        .await?
+        .ok_or_else(|| super::BenchError::Setup("no benchmark survey".into()))
+}
+
 fn id(text: &str) -> QuestionId {
     QuestionId::parse(text).expect("the bench question ids are valid")
 }

@@ -15,13 +15,7 @@ use crate::worker::mailer::MailerSettings;
 pub(super) async fn run(count: u64, smtp: &str, rate: u32) -> Result<(), BenchError> {
     let dir = Scratch::new();
     let stores = open(&dir, 1).await?;
-    let at = answers::survey_ref(0);
-    let survey = stores
-        .catalog
-        .surveys
-        .get(&at.tenant, &at.slug)
-        .await?
-        .ok_or_else(|| BenchError::Setup("no benchmark survey".into()))?;
+    let survey = answers::first_survey(&stores.catalog).await?;
     let sender = Sender::new(smtp, "Canvass bench <bench@localhost>")
         .map_err(|error| BenchError::Setup(error.to_string()))?;
     eprintln!("adding {count} participants");

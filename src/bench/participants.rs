@@ -13,13 +13,7 @@ use crate::service::participants as service;
 pub(super) async fn run(count: u64) -> Result<(), BenchError> {
     let dir = Scratch::new();
     let stores = open(&dir, 1).await?;
-    let at = answers::survey_ref(0);
-    let survey = stores
-        .catalog
-        .surveys
-        .get(&at.tenant, &at.slug)
-        .await?
-        .ok_or_else(|| BenchError::Setup("no benchmark survey".into()))?;
+    let survey = answers::first_survey(&stores.catalog).await?;
     let mut sheet = String::from("email,first_name,last_name,team\n");
     for n in 0..count {
         let _ = writeln!(

@@ -54,12 +54,7 @@ pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
 pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), BenchError> {
     let stores = Stores::open(local::storage(dir).await?, &Default::default()).await?;
     let at = answers::survey_ref(0);
-    let survey = stores
-        .catalog
-        .surveys
-        .get(&at.tenant, &at.slug)
-        .await?
-        .ok_or_else(|| BenchError::Setup(format!("no benchmark survey in {}", dir.display())))?;
+    let survey = answers::first_survey(&stores.catalog).await?;
     let rows = stores.answering.summaries.read(&at).await?.doc.list_len;
     let options = SheetOptions::default();
     let started = Instant::now();

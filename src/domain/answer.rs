@@ -591,6 +591,27 @@ fn parse(kind: &QuestionKind, posted: &[&str]) -> Result<AnswerValue, AnswerProb
 }
 
 #[cfg(test)]
+impl Answer {
+    /// Answer `reference` to survey `s` of tenant `acme`, given at the epoch, with no values:
+    /// what tests of answers start from before setting what they look at.
+    pub(crate) fn sample(reference: u64) -> Self {
+        Answer {
+            tenant: TenantSlug::parse("acme").expect("a slug"),
+            survey: SurveySlug::parse("s").expect("a slug"),
+            survey_id: Default::default(),
+            survey_version: 1,
+            reference: Reference(reference),
+            submitted_at: time::OffsetDateTime::UNIX_EPOCH,
+            values: Default::default(),
+            hidden: Default::default(),
+            language: None,
+            over_quota: Default::default(),
+            participant: None,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -1005,13 +1026,7 @@ mod tests {
         let back: Answer = serde_json::from_str(&json).expect("deserialises");
         assert_eq!(back, answer);
         let named = Answer {
-            participant: Some(Box::new(crate::domain::participant::Respondent {
-                id: "0123456789abcdef".into(),
-                email: "ann@example.com".into(),
-                first_name: Some("Ann".into()),
-                last_name: None,
-                attributes: [("team".to_owned(), "Sales".to_owned())].into(),
-            })),
+            participant: Some(Box::new(crate::domain::participant::Respondent::ann())),
             ..answer
         };
         let json = serde_json::to_string(&named).expect("serialises");

@@ -490,23 +490,9 @@ mod tests {
 
     #[test]
     fn a_mailing_goes_only_to_those_it_is_for_and_once() {
-        use crate::domain::participant::{Participant, check_list};
+        use crate::domain::participant::Participant;
         let at = OffsetDateTime::UNIX_EPOCH;
-        let given = crate::domain::participant::GivenParticipant {
-            email: "ann@example.com".into(),
-            ..Default::default()
-        };
-        let mut ann = Participant {
-            id: "0123456789abcdef".into(),
-            person: check_list(vec![(1, given)], &[], |_| false)
-                .expect("valid")
-                .remove(0),
-            link: "link".into(),
-            added: at,
-            started: None,
-            finished: None,
-            mail: Default::default(),
-        };
+        let mut ann = Participant::ann(at);
         use MailingKind::{Invitation, Reminder};
         assert!(goes_to(Invitation, "m1", &ann) && !goes_to(Reminder, "m1", &ann));
         ann.mail.invited = Some(at);

@@ -208,6 +208,43 @@ pub struct Respondent {
     pub attributes: BTreeMap<String, String>,
 }
 
+#[cfg(test)]
+impl Participant {
+    /// Ann (ann@example.com), just added at `at`, as the tests of participants and mailings
+    /// start with her.
+    pub(crate) fn ann(at: OffsetDateTime) -> Self {
+        let given = GivenParticipant {
+            email: "ann@example.com".into(),
+            ..Default::default()
+        };
+        Participant {
+            id: "0123456789abcdef".into(),
+            person: check_list(vec![(1, given)], &[], |_| false)
+                .expect("valid")
+                .remove(0),
+            link: "link".into(),
+            added: at,
+            started: None,
+            finished: None,
+            mail: MailTrack::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Respondent {
+    /// Ann of Sales, as the tests of answers and downloads name a participant.
+    pub(crate) fn ann() -> Self {
+        Respondent {
+            id: "0123456789abcdef".into(),
+            email: "ann@example.com".into(),
+            first_name: Some("Ann".into()),
+            last_name: None,
+            attributes: [("team".to_owned(), "Sales".to_owned())].into(),
+        }
+    }
+}
+
 impl Participant {
     /// Them, as an answer of theirs names them.
     pub fn respondent(&self) -> Respondent {
@@ -720,17 +757,7 @@ mod tests {
     #[test]
     fn a_participant_is_added_then_started_then_finished() {
         let at = OffsetDateTime::UNIX_EPOCH;
-        let mut participant = Participant {
-            id: "0123456789abcdef".into(),
-            person: check_list(vec![(1, given("ann@example.com"))], &languages(), |_| false)
-                .expect("valid")
-                .remove(0),
-            link: "link".into(),
-            added: at,
-            started: None,
-            finished: None,
-            mail: MailTrack::default(),
-        };
+        let mut participant = Participant::ann(at);
         assert_eq!(participant.status(), ParticipantStatus::Added);
         participant.mail.invited = Some(at);
         assert_eq!(participant.status(), ParticipantStatus::Invited);

@@ -480,13 +480,7 @@ mod tests {
         );
         assert_eq!(named.columns[6].id, "participant.team");
         let theirs = Answer {
-            participant: Some(Box::new(crate::domain::participant::Respondent {
-                id: "0123456789abcdef".into(),
-                email: "ann@example.com".into(),
-                first_name: Some("Ann".into()),
-                last_name: None,
-                attributes: [("team".to_owned(), "Sales".to_owned())].into(),
-            })),
+            participant: Some(Box::new(crate::domain::participant::Respondent::ann())),
             ..answer.clone()
         };
         assert_eq!(

@@ -311,17 +311,8 @@ mod tests {
 
     fn answer(reference: u64, place: &str) -> Answer {
         Answer {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            survey: SurveySlug::parse("s").expect("a slug"),
-            survey_id: Default::default(),
-            survey_version: 1,
-            reference: Reference(reference),
-            submitted_at: time::OffsetDateTime::UNIX_EPOCH,
             values: [(id("place"), AnswerValue::Choice(place.into()))].into(),
-            hidden: Default::default(),
-            language: None,
-            over_quota: Default::default(),
-            participant: None,
+            ..Answer::sample(reference)
         }
     }
 

@@ -352,22 +352,13 @@ impl SummaryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Answer, Reference, SurveySlug, TenantSlug};
+    use crate::domain::Answer;
 
     fn submitted(reference: u64, at: &str) -> Answer {
         Answer {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            survey: SurveySlug::parse("s").expect("a slug"),
-            survey_id: Default::default(),
-            survey_version: 1,
-            reference: Reference(reference),
             submitted_at: OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
                 .expect("a time"),
-            values: Default::default(),
-            hidden: Default::default(),
-            language: None,
-            over_quota: Default::default(),
-            participant: None,
+            ..Answer::sample(reference)
         }
     }
 

@@ -11,7 +11,7 @@ use actix_web::http::header::{self, CacheControl, CacheDirective};
 use actix_web::{HttpResponse, web};
 use sha2::{Digest, Sha256};
 
-use super::WebError;
+use super::{Reply, WebError};
 
 /// One static file.
 struct Asset {
@@ -97,7 +97,7 @@ const A_YEAR: u32 = 365 * 24 * 60 * 60;
 
 /// Serves a static file: by its hashed name, to be kept for ever; by its plain name (links
 /// made by hand), to be checked again each time. Anything else is a 404.
-pub async fn serve(file: web::Path<String>) -> Result<HttpResponse, WebError> {
+pub async fn serve(file: web::Path<String>) -> Reply {
     let requested = file.as_str();
     let (asset, immutable) = match ASSETS.iter().find(|a| a.hashed == requested) {
         Some(asset) => (asset, true),

@@ -92,7 +92,7 @@ pub fn of_request(request: &HttpRequest, state: &AppState) -> String {
     of(
         request.peer_addr(),
         request.headers(),
-        &state.trusted_proxies,
+        &state.settings.trusted_proxies,
     )
 }
 
@@ -100,7 +100,7 @@ pub fn of_request(request: &HttpRequest, state: &AppState) -> String {
 pub fn of_service_request(request: &ServiceRequest) -> String {
     let trusted = request
         .app_data::<actix_web::web::Data<AppState>>()
-        .map(|state| state.trusted_proxies.clone())
+        .map(|state| state.settings.trusted_proxies.clone())
         .unwrap_or_default();
     of(request.peer_addr(), request.headers(), &trusted)
 }

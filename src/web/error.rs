@@ -10,6 +10,10 @@ use crate::domain::member::Role;
 use crate::service::StoreError;
 use crate::telemetry::error_chain;
 
+/// What a handler answers: a page or a document, or an error that `WebError` maps to its
+/// response in one place.
+pub type Reply = Result<HttpResponse, WebError>;
+
 /// Everything a handler can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum WebError {

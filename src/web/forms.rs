@@ -9,9 +9,9 @@ use super::{AppState, WebError};
 /// Reads the body, refusing it with 413 once it passes the size limit and with 408 once it
 /// takes longer than the time limit.
 pub async fn read_body(payload: web::Payload, state: &AppState) -> Result<web::Bytes, WebError> {
-    let limit = state.max_body_bytes;
+    let limit = state.settings.max_body_bytes;
     let read = payload.to_bytes_limited(limit);
-    match tokio::time::timeout(state.body_timeout, read).await {
+    match tokio::time::timeout(state.settings.body_timeout, read).await {
         Err(_) => Err(WebError::RequestTimeout),
         Ok(Ok(Ok(body))) => Ok(body),
         Ok(Ok(Err(error))) => Err(WebError::BadRequest(format!(

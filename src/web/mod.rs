@@ -21,7 +21,7 @@ pub mod route_table;
 mod tenant;
 mod upload;
 
-pub use error::WebError;
+pub use error::{Reply, WebError};
 pub use render::{render, render_with_status};
 
 use actix_web::web::{self, ServiceConfig};
@@ -86,24 +86,8 @@ impl Default for WebSettings {
 pub struct AppState {
     /// The application's use cases.
     pub app: crate::service::App,
-    /// Largest request body accepted.
-    pub max_body_bytes: usize,
-    /// Longest wait for a request body to arrive.
-    pub body_timeout: std::time::Duration,
-    /// Proxies whose `X-Forwarded-For` is believed.
-    pub trusted_proxies: Vec<ipnet::IpNet>,
-    /// Hosts a tenant's own export database may be on.
-    pub export_hosts: crate::outbound::AllowedHosts,
-    /// Hosts webhooks may reach over plain http and on any address.
-    pub webhook_hosts: crate::outbound::AllowedHosts,
-    /// Whether the operator set up a server-wide export database.
-    pub server_exports: bool,
-    /// The site's address as respondents reach it, if the operator set it.
-    pub public_url: Option<String>,
-    /// Whether email is set up.
-    mail: bool,
-    /// Hosts identity providers may be on over plain http and on any address.
-    pub sso_hosts: crate::outbound::AllowedHosts,
+    /// How the operator set the web side up.
+    pub settings: WebSettings,
     /// Whether this process should get new requests (`/readyz`).
     pub readiness: std::sync::Arc<health::Readiness>,
     /// What anonymous clients may make the site store, per client.
@@ -119,7 +103,10 @@ impl AppState {
     /// when email is set up. Never taken from a request's headers, which a client chooses:
     /// without it, email that carries links (resets, invitations) is not sent.
     pub fn mail_links(&self) -> Option<&str> {
-        self.public_url.as_deref().filter(|_| self.mail)
+        self.settings
+            .public_url
+            .as_deref()
+            .filter(|_| self.settings.mail)
     }
 
     /// Whether invitations and reset links are emailed (email is set up and the site's
@@ -132,15 +119,6 @@ impl AppState {
     pub fn new(app: crate::service::App, settings: WebSettings) -> Self {
         Self {
             app,
-            max_body_bytes: settings.max_body_bytes,
-            body_timeout: settings.body_timeout,
-            trusted_proxies: settings.trusted_proxies,
-            export_hosts: settings.export_hosts,
-            webhook_hosts: settings.webhook_hosts,
-            server_exports: settings.server_exports,
-            public_url: settings.public_url,
-            mail: settings.mail,
-            sso_hosts: settings.sso_hosts,
             readiness: std::sync::Arc::default(),
             client_limits: std::sync::Arc::default(),
             funnel: std::sync::Arc::default(),
@@ -148,13 +126,14 @@ impl AppState {
                 settings.upload_max_bytes,
                 settings.upload_concurrency,
             ),
+            settings,
         }
     }
 
     /// The site's address as respondents reach it: the operator's setting, else the scheme and
     /// `Host` of this request (what the owner's browser reached).
     pub fn site_url(&self, request: &actix_web::HttpRequest) -> String {
-        if let Some(url) = &self.public_url {
+        if let Some(url) = &self.settings.public_url {
             return url.clone();
         }
         let host = request
@@ -171,7 +150,7 @@ impl AppState {
 
     /// The scheme the client used, believing only trusted proxies' headers.
     pub fn scheme(&self, request: &actix_web::HttpRequest) -> &'static str {
-        client::scheme(request, &self.trusted_proxies)
+        client::scheme(request, &self.settings.trusted_proxies)
     }
 
     /// A survey's public address, as owners share it.

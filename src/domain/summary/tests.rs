@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use time::OffsetDateTime;
 
 use super::*;
-use crate::domain::{Reference, SurveySlug, TenantSlug};
+use crate::domain::Reference;
 
 fn id(text: &str) -> QuestionId {
     QuestionId::parse(text).expect("an id")
@@ -15,17 +15,8 @@ fn id(text: &str) -> QuestionId {
 
 fn answer(values: Vec<(&str, AnswerValue)>) -> Answer {
     Answer {
-        tenant: TenantSlug::parse("acme").expect("a slug"),
-        survey: SurveySlug::parse("s").expect("a slug"),
-        survey_id: crate::domain::SurveyId::default(),
-        survey_version: 1,
-        reference: Reference(1),
-        submitted_at: OffsetDateTime::UNIX_EPOCH,
         values: values.into_iter().map(|(q, v)| (id(q), v)).collect(),
-        hidden: Default::default(),
-        language: None,
-        over_quota: Default::default(),
-        participant: None,
+        ..Answer::sample(1)
     }
 }
 

@@ -38,7 +38,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
                 .await
                 .map_err(|error| ApiError::BadRequest(error.to_string()))?;
             let read = payload.to_bytes_limited(MAX_API_BODY);
-            let body = match tokio::time::timeout(state.body_timeout, read).await {
+            let body = match tokio::time::timeout(state.settings.body_timeout, read).await {
                 Err(_) => return Err(ApiError::Timeout),
                 Ok(Err(_)) => {
                     return Err(ApiError::TooLarge {

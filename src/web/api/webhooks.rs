@@ -86,7 +86,7 @@ pub async fn create(
     let (endpoint, secret) = service::add(
         &state.app,
         caller.actor(),
-        &state.webhook_hosts,
+        &state.settings.webhook_hosts,
         &body.0.url,
     )
     .await?

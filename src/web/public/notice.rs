@@ -4,13 +4,12 @@
 
 use std::sync::Arc;
 
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
 use crate::domain::{Survey, Tenant};
 use crate::i18n::Words;
-use crate::web::{WebError, render_with_status};
+use crate::web::{Reply, render_with_status};
 
 /// A message page of the respondent's site: what happened, and where to go next.
 #[derive(Template)]
@@ -34,7 +33,7 @@ pub(super) fn notice(
     words: &Words,
     (heading, message): (String, String),
     next: Option<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let page = NoticePage {
         title: survey
             .text_in(words.lang(), "title", &survey.title)

@@ -13,7 +13,7 @@ use super::reach::survey_named;
 use crate::domain::participant::Participant;
 use crate::domain::{Survey, Tenant};
 use crate::i18n::Words;
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, Reply, WebError, render_with_status};
 
 #[derive(Template)]
 #[template(path = "public/opt-out.html")]
@@ -51,7 +51,7 @@ fn page(
     request: &HttpRequest,
     (tenant, survey, words): (Arc<Tenant>, &Survey, Words),
     done: bool,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let name = tenant.name.clone();
     let (heading, message) = match done {
         true => ("opted-out-title", "opted-out-message"),
@@ -76,7 +76,7 @@ pub async fn ask(
     state: web::Data<AppState>,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     answer(&state, &request, path.into_inner(), false).await
 }
 
@@ -85,7 +85,7 @@ pub async fn confirm(
     state: web::Data<AppState>,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     answer(&state, &request, path.into_inner(), true).await
 }
 
@@ -95,7 +95,7 @@ async fn answer(
     request: &HttpRequest,
     path: (String, String, String),
     opting_out: bool,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, survey, participant, words) = match participant_of(state, request, path).await? {
         Ok(found) => found,
         Err(page) => return Ok(page),

@@ -21,7 +21,7 @@ use crate::domain::progress::ResumeId;
 use crate::domain::{Reference, Survey, Tenant, thanks_signature, thanks_signed};
 use crate::i18n::Words;
 use crate::service::answering::{self, Submitted};
-use crate::web::{AppState, WebError, render, render_with_status};
+use crate::web::{AppState, Reply, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "public/tenant.html")]
@@ -62,7 +62,7 @@ pub async fn tenant(
     request: HttpRequest,
     path: web::Path<String>,
     query: web::Query<PageQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     // A tenant of another region lists its surveys at home.
     if let Some(home) = home_elsewhere(&state, &path).await? {
         return Err(WebError::Elsewhere(format!("{home}{}", request.uri())));
@@ -104,7 +104,7 @@ pub async fn form(
     state: web::Data<AppState>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
@@ -123,7 +123,7 @@ pub async fn submit(
     request: HttpRequest,
     path: web::Path<(String, String)>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
@@ -268,7 +268,7 @@ pub async fn thanks(
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
     query: web::Query<ThanksQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, survey) = survey_named(&state, &request, &path.0, &path.1).await?;
     let reference = path
         .2

@@ -13,7 +13,7 @@ use crate::domain::participant::Participant;
 use crate::domain::{Reference, Survey, Tenant};
 use crate::i18n::Words;
 use crate::service::answering;
-use crate::web::{AppState, WebError};
+use crate::web::{AppState, Reply, WebError};
 
 /// Who a form is answered by, as a page sees it.
 pub(super) enum Admission {
@@ -27,11 +27,7 @@ pub(super) enum Admission {
 }
 
 /// The page of a survey by invitation reached without a personal link (403).
-pub(super) fn by_invitation(
-    tenant: Arc<Tenant>,
-    survey: &Survey,
-    words: &Words,
-) -> Result<HttpResponse, WebError> {
+pub(super) fn by_invitation(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Reply {
     let said = (
         words.t("invitation-only-title"),
         words.t("invitation-only-message"),
@@ -40,7 +36,7 @@ pub(super) fn by_invitation(
 }
 
 /// The page of a personal link that answered already (410).
-fn answered(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Result<HttpResponse, WebError> {
+fn answered(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Reply {
     let said = (
         words.t("link-answered-title"),
         words.t("link-answered-message"),
@@ -49,11 +45,7 @@ fn answered(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Result<HttpR
 }
 
 /// The page of a link that is no participant's of this survey (404).
-pub(super) fn unknown(
-    tenant: Arc<Tenant>,
-    survey: &Survey,
-    words: &Words,
-) -> Result<HttpResponse, WebError> {
+pub(super) fn unknown(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Reply {
     let said = (
         words.t("link-unknown-title"),
         words.t("link-unknown-message"),
@@ -97,7 +89,7 @@ pub(super) fn link_answered(
     survey: &Survey,
     words: &Words,
     participant: &Participant,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let theirs = participant.person.language.as_ref();
     let words = theirs.map_or_else(|| words.clone(), |tag| Words::for_tag(tag.as_str()));
     answered(tenant, survey, &words)
@@ -108,7 +100,7 @@ pub async fn form(
     state: web::Data<AppState>,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, survey, link) = path.into_inner();
     let (tenant, survey) = match reach(&state, &request, &tenant, &survey).await? {
         Reached::Open(tenant, survey) => (tenant, survey),

@@ -3,14 +3,13 @@
 
 use std::sync::Arc;
 
-use actix_web::HttpResponse;
 use askama::Template;
 
 use crate::domain::markdown;
 use crate::domain::quota::Quota;
 use crate::domain::{Survey, Tenant};
 use crate::i18n::Words;
-use crate::web::{WebError, render};
+use crate::web::{Reply, render};
 
 /// The page of a respondent a full quota ended.
 #[derive(Template)]
@@ -25,12 +24,7 @@ struct EndedPage {
 }
 
 /// The page that ends a respondent `quota` is full for, in their language.
-pub(super) fn ended(
-    tenant: Arc<Tenant>,
-    survey: &Survey,
-    words: &Words,
-    quota: &Quota,
-) -> Result<HttpResponse, WebError> {
+pub(super) fn ended(tenant: Arc<Tenant>, survey: &Survey, words: &Words, quota: &Quota) -> Reply {
     let language = words.lang();
     let message = match &quota.message {
         Some(text) => {

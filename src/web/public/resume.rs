@@ -23,7 +23,7 @@ use crate::i18n::Words;
 use crate::mail::Mail;
 use crate::service::answering;
 use crate::service::answering::SaveError;
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, Reply, WebError, render_with_status};
 
 /// The page a save leads to: the link, until when it works, and the offer to email it.
 #[derive(Template)]
@@ -57,7 +57,7 @@ fn date_in(words: &Words, at: OffsetDateTime) -> String {
 }
 
 /// The 410 page of a link that no longer works, with a way to start again.
-fn gone(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Result<HttpResponse, WebError> {
+fn gone(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Reply {
     let start = (
         format!(
             "{}{}",
@@ -103,7 +103,7 @@ fn too_many(
     words: &Words,
     heading: String,
     wait: Option<std::time::Duration>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let said = (heading, words.n("save-too-many", "minutes", minutes(wait)));
     notice(
         StatusCode::TOO_MANY_REQUESTS,
@@ -123,7 +123,7 @@ pub(super) async fn save(
     (tenant, survey): (Arc<Tenant>, Arc<Survey>),
     words: &Words,
     posted: &PostedForm,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     if !survey.offers_resume() {
         return Err(WebError::BadRequest(words.t("save-not-offered")));
     }
@@ -186,7 +186,7 @@ pub async fn saved(
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
     query: web::Query<SavedQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
@@ -251,7 +251,7 @@ pub async fn email(
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let body = super::read_body(payload, &state).await?;
     let typed = crate::web::forms::parse_pairs(&body)?
         .into_iter()
@@ -329,7 +329,7 @@ pub async fn resume(
     state: web::Data<AppState>,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),

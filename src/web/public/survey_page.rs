@@ -5,7 +5,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
@@ -18,7 +17,7 @@ use crate::domain::{
     FieldErrors, QuestionId, QuestionKind, RawAnswers, Reference, Survey, Target, Tenant, recall,
 };
 use crate::i18n::Words;
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, Reply, render};
 
 /// Where a survey form posts and what it carries besides the answers: the respondent's
 /// signed token, or, in an owner's preview, the session's CSRF token.
@@ -361,7 +360,7 @@ pub(super) async fn fresh_form(
     (tenant, survey): (Arc<Tenant>, Arc<Survey>),
     words: Words,
     (participant, pinned): (Option<Participant>, Option<Reference>),
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let filed = survey.survey_ref();
     state.funnel.opened(&filed);
     // A personal link whose answer is being sent (or was cut off) is that answer's form.

@@ -100,7 +100,7 @@ pub(crate) async fn read(
         let body = form::read_body(payload, state).await?;
         return Ok((form::parse(&body)?, Files::none()));
     }
-    let time = state.body_timeout * UPLOAD_TIME_FACTOR;
+    let time = state.settings.body_timeout * UPLOAD_TIME_FACTOR;
     tokio::time::timeout(time, read_multipart(request, payload, state, survey))
         .await
         .map_err(|_| WebError::RequestTimeout)?
@@ -176,12 +176,12 @@ async fn read_multipart(
             });
             continue;
         }
-        let room = state.max_body_bytes.saturating_sub(text_bytes);
+        let room = state.settings.max_body_bytes.saturating_sub(text_bytes);
         let bytes = match part.bytes(room).await {
             Ok(read) => read.map_err(|_| refused())?,
             Err(_) => {
                 return Err(WebError::PayloadTooLarge {
-                    limit: state.max_body_bytes,
+                    limit: state.settings.max_body_bytes,
                 });
             }
         };

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::notice;
@@ -14,7 +14,7 @@ use crate::domain::member::{Notify, Role};
 use crate::service::accounts::{self, PasswordChange};
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, Reply, WebError, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/account.html")]
@@ -51,7 +51,7 @@ pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let mut account = page(&state, &signed_in).await?;
     account.notice = notice::take(&request, &state);
     notice::render_once(&account, account.notice.is_some())
@@ -62,7 +62,7 @@ pub async fn save_notify(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let notify = field(&form, "notify")
         .and_then(Notify::parse)
@@ -85,7 +85,7 @@ pub async fn change_password(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let current = field(&form, "current").unwrap_or("").to_owned();
     let new = field(&form, "password").unwrap_or("").to_owned();

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpResponse, web};
+use actix_web::web;
 use askama::Template;
 use serde::Deserialize;
 
@@ -12,7 +12,7 @@ use crate::domain::member::Role;
 use crate::domain::{Tenant, Zone};
 use crate::web::api::checked_token;
 use crate::web::roles::Owner;
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, Reply, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/audit.html")]
@@ -39,7 +39,7 @@ pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     query: web::Query<AuditQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let token = checked_token(query.into_inner().page).map_err(WebError::BadRequest)?;
     let later = token.is_some();
     let page = crate::service::audit::page(&state.app, &signed_in.tenant.slug, token).await?;

@@ -20,7 +20,7 @@ use crate::service::accounts::{self, SignIn, SignedUp};
 use crate::web::client;
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, Reply, WebError, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/sign-up.html")]
@@ -78,7 +78,7 @@ pub(super) fn page_with_token(
     status: StatusCode,
     csrf: &str,
     template: &impl Template,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let mut response = render_with_status(status, template)?;
     response
         .add_cookie(&form_token_cookie(request, csrf))
@@ -87,10 +87,7 @@ pub(super) fn page_with_token(
 }
 
 /// `GET /tenant/sign-up`
-pub async fn sign_up_form(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-) -> Result<HttpResponse, WebError> {
+pub async fn sign_up_form(request: HttpRequest, state: web::Data<AppState>) -> Reply {
     let csrf = new_form_token();
     let page = SignUpPage {
         csrf: csrf.clone(),
@@ -110,7 +107,7 @@ pub async fn sign_up(
     request: HttpRequest,
     state: web::Data<AppState>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let get = |name| field(&form, name).unwrap_or("").trim().to_owned();
     let (name, email_text, password) = (
@@ -247,7 +244,7 @@ pub async fn address(
     request: HttpRequest,
     state: web::Data<AppState>,
     query: web::Query<AddressQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let name: String = query.name.chars().take(100).collect();
     let slug = slugify(&name).unwrap_or_default();
     let taken = taken(&state, &slug).await?;
@@ -265,7 +262,7 @@ pub(super) async fn start_session(
     state: &AppState,
     account: Account,
     welcome: Option<&str>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let session = accounts::start_session(&state.app, account).await?;
     let mut response = match welcome {
         Some(text) => notice::redirect(state, "/tenant", text),
@@ -280,10 +277,7 @@ pub(super) async fn start_session(
 }
 
 /// `GET /tenant/sign-in`
-pub async fn sign_in_form(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-) -> Result<HttpResponse, WebError> {
+pub async fn sign_in_form(request: HttpRequest, state: web::Data<AppState>) -> Reply {
     let csrf = new_form_token();
     let page = SignInPage {
         csrf: csrf.clone(),
@@ -300,7 +294,7 @@ pub async fn sign_in(
     request: HttpRequest,
     state: web::Data<AppState>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let password = field(&form, "password").unwrap_or("").to_owned();
@@ -341,7 +335,7 @@ pub async fn sign_out(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     signed_in.checked_form(payload, &state).await?;
     if let Some(id) = session_id(&request, &state) {
         accounts::end_session(&state.app, &id).await?;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::notice;
@@ -14,7 +14,7 @@ use time::OffsetDateTime;
 use crate::domain::{Survey, SurveyState, Tenant};
 use crate::service::{results, surveys};
 use crate::telemetry::error_chain;
-use crate::web::{AppState, WebError};
+use crate::web::{AppState, Reply};
 
 struct Row {
     survey: Arc<Survey>,
@@ -85,7 +85,7 @@ pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let tenant = &signed_in.tenant.slug;
     let zone = signed_in.tenant.zone();
     let now = OffsetDateTime::now_utc();

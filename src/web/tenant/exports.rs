@@ -14,7 +14,7 @@ use crate::export::SheetFormat;
 use crate::service::responses::{ExportJob, ExportStatus};
 use crate::web::download::{DownloadQuery, download};
 use crate::web::roles::{Editor, Viewer};
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, Reply, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/export.html")]
@@ -28,10 +28,7 @@ struct ExportPage {
 }
 
 /// `POST /tenant/surveys/{slug}/exports`
-pub async fn request(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn request(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, _) = posted.parts();
     let job = responses::request_export(&state.app, signed_in.actor(), &survey).await?;
     Ok(HttpResponse::SeeOther()
@@ -44,7 +41,7 @@ pub async fn status(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     id: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let job = crate::service::responses::export_job(&state.app, &signed_in.tenant.slug, &id)
         .await?
         .ok_or(WebError::NotFound)?;
@@ -70,7 +67,7 @@ pub async fn download_responses(
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
     let survey = own_survey(&state, &signed_in, &slug).await?;

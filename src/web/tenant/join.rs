@@ -2,7 +2,7 @@
 //! asks for a password; posting it makes the account and the membership and signs in.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::auth::{SSO_REQUIRED, page_with_token, start_session};
@@ -10,7 +10,7 @@ use super::session::{new_form_token, read_public_form};
 use crate::domain::member::Invitation;
 use crate::service::accounts::{self, Joined};
 use crate::web::forms::field;
-use crate::web::{AppState, WebError};
+use crate::web::{AppState, Reply, WebError};
 
 #[derive(Template)]
 #[template(path = "tenant/join.html")]
@@ -39,7 +39,7 @@ pub async fn show(
     request: HttpRequest,
     state: web::Data<AppState>,
     token: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (tenant, invitation) = accounts::invitation(&state.app, &token)
         .await?
         .ok_or_else(gone)?;
@@ -64,7 +64,7 @@ pub async fn accept(
     state: web::Data<AppState>,
     token: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let (tenant, invitation) = accounts::invitation(&state.app, &token)
         .await?

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::notice;
@@ -13,7 +13,7 @@ use crate::domain::member::Role;
 use crate::service::api_keys::{self, ApiKeyRecord};
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, Reply, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/api-keys.html")]
@@ -58,7 +58,7 @@ pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let mut keys = page(&state, &signed_in, None).await?;
     keys.notice = notice::take(&request, &state);
     notice::render_once(&keys, keys.notice.is_some())
@@ -69,7 +69,7 @@ pub async fn create(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let label = field(&form, "label").unwrap_or("").trim();
     let label = if label.is_empty() {
@@ -108,7 +108,7 @@ pub async fn confirm_revoke(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     id: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let key = own_key(&state, &signed_in, &id).await?;
     render(&RevokePage {
         csrf: signed_in.session.csrf.clone(),
@@ -123,7 +123,7 @@ pub async fn revoke(
     signed_in: AtLeast<Viewer>,
     id: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     signed_in.checked_form(payload, &state).await?;
     let key = own_key(&state, &signed_in, &id).await?;
     if !api_keys::revoke(&state.app, signed_in.actor(), &key).await? {

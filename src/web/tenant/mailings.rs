@@ -7,7 +7,7 @@ use crate::web::tenant::survey_form::SurveyForm;
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template as Page;
 use serde::Deserialize;
 
@@ -26,7 +26,7 @@ use crate::service::mailings as service;
 use crate::service::participants::Totals;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, Reply, WebError, render_with_status};
 
 /// A template as the editor shows it: as saved (or built in), or as typed with its problem.
 struct TemplateEditor {
@@ -174,7 +174,7 @@ pub async fn show(
     request: HttpRequest,
     slug: web::Path<String>,
     query: web::Query<LanguageQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let language = language_of(&survey, query.language.as_deref());
     let mut shown = page(&state, &signed_in, survey, language).await?;
@@ -189,6 +189,7 @@ async fn sample(state: &AppState, survey: &Survey) -> Result<Values, WebError> {
     let url = format!(
         "{}/s/{}/{}",
         state
+            .settings
             .public_url
             .as_deref()
             .unwrap_or("http://localhost:8080"),
@@ -220,10 +221,7 @@ fn kind_of(form: &[(String, String)]) -> Result<MailingKind, WebError> {
 
 /// `POST /tenant/surveys/{slug}/mailings/template`: saves a template, or previews it as
 /// typed (`do=preview`).
-pub async fn save_template(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn save_template(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let kind = kind_of(&form)?;
     let language = language_of(&survey, field(&form, "language"));
@@ -262,10 +260,7 @@ pub async fn save_template(
 }
 
 /// `POST /tenant/surveys/{slug}/mailings/send`: starts a mailing of `kind`.
-pub async fn send(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn send(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let kind = kind_of(&form)?;
     let mail = state.mail_links().is_some();

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 use time::OffsetDateTime;
 
@@ -16,7 +16,7 @@ use crate::domain::member::{Invitation, Member, MemberError, Role};
 use crate::service::members;
 use crate::web::forms::field;
 use crate::web::roles::Owner;
-use crate::web::{AppState, WebError, render, render_with_status};
+use crate::web::{AppState, Reply, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/members.html")]
@@ -74,7 +74,7 @@ pub async fn confirm_remove(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     query: web::Query<Named>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let email = Email::parse(&query.email).ok_or(WebError::NotFound)?;
     let member = match members::removable(&state.app, &signed_in.tenant, &email).await? {
         Ok(member) => member,
@@ -123,7 +123,7 @@ pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let mut members = page(&state, &signed_in).await?;
     members.notice = notice::take(&request, &state);
     notice::render_once(&members, members.notice.is_some())
@@ -135,7 +135,7 @@ pub async fn invite(
     signed_in: AtLeast<Owner>,
     request: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let role = field(&form, "role").and_then(Role::parse);
@@ -199,7 +199,7 @@ pub async fn set_role(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let email = named(&form)?;
     let role = field(&form, "role")
@@ -233,7 +233,7 @@ pub async fn remove(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let email = named(&form)?;
     let removed = members::remove(&state.app, signed_in.actor(), &signed_in.tenant, &email).await?;
@@ -259,7 +259,7 @@ pub async fn withdraw(
     signed_in: AtLeast<Owner>,
     id: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     signed_in.checked_form(payload, &state).await?;
     let invitation = members::withdraw(&state.app, signed_in.actor(), &signed_in.tenant, &id)
         .await?

@@ -7,7 +7,7 @@ use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse};
 
 use super::session::{seal, unseal};
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, Reply, render};
 
 const NOTICE_COOKIE: &str = "canvass_notice";
 
@@ -39,7 +39,7 @@ pub fn clear(response: &mut HttpResponse) {
 }
 
 /// Renders a page that shows this request's notice (`shown`), clearing it so it shows once.
-pub fn render_once(page: &impl askama::Template, shown: bool) -> Result<HttpResponse, WebError> {
+pub fn render_once(page: &impl askama::Template, shown: bool) -> Reply {
     let mut response = render(page)?;
     if shown {
         clear(&mut response);

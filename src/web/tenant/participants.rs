@@ -25,7 +25,7 @@ use crate::service::participants::{self as service, Refusal};
 use crate::web::download::attachment;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, WebError, render_with_status, upload};
+use crate::web::{AppState, Reply, WebError, render_with_status, upload};
 
 /// Largest participants sheet imported (100,000 rows of a few columns fit).
 pub const MAX_SHEET_BYTES: usize = 20 * 1024 * 1024;
@@ -198,7 +198,7 @@ pub async fn show(
     request: HttpRequest,
     slug: web::Path<String>,
     query: web::Query<ListQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut shown = page(&state, &request, &signed_in, survey, &query).await?;
     shown.notice = notice::take(&request, &state);
@@ -210,7 +210,7 @@ pub async fn add(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
     let given = GivenParticipant {
@@ -278,7 +278,7 @@ pub async fn import(
     request: HttpRequest,
     slug: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let sent = upload::read(&request, payload, "sheet", MAX_SHEET_BYTES, 4).await?;
     signed_in.check_csrf(sent.field("csrf"))?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
@@ -370,7 +370,7 @@ pub async fn confirm(
     posted: SurveyForm<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (signed_in, survey, _) = posted.parts();
     let (_, held) = path.into_inner();
     let Some(result) = service::add_held_sheet(&state.app, &survey, &held).await? else {
@@ -394,7 +394,7 @@ pub async fn remove(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
     path: web::Path<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (_, survey, _) = posted.parts();
     let (_, id) = path.into_inner();
     match service::remove(&state.app, &survey, &id).await? {
@@ -412,7 +412,7 @@ pub async fn access(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let access = match field(&form, "access") {
         Some("invitation") => Access::Invitation,
@@ -445,10 +445,7 @@ pub async fn access(
 
 /// `POST /tenant/surveys/{slug}/participants/segments`: the attributes answers are divided
 /// by, each value a segment.
-pub async fn segments(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn segments(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (_, survey, form) = posted.parts();
     let picked: Vec<String> = form
         .iter()
@@ -588,7 +585,7 @@ pub async fn show_one(
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (slug, id) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
     render_with_status(
@@ -603,7 +600,7 @@ pub async fn edit(
     posted: SurveyForm<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let (_, id) = path.into_inner();
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
@@ -633,7 +630,7 @@ pub async fn download(
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (slug, format) = path.into_inner();
     let format = match format.as_str() {
         "csv" => SheetFormat::Csv,

@@ -3,7 +3,7 @@
 //! sets the new password and ends every other session of the member.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::auth::{page_with_token, start_session};
@@ -11,7 +11,7 @@ use super::session::{new_form_token, read_public_form};
 use crate::domain::account::Email;
 use crate::service::accounts::{self, Reset};
 use crate::web::forms::field;
-use crate::web::{AppState, WebError};
+use crate::web::{AppState, Reply, WebError};
 
 #[derive(Template)]
 #[template(path = "tenant/forgot-password.html")]
@@ -25,10 +25,7 @@ struct ForgotPage {
 }
 
 /// `GET /tenant/forgot-password`
-pub async fn forgot_form(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-) -> Result<HttpResponse, WebError> {
+pub async fn forgot_form(request: HttpRequest, state: web::Data<AppState>) -> Reply {
     let csrf = new_form_token();
     let page = ForgotPage {
         csrf: csrf.clone(),
@@ -45,7 +42,7 @@ pub async fn forgot(
     request: HttpRequest,
     state: web::Data<AppState>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     if let Some(site) = state.mail_links() {
@@ -83,7 +80,7 @@ pub async fn reset_form(
     request: HttpRequest,
     state: web::Data<AppState>,
     token: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let email = accounts::reset_email(&state.app, &token)
         .await?
         .ok_or_else(expired)?;
@@ -104,7 +101,7 @@ pub async fn reset(
     state: web::Data<AppState>,
     token: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let password = field(&form, "password").unwrap_or("").to_owned();
     let account = match accounts::reset_password(&state.app, &token, password).await? {

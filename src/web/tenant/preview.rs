@@ -3,7 +3,7 @@
 //! stores nothing: the last page ends on a page saying the answers would now be sent.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::own_survey;
@@ -15,7 +15,7 @@ use crate::web::public::{
     words_for,
 };
 use crate::web::roles::Editor;
-use crate::web::{AppState, WebError, render, render_with_status};
+use crate::web::{AppState, Reply, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/preview-done.html")]
@@ -56,7 +56,7 @@ pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let form = context(&request, &state, &signed_in, &survey);
     render(&SurveyPage::first(signed_in.tenant.clone(), survey, &form))
@@ -69,7 +69,7 @@ pub async fn answer(
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let (mut posted, files) = read_answers(&request, payload, &state, &survey).await?;
     signed_in.check_csrf(Some(&posted.csrf))?;

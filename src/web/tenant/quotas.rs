@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::notice;
@@ -22,7 +22,7 @@ use crate::domain::quota::{Quota, WhenFull};
 use crate::service::surveys as service;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, Reply, WebError, render_with_status};
 
 /// A choice question a quota can be for, with the answers it offers.
 struct ChoiceQuestion {
@@ -185,7 +185,7 @@ pub async fn show(
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     slug: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut shown = page(&state, &signed_in, survey).await?;
     shown.notice = notice::take(&request, &state);
@@ -269,10 +269,7 @@ struct RemovePage {
 
 /// `POST /tenant/surveys/{slug}/quotas`: saves (`action=save`) or removes (`action=remove`,
 /// asked first, then `confirm=yes`) the quota named by `quota` (empty: a new one).
-pub async fn save(
-    state: web::Data<AppState>,
-    sent: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn save(state: web::Data<AppState>, sent: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = sent.parts();
     let named = field(&form, "quota").unwrap_or("").trim();
     let current = survey
@@ -359,7 +356,7 @@ async fn refused(
     survey: Arc<Survey>,
     mut shown: QuotaForm,
     errors: BTreeMap<String, String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let mut page = page(state, signed_in, survey).await?;
     page.problem = errors.get("quotas").cloned();
     shown.errors = errors;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde::Deserialize;
 use time::OffsetDateTime;
@@ -17,7 +17,7 @@ use crate::domain::summary::{QuestionReport, Stats, median, nps_groups};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
 use crate::service::results::{self, Asked, DateRange, Filter, MAX_SEARCH_CHARS};
 use crate::web::roles::Viewer;
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, Reply, WebError, render};
 
 struct QuestionView {
     number: usize,
@@ -147,7 +147,7 @@ pub async fn summary(
     signed_in: AtLeast<Viewer>,
     slug: web::Path<String>,
     query: web::Query<SegmentQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let (segment, segment_error) = match SegmentId::asked(query.segment.as_deref(), &survey) {
         Ok(segment) => (segment, None),
@@ -179,7 +179,7 @@ pub async fn summary(
             report: question.clone(),
         })
         .collect();
-    let exports = state.server_exports
+    let exports = state.settings.server_exports
         || crate::service::settings::read(&state.app, &signed_in.tenant.slug)
             .await?
             .export_database_url
@@ -353,7 +353,7 @@ pub async fn responses(
     signed_in: AtLeast<Viewer>,
     slug: web::Path<String>,
     query: web::Query<PageQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let (from, to) = (
         query.from.as_deref().map(str::trim),
@@ -544,7 +544,7 @@ pub async fn response(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (slug, n) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let (answer, total) = results::response_at(&state.app, &survey, n)
@@ -559,7 +559,7 @@ pub async fn file(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (slug, reference, question) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let reference = Reference(reference);
@@ -586,7 +586,7 @@ pub async fn response_by_reference(
     state: web::Data<AppState>,
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (slug, reference) = path.into_inner();
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let answer = results::response(&state.app, &survey, Reference(reference))

@@ -21,7 +21,7 @@ use crate::domain::{Tenant, Zone};
 use crate::service::settings::{self as service, LogoChange, masked};
 use crate::sso::SsoSettings;
 use crate::web::forms::field;
-use crate::web::{AppState, WebError, render, render_with_status};
+use crate::web::{AppState, Reply, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/settings.html")]
@@ -61,11 +61,12 @@ pub(super) async fn page(state: &AppState, signed_in: &SignedIn) -> Result<Setti
         current: settings.export_database_url.as_deref().map(masked),
         error: None,
         saved: false,
-        server_exports: state.server_exports,
+        server_exports: state.settings.server_exports,
         own_allowed: state
+            .settings
             .export_hosts
             .any()
-            .then(|| state.export_hosts.to_string()),
+            .then(|| state.settings.export_hosts.to_string()),
         zones: Zone::names(),
         zone: signed_in.tenant.zone().to_string(),
         zone_error: None,
@@ -92,7 +93,7 @@ pub async fn save_zone(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let Some(zone) = Zone::named(field(&form, "time_zone").unwrap_or("")) else {
         let mut settings = page(&state, &signed_in).await?;
@@ -112,7 +113,7 @@ pub async fn save_branding(
     signed_in: AtLeast<Owner>,
     request: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let sent = upload::read(&request, payload, "logo", MAX_LOGO_BYTES, MAX_FIELDS).await?;
     let csrf = sent.field("csrf").map(str::to_owned);
     let accent = sent.field("accent").unwrap_or_default().to_owned();
@@ -161,7 +162,7 @@ pub async fn show(
     signed_in: AtLeast<Owner>,
     request: actix_web::HttpRequest,
     query: web::Query<SavedQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let mut settings = page(&state, &signed_in).await?;
     settings.saved = query.saved.is_some();
     settings.sso_redirect = super::sso::callback_url(&state, &request);
@@ -173,14 +174,19 @@ pub async fn save(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let url = field(&form, "export_database_url")
         .unwrap_or("")
         .trim()
         .to_owned();
     let url = (field(&form, "action") != Some("clear") && !url.is_empty()).then_some(url);
-    let set = service::set_export_database(&state.app, signed_in.actor(), &state.export_hosts, url);
+    let set = service::set_export_database(
+        &state.app,
+        signed_in.actor(),
+        &state.settings.export_hosts,
+        url,
+    );
     if let Err(problem) = set.await? {
         let mut settings = page(&state, &signed_in).await?;
         settings.error = Some(problem);
@@ -195,7 +201,7 @@ pub async fn save_sso(
     state: web::Data<AppState>,
     signed_in: AtLeast<Owner>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let chosen = (field(&form, "action") != Some("remove")).then(|| {
         let text = |name| field(&form, name).unwrap_or("").trim().to_owned();
@@ -206,7 +212,12 @@ pub async fn save_sso(
             required: field(&form, "required") == Some("on"),
         }
     });
-    let set = service::set_provider(&state.app, signed_in.actor(), &state.sso_hosts, chosen);
+    let set = service::set_provider(
+        &state.app,
+        signed_in.actor(),
+        &state.settings.sso_hosts,
+        chosen,
+    );
     if let Err(error) = set.await? {
         let mut page = page(&state, &signed_in).await?;
         page.sso_error = Some(error);

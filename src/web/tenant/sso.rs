@@ -15,7 +15,7 @@ use super::session::{read_public_form, seal, unseal};
 use crate::domain::TenantSlug;
 use crate::service::accounts::{self, Joined};
 use crate::sso::{Flow, Provider, SsoError, SsoSettings};
-use crate::web::{AppState, WebError, render_with_status};
+use crate::web::{AppState, Reply, WebError, render_with_status};
 
 /// The cookie that carries a sign-in in progress.
 const FLOW_COOKIE: &str = "canvass_sso";
@@ -48,7 +48,7 @@ pub(super) async fn settings_of(
     Ok(accounts::provider(&state.app, tenant).await?)
 }
 
-fn refused(organisation: &str, error: String) -> Result<HttpResponse, WebError> {
+fn refused(organisation: &str, error: String) -> Reply {
     render_with_status(
         StatusCode::UNPROCESSABLE_ENTITY,
         &SsoPage {
@@ -64,7 +64,7 @@ pub async fn start(
     request: HttpRequest,
     state: web::Data<AppState>,
     query: web::Query<SsoQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let Some(organisation) = query.into_inner().organisation.map(|o| o.trim().to_owned()) else {
         return crate::web::render(&SsoPage {
             organisation: String::new(),
@@ -93,8 +93,8 @@ async fn redirect_to_provider(
     tenant: &TenantSlug,
     settings: &SsoSettings,
     invitation: Option<String>,
-) -> Result<HttpResponse, WebError> {
-    let provider = match Provider::discover(settings, &state.sso_hosts).await {
+) -> Reply {
+    let provider = match Provider::discover(settings, &state.settings.sso_hosts).await {
         Ok(provider) => provider,
         Err(error) => return refused(tenant.as_str(), error.to_string()),
     };
@@ -136,7 +136,7 @@ pub async fn callback(
     request: HttpRequest,
     state: web::Data<AppState>,
     query: web::Query<CallbackQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let query = query.into_inner();
     let flow = flow_of(&request, &state).ok_or_else(|| {
         WebError::BadRequest(
@@ -160,7 +160,7 @@ pub async fn callback(
     let settings = settings_of(&state, &slug).await?.ok_or_else(|| {
         WebError::BadRequest("This organisation no longer uses single sign-on.".into())
     })?;
-    let provider = Provider::discover(&settings, &state.sso_hosts)
+    let provider = Provider::discover(&settings, &state.settings.sso_hosts)
         .await
         .map_err(|error| WebError::BadRequest(error.to_string()))?;
     let email = match provider
@@ -225,7 +225,7 @@ pub async fn join(
     state: web::Data<AppState>,
     token: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     read_public_form(&request, payload, &state).await?;
     let token = token.into_inner();
     let (tenant, _) = accounts::invitation(&state.app, &token)

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde::Deserialize;
 
@@ -23,7 +23,7 @@ use crate::service::translations;
 use crate::web::download::attachment;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, WebError, render_with_status, upload};
+use crate::web::{AppState, Reply, WebError, render_with_status, upload};
 
 /// Largest translation sheet imported.
 pub const MAX_SHEET_BYTES: usize = 2 * 1024 * 1024;
@@ -184,7 +184,7 @@ pub async fn show(
     request: HttpRequest,
     slug: web::Path<String>,
     query: web::Query<LanguageQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut shown = page(&signed_in, survey, query.lang.as_deref());
     shown.notice = notice::take(&request, &state);
@@ -193,10 +193,7 @@ pub async fn show(
 
 /// `POST /tenant/surveys/{slug}/languages`: the languages it is offered in, the default
 /// first. Translations of languages still offered stay.
-pub async fn save_languages(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn save_languages(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let typed = field(&form, "languages").unwrap_or_default().to_owned();
     let sent: Vec<String> = typed
@@ -230,7 +227,7 @@ pub async fn save_texts(
     state: web::Data<AppState>,
     posted: SurveyForm<Editor>,
     query: web::Query<LanguageQuery>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let languages = survey.offered_languages();
     let Some(tag) = languages
@@ -281,7 +278,7 @@ pub async fn download(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     path: web::Path<(String, String)>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
     let survey = own_survey(&state, &signed_in, &slug).await?;
@@ -309,7 +306,7 @@ pub async fn import(
     request: HttpRequest,
     slug: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let sent = upload::read(&request, payload, "sheet", MAX_SHEET_BYTES, 4).await?;
     signed_in.check_csrf(sent.field("csrf"))?;
     let survey = own_survey(&state, &signed_in, &slug).await?;

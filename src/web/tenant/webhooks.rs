@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::notice;
@@ -14,7 +14,7 @@ use crate::service::webhooks::{self as service, Refusal};
 use crate::service::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, WebError, render};
+use crate::web::{AppState, Reply, WebError, render};
 
 /// An endpoint with its latest deliveries.
 struct EndpointView {
@@ -62,7 +62,7 @@ pub async fn show(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let mut shown = page(&state, &signed_in).await?;
     shown.notice = notice::take(&request, &state);
     notice::render_once(&shown, shown.notice.is_some())
@@ -73,10 +73,16 @@ pub async fn create(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let typed = field(&form, "url").unwrap_or("").trim().to_owned();
-    let added = service::add(&state.app, signed_in.actor(), &state.webhook_hosts, &typed).await?;
+    let added = service::add(
+        &state.app,
+        signed_in.actor(),
+        &state.settings.webhook_hosts,
+        &typed,
+    )
+    .await?;
     let mut shown = page(&state, &signed_in).await?;
     match added {
         Ok((endpoint, secret)) => {
@@ -105,7 +111,7 @@ pub async fn test(
     signed_in: AtLeast<Editor>,
     id: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     signed_in.checked_form(payload, &state).await?;
     service::send_test(&state.app, signed_in.actor(), &id)
         .await?
@@ -123,7 +129,7 @@ pub async fn remove(
     signed_in: AtLeast<Editor>,
     id: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     signed_in.checked_form(payload, &state).await?;
     if !service::remove(&state.app, signed_in.actor(), &id).await? {
         return Err(WebError::NotFound);

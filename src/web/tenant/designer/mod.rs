@@ -35,7 +35,7 @@ use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, Survey, Zone};
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, WebError, render, render_with_status};
+use crate::web::{AppState, Reply, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
 const TYPES: [(&str, &str); 13] = [
@@ -422,10 +422,7 @@ fn edit_token(survey: &Survey) -> String {
 }
 
 /// `GET /tenant/surveys/new`
-pub async fn new(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn new(state: web::Data<AppState>, signed_in: AtLeast<Editor>) -> Reply {
     render(&page(&state, &signed_in, None))
 }
 
@@ -442,7 +439,7 @@ pub async fn edit(
     slug: web::Path<String>,
     query: web::Query<EditQuery>,
     request: HttpRequest,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut editor = page(&state, &signed_in, Some(survey.clone()));
     if survey.published || survey.was_published {
@@ -551,7 +548,7 @@ async fn save_form(
     signed_in: &SignedIn,
     current: Option<Arc<Survey>>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, state).await?;
     let (fields, mut questions, action) = posted(&form);
     let edited_from = field(&form, "edited_from").unwrap_or("").to_owned();
@@ -648,7 +645,7 @@ pub async fn create(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     save_form(&state, &signed_in, None, payload).await
 }
 
@@ -658,7 +655,7 @@ pub async fn save(
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     save_form(&state, &signed_in, Some(survey), payload).await
 }
@@ -690,7 +687,7 @@ pub async fn publish(
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let form = signed_in.checked_form(payload, &state).await?;
     let mut survey = own_survey(&state, &signed_in, &slug).await?;
     if service::asks_anonymity(&state.app, &survey).await? {
@@ -763,10 +760,7 @@ pub async fn publish(
 }
 
 /// `POST /tenant/surveys/{slug}/unpublish`
-pub async fn unpublish(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn unpublish(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, _) = posted.parts();
     let unpublished = service::unpublish(&state.app, signed_in.actor(), &survey).await?;
     Ok(back_to(&unpublished))
@@ -806,17 +800,14 @@ pub async fn confirm_delete(
     state: web::Data<AppState>,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
+) -> Reply {
     let survey = own_survey(&state, &signed_in, &slug).await?;
     render(&delete_page(&state, &signed_in, survey, None).await?)
 }
 
 /// `POST /tenant/surveys/{slug}/delete`: the survey and all its answers, once its title is
 /// typed to confirm.
-pub async fn delete(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn delete(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     if field(&form, "confirm").map(str::trim) != Some(survey.title.trim()) {
         let error = Some("Type the survey's title exactly as it is shown to delete it.".into());
@@ -833,10 +824,7 @@ pub async fn delete(
 
 /// `POST /tenant/surveys/{slug}/duplicate`: a new draft with the same questions, pages, logic
 /// and texts, titled "Copy of ...", opened in the designer.
-pub async fn duplicate(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-) -> Result<HttpResponse, WebError> {
+pub async fn duplicate(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, _) = posted.parts();
     match service::duplicate(&state.app, signed_in.actor(), &survey).await?? {
         Some(copy) => Ok(notice::redirect(
