@@ -57,6 +57,35 @@ fn date_in(words: &Words, at: OffsetDateTime) -> String {
 }
 
 /// The 410 page of a link that no longer works, with a way to start again.
+/// What a saved form's link leads to: its survey, the words the request asks for and the
+/// saved progress; or the page shown instead (the survey closed, or the link gone).
+enum Saved {
+    Found(Box<Opened>),
+    Instead(HttpResponse),
+}
+
+/// A saved form, opened: its tenant, survey, the words asked for, its id and progress.
+type Opened = (Arc<Tenant>, Arc<Survey>, Words, ResumeId, SavedProgress);
+
+/// Opens the saved form that `/s/{tenant}/{survey}/.../{id}` names.
+async fn open_saved(
+    state: &AppState,
+    request: &HttpRequest,
+    path: &(String, String, String),
+) -> Result<Saved, WebError> {
+    let (tenant, survey) = match reach(state, request, &path.0, &path.1).await? {
+        Reached::Open(tenant, survey) => (tenant, survey),
+        Reached::Closed(page) => return Ok(Saved::Instead(page)),
+    };
+    let words = words_for(request, &survey);
+    match answering::saved_progress(&state.app, &survey, &path.2).await? {
+        Some((id, progress)) => Ok(Saved::Found(Box::new((
+            tenant, survey, words, id, progress,
+        )))),
+        None => gone(tenant, &survey, &words).map(Saved::Instead),
+    }
+}
+
 fn gone(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Reply {
     let start = (
         format!(
@@ -187,14 +216,9 @@ pub async fn saved(
     path: web::Path<(String, String, String)>,
     query: web::Query<SavedQuery>,
 ) -> Reply {
-    let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
-        Reached::Open(tenant, survey) => (tenant, survey),
-        Reached::Closed(page) => return Ok(page),
-    };
-    let words = words_for(&request, &survey);
-    let Some((id, progress)) = answering::saved_progress(&state.app, &survey, &path.2).await?
-    else {
-        return gone(tenant, &survey, &words);
+    let (tenant, survey, words, id, progress) = match open_saved(&state, &request, &path).await? {
+        Saved::Found(found) => *found,
+        Saved::Instead(page) => return Ok(page),
     };
     let page = saved_page(
         &state,
@@ -258,14 +282,9 @@ pub async fn email(
         .find(|(name, _)| name == "email")
         .map(|(_, value)| value)
         .unwrap_or_default();
-    let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
-        Reached::Open(tenant, survey) => (tenant, survey),
-        Reached::Closed(page) => return Ok(page),
-    };
-    let words = words_for(&request, &survey);
-    let Some((id, progress)) = answering::saved_progress(&state.app, &survey, &path.2).await?
-    else {
-        return gone(tenant, &survey, &words);
+    let (tenant, survey, words, id, progress) = match open_saved(&state, &request, &path).await? {
+        Saved::Found(found) => *found,
+        Saved::Instead(page) => return Ok(page),
     };
     if let Some(wait) = over_allowance(&state, &request) {
         let heading = words.t("saved-email-label");
@@ -330,25 +349,20 @@ pub async fn resume(
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
 ) -> Reply {
-    let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
-        Reached::Open(tenant, survey) => (tenant, survey),
-        Reached::Closed(page) => return Ok(page),
-    };
-    let asked = words_for(&request, &survey);
-    let Some((id, progress)) = answering::saved_progress(&state.app, &survey, &path.2).await?
-    else {
-        return gone(tenant, &survey, &asked);
+    let (tenant, survey, words, id, progress) = match open_saved(&state, &request, &path).await? {
+        Saved::Found(found) => *found,
+        Saved::Instead(page) => return Ok(page),
     };
     let token_fits = answering::check_token(&state.app, &survey, &progress.token).is_ok();
     if !token_fits {
-        return gone(tenant, &survey, &asked);
+        return gone(tenant, &survey, &words);
     }
     // The saved language, unless the link names one the survey offers.
     let offered = survey.offered_languages();
     let linked = request.query_string().contains("lang=");
     let words = match offered.iter().find(|tag| tag.as_str() == progress.language) {
         Some(tag) if !linked => Words::for_tag(tag.as_str()),
-        _ => asked,
+        _ => words,
     };
     let mut answers = RawAnswers::default();
     for (name, values) in &progress.answers {
