@@ -18,12 +18,15 @@ pub struct RequestSpan;
 
 impl RootSpanBuilder for RequestSpan {
     fn on_request_start(request: &ServiceRequest) -> Span {
-        let route = request.match_pattern().unwrap_or_else(|| "default".into());
+        // Matching the route walks the routing table's patterns: once per request, not twice.
+        let pattern = request.match_pattern();
+        let target = logged_path(pattern.as_deref(), request.uri().path());
+        let route = pattern.unwrap_or_else(|| "default".into());
         tracing::info_span!(
             "HTTP request",
             http.method = %request.method(),
             http.route = %route,
-            http.target = %logged_path(request.match_pattern().as_deref(), request.uri().path()),
+            http.target = %target,
             http.client_ip = %client::of_service_request(request),
             http.status_code = tracing::field::Empty,
             otel.status_code = tracing::field::Empty,
