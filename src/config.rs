@@ -507,7 +507,8 @@ pub struct LogArgs {
     )]
     pub filter: String,
 
-    /// Log as human-readable text or one JSON object per line.
+    /// Log as human-readable text or one JSON object per line (text is coloured only when
+    /// stderr is a terminal; a file or a collector gets plain text).
     #[arg(long, env = "CANVASS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     pub log_format: LogFormat,
 }

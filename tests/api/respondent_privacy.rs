@@ -131,6 +131,11 @@ async fn the_request_log_holds_no_secret_of_any_route_that_carries_one() {
         logged.contains("/s/acme/pulse/p/{link}") && logged.contains("/tenant/join/{token}"),
         "requests are logged, by route: {logged}"
     );
+    // A log file is plain text: colours are for a person at a terminal.
+    assert!(
+        !logged.contains('\u{1b}'),
+        "no terminal escape codes in a log file: {logged}"
+    );
     for (what, secret) in [
         ("the personal link", secret.as_str()),
         ("the resume link", resume_id.as_str()),
