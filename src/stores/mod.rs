@@ -417,7 +417,63 @@ impl Stores {
     }
 }
 
+/// The keys under a prefix, with when each was last written, read a page at a time, for a
+/// pass that deletes some of them (`Operations::sweep`).
+pub struct Sweep<'a> {
+    operations: &'a Operations,
+    prefix: String,
+    page: std::vec::IntoIter<(String, std::time::SystemTime)>,
+    continuation: Option<String>,
+    listed: bool,
+    deleted: u64,
+}
+
+impl Sweep<'_> {
+    /// The next key and when it was written; `None` after the last.
+    pub async fn next(&mut self) -> Result<Option<(String, std::time::SystemTime)>, StoreError> {
+        loop {
+            if let Some(found) = self.page.next() {
+                return Ok(Some(found));
+            }
+            if self.listed && self.continuation.is_none() {
+                return Ok(None);
+            }
+            let page = self
+                .operations
+                .scan(&self.prefix, self.continuation.take())
+                .await?;
+            self.listed = true;
+            self.continuation = page.continuation;
+            self.page = page.keys.into_iter();
+        }
+    }
+
+    /// Deletes `key` (gone already is fine), counting it.
+    pub async fn delete(&mut self, key: &str) -> Result<(), StoreError> {
+        self.operations.delete_blob(key).await?;
+        self.deleted += 1;
+        Ok(())
+    }
+
+    /// How many keys this pass deleted.
+    pub fn deleted(&self) -> u64 {
+        self.deleted
+    }
+}
+
 impl Operations {
+    /// A pass over the keys under `prefix` that may delete some of them.
+    pub fn sweep(&self, prefix: &str) -> Sweep<'_> {
+        Sweep {
+            operations: self,
+            prefix: prefix.to_owned(),
+            page: Vec::new().into_iter(),
+            continuation: None,
+            listed: false,
+            deleted: 0,
+        }
+    }
+
     /// Roughly how many messages a queue holds, visible or held.
     pub async fn queue_length(&self, queue: &crate::storage::QueueName) -> Result<u64, StoreError> {
         self.storage

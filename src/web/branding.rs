@@ -8,7 +8,7 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use crate::domain::branding::logo_type;
 use crate::web::public::{home_elsewhere, tenant_named};
-use crate::web::{AppState, Reply, WebError};
+use crate::web::{Reply, State, WebError};
 
 /// Mounts `/b`.
 pub fn routes(config: &mut ServiceConfig) {
@@ -25,11 +25,7 @@ fn cached_a_day() -> CacheControl {
 }
 
 /// `GET /b/{tenant}/logo`: the logo, or 404 when there is none.
-pub async fn logo(
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn logo(state: State, path: web::Path<String>, request: HttpRequest) -> Reply {
     let tenant = tenant_named(&state, &path).await?;
     // A tenant of another region: the copy pushed here with its surveys (a page's images
     // come from its own origin).
@@ -62,7 +58,7 @@ pub async fn logo(
 }
 
 /// `GET /b/{tenant}/style.css`: the tenant's accent colour over the site's style sheet.
-pub async fn style(state: web::Data<AppState>, path: web::Path<String>) -> Reply {
+pub async fn style(state: State, path: web::Path<String>) -> Reply {
     let tenant = tenant_named(&state, &path).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/css; charset=utf-8"))

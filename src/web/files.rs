@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 use crate::domain::upload::FileAnswer;
 use crate::domain::{Reference, SigningKey, SurveySlug, TenantSlug};
 use crate::service::responses;
-use crate::web::{AppState, Reply, WebError};
+use crate::web::{Reply, State, WebError};
 
 /// How long a signed download link works.
 pub const LINK_LIFETIME: time::Duration = time::Duration::minutes(5);
@@ -79,7 +79,7 @@ pub fn signed_link(
 }
 
 /// `GET /files/{token}`: the file a signed link names, while the link works.
-pub async fn download(state: web::Data<AppState>, token: web::Path<String>) -> Reply {
+pub async fn download(state: State, token: web::Path<String>) -> Reply {
     let gone = || {
         WebError::Gone("This download link no longer works: links to files work for 5 minutes. Open the response again for a new one.".into())
     };

@@ -4,10 +4,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use actix_web::{HttpResponse, web};
+use actix_web::HttpResponse;
 use serde::Serialize;
 
-use super::AppState;
+use super::State;
 use crate::service::App;
 
 /// How long one readiness probe waits for storage before calling it unreachable.
@@ -79,7 +79,7 @@ impl Readiness {
 
 /// `GET /readyz`: `200` when storage can be reached and the process is not shutting down,
 /// else `503` with the reason (logged when it changes: a load balancer only sees the status).
-pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
+pub async fn ready(state: State) -> HttpResponse {
     let readiness = &state.readiness;
     let problem = if readiness.stopping() {
         Err("shutting down".to_owned())

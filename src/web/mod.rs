@@ -82,6 +82,9 @@ impl Default for WebSettings {
     }
 }
 
+/// What every handler can reach, as actix hands it to a handler.
+pub type State = actix_web::web::Data<AppState>;
+
 /// What every handler can reach.
 pub struct AppState {
     /// The application's use cases.

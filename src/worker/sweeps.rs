@@ -80,33 +80,25 @@ pub async fn sweep_uploads(stores: &Stores, now: OffsetDateTime) -> Result<u64, 
     };
     let mut served = Served::default();
     let mut held: BTreeMap<(SurveyRef, crate::domain::Reference), Vec<String>> = BTreeMap::new();
-    let mut removed = 0;
-    let mut continuation = None;
-    loop {
-        let page = stores.operations.scan(keys::UPLOADS, continuation).await?;
-        for (key, written) in page.keys {
-            let go = match keys::parse_upload_key(&key) {
+    let mut files = stores.operations.sweep(keys::UPLOADS);
+    while let Some((key, written)) = files.next().await? {
+        let go = match keys::parse_upload_key(&key) {
+            None => true,
+            Some((survey, reference, _, id)) => match served.get(stores, &survey).await? {
                 None => true,
-                Some((survey, reference, _, id)) => match served.get(stores, &survey).await? {
-                    None => true,
-                    Some(found) => {
-                        let days = found.resume_days.map_or(0, |days| i64::from(days) + 1);
-                        let grace = UPLOAD_GRACE.max(time::Duration::days(days));
-                        let old = OffsetDateTime::from(written) + grace <= now;
-                        old && !holds(&stores.answering, &mut held, &survey, reference, &id).await?
-                    }
-                },
-            };
-            if go {
-                stores.operations.delete_blob(&key).await?;
-                removed += 1;
-            }
-        }
-        match page.continuation {
-            Some(token) => continuation = Some(token),
-            None => return Ok(removed),
+                Some(found) => {
+                    let days = found.resume_days.map_or(0, |days| i64::from(days) + 1);
+                    let grace = UPLOAD_GRACE.max(time::Duration::days(days));
+                    let old = OffsetDateTime::from(written) + grace <= now;
+                    old && !holds(&stores.answering, &mut held, &survey, reference, &id).await?
+                }
+            },
+        };
+        if go {
+            files.delete(&key).await?;
         }
     }
+    Ok(files.deleted())
 }
 
 /// When the oldest message still waiting in an answer queue (poison included) was added.
@@ -163,23 +155,15 @@ async fn sweep(
     gone: impl Fn(SystemTime, Option<&Survey>) -> bool,
 ) -> Result<u64, StoreError> {
     let mut served = Served::default();
-    let mut removed = 0;
-    let mut continuation = None;
-    loop {
-        let page = stores.operations.scan(prefix, continuation).await?;
-        for (key, written) in page.keys {
-            let go = match parse(&key) {
-                None => true,
-                Some(survey) => gone(written, served.get(stores, &survey).await?.as_deref()),
-            };
-            if go {
-                stores.operations.delete_blob(&key).await?;
-                removed += 1;
-            }
-        }
-        match page.continuation {
-            Some(token) => continuation = Some(token),
-            None => return Ok(removed),
+    let mut blobs = stores.operations.sweep(prefix);
+    while let Some((key, written)) = blobs.next().await? {
+        let go = match parse(&key) {
+            None => true,
+            Some(survey) => gone(written, served.get(stores, &survey).await?.as_deref()),
+        };
+        if go {
+            blobs.delete(&key).await?;
         }
     }
+    Ok(blobs.deleted())
 }

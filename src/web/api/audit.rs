@@ -6,7 +6,7 @@ use utoipa::IntoParams;
 
 use super::{ApiCaller, ApiError};
 use crate::service::audit::AuditPage;
-use crate::web::AppState;
+use crate::web::State;
 use crate::web::roles::Owner;
 
 /// Longest page token accepted (tokens the API hands out are far shorter).
@@ -26,7 +26,7 @@ pub struct AuditQuery {
     summary = "Read the audit log, newest first", tag = "audit", params(AuditQuery),
     responses((status = 200, description = "A page of the audit log, newest first", body = AuditPage)))]
 pub async fn list(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Owner>,
     query: web::Query<AuditQuery>,
 ) -> Result<HttpResponse, ApiError> {

@@ -7,11 +7,11 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
+use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header};
 
 use super::ApiError;
 use crate::domain::Tenant;
-use crate::web::AppState;
+use crate::web::State;
 use crate::web::roles::{Needs, refusal};
 
 /// The tenant whose API key the request carries, and who is acting.
@@ -38,7 +38,7 @@ impl<R: Needs + 'static> FromRequest for ApiCaller<R> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let state = request.app_data::<web::Data<AppState>>().cloned();
+        let state = request.app_data::<State>().cloned();
         let key = request
             .headers()
             .get(header::AUTHORIZATION)

@@ -9,7 +9,7 @@ use actix_web::{FromRequest, HttpRequest, dev, http::header, web};
 use serde::de::DeserializeOwned;
 
 use super::ApiError;
-use crate::web::AppState;
+use crate::web::State;
 
 /// Largest API request body, in bytes.
 pub const MAX_API_BODY: usize = 1024 * 1024;
@@ -22,7 +22,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, payload: &mut dev::Payload) -> Self::Future {
-        let state = request.app_data::<web::Data<AppState>>().cloned();
+        let state = request.app_data::<State>().cloned();
         let json = request
             .headers()
             .get(header::CONTENT_TYPE)

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 
 use super::surveys::{SlugPath, find};
 use super::{ApiCaller, ApiError};
-use crate::web::AppState;
+use crate::web::State;
 use crate::web::roles::Viewer;
 
 /// A later page's count.
@@ -40,7 +40,7 @@ pub struct Dropoff {
     tag = "responses", params(SlugPath),
     responses((status = 200, description = "The drop-off counts", body = Dropoff)))]
 pub async fn dropoff(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {

@@ -11,7 +11,7 @@ use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::mailing::{Mailing, MailingKind};
 use crate::service::mailings as service;
 use crate::service::participants::Totals;
-use crate::web::AppState;
+use crate::web::State;
 use crate::web::roles::Editor;
 
 /// What `POST .../mailings` takes.
@@ -49,7 +49,7 @@ pub struct MailingPath {
         (status = 409, description = "Email is not set up, the survey is not published, it has no participants, or a mailing is being sent", body = ErrorBody),
     ))]
 pub async fn start(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
     body: JsonBody<NewMailing>,
@@ -68,7 +68,7 @@ pub async fn start(
     params(SlugPath),
     responses((status = 200, description = "The mailings, the latest first", body = Mailings)))]
 pub async fn list(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -88,7 +88,7 @@ pub async fn list(
         (status = 404, description = "No such mailing", body = ErrorBody),
     ))]
 pub async fn one(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     path: web::Path<MailingPath>,
 ) -> Result<HttpResponse, ApiError> {

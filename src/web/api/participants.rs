@@ -13,7 +13,7 @@ use crate::domain::participant::{
     GivenParticipant, Moment, Participant, ParticipantStatus, search_prefix,
 };
 use crate::service::participants::{self as service, Refusal};
-use crate::web::AppState;
+use crate::web::State;
 use crate::web::roles::Editor;
 
 /// Participants a page.
@@ -141,7 +141,7 @@ pub struct ParticipantPath {
         (status = 422, description = "Some are not valid or listed already: none was added", body = ErrorBody),
     ))]
 pub async fn add(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
@@ -186,7 +186,7 @@ fn refused(refusal: &Refusal) -> ApiError {
     params(SlugPath, PageQuery),
     responses((status = 200, description = "One page", body = ParticipantPage)))]
 pub async fn list(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
@@ -216,7 +216,7 @@ pub async fn list(
     params(ParticipantPath),
     responses((status = 204, description = "Removed")))]
 pub async fn remove(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     path: web::Path<ParticipantPath>,
 ) -> Result<HttpResponse, ApiError> {

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::surveys::{SlugPath, find};
 use super::{ApiCaller, ApiError};
 use crate::domain::quota::WhenFull;
-use crate::web::AppState;
+use crate::web::State;
 use crate::web::roles::Viewer;
 
 /// One quota and its places.
@@ -34,7 +34,7 @@ pub struct QuotaStatus {
     tag = "responses", params(SlugPath),
     responses((status = 200, description = "The quotas, in the survey's order", body = Vec<QuotaStatus>)))]
 pub async fn quotas(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {

@@ -20,9 +20,9 @@ use crate::domain::{Answer, Reference, SegmentId, Survey, SurveySlug, Tenant};
 use crate::export::SheetFormat;
 use crate::service::responses::{ExportJob, ExportStatus};
 use crate::service::results::{self, DateRange, Filter, PER_PAGE};
-use crate::web::AppState;
 use crate::web::download::{DownloadQuery, download};
 use crate::web::roles::{Editor, Viewer};
+use crate::web::{AppState, State};
 
 pub(super) async fn find(
     state: &AppState,
@@ -72,7 +72,7 @@ pub struct SurveyList<'a> {
     summary = "List the surveys, a page at a time", tag = "surveys", params(PageQuery),
     responses((status = 200, description = "A page of the tenant's surveys", body = SurveyList)))]
 pub async fn list(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Viewer>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -117,7 +117,7 @@ fn page_asked(page: Option<u64>) -> Result<u64, ApiError> {
         (status = 422, description = "The definition is not valid (by field), or the tenant has its most surveys", body = ErrorBody),
     ))]
 pub async fn create(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
 ) -> Result<HttpResponse, ApiError> {
@@ -143,7 +143,7 @@ pub async fn create(
     summary = "Read a survey", tag = "surveys", params(SlugPath),
     responses((status = 200, description = "The survey", body = SurveyDocument)))]
 pub async fn get(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -161,7 +161,7 @@ pub async fn get(
         (status = 422, description = "The definition is not valid (by field)", body = ErrorBody),
     ))]
 pub async fn update(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
     JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
@@ -180,7 +180,7 @@ pub async fn update(
     summary = "Delete a survey and all its answers", tag = "surveys", params(SlugPath),
     responses((status = 204, description = "Deleted, with all its answers")))]
 pub async fn delete(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -197,7 +197,7 @@ pub async fn delete(
         (status = 422, description = "It has no question yet", body = ErrorBody),
     ))]
 pub async fn publish(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -220,7 +220,7 @@ pub async fn publish(
     summary = "Close a survey", tag = "surveys", params(SlugPath),
     responses((status = 200, description = "Unpublished: closed to respondents", body = SurveyDocument)))]
 pub async fn unpublish(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -236,7 +236,7 @@ pub async fn unpublish(
     params(SlugPath, SegmentQuery),
     responses((status = 200, description = "The summary", body = SummaryReport)))]
 pub async fn summary(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
     query: web::Query<SegmentQuery>,
@@ -302,7 +302,7 @@ pub struct ResponsesQuery {
     params(SlugPath, ResponsesQuery),
     responses((status = 200, description = "A page of responses, newest first", body = ResponseList)))]
 pub async fn responses(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Viewer>,
     slug: web::Path<String>,
     query: web::Query<ResponsesQuery>,
@@ -381,7 +381,7 @@ pub enum Deleting {
         body = ExportAccepted,
         headers(("location" = String, description = "The job's address")))))]
 pub async fn request_export(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -401,7 +401,7 @@ pub async fn request_export(
     params(("id" = String, Path, description = "The job's id")),
     responses((status = 200, description = "The job", body = ExportJob)))]
 pub async fn export_status(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -421,7 +421,7 @@ pub async fn export_status(
         ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
     ))))]
 pub async fn download_responses(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Viewer>,
     path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,
@@ -445,7 +445,7 @@ pub async fn download_responses(
         (status = 409, description = "Stored but not counted yet: try again in a moment", body = ErrorBody),
     ))]
 pub async fn delete_response(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     path: web::Path<(String, u64)>,
 ) -> Result<HttpResponse, ApiError> {

@@ -10,7 +10,7 @@ use super::error::ErrorBody;
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::service::webhooks::Endpoint;
 use crate::service::webhooks::{self as service, Refusal};
-use crate::web::AppState;
+use crate::web::State;
 use crate::web::roles::Editor;
 
 /// What `POST /api/v1/webhooks` takes.
@@ -79,7 +79,7 @@ pub struct TestQueued {
         (status = 422, description = "The address is not allowed, or the tenant has its most webhooks", body = ErrorBody),
     ))]
 pub async fn create(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     body: JsonBody<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
@@ -107,10 +107,7 @@ pub async fn create(
 #[utoipa::path(get, path = "/api/v1/webhooks", operation_id = "list_webhooks",
     summary = "List the webhook endpoints", tag = "webhooks",
     responses((status = 200, description = "The tenant's endpoints", body = WebhookList)))]
-pub async fn list(
-    state: web::Data<AppState>,
-    caller: ApiCaller<Editor>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn list(state: State, caller: ApiCaller<Editor>) -> Result<HttpResponse, ApiError> {
     let endpoints = service::list(&state.app, &caller.tenant.slug).await?;
     Ok(HttpResponse::Ok().json(WebhookList {
         webhooks: endpoints.iter().map(Webhook::from).collect(),
@@ -123,7 +120,7 @@ pub async fn list(
     params(("id" = String, Path, description = "The endpoint's id")),
     responses((status = 204, description = "Removed")))]
 pub async fn delete(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -139,7 +136,7 @@ pub async fn delete(
     params(("id" = String, Path, description = "The endpoint's id")),
     responses((status = 202, description = "A test event is queued", body = TestQueued)))]
 pub async fn test(
-    state: web::Data<AppState>,
+    state: State,
     caller: ApiCaller<Editor>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {

@@ -13,7 +13,7 @@ use super::reach::survey_named;
 use crate::domain::participant::Participant;
 use crate::domain::{Survey, Tenant};
 use crate::i18n::Words;
-use crate::web::{AppState, Reply, WebError, render_with_status};
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 #[derive(Template)]
 #[template(path = "public/opt-out.html")]
@@ -73,7 +73,7 @@ fn page(
 
 /// `GET /s/{tenant}/{survey}/p/{link}/opt-out`: asks (or says it is done).
 pub async fn ask(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
 ) -> Reply {
@@ -82,7 +82,7 @@ pub async fn ask(
 
 /// `POST /s/{tenant}/{survey}/p/{link}/opt-out`: no more mail from the tenant to them.
 pub async fn confirm(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
 ) -> Reply {

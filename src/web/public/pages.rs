@@ -21,7 +21,7 @@ use crate::domain::progress::ResumeId;
 use crate::domain::{Reference, Survey, Tenant, thanks_signature, thanks_signed};
 use crate::i18n::Words;
 use crate::service::answering::{self, Submitted};
-use crate::web::{AppState, Reply, WebError, render, render_with_status};
+use crate::web::{Reply, State, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "public/tenant.html")]
@@ -58,7 +58,7 @@ struct ThanksPage {
 
 /// `GET /s/{tenant}?page=N`: the tenant's published surveys, 20 to a page.
 pub async fn tenant(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<String>,
     query: web::Query<PageQuery>,
@@ -100,11 +100,7 @@ pub async fn tenant(
 }
 
 /// `GET /s/{tenant}/{survey}`: the form, carrying a fresh signed submission token.
-pub async fn form(
-    state: web::Data<AppState>,
-    request: HttpRequest,
-    path: web::Path<(String, String)>,
-) -> Reply {
+pub async fn form(state: State, request: HttpRequest, path: web::Path<(String, String)>) -> Reply {
     let (tenant, survey) = match reach(&state, &request, &path.0, &path.1).await? {
         Reached::Open(tenant, survey) => (tenant, survey),
         Reached::Closed(page) => return Ok(page),
@@ -119,7 +115,7 @@ pub async fn form(
 
 /// `POST /s/{tenant}/{survey}`: validates the answers, queues them, redirects to the thanks.
 pub async fn submit(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String)>,
     payload: web::Payload,
@@ -264,7 +260,7 @@ pub struct ThanksQuery {
 /// only at the link the submission redirected to (a made-up reference is not confirmed) and
 /// also once the survey has closed (its last respondents are thanked too).
 pub async fn thanks(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
     query: web::Query<ThanksQuery>,

@@ -13,7 +13,7 @@ use crate::domain::participant::Participant;
 use crate::domain::{Reference, Survey, Tenant};
 use crate::i18n::Words;
 use crate::service::answering;
-use crate::web::{AppState, Reply, WebError};
+use crate::web::{AppState, Reply, State, WebError};
 
 /// Who a form is answered by, as a page sees it.
 pub(super) enum Admission {
@@ -97,7 +97,7 @@ pub(super) fn link_answered(
 
 /// `GET /s/{tenant}/{survey}/p/{link}`: the form, for the participant whose link it is.
 pub async fn form(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
 ) -> Reply {

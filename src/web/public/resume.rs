@@ -23,7 +23,7 @@ use crate::i18n::Words;
 use crate::mail::Mail;
 use crate::service::answering;
 use crate::service::answering::SaveError;
-use crate::web::{AppState, Reply, WebError, render_with_status};
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 /// The page a save leads to: the link, until when it works, and the offer to email it.
 #[derive(Template)]
@@ -211,7 +211,7 @@ pub struct SavedQuery {
 
 /// `GET /s/{tenant}/{survey}/saved/{id}`: the saved page.
 pub async fn saved(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
     query: web::Query<SavedQuery>,
@@ -271,7 +271,7 @@ fn saved_page(
 /// `POST /s/{tenant}/{survey}/saved/{id}/email`: emails the resume link to the address given
 /// (used for nothing else), in the respondent's language.
 pub async fn email(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
     payload: web::Payload,
@@ -345,7 +345,7 @@ pub async fn email(
 /// on (or the last page before it that the answers still lead to), in its language unless
 /// the link asks for another.
 pub async fn resume(
-    state: web::Data<AppState>,
+    state: State,
     request: HttpRequest,
     path: web::Path<(String, String, String)>,
 ) -> Reply {

@@ -7,14 +7,10 @@ use qrcode::QrCode;
 use qrcode::render::svg;
 
 use super::reach::{own_survey, survey_named};
-use crate::web::{AppState, Reply, WebError};
+use crate::web::{Reply, State, WebError};
 
 /// `GET /s/{tenant}/{survey}/qr.svg` (404 for a draft never published, like the survey).
-pub async fn qr(
-    state: web::Data<AppState>,
-    path: web::Path<(String, String)>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn qr(state: State, path: web::Path<(String, String)>, request: HttpRequest) -> Reply {
     // The owner's share panel shows it from the home site, whichever region hosts it: the
     // code (same origin as the page) carries the hosting region's address.
     let (_, survey) = match own_survey(&state, &path.0, &path.1).await? {

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use actix_web::HttpRequest;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::notice;
@@ -14,7 +14,8 @@ use crate::domain::member::{Notify, Role};
 use crate::service::accounts::{self, PasswordChange};
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
-use crate::web::{AppState, Reply, WebError, render_with_status};
+use crate::web::tenant::survey_form::MemberForm;
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/account.html")]
@@ -47,23 +48,15 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<AccountPage, Web
 }
 
 /// `GET /tenant/account`
-pub async fn show(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn show(state: State, signed_in: AtLeast<Viewer>, request: HttpRequest) -> Reply {
     let mut account = page(&state, &signed_in).await?;
     account.notice = notice::take(&request, &state);
     notice::render_once(&account, account.notice.is_some())
 }
 
 /// `POST /tenant/account/notify`: when this member is emailed about new responses.
-pub async fn save_notify(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn save_notify(state: State, posted: MemberForm<Viewer>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let notify = field(&form, "notify")
         .and_then(Notify::parse)
         .ok_or_else(|| WebError::BadRequest("Choose off, each response or daily.".into()))?;
@@ -81,12 +74,8 @@ pub async fn save_notify(
 
 /// `POST /tenant/account/password`: changes the password (the current one is asked for) and
 /// signs out every other session.
-pub async fn change_password(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn change_password(state: State, posted: MemberForm<Viewer>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let current = field(&form, "current").unwrap_or("").to_owned();
     let new = field(&form, "password").unwrap_or("").to_owned();
     let changed = accounts::change_password(

@@ -12,7 +12,7 @@ use crate::domain::member::Role;
 use crate::domain::{Tenant, Zone};
 use crate::web::api::checked_token;
 use crate::web::roles::Owner;
-use crate::web::{AppState, Reply, WebError, render};
+use crate::web::{Reply, State, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/audit.html")]
@@ -35,11 +35,7 @@ pub struct AuditQuery {
 }
 
 /// `GET /tenant/audit?page=TOKEN`
-pub async fn show(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    query: web::Query<AuditQuery>,
-) -> Reply {
+pub async fn show(state: State, signed_in: AtLeast<Owner>, query: web::Query<AuditQuery>) -> Reply {
     let token = checked_token(query.into_inner().page).map_err(WebError::BadRequest)?;
     let later = token.is_some();
     let page = crate::service::audit::page(&state.app, &signed_in.tenant.slug, token).await?;

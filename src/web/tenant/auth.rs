@@ -10,8 +10,8 @@ use time::OffsetDateTime;
 
 use super::notice;
 use super::session::{
-    AtLeast, cleared_session_cookie, form_token_cookie, new_form_token, read_public_form,
-    session_cookie, session_id,
+    cleared_session_cookie, form_token_cookie, new_form_token, read_public_form, session_cookie,
+    session_id,
 };
 use crate::domain::account::{Account, Email, password_problem};
 use crate::domain::slug::slugify;
@@ -20,7 +20,8 @@ use crate::service::accounts::{self, SignIn, SignedUp};
 use crate::web::client;
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
-use crate::web::{AppState, Reply, WebError, render_with_status};
+use crate::web::tenant::survey_form::MemberForm;
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/sign-up.html")]
@@ -87,7 +88,7 @@ pub(super) fn page_with_token(
 }
 
 /// `GET /tenant/sign-up`
-pub async fn sign_up_form(request: HttpRequest, state: web::Data<AppState>) -> Reply {
+pub async fn sign_up_form(request: HttpRequest, state: State) -> Reply {
     let csrf = new_form_token();
     let page = SignUpPage {
         csrf: csrf.clone(),
@@ -103,11 +104,7 @@ pub async fn sign_up_form(request: HttpRequest, state: web::Data<AppState>) -> R
 }
 
 /// `POST /tenant/sign-up`: creates the tenant and its owner, then signs in.
-pub async fn sign_up(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    payload: web::Payload,
-) -> Reply {
+pub async fn sign_up(request: HttpRequest, state: State, payload: web::Payload) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let get = |name| field(&form, name).unwrap_or("").trim().to_owned();
     let (name, email_text, password) = (
@@ -240,11 +237,7 @@ pub struct AddressQuery {
 /// the name, as JSON (`{"slug": "cafe", "url": ".../s/cafe", "taken": false}`), for the sign-up
 /// page's script to show as the owner types. (Which addresses exist is public anyway: each
 /// tenant's survey list is.)
-pub async fn address(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    query: web::Query<AddressQuery>,
-) -> Reply {
+pub async fn address(request: HttpRequest, state: State, query: web::Query<AddressQuery>) -> Reply {
     let name: String = query.name.chars().take(100).collect();
     let slug = slugify(&name).unwrap_or_default();
     let taken = taken(&state, &slug).await?;
@@ -277,7 +270,7 @@ pub(super) async fn start_session(
 }
 
 /// `GET /tenant/sign-in`
-pub async fn sign_in_form(request: HttpRequest, state: web::Data<AppState>) -> Reply {
+pub async fn sign_in_form(request: HttpRequest, state: State) -> Reply {
     let csrf = new_form_token();
     let page = SignInPage {
         csrf: csrf.clone(),
@@ -290,11 +283,7 @@ pub async fn sign_in_form(request: HttpRequest, state: web::Data<AppState>) -> R
 
 /// `POST /tenant/sign-in`: each attempt is claimed from the shared throttle (per client address
 /// and account, and per client address) before its password is checked.
-pub async fn sign_in(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    payload: web::Payload,
-) -> Reply {
+pub async fn sign_in(request: HttpRequest, state: State, payload: web::Payload) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let password = field(&form, "password").unwrap_or("").to_owned();
@@ -332,11 +321,10 @@ pub(super) const SSO_REQUIRED: &str = "Your organisation signs in through its ow
 /// `POST /tenant/sign-out`: ends the session everywhere and clears the cookie.
 pub async fn sign_out(
     request: HttpRequest,
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    payload: web::Payload,
+    state: State,
+    // Signed in, and the form's CSRF token checked: nothing else of it is needed.
+    _posted: MemberForm<Viewer>,
 ) -> Reply {
-    signed_in.checked_form(payload, &state).await?;
     if let Some(id) = session_id(&request, &state) {
         accounts::end_session(&state.app, &id).await?;
     }

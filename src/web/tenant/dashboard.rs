@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpRequest, web};
+use actix_web::HttpRequest;
 use askama::Template;
 
 use super::notice;
@@ -14,7 +14,7 @@ use time::OffsetDateTime;
 use crate::domain::{Survey, SurveyState, Tenant};
 use crate::service::{results, surveys};
 use crate::telemetry::error_chain;
-use crate::web::{AppState, Reply};
+use crate::web::{AppState, Reply, State};
 
 struct Row {
     survey: Arc<Survey>,
@@ -81,11 +81,7 @@ struct Dashboard {
 }
 
 /// The dashboard.
-pub async fn show(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn show(state: State, signed_in: AtLeast<Viewer>, request: HttpRequest) -> Reply {
     let tenant = &signed_in.tenant.slug;
     let zone = signed_in.tenant.zone();
     let now = OffsetDateTime::now_utc();

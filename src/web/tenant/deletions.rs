@@ -7,7 +7,6 @@ use crate::service::responses;
 use crate::web::tenant::survey_form::SurveyForm;
 use std::sync::Arc;
 
-use actix_web::web;
 use askama::Template;
 
 use super::notice;
@@ -17,7 +16,7 @@ use crate::domain::{Reference, Survey};
 use crate::service::responses::MAX_DELETIONS_PER_REQUEST;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render};
+use crate::web::{Reply, State, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/delete-responses.html")]
@@ -53,7 +52,7 @@ fn references(form: &[(String, String)]) -> Result<Vec<Reference>, WebError> {
 
 /// `POST /tenant/surveys/{slug}/responses/delete`: without `confirm=yes`, the confirmation
 /// page for the responses named; with it, their deletion.
-pub async fn delete(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn delete(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let list = format!("/tenant/surveys/{}/responses", survey.slug);
     let asked = references(&form)?;

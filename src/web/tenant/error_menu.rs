@@ -4,10 +4,9 @@
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
-use actix_web::web;
 
 use super::session::{session_id, signed_in};
-use crate::web::{AppState, WebError};
+use crate::web::{State, WebError};
 
 /// Renders the tenant site's error pages again with its menu when a member is signed in.
 /// Only error responses pay for the session lookup.
@@ -20,11 +19,7 @@ pub async fn with_menu(
     if !(status.is_client_error() || status.is_server_error()) {
         return Ok(response);
     }
-    let Some(state) = response
-        .request()
-        .app_data::<web::Data<AppState>>()
-        .cloned()
-    else {
+    let Some(state) = response.request().app_data::<State>().cloned() else {
         return Ok(response);
     };
     let Some(id) = session_id(response.request(), &state) else {

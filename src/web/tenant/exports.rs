@@ -14,7 +14,7 @@ use crate::export::SheetFormat;
 use crate::service::responses::{ExportJob, ExportStatus};
 use crate::web::download::{DownloadQuery, download};
 use crate::web::roles::{Editor, Viewer};
-use crate::web::{AppState, Reply, WebError, render};
+use crate::web::{Reply, State, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/export.html")]
@@ -28,7 +28,7 @@ struct ExportPage {
 }
 
 /// `POST /tenant/surveys/{slug}/exports`
-pub async fn request(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn request(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, _) = posted.parts();
     let job = responses::request_export(&state.app, signed_in.actor(), &survey).await?;
     Ok(HttpResponse::SeeOther()
@@ -37,11 +37,7 @@ pub async fn request(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> 
 }
 
 /// `GET /tenant/exports/{id}`: the job's progress; refreshes itself until it ends.
-pub async fn status(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    id: web::Path<String>,
-) -> Reply {
+pub async fn status(state: State, signed_in: AtLeast<Editor>, id: web::Path<String>) -> Reply {
     let job = crate::service::responses::export_job(&state.app, &signed_in.tenant.slug, &id)
         .await?
         .ok_or(WebError::NotFound)?;
@@ -63,7 +59,7 @@ pub async fn status(
 
 /// `GET /tenant/surveys/{slug}/responses.{csv|xlsx}`: every response, streamed.
 pub async fn download_responses(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,

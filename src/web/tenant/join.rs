@@ -10,7 +10,7 @@ use super::session::{new_form_token, read_public_form};
 use crate::domain::member::Invitation;
 use crate::service::accounts::{self, Joined};
 use crate::web::forms::field;
-use crate::web::{AppState, Reply, WebError};
+use crate::web::{Reply, State, WebError};
 
 #[derive(Template)]
 #[template(path = "tenant/join.html")]
@@ -35,11 +35,7 @@ pub(super) fn gone() -> WebError {
 }
 
 /// `GET /tenant/join/{token}`
-pub async fn show(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    token: web::Path<String>,
-) -> Reply {
+pub async fn show(request: HttpRequest, state: State, token: web::Path<String>) -> Reply {
     let (tenant, invitation) = accounts::invitation(&state.app, &token)
         .await?
         .ok_or_else(gone)?;
@@ -61,7 +57,7 @@ pub async fn show(
 /// `POST /tenant/join/{token}`: sets the new member's password and signs them in.
 pub async fn accept(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    state: State,
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Reply {

@@ -13,7 +13,8 @@ use crate::domain::member::Role;
 use crate::service::api_keys::{self, ApiKeyRecord};
 use crate::web::forms::field;
 use crate::web::roles::Viewer;
-use crate::web::{AppState, Reply, WebError, render};
+use crate::web::tenant::survey_form::MemberForm;
+use crate::web::{AppState, Reply, State, WebError, render};
 
 #[derive(Template)]
 #[template(path = "tenant/api-keys.html")]
@@ -54,23 +55,15 @@ async fn page(
 }
 
 /// `GET /tenant/api-keys`
-pub async fn show(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn show(state: State, signed_in: AtLeast<Viewer>, request: HttpRequest) -> Reply {
     let mut keys = page(&state, &signed_in, None).await?;
     keys.notice = notice::take(&request, &state);
     notice::render_once(&keys, keys.notice.is_some())
 }
 
 /// `POST /tenant/api-keys`: makes a key and shows it once.
-pub async fn create(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn create(state: State, posted: MemberForm<Viewer>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let label = field(&form, "label").unwrap_or("").trim();
     let label = if label.is_empty() {
         "unnamed key"
@@ -105,7 +98,7 @@ async fn own_key(
 
 /// `GET /tenant/api-keys/{id}/revoke`: asks first.
 pub async fn confirm_revoke(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Viewer>,
     id: web::Path<String>,
 ) -> Reply {
@@ -118,13 +111,8 @@ pub async fn confirm_revoke(
 }
 
 /// `POST /tenant/api-keys/{id}/revoke`
-pub async fn revoke(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Viewer>,
-    id: web::Path<String>,
-    payload: web::Payload,
-) -> Reply {
-    signed_in.checked_form(payload, &state).await?;
+pub async fn revoke(state: State, posted: MemberForm<Viewer>, id: web::Path<String>) -> Reply {
+    let signed_in = posted.signed_in;
     let key = own_key(&state, &signed_in, &id).await?;
     if !api_keys::revoke(&state.app, signed_in.actor(), &key).await? {
         return Err(WebError::NotFound);

@@ -26,7 +26,7 @@ use crate::service::mailings as service;
 use crate::service::participants::Totals;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render_with_status};
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 /// A template as the editor shows it: as saved (or built in), or as typed with its problem.
 struct TemplateEditor {
@@ -169,7 +169,7 @@ async fn page(
 
 /// `GET /tenant/surveys/{slug}/mailings?language=`
 pub async fn show(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     slug: web::Path<String>,
@@ -221,7 +221,7 @@ fn kind_of(form: &[(String, String)]) -> Result<MailingKind, WebError> {
 
 /// `POST /tenant/surveys/{slug}/mailings/template`: saves a template, or previews it as
 /// typed (`do=preview`).
-pub async fn save_template(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn save_template(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let kind = kind_of(&form)?;
     let language = language_of(&survey, field(&form, "language"));
@@ -260,7 +260,7 @@ pub async fn save_template(state: web::Data<AppState>, posted: SurveyForm<Editor
 }
 
 /// `POST /tenant/surveys/{slug}/mailings/send`: starts a mailing of `kind`.
-pub async fn send(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn send(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let kind = kind_of(&form)?;
     let mail = state.mail_links().is_some();

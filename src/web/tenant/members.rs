@@ -16,7 +16,8 @@ use crate::domain::member::{Invitation, Member, MemberError, Role};
 use crate::service::members;
 use crate::web::forms::field;
 use crate::web::roles::Owner;
-use crate::web::{AppState, Reply, WebError, render, render_with_status};
+use crate::web::tenant::survey_form::MemberForm;
+use crate::web::{AppState, Reply, State, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/members.html")]
@@ -71,7 +72,7 @@ pub struct Named {
 
 /// `GET /tenant/members/remove?email=...`: asks first, saying what removing does.
 pub async fn confirm_remove(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Owner>,
     query: web::Query<Named>,
 ) -> Reply {
@@ -119,24 +120,15 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<MembersPage, Web
 }
 
 /// `GET /tenant/members`
-pub async fn show(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn show(state: State, signed_in: AtLeast<Owner>, request: HttpRequest) -> Reply {
     let mut members = page(&state, &signed_in).await?;
     members.notice = notice::take(&request, &state);
     notice::render_once(&members, members.notice.is_some())
 }
 
 /// `POST /tenant/members/invite`: invites an address with a role and shows the link once.
-pub async fn invite(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    request: HttpRequest,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn invite(state: State, posted: MemberForm<Owner>, request: HttpRequest) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let role = field(&form, "role").and_then(Role::parse);
     let mut members = page(&state, &signed_in).await?;
@@ -195,12 +187,8 @@ fn named(form: &[(String, String)]) -> Result<Email, WebError> {
 }
 
 /// `POST /tenant/members/role`: gives a member another role (the last owner keeps theirs).
-pub async fn set_role(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn set_role(state: State, posted: MemberForm<Owner>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let email = named(&form)?;
     let role = field(&form, "role")
         .and_then(Role::parse)
@@ -229,12 +217,8 @@ pub async fn set_role(
 
 /// `POST /tenant/members/remove`: removes a member (the last owner stays); their sessions,
 /// keys and account go with the membership.
-pub async fn remove(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn remove(state: State, posted: MemberForm<Owner>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let email = named(&form)?;
     let removed = members::remove(&state.app, signed_in.actor(), &signed_in.tenant, &email).await?;
     let left = removed.is_ok() && email == signed_in.session.email;
@@ -254,13 +238,8 @@ pub async fn remove(
 }
 
 /// `POST /tenant/members/invitations/{id}/withdraw`: the invitation's link stops working.
-pub async fn withdraw(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    id: web::Path<String>,
-    payload: web::Payload,
-) -> Reply {
-    signed_in.checked_form(payload, &state).await?;
+pub async fn withdraw(state: State, posted: MemberForm<Owner>, id: web::Path<String>) -> Reply {
+    let signed_in = posted.signed_in;
     let invitation = members::withdraw(&state.app, signed_in.actor(), &signed_in.tenant, &id)
         .await?
         .ok_or(WebError::NotFound)?;

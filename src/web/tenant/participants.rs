@@ -3,7 +3,7 @@
 //! of an address), one participant added or removed, and a CSV or XLSX list imported after a
 //! preview. The rules are the API's (`service::participants`).
 
-use crate::web::tenant::survey_form::SurveyForm;
+use crate::web::tenant::survey_form::{SurveyForm, SurveySheet};
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
@@ -25,7 +25,7 @@ use crate::service::participants::{self as service, Refusal};
 use crate::web::download::attachment;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render_with_status, upload};
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 /// Largest participants sheet imported (100,000 rows of a few columns fit).
 pub const MAX_SHEET_BYTES: usize = 20 * 1024 * 1024;
@@ -193,7 +193,7 @@ async fn page(
 
 /// `GET /tenant/surveys/{slug}/participants`
 pub async fn show(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     slug: web::Path<String>,
@@ -206,11 +206,7 @@ pub async fn show(
 }
 
 /// `POST /tenant/surveys/{slug}/participants`: adds one participant.
-pub async fn add(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn add(state: State, posted: SurveyForm<Editor>, request: HttpRequest) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let value = |name| field(&form, name).unwrap_or_default().to_owned();
     let given = GivenParticipant {
@@ -273,15 +269,15 @@ fn added_notice(state: &AppState, survey: &Survey, count: usize) -> HttpResponse
 /// `POST /tenant/surveys/{slug}/participants/import`: checks an uploaded sheet and, when
 /// every row is good, holds it and shows a preview with a button to add them all.
 pub async fn import(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
+    state: State,
     request: HttpRequest,
-    slug: web::Path<String>,
-    payload: web::Payload,
+    posted: SurveySheet<Editor, MAX_SHEET_BYTES>,
 ) -> Reply {
-    let sent = upload::read(&request, payload, "sheet", MAX_SHEET_BYTES, 4).await?;
-    signed_in.check_csrf(sent.field("csrf"))?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let SurveySheet {
+        signed_in,
+        survey,
+        sent,
+    } = posted;
     let first = ListQuery::default();
     let mut shown = page(&state, &request, &signed_in, survey.clone(), &first).await?;
     let bytes = match sent.import_file() {
@@ -366,7 +362,7 @@ fn problems_of(refusal: Refusal) -> Vec<String> {
 /// `POST /tenant/surveys/{slug}/participants/import/{held}`: adds a previewed sheet's
 /// participants, all or none.
 pub async fn confirm(
-    state: web::Data<AppState>,
+    state: State,
     posted: SurveyForm<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
@@ -391,7 +387,7 @@ pub async fn confirm(
 
 /// `POST /tenant/surveys/{slug}/participants/{id}/remove`
 pub async fn remove(
-    state: web::Data<AppState>,
+    state: State,
     posted: SurveyForm<Editor>,
     path: web::Path<(String, String)>,
 ) -> Reply {
@@ -408,11 +404,7 @@ pub async fn remove(
 }
 
 /// `POST /tenant/surveys/{slug}/participants/access`: who may answer.
-pub async fn access(
-    state: web::Data<AppState>,
-    posted: SurveyForm<Editor>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn access(state: State, posted: SurveyForm<Editor>, request: HttpRequest) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let access = match field(&form, "access") {
         Some("invitation") => Access::Invitation,
@@ -445,7 +437,7 @@ pub async fn access(
 
 /// `POST /tenant/surveys/{slug}/participants/segments`: the attributes answers are divided
 /// by, each value a segment.
-pub async fn segments(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn segments(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (_, survey, form) = posted.parts();
     let picked: Vec<String> = form
         .iter()
@@ -581,7 +573,7 @@ async fn edit_page(
 
 /// `GET /tenant/surveys/{slug}/participants/{id}`: one participant, to change.
 pub async fn show_one(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
@@ -596,7 +588,7 @@ pub async fn show_one(
 
 /// `POST /tenant/surveys/{slug}/participants/{id}`: saves their names and language.
 pub async fn edit(
-    state: web::Data<AppState>,
+    state: State,
     posted: SurveyForm<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
@@ -626,7 +618,7 @@ pub async fn edit(
 /// email order: their address, names, language, status, when added and when they answered,
 /// their personal link, and a column per attribute.
 pub async fn download(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,

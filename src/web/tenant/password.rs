@@ -11,7 +11,7 @@ use super::session::{new_form_token, read_public_form};
 use crate::domain::account::Email;
 use crate::service::accounts::{self, Reset};
 use crate::web::forms::field;
-use crate::web::{AppState, Reply, WebError};
+use crate::web::{Reply, State, WebError};
 
 #[derive(Template)]
 #[template(path = "tenant/forgot-password.html")]
@@ -25,7 +25,7 @@ struct ForgotPage {
 }
 
 /// `GET /tenant/forgot-password`
-pub async fn forgot_form(request: HttpRequest, state: web::Data<AppState>) -> Reply {
+pub async fn forgot_form(request: HttpRequest, state: State) -> Reply {
     let csrf = new_form_token();
     let page = ForgotPage {
         csrf: csrf.clone(),
@@ -38,11 +38,7 @@ pub async fn forgot_form(request: HttpRequest, state: web::Data<AppState>) -> Re
 
 /// `POST /tenant/forgot-password`: emails a reset link if the address is a member's; the
 /// answer never says whether it is.
-pub async fn forgot(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    payload: web::Payload,
-) -> Reply {
+pub async fn forgot(request: HttpRequest, state: State, payload: web::Payload) -> Reply {
     let form = read_public_form(&request, payload, &state).await?;
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     if let Some(site) = state.mail_links() {
@@ -76,11 +72,7 @@ fn expired() -> WebError {
 }
 
 /// `GET /tenant/reset-password/{token}`
-pub async fn reset_form(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    token: web::Path<String>,
-) -> Reply {
+pub async fn reset_form(request: HttpRequest, state: State, token: web::Path<String>) -> Reply {
     let email = accounts::reset_email(&state.app, &token)
         .await?
         .ok_or_else(expired)?;
@@ -98,7 +90,7 @@ pub async fn reset_form(
 /// every other session of the member and signs this one in.
 pub async fn reset(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    state: State,
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Reply {

@@ -15,7 +15,7 @@ use crate::web::public::{
     words_for,
 };
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render, render_with_status};
+use crate::web::{AppState, Reply, State, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/preview-done.html")]
@@ -53,7 +53,7 @@ fn context(
 /// `GET /tenant/surveys/{slug}/preview`: the first page, as respondents would see it.
 pub async fn show(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
 ) -> Reply {
@@ -65,7 +65,7 @@ pub async fn show(
 /// `POST /tenant/surveys/{slug}/preview`: the next page, the errors, or the end; nothing stored.
 pub async fn answer(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,

@@ -22,7 +22,7 @@ use crate::domain::quota::{Quota, WhenFull};
 use crate::service::surveys as service;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render_with_status};
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 /// A choice question a quota can be for, with the answers it offers.
 struct ChoiceQuestion {
@@ -181,7 +181,7 @@ pub(super) async fn places(state: &AppState, survey: &Survey) -> Result<Vec<u32>
 
 /// `GET /tenant/surveys/{slug}/quotas`
 pub async fn show(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     slug: web::Path<String>,
@@ -269,7 +269,7 @@ struct RemovePage {
 
 /// `POST /tenant/surveys/{slug}/quotas`: saves (`action=save`) or removes (`action=remove`,
 /// asked first, then `confirm=yes`) the quota named by `quota` (empty: a new one).
-pub async fn save(state: web::Data<AppState>, sent: SurveyForm<Editor>) -> Reply {
+pub async fn save(state: State, sent: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = sent.parts();
     let named = field(&form, "quota").unwrap_or("").trim();
     let current = survey

@@ -17,7 +17,7 @@ use crate::domain::summary::{QuestionReport, Stats, median, nps_groups};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
 use crate::service::results::{self, Asked, DateRange, Filter, MAX_SEARCH_CHARS};
 use crate::web::roles::Viewer;
-use crate::web::{AppState, Reply, WebError, render};
+use crate::web::{AppState, Reply, State, WebError, render};
 
 struct QuestionView {
     number: usize,
@@ -143,7 +143,7 @@ pub struct SegmentQuery {
 /// `GET /tenant/surveys/{slug}/summary?segment=QUESTION_ID:OPTION`: of every response, or of
 /// one segment's.
 pub async fn summary(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Viewer>,
     slug: web::Path<String>,
     query: web::Query<SegmentQuery>,
@@ -349,7 +349,7 @@ struct SearchView {
 /// deletions.
 pub async fn responses(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Viewer>,
     slug: web::Path<String>,
     query: web::Query<PageQuery>,
@@ -541,7 +541,7 @@ impl ResponsePage {
 
 /// `GET /tenant/surveys/{slug}/responses/{n}`: the `n`th newest response, with previous/next.
 pub async fn response(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64)>,
 ) -> Reply {
@@ -556,7 +556,7 @@ pub async fn response(
 /// `GET /tenant/surveys/{slug}/responses/ref/{reference}/files/{question}`: the file the
 /// response gave to a file question, through a link signed for 5 minutes.
 pub async fn file(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64, String)>,
 ) -> Reply {
@@ -583,7 +583,7 @@ pub async fn file(
 /// `GET /tenant/surveys/{slug}/responses/ref/{reference}`: one response by its reference
 /// number (the summary's latest text answers link here): one read.
 pub async fn response_by_reference(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Viewer>,
     path: web::Path<(String, u64)>,
 ) -> Reply {

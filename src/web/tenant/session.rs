@@ -17,7 +17,7 @@ use crate::domain::member::Role;
 use crate::service::accounts::{SESSION_LIFETIME, Session};
 use crate::web::forms::{field, read_form};
 use crate::web::roles::{Needs, refusal};
-use crate::web::{AppState, WebError};
+use crate::web::{AppState, State, WebError};
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "canvass_session";
@@ -114,7 +114,7 @@ pub fn unseal(request: &HttpRequest, state: &AppState, name: &str) -> Option<Str
 /// which proxies to believe.
 pub fn secure(request: &HttpRequest) -> bool {
     request
-        .app_data::<web::Data<AppState>>()
+        .app_data::<State>()
         .is_some_and(|state| state.scheme(request) == "https")
 }
 
@@ -154,7 +154,7 @@ impl<R: Needs + 'static> FromRequest for AtLeast<R> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let state = request.app_data::<web::Data<AppState>>().cloned();
+        let state = request.app_data::<State>().cloned();
         let id = state.as_ref().and_then(|state| session_id(request, state));
         Box::pin(async move {
             let (Some(state), Some(id)) = (state, id) else {

@@ -21,7 +21,8 @@ use crate::domain::{Tenant, Zone};
 use crate::service::settings::{self as service, LogoChange, masked};
 use crate::sso::SsoSettings;
 use crate::web::forms::field;
-use crate::web::{AppState, Reply, WebError, render, render_with_status};
+use crate::web::tenant::survey_form::MemberForm;
+use crate::web::{AppState, Reply, State, WebError, render, render_with_status};
 
 #[derive(Template)]
 #[template(path = "tenant/settings.html")]
@@ -89,12 +90,8 @@ fn saved() -> HttpResponse {
 }
 
 /// `POST /tenant/settings/zone`: the time zone close dates are entered and shown in.
-pub async fn save_zone(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn save_zone(state: State, posted: MemberForm<Owner>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let Some(zone) = Zone::named(field(&form, "time_zone").unwrap_or("")) else {
         let mut settings = page(&state, &signed_in).await?;
         settings.zone_error = Some("Pick a time zone from the list.".into());
@@ -109,7 +106,7 @@ const MAX_FIELDS: usize = 8;
 
 /// `POST /tenant/settings/branding` (multipart): the accent colour, and a new logo or none.
 pub async fn save_branding(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Owner>,
     request: HttpRequest,
     payload: web::Payload,
@@ -158,7 +155,7 @@ pub struct SavedQuery {
 
 /// `GET /tenant/settings`
 pub async fn show(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Owner>,
     request: actix_web::HttpRequest,
     query: web::Query<SavedQuery>,
@@ -170,12 +167,8 @@ pub async fn show(
 }
 
 /// `POST /tenant/settings`: sets (after a successful connection) or clears the database.
-pub async fn save(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn save(state: State, posted: MemberForm<Owner>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let url = field(&form, "export_database_url")
         .unwrap_or("")
         .trim()
@@ -196,13 +189,8 @@ pub async fn save(
 }
 
 /// `POST /tenant/settings/sso`: sets (after discovery works) or removes the provider.
-pub async fn save_sso(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Owner>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn save_sso(request: HttpRequest, state: State, posted: MemberForm<Owner>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let chosen = (field(&form, "action") != Some("remove")).then(|| {
         let text = |name| field(&form, name).unwrap_or("").trim().to_owned();
         SsoSettings {

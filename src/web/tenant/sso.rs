@@ -15,7 +15,7 @@ use super::session::{read_public_form, seal, unseal};
 use crate::domain::TenantSlug;
 use crate::service::accounts::{self, Joined};
 use crate::sso::{Flow, Provider, SsoError, SsoSettings};
-use crate::web::{AppState, Reply, WebError, render_with_status};
+use crate::web::{AppState, Reply, State, WebError, render_with_status};
 
 /// The cookie that carries a sign-in in progress.
 const FLOW_COOKIE: &str = "canvass_sso";
@@ -60,11 +60,7 @@ fn refused(organisation: &str, error: String) -> Reply {
 
 /// `GET /tenant/sso?organisation=SLUG`: without an organisation, the page that asks for it;
 /// with one that has a provider, off to the provider.
-pub async fn start(
-    request: HttpRequest,
-    state: web::Data<AppState>,
-    query: web::Query<SsoQuery>,
-) -> Reply {
+pub async fn start(request: HttpRequest, state: State, query: web::Query<SsoQuery>) -> Reply {
     let Some(organisation) = query.into_inner().organisation.map(|o| o.trim().to_owned()) else {
         return crate::web::render(&SsoPage {
             organisation: String::new(),
@@ -134,7 +130,7 @@ fn flow_of(request: &HttpRequest, state: &AppState) -> Option<Flow> {
 /// (or, for an invitation, makes them a member first).
 pub async fn callback(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    state: State,
     query: web::Query<CallbackQuery>,
 ) -> Reply {
     let query = query.into_inner();
@@ -222,7 +218,7 @@ pub async fn callback(
 /// provider (the address it answers must be the invited one).
 pub async fn join(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    state: State,
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Reply {

@@ -2,7 +2,7 @@
 //! the default one per language with what is missing, and the sheet for translators (XLSX or
 //! CSV, one row per text, one column per language) downloaded and imported back.
 
-use crate::web::tenant::survey_form::SurveyForm;
+use crate::web::tenant::survey_form::{SurveyForm, SurveySheet};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ use crate::service::translations;
 use crate::web::download::attachment;
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render_with_status, upload};
+use crate::web::{Reply, State, WebError, render_with_status};
 
 /// Largest translation sheet imported.
 pub const MAX_SHEET_BYTES: usize = 2 * 1024 * 1024;
@@ -179,7 +179,7 @@ fn address(survey: &Survey, language: Option<&str>) -> String {
 
 /// `GET /tenant/surveys/{slug}/translations?lang=TAG`
 pub async fn show(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     request: HttpRequest,
     slug: web::Path<String>,
@@ -193,7 +193,7 @@ pub async fn show(
 
 /// `POST /tenant/surveys/{slug}/languages`: the languages it is offered in, the default
 /// first. Translations of languages still offered stay.
-pub async fn save_languages(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn save_languages(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     let typed = field(&form, "languages").unwrap_or_default().to_owned();
     let sent: Vec<String> = typed
@@ -224,7 +224,7 @@ pub async fn save_languages(state: web::Data<AppState>, posted: SurveyForm<Edito
 
 /// `POST /tenant/surveys/{slug}/translations?lang=TAG`: that language's texts.
 pub async fn save_texts(
-    state: web::Data<AppState>,
+    state: State,
     posted: SurveyForm<Editor>,
     query: web::Query<LanguageQuery>,
 ) -> Reply {
@@ -275,7 +275,7 @@ pub async fn save_texts(
 
 /// `GET /tenant/surveys/{slug}/translations.{format}`: the sheet for translators.
 pub async fn download(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     path: web::Path<(String, String)>,
 ) -> Reply {
@@ -300,16 +300,12 @@ pub async fn download(
 
 /// `POST /tenant/surveys/{slug}/translations/import` (multipart): a filled-in sheet. All or
 /// nothing: every problem is listed by row, and nothing changes until there are none.
-pub async fn import(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    request: HttpRequest,
-    slug: web::Path<String>,
-    payload: web::Payload,
-) -> Reply {
-    let sent = upload::read(&request, payload, "sheet", MAX_SHEET_BYTES, 4).await?;
-    signed_in.check_csrf(sent.field("csrf"))?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+pub async fn import(state: State, posted: SurveySheet<Editor, MAX_SHEET_BYTES>) -> Reply {
+    let SurveySheet {
+        signed_in,
+        survey,
+        sent,
+    } = posted;
     let refuse = |problems: Vec<String>| {
         let mut shown = page(&signed_in, survey.clone(), None);
         shown.import_problems = problems;

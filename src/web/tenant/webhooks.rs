@@ -14,7 +14,8 @@ use crate::service::webhooks::{self as service, Refusal};
 use crate::service::webhooks::{DeliveryRecord, Endpoint, MAX_ENDPOINTS};
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render};
+use crate::web::tenant::survey_form::MemberForm;
+use crate::web::{AppState, Reply, State, WebError, render};
 
 /// An endpoint with its latest deliveries.
 struct EndpointView {
@@ -58,23 +59,15 @@ async fn page(state: &AppState, signed_in: &SignedIn) -> Result<WebhooksPage, We
 }
 
 /// `GET /tenant/webhooks`
-pub async fn show(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    request: HttpRequest,
-) -> Reply {
+pub async fn show(state: State, signed_in: AtLeast<Editor>, request: HttpRequest) -> Reply {
     let mut shown = page(&state, &signed_in).await?;
     shown.notice = notice::take(&request, &state);
     notice::render_once(&shown, shown.notice.is_some())
 }
 
 /// `POST /tenant/webhooks`: adds an endpoint and shows its secret once.
-pub async fn create(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn create(state: State, posted: MemberForm<Editor>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let typed = field(&form, "url").unwrap_or("").trim().to_owned();
     let added = service::add(
         &state.app,
@@ -106,13 +99,8 @@ pub async fn create(
 }
 
 /// `POST /tenant/webhooks/{id}/test`: queues a test event.
-pub async fn test(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    id: web::Path<String>,
-    payload: web::Payload,
-) -> Reply {
-    signed_in.checked_form(payload, &state).await?;
+pub async fn test(state: State, posted: MemberForm<Editor>, id: web::Path<String>) -> Reply {
+    let signed_in = posted.signed_in;
     service::send_test(&state.app, signed_in.actor(), &id)
         .await?
         .ok_or(WebError::NotFound)?;
@@ -124,13 +112,8 @@ pub async fn test(
 }
 
 /// `POST /tenant/webhooks/{id}/remove`
-pub async fn remove(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    id: web::Path<String>,
-    payload: web::Payload,
-) -> Reply {
-    signed_in.checked_form(payload, &state).await?;
+pub async fn remove(state: State, posted: MemberForm<Editor>, id: web::Path<String>) -> Reply {
+    let signed_in = posted.signed_in;
     if !service::remove(&state.app, signed_in.actor(), &id).await? {
         return Err(WebError::NotFound);
     }

@@ -35,7 +35,8 @@ use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, Survey, Zone};
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::{AppState, Reply, WebError, render, render_with_status};
+use crate::web::tenant::survey_form::MemberForm;
+use crate::web::{AppState, Reply, State, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
 const TYPES: [(&str, &str); 13] = [
@@ -422,7 +423,7 @@ fn edit_token(survey: &Survey) -> String {
 }
 
 /// `GET /tenant/surveys/new`
-pub async fn new(state: web::Data<AppState>, signed_in: AtLeast<Editor>) -> Reply {
+pub async fn new(state: State, signed_in: AtLeast<Editor>) -> Reply {
     render(&page(&state, &signed_in, None))
 }
 
@@ -434,7 +435,7 @@ pub struct EditQuery {
 
 /// `GET /tenant/surveys/{slug}`
 pub async fn edit(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     query: web::Query<EditQuery>,
@@ -641,17 +642,13 @@ async fn save_form(
 }
 
 /// `POST /tenant/surveys`: creates a survey (a draft) from the designer form.
-pub async fn create(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    payload: web::Payload,
-) -> Reply {
+pub async fn create(state: State, signed_in: AtLeast<Editor>, payload: web::Payload) -> Reply {
     save_form(&state, &signed_in, None, payload).await
 }
 
 /// `POST /tenant/surveys/{slug}`: saves the designer form (or applies a structural button).
 pub async fn save(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
     payload: web::Payload,
@@ -682,13 +679,8 @@ struct AnonymityPage {
 /// `POST /tenant/surveys/{slug}/publish`. A survey for known people (by invitation, or with
 /// participants) whose answers' anonymity is still open is published only once its owner
 /// chose it (`anonymous=yes|no`): the form asks first.
-pub async fn publish(
-    state: web::Data<AppState>,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
-    payload: web::Payload,
-) -> Reply {
-    let form = signed_in.checked_form(payload, &state).await?;
+pub async fn publish(state: State, posted: MemberForm<Editor>, slug: web::Path<String>) -> Reply {
+    let MemberForm { signed_in, form } = posted;
     let mut survey = own_survey(&state, &signed_in, &slug).await?;
     if service::asks_anonymity(&state.app, &survey).await? {
         let ask = |problem: Option<String>, survey: Arc<Survey>| AnonymityPage {
@@ -760,7 +752,7 @@ pub async fn publish(
 }
 
 /// `POST /tenant/surveys/{slug}/unpublish`
-pub async fn unpublish(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn unpublish(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, _) = posted.parts();
     let unpublished = service::unpublish(&state.app, signed_in.actor(), &survey).await?;
     Ok(back_to(&unpublished))
@@ -797,7 +789,7 @@ async fn delete_page(
 
 /// `GET /tenant/surveys/{slug}/delete`: asks first, naming what will be lost.
 pub async fn confirm_delete(
-    state: web::Data<AppState>,
+    state: State,
     signed_in: AtLeast<Editor>,
     slug: web::Path<String>,
 ) -> Reply {
@@ -807,7 +799,7 @@ pub async fn confirm_delete(
 
 /// `POST /tenant/surveys/{slug}/delete`: the survey and all its answers, once its title is
 /// typed to confirm.
-pub async fn delete(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn delete(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
     if field(&form, "confirm").map(str::trim) != Some(survey.title.trim()) {
         let error = Some("Type the survey's title exactly as it is shown to delete it.".into());
@@ -824,7 +816,7 @@ pub async fn delete(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> R
 
 /// `POST /tenant/surveys/{slug}/duplicate`: a new draft with the same questions, pages, logic
 /// and texts, titled "Copy of ...", opened in the designer.
-pub async fn duplicate(state: web::Data<AppState>, posted: SurveyForm<Editor>) -> Reply {
+pub async fn duplicate(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, _) = posted.parts();
     match service::duplicate(&state.app, signed_in.actor(), &survey).await?? {
         Some(copy) => Ok(notice::redirect(
