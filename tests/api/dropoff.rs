@@ -158,34 +158,19 @@ async fn the_counts_of_a_deleted_survey_are_swept_and_never_merged_again() {
         .api(Method::DELETE, "/api/v1/surveys/three", &key, None)
         .await;
     assert_eq!(status, 204);
+    let funnels = &stores.answering.funnels;
     assert!(
-        stores
-            .answering
-            .funnels
-            .read(&survey)
-            .await
-            .expect("read")
-            .is_empty(),
+        funnels.read(&survey).await.expect("read").is_empty(),
         "deleted with the survey"
     );
     // Counts merged into a deleted survey's (a merge racing the deletion) are swept.
     app.stop().await;
-    stores
-        .answering
-        .funnels
+    funnels
         .add(&survey, &counted)
         .await
         .expect("a leftover, as a race would leave");
     let later = std::time::SystemTime::now() + Duration::from_secs(1);
     let swept = canvass::worker::sweeps::sweep_funnels(&stores, later).await;
     assert_eq!(swept.expect("a sweep"), 1);
-    assert!(
-        stores
-            .answering
-            .funnels
-            .read(&survey)
-            .await
-            .expect("read")
-            .is_empty()
-    );
+    assert!(funnels.read(&survey).await.expect("read").is_empty());
 }

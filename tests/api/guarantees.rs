@@ -177,16 +177,9 @@ async fn a_form_posted_twice_is_two_queued_messages_and_one_counted_answer() {
             .await;
         assert_eq!(response.status(), 303);
     }
-    let queue = stores.answering.queues.queues_for(Subscription::Standard)[0].clone();
-    assert_eq!(
-        stores
-            .answering
-            .queues
-            .length(&queue)
-            .await
-            .expect("length"),
-        2
-    );
+    let queues = &stores.answering.queues;
+    let queue = queues.queues_for(Subscription::Standard)[0].clone();
+    assert_eq!(queues.length(&queue).await.expect("length"), 2);
 
     drain(&stores).await;
 
@@ -199,15 +192,7 @@ async fn a_form_posted_twice_is_two_queued_messages_and_one_counted_answer() {
         .expect("read")
         .doc;
     assert_eq!((doc.summary.total, doc.list_len), (1, 1));
-    assert_eq!(
-        stores
-            .answering
-            .queues
-            .length(&queue)
-            .await
-            .expect("length"),
-        0
-    );
+    assert_eq!(queues.length(&queue).await.expect("length"), 0);
 }
 
 /// Waits until `log` (a file) has a line with `text`.
