@@ -189,13 +189,7 @@ async fn a_backup_taken_under_load_restores_with_every_count_exact() {
     .await
     .expect("stores");
     let survey = demo_survey(&stores).await;
-    let doc = stores
-        .answering
-        .summaries
-        .read(&survey)
-        .await
-        .expect("read")
-        .doc;
+    let doc = crate::helpers::summary_doc(&stores, &survey).await;
     let listed: Vec<u64> = stores
         .answering
         .lists

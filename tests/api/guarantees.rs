@@ -184,13 +184,7 @@ async fn a_form_posted_twice_is_two_queued_messages_and_one_counted_answer() {
     drain(&stores).await;
 
     let demo = demo_survey(&stores).await;
-    let doc = stores
-        .answering
-        .summaries
-        .read(&demo)
-        .await
-        .expect("read")
-        .doc;
+    let doc = crate::helpers::summary_doc(&stores, &demo).await;
     assert_eq!((doc.summary.total, doc.list_len), (1, 1));
     assert_eq!(queues.length(&queue).await.expect("length"), 0);
 }
@@ -484,13 +478,7 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
         waiting.repaired, 0,
         "a recent answer is left to the workers: {waiting:?}"
     );
-    let after = stores
-        .answering
-        .summaries
-        .read(&demo)
-        .await
-        .expect("read")
-        .doc;
+    let after = crate::helpers::summary_doc(&stores, &demo).await;
     assert!(after.recent.is_empty(), "recent is settled and dropped");
     assert_eq!(after.summary.total, 3);
     let chunks_only = SummaryDoc {
@@ -522,13 +510,8 @@ async fn reconcile_completes_what_a_dead_worker_left_in_recent_and_waits_out_its
         "past its grace, the forgotten answer is counted"
     );
     assert_eq!(
-        stores
-            .answering
-            .summaries
-            .read(&demo)
+        crate::helpers::summary_doc(&stores, &demo)
             .await
-            .expect("read")
-            .doc
             .summary
             .total,
         4

@@ -692,3 +692,17 @@ pub fn tenant_with_key(data_dir: &std::path::Path, slug: &str, name: &str) -> St
         .trim()
         .to_owned()
 }
+
+/// The summary document of `survey` as stored (what the worker committed last).
+pub async fn summary_doc(
+    stores: &canvass::stores::Stores,
+    survey: &canvass::domain::SurveyRef,
+) -> canvass::stores::SummaryDoc {
+    stores
+        .answering
+        .summaries
+        .read(survey)
+        .await
+        .expect("read")
+        .doc
+}

@@ -134,3 +134,61 @@ async fn cache_entries_of_one_tenant_never_answer_for_another() {
     assert_eq!(alpha.expect("alpha's survey").title, "Alpha's");
     assert!(beta.is_none(), "beta has no survey of that slug");
 }
+
+/// A sweep visits every key under its prefix once, across pages, while it deletes some of
+/// them, and counts exactly what it deleted; keys outside the prefix are left alone.
+#[tokio::test]
+async fn a_sweep_visits_every_key_once_across_pages_and_counts_what_it_deletes() {
+    use canvass::storage::PutMode;
+    let storage = canvass::storage::memory::storage();
+    let stores = Stores::open(storage.clone(), &StoreSettings::default())
+        .await
+        .expect("opened");
+    // More than two pages of keys (a page is at most MAX_LIST_PAGE).
+    let count = 2 * canvass::storage::MAX_LIST_PAGE + 1;
+    let put = |key: String| {
+        let blobs = storage.blobs.clone();
+        async move {
+            blobs
+                .put(&key, bytes::Bytes::from_static(b"x"), PutMode::Overwrite)
+                .await
+                .expect("written")
+        }
+    };
+    for n in 0..count {
+        put(format!("swept/{n:06}")).await;
+    }
+    put("swepttoo/left".into()).await;
+    let mut sweep = stores.operations.sweep("swept/");
+    let mut seen = Vec::new();
+    while let Some((key, _)) = sweep.next().await.expect("a page") {
+        let n: usize = key["swept/".len()..].parse().expect("a number");
+        if n.is_multiple_of(2) {
+            sweep.delete(&key).await.expect("deleted");
+        }
+        seen.push(n);
+    }
+    assert_eq!(
+        seen,
+        (0..count).collect::<Vec<_>>(),
+        "each key once, in order"
+    );
+    assert_eq!(sweep.deleted(), count.div_ceil(2) as u64);
+    let mut left = stores.operations.sweep("swept/");
+    let mut kept = 0;
+    while let Some((key, _)) = left.next().await.expect("a page") {
+        assert!(key.ends_with(['1', '3', '5', '7', '9']), "{key} was kept");
+        kept += 1;
+    }
+    assert_eq!(kept, count / 2);
+    assert_eq!(left.deleted(), 0);
+    let other = stores
+        .operations
+        .scan("swepttoo/", None)
+        .await
+        .expect("listed");
+    assert_eq!(other.keys.len(), 1, "another prefix is not swept");
+    // An empty prefix ends at once.
+    let mut none = stores.operations.sweep("nothing/");
+    assert!(none.next().await.expect("a page").is_none());
+}

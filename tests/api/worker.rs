@@ -20,13 +20,7 @@ async fn demo(stores: &Stores) -> SurveyRef {
 
 async fn summary(stores: &Stores) -> SummaryDoc {
     let survey = demo(stores).await;
-    stores
-        .answering
-        .summaries
-        .read(&survey)
-        .await
-        .expect("read")
-        .doc
+    crate::helpers::summary_doc(stores, &survey).await
 }
 
 async fn drain(stores: &Stores) -> usize {

@@ -56,7 +56,6 @@ fn date_in(words: &Words, at: OffsetDateTime) -> String {
     super::words::date(words, at.date())
 }
 
-/// The 410 page of a link that no longer works, with a way to start again.
 /// What a saved form's link leads to: its survey, the words the request asks for and the
 /// saved progress; or the page shown instead (the survey closed, or the link gone).
 enum Saved {
@@ -86,6 +85,7 @@ async fn open_saved(
     }
 }
 
+/// The 410 page of a link that no longer works, with a way to start again.
 fn gone(tenant: Arc<Tenant>, survey: &Survey, words: &Words) -> Reply {
     let start = (
         format!(
