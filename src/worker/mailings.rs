@@ -303,31 +303,23 @@ async fn send_one(
     };
     let (kind, mailing) = (writer.kind, writer.mailing.clone());
     let now = OffsetDateTime::now_utc();
+    let invited = (kind == MailingKind::Invitation).then_some(Mark::Invited);
     let record = async {
-        // The marker first: the document then says so, or the next try does (or undoes it).
-        if kind == MailingKind::Invitation {
-            stores
-                .participants
-                .set_mark(at, Mark::Invited, &participant.id)
-                .await?;
-        }
-        stores
-            .participants
-            .change_if(at, &participant.id, |p| {
-                if !goes_to(kind, &mailing, p) {
-                    return false;
+        marked_then_changed(stores, at, invited, &participant.id, |p| {
+            if !goes_to(kind, &mailing, p) {
+                return false;
+            }
+            p.mail.mailings.push(mailing.clone());
+            match kind {
+                MailingKind::Invitation => p.mail.invited = Some(now),
+                MailingKind::Reminder => {
+                    p.mail.reminded += 1;
+                    p.mail.last_reminded = Some(now);
                 }
-                p.mail.mailings.push(mailing.clone());
-                match kind {
-                    MailingKind::Invitation => p.mail.invited = Some(now),
-                    MailingKind::Reminder => {
-                        p.mail.reminded += 1;
-                        p.mail.last_reminded = Some(now);
-                    }
-                }
-                true
-            })
-            .await
+            }
+            true
+        })
+        .await
     };
     let outcome = match lane.send_once(&message, record).await {
         Ok(outcome) => outcome,
@@ -349,33 +341,26 @@ async fn send_one(
             recorded,
         } => {
             let mailing = writer.mailing.clone();
-            if permanent {
-                stores
-                    .participants
-                    .set_mark(at, Mark::Bounced, &participant.id)
-                    .await?;
-            }
-            stores
-                .participants
-                .change_if(at, &participant.id, |p| {
-                    let mut changed = false;
-                    if recorded && p.mail.mailings.contains(&mailing) {
-                        p.mail.mailings.retain(|id| *id != mailing);
-                        match kind {
-                            MailingKind::Invitation => p.mail.invited = None,
-                            MailingKind::Reminder => {
-                                p.mail.reminded = p.mail.reminded.saturating_sub(1)
-                            }
+            let bounced = permanent.then_some(Mark::Bounced);
+            marked_then_changed(stores, at, bounced, &participant.id, |p| {
+                let mut changed = false;
+                if recorded && p.mail.mailings.contains(&mailing) {
+                    p.mail.mailings.retain(|id| *id != mailing);
+                    match kind {
+                        MailingKind::Invitation => p.mail.invited = None,
+                        MailingKind::Reminder => {
+                            p.mail.reminded = p.mail.reminded.saturating_sub(1)
                         }
-                        changed = true;
                     }
-                    if permanent && p.mail.bounced.is_none() {
-                        p.mail.bounced = Some(now);
-                        changed = true;
-                    }
-                    changed
-                })
-                .await?;
+                    changed = true;
+                }
+                if permanent && p.mail.bounced.is_none() {
+                    p.mail.bounced = Some(now);
+                    changed = true;
+                }
+                changed
+            })
+            .await?;
             settle_invited(stores, at, kind, &participant.id).await?;
             match permanent {
                 true => {
@@ -389,6 +374,21 @@ async fn send_one(
             }
         }
     }
+}
+
+/// Sets `mark` (if any) on participant `id`, then changes their document where `change` says
+/// so. The marker first: the document then says so, or the next try does (or undoes it).
+async fn marked_then_changed(
+    stores: &Panel,
+    at: &crate::domain::SurveyRef,
+    mark: Option<Mark>,
+    id: &str,
+    change: impl Fn(&mut Participant) -> bool,
+) -> Result<bool, StoreError> {
+    if let Some(mark) = mark {
+        stores.participants.set_mark(at, mark, id).await?;
+    }
+    stores.participants.change_if(at, id, change).await
 }
 
 /// Removes the invited marker an invitation set for a send that did not happen, unless the

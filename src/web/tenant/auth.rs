@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 
 use super::notice;
 use super::session::{
-    cleared_session_cookie, form_token_cookie, new_form_token, read_public_form, session_cookie,
+    PublicForm, cleared_session_cookie, form_token_cookie, new_form_token, session_cookie,
     session_id,
 };
 use crate::domain::account::{Account, Email, password_problem};
@@ -104,8 +104,7 @@ pub async fn sign_up_form(request: HttpRequest, state: State) -> Reply {
 }
 
 /// `POST /tenant/sign-up`: creates the tenant and its owner, then signs in.
-pub async fn sign_up(request: HttpRequest, state: State, payload: web::Payload) -> Reply {
-    let form = read_public_form(&request, payload, &state).await?;
+pub async fn sign_up(request: HttpRequest, state: State, PublicForm(form): PublicForm) -> Reply {
     let get = |name| field(&form, name).unwrap_or("").trim().to_owned();
     let (name, email_text, password) = (
         get("name"),
@@ -283,8 +282,7 @@ pub async fn sign_in_form(request: HttpRequest, state: State) -> Reply {
 
 /// `POST /tenant/sign-in`: each attempt is claimed from the shared throttle (per client address
 /// and account, and per client address) before its password is checked.
-pub async fn sign_in(request: HttpRequest, state: State, payload: web::Payload) -> Reply {
-    let form = read_public_form(&request, payload, &state).await?;
+pub async fn sign_in(request: HttpRequest, state: State, PublicForm(form): PublicForm) -> Reply {
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     let password = field(&form, "password").unwrap_or("").to_owned();
     let client = client::of_request(&request, &state);

@@ -2,12 +2,12 @@
 //! download the responses as CSV or XLSX.
 
 use crate::service::responses;
+use crate::web::tenant::survey_form::OwnSurvey;
 use crate::web::tenant::survey_form::SurveyForm;
 use actix_web::http::header::LOCATION;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 
-use super::own_survey;
 use super::session::AtLeast;
 use crate::domain::member::Role;
 use crate::export::SheetFormat;
@@ -60,13 +60,12 @@ pub async fn status(state: State, signed_in: AtLeast<Editor>, id: web::Path<Stri
 /// `GET /tenant/surveys/{slug}/responses.{csv|xlsx}`: every response, streamed.
 pub async fn download_responses(
     state: State,
-    signed_in: AtLeast<Viewer>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Viewer>,
     path: web::Path<(String, String)>,
     query: web::Query<DownloadQuery>,
 ) -> Reply {
-    let (slug, extension) = path.into_inner();
+    let (_, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     responses::downloaded(&state.app, signed_in.actor(), &survey, &extension).await?;
     Ok(download(&state.app, survey, format, &query).await?)
 }

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::auth::{SSO_REQUIRED, page_with_token, start_session};
-use super::session::{new_form_token, read_public_form};
+use super::session::{PublicForm, new_form_token};
 use crate::domain::member::Invitation;
 use crate::service::accounts::{self, Joined};
 use crate::web::forms::field;
@@ -59,9 +59,8 @@ pub async fn accept(
     request: HttpRequest,
     state: State,
     token: web::Path<String>,
-    payload: web::Payload,
+    PublicForm(form): PublicForm,
 ) -> Reply {
-    let form = read_public_form(&request, payload, &state).await?;
     let (tenant, invitation) = accounts::invitation(&state.app, &token)
         .await?
         .ok_or_else(gone)?;

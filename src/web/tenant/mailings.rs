@@ -3,6 +3,7 @@
 //! and the buttons that send them, with each mailing's progress. The rules are
 //! `service::mailings`'; workers send.
 
+use crate::web::tenant::survey_form::OwnSurvey;
 use crate::web::tenant::survey_form::SurveyForm;
 use std::sync::Arc;
 
@@ -12,9 +13,9 @@ use askama::Template as Page;
 use serde::Deserialize;
 
 use super::charts::{BarChart, response_rate, standing};
+use super::notice;
 use super::participants::capitalised;
-use super::session::{AtLeast, SignedIn};
-use super::{notice, own_survey};
+use super::session::SignedIn;
 use crate::domain::Survey;
 use crate::domain::language::LanguageTag;
 use crate::domain::mailing::{
@@ -170,12 +171,10 @@ async fn page(
 /// `GET /tenant/surveys/{slug}/mailings?language=`
 pub async fn show(
     state: State,
-    signed_in: AtLeast<Editor>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     request: HttpRequest,
-    slug: web::Path<String>,
     query: web::Query<LanguageQuery>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let language = language_of(&survey, query.language.as_deref());
     let mut shown = page(&state, &signed_in, survey, language).await?;
     shown.notice = notice::take(&request, &state);

@@ -3,6 +3,7 @@
 //! of an address), one participant added or removed, and a CSV or XLSX list imported after a
 //! preview. The rules are the API's (`service::participants`).
 
+use crate::web::tenant::survey_form::OwnSurvey;
 use crate::web::tenant::survey_form::{SurveyForm, SurveySheet};
 use std::sync::Arc;
 
@@ -11,8 +12,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::session::{AtLeast, SignedIn};
-use super::{notice, own_survey};
+use super::notice;
+use super::session::SignedIn;
 use crate::domain::Survey;
 use crate::domain::member::Role;
 use crate::domain::participant::{
@@ -194,12 +195,10 @@ async fn page(
 /// `GET /tenant/surveys/{slug}/participants`
 pub async fn show(
     state: State,
-    signed_in: AtLeast<Editor>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     request: HttpRequest,
-    slug: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut shown = page(&state, &request, &signed_in, survey, &query).await?;
     shown.notice = notice::take(&request, &state);
     notice::render_once(&shown, shown.notice.is_some())
@@ -574,12 +573,11 @@ async fn edit_page(
 /// `GET /tenant/surveys/{slug}/participants/{id}`: one participant, to change.
 pub async fn show_one(
     state: State,
-    signed_in: AtLeast<Editor>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
 ) -> Reply {
-    let (slug, id) = path.into_inner();
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let (_, id) = path.into_inner();
     render_with_status(
         StatusCode::OK,
         &edit_page(&state, &request, &signed_in, survey, &id).await?,
@@ -619,17 +617,16 @@ pub async fn edit(
 /// their personal link, and a column per attribute.
 pub async fn download(
     state: State,
-    signed_in: AtLeast<Editor>,
+    OwnSurvey { survey, .. }: OwnSurvey<Editor>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
 ) -> Reply {
-    let (slug, format) = path.into_inner();
+    let (_, format) = path.into_inner();
     let format = match format.as_str() {
         "csv" => SheetFormat::Csv,
         "xlsx" => SheetFormat::Xlsx,
         _ => return Err(WebError::NotFound),
     };
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let url = state.survey_url(&request, &survey.tenant, &survey.slug);
     let everyone = service::everyone(&state.app, &survey).await?;
     let attributes: std::collections::BTreeSet<String> = everyone

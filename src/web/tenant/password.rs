@@ -7,7 +7,7 @@ use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::auth::{page_with_token, start_session};
-use super::session::{new_form_token, read_public_form};
+use super::session::{PublicForm, new_form_token};
 use crate::domain::account::Email;
 use crate::service::accounts::{self, Reset};
 use crate::web::forms::field;
@@ -38,8 +38,7 @@ pub async fn forgot_form(request: HttpRequest, state: State) -> Reply {
 
 /// `POST /tenant/forgot-password`: emails a reset link if the address is a member's; the
 /// answer never says whether it is.
-pub async fn forgot(request: HttpRequest, state: State, payload: web::Payload) -> Reply {
-    let form = read_public_form(&request, payload, &state).await?;
+pub async fn forgot(request: HttpRequest, state: State, PublicForm(form): PublicForm) -> Reply {
     let email_text = field(&form, "email").unwrap_or("").trim().to_owned();
     if let Some(site) = state.mail_links() {
         accounts::send_reset_link(&state.app, &email_text, site).await?;
@@ -92,9 +91,8 @@ pub async fn reset(
     request: HttpRequest,
     state: State,
     token: web::Path<String>,
-    payload: web::Payload,
+    PublicForm(form): PublicForm,
 ) -> Reply {
-    let form = read_public_form(&request, payload, &state).await?;
     let password = field(&form, "password").unwrap_or("").to_owned();
     let account = match accounts::reset_password(&state.app, &token, password).await? {
         Reset::Done(account) => account,

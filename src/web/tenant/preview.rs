@@ -2,12 +2,12 @@
 //! and checked the same way, at a tenant-site address only the signed-in owner can open. It
 //! stores nothing: the last page ends on a page saying the answers would now be sent.
 
+use crate::web::tenant::survey_form::OwnSurvey;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 
-use super::own_survey;
-use super::session::{AtLeast, SignedIn};
+use super::session::SignedIn;
 use crate::domain::Survey;
 use crate::domain::member::Role;
 use crate::web::public::{
@@ -54,10 +54,8 @@ fn context(
 pub async fn show(
     request: HttpRequest,
     state: State,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let form = context(&request, &state, &signed_in, &survey);
     render(&SurveyPage::first(signed_in.tenant.clone(), survey, &form))
 }
@@ -66,11 +64,9 @@ pub async fn show(
 pub async fn answer(
     request: HttpRequest,
     state: State,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     payload: web::Payload,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let (mut posted, files) = read_answers(&request, payload, &state, &survey).await?;
     signed_in.check_csrf(Some(&posted.csrf))?;
     let form = context(&request, &state, &signed_in, &survey);

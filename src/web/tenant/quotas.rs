@@ -3,17 +3,17 @@
 //! questions, its message, what happens once it is full) or remove it; and a form to add one.
 //! The rules are the API's (`service::surveys::set_quotas`).
 
+use crate::web::tenant::survey_form::OwnSurvey;
 use crate::web::tenant::survey_form::SurveyForm;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use actix_web::HttpRequest;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, web};
 use askama::Template;
 
 use super::notice;
-use super::own_survey;
-use super::session::{AtLeast, SignedIn};
+use super::session::SignedIn;
 use crate::domain::Survey;
 use crate::domain::definition::quota::QuotaInput;
 use crate::domain::logic::{Condition, Rule, Test};
@@ -182,11 +182,9 @@ pub(super) async fn places(state: &AppState, survey: &Survey) -> Result<Vec<u32>
 /// `GET /tenant/surveys/{slug}/quotas`
 pub async fn show(
     state: State,
-    signed_in: AtLeast<Editor>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     request: HttpRequest,
-    slug: web::Path<String>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut shown = page(&state, &signed_in, survey).await?;
     shown.notice = notice::take(&request, &state);
     notice::render_once(&shown, shown.notice.is_some())

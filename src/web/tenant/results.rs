@@ -1,6 +1,7 @@
 //! A survey's results on the tenant site: the summary with charts, pages of responses, and
 //! one response at a time.
 
+use crate::web::tenant::survey_form::OwnSurvey;
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, web};
@@ -9,9 +10,9 @@ use serde::Deserialize;
 use time::OffsetDateTime;
 
 use super::charts::{BarChart, Grid, chart, every_value, grid, number};
+use super::notice;
 use super::segments::SegmentPicker;
-use super::session::{AtLeast, SignedIn};
-use super::{notice, own_survey};
+use super::session::SignedIn;
 use crate::domain::member::Role;
 use crate::domain::summary::{QuestionReport, Stats, median, nps_groups};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
@@ -144,11 +145,9 @@ pub struct SegmentQuery {
 /// one segment's.
 pub async fn summary(
     state: State,
-    signed_in: AtLeast<Viewer>,
-    slug: web::Path<String>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Viewer>,
     query: web::Query<SegmentQuery>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let (segment, segment_error) = match SegmentId::asked(query.segment.as_deref(), &survey) {
         Ok(segment) => (segment, None),
         Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
@@ -350,11 +349,9 @@ struct SearchView {
 pub async fn responses(
     request: HttpRequest,
     state: State,
-    signed_in: AtLeast<Viewer>,
-    slug: web::Path<String>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Viewer>,
     query: web::Query<PageQuery>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let (from, to) = (
         query.from.as_deref().map(str::trim),
         query.to.as_deref().map(str::trim),
@@ -542,11 +539,10 @@ impl ResponsePage {
 /// `GET /tenant/surveys/{slug}/responses/{n}`: the `n`th newest response, with previous/next.
 pub async fn response(
     state: State,
-    signed_in: AtLeast<Viewer>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Viewer>,
     path: web::Path<(String, u64)>,
 ) -> Reply {
-    let (slug, n) = path.into_inner();
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let (_, n) = path.into_inner();
     let (answer, total) = results::response_at(&state.app, &survey, n)
         .await?
         .ok_or(WebError::NotFound)?;
@@ -557,11 +553,10 @@ pub async fn response(
 /// response gave to a file question, through a link signed for 5 minutes.
 pub async fn file(
     state: State,
-    signed_in: AtLeast<Viewer>,
+    OwnSurvey { survey, .. }: OwnSurvey<Viewer>,
     path: web::Path<(String, u64, String)>,
 ) -> Reply {
-    let (slug, reference, question) = path.into_inner();
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let (_, reference, question) = path.into_inner();
     let reference = Reference(reference);
     let answer = results::response(&state.app, &survey, reference)
         .await?
@@ -584,11 +579,10 @@ pub async fn file(
 /// number (the summary's latest text answers link here): one read.
 pub async fn response_by_reference(
     state: State,
-    signed_in: AtLeast<Viewer>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Viewer>,
     path: web::Path<(String, u64)>,
 ) -> Reply {
-    let (slug, reference) = path.into_inner();
-    let survey = own_survey(&state, &signed_in, &slug).await?;
+    let (_, reference) = path.into_inner();
     let answer = results::response(&state.app, &survey, Reference(reference))
         .await?
         .ok_or(WebError::NotFound)?;

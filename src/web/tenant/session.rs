@@ -197,16 +197,28 @@ pub fn form_token_cookie(request: &HttpRequest, token: &str) -> Cookie<'static> 
         .finish()
 }
 
-/// Reads a posted pre-session form (sign-up, sign-in, invitations, password resets), refusing
-/// it unless it carries the token of the cookie set with the form.
-pub async fn read_public_form(
-    request: &HttpRequest,
-    payload: web::Payload,
-    state: &AppState,
-) -> Result<Vec<(String, String)>, WebError> {
-    let form = read_form(payload, state).await?;
-    check_form_token(request, field(&form, "csrf"))?;
-    Ok(form)
+/// A posted pre-session form (sign-up, sign-in, invitations, password resets), read within the
+/// body limits and refused unless it carries the token of the cookie set with the form.
+pub struct PublicForm(pub Vec<(String, String)>);
+
+impl FromRequest for PublicForm {
+    type Error = WebError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = web::Payload::from_request(request, payload);
+        let state = request.app_data::<State>().cloned();
+        let request = request.clone();
+        Box::pin(async move {
+            let body = body
+                .await
+                .map_err(|_| WebError::BadRequest("This form could not be read.".into()))?;
+            let state = state.ok_or_else(|| WebError::Internal("no application state".into()))?;
+            let form = read_form(body, &state).await?;
+            check_form_token(&request, field(&form, "csrf"))?;
+            Ok(Self(form))
+        })
+    }
 }
 
 /// Refuses a pre-session form unless its token matches the cookie set with the form.

@@ -11,7 +11,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::auth::start_session;
-use super::session::{read_public_form, seal, unseal};
+use super::session::{PublicForm, seal, unseal};
 use crate::domain::TenantSlug;
 use crate::service::accounts::{self, Joined};
 use crate::sso::{Flow, Provider, SsoError, SsoSettings};
@@ -220,9 +220,8 @@ pub async fn join(
     request: HttpRequest,
     state: State,
     token: web::Path<String>,
-    payload: web::Payload,
+    _: PublicForm,
 ) -> Reply {
-    read_public_form(&request, payload, &state).await?;
     let token = token.into_inner();
     let (tenant, _) = accounts::invitation(&state.app, &token)
         .await?

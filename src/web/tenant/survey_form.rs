@@ -1,8 +1,8 @@
-//! Forms a signed-in member posts, each as one extractor: the member (with at least the
-//! route's role), then the form read within the body limits with this session's CSRF token
-//! checked, and for a form posted to one of their surveys (`/tenant/surveys/{slug}/...`) then
-//! the survey (404 for another tenant's slug), in that order. What every such handler would
-//! otherwise open with.
+//! What a signed-in member's request opens with, each as one extractor: the member (with at
+//! least the route's role), then for a form the fields read within the body limits with this
+//! session's CSRF token checked, and for a page of one of their surveys
+//! (`/tenant/surveys/{slug}/...`) then the survey (404 for another tenant's slug), in that
+//! order. What every such handler would otherwise open with.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -16,6 +16,31 @@ use crate::domain::Survey;
 use crate::web::roles::Needs;
 use crate::web::upload::{self, Upload};
 use crate::web::{State, WebError};
+
+/// The member and their survey named by the route's `{slug}` (the body left unread).
+pub struct OwnSurvey<R: Needs> {
+    /// The member, at least of role `R`.
+    pub signed_in: AtLeast<R>,
+    /// The survey the route names, of the member's tenant.
+    pub survey: Arc<Survey>,
+}
+
+impl<R: Needs + 'static> FromRequest for OwnSurvey<R> {
+    type Error = WebError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let member = AtLeast::<R>::from_request(request, payload);
+        let state = request.app_data::<State>().cloned();
+        let slug = request.match_info().get("slug").map(str::to_owned);
+        Box::pin(async move {
+            let signed_in = member.await?;
+            let state = state.ok_or_else(|| WebError::Internal("no application state".into()))?;
+            let survey = own_survey(&state, &signed_in, slug.as_deref().unwrap_or("")).await?;
+            Ok(Self { signed_in, survey })
+        })
+    }
+}
 
 /// The member, their survey named by the route's `{slug}`, and the fields they posted.
 pub struct SurveyForm<R: Needs> {

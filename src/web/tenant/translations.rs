@@ -2,6 +2,7 @@
 //! the default one per language with what is missing, and the sheet for translators (XLSX or
 //! CSV, one row per text, one column per language) downloaded and imported back.
 
+use crate::web::tenant::survey_form::OwnSurvey;
 use crate::web::tenant::survey_form::{SurveyForm, SurveySheet};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,8 +12,8 @@ use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::session::{AtLeast, SignedIn};
-use super::{notice, own_survey};
+use super::notice;
+use super::session::SignedIn;
 use crate::domain::Survey;
 use crate::domain::member::Role;
 use crate::domain::translation::{describe, is_markdown};
@@ -180,12 +181,10 @@ fn address(survey: &Survey, language: Option<&str>) -> String {
 /// `GET /tenant/surveys/{slug}/translations?lang=TAG`
 pub async fn show(
     state: State,
-    signed_in: AtLeast<Editor>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     request: HttpRequest,
-    slug: web::Path<String>,
     query: web::Query<LanguageQuery>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut shown = page(&signed_in, survey, query.lang.as_deref());
     shown.notice = notice::take(&request, &state);
     notice::render_once(&shown, shown.notice.is_some())
@@ -275,13 +274,12 @@ pub async fn save_texts(
 
 /// `GET /tenant/surveys/{slug}/translations.{format}`: the sheet for translators.
 pub async fn download(
-    state: State,
-    signed_in: AtLeast<Editor>,
+    _state: State,
+    OwnSurvey { survey, .. }: OwnSurvey<Editor>,
     path: web::Path<(String, String)>,
 ) -> Reply {
-    let (slug, extension) = path.into_inner();
+    let (_, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let rows = survey.translation_sheet();
     let body = match format {
         SheetFormat::Csv => text_sheet::csv_bytes(&rows),

@@ -5,6 +5,7 @@
 use crate::domain::definition::FieldPath;
 use crate::domain::region::Residency;
 use crate::service::surveys as service;
+use crate::web::tenant::survey_form::OwnSurvey;
 use crate::web::tenant::survey_form::SurveyForm;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -27,15 +28,14 @@ use edit::Edit;
 use logic::{KEEP, TESTS};
 use problems::Problem;
 
+use super::notice;
 use super::session::{AtLeast, SignedIn};
-use super::{notice, own_survey};
 use crate::domain::definition::{PageInput, QuestionInput, SurveyInput};
 use crate::domain::member::Role;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Question, Survey, Zone};
 use crate::web::forms::field;
 use crate::web::roles::Editor;
-use crate::web::tenant::survey_form::MemberForm;
 use crate::web::{AppState, Reply, State, WebError, render, render_with_status};
 
 /// The question types offered, with their names for people.
@@ -436,12 +436,10 @@ pub struct EditQuery {
 /// `GET /tenant/surveys/{slug}`
 pub async fn edit(
     state: State,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     query: web::Query<EditQuery>,
     request: HttpRequest,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     let mut editor = page(&state, &signed_in, Some(survey.clone()));
     if survey.published || survey.was_published {
         editor.public_url = Some(state.survey_address(&request, &survey));
@@ -649,11 +647,9 @@ pub async fn create(state: State, signed_in: AtLeast<Editor>, payload: web::Payl
 /// `POST /tenant/surveys/{slug}`: saves the designer form (or applies a structural button).
 pub async fn save(
     state: State,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
     payload: web::Payload,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     save_form(&state, &signed_in, Some(survey), payload).await
 }
 
@@ -679,9 +675,8 @@ struct AnonymityPage {
 /// `POST /tenant/surveys/{slug}/publish`. A survey for known people (by invitation, or with
 /// participants) whose answers' anonymity is still open is published only once its owner
 /// chose it (`anonymous=yes|no`): the form asks first.
-pub async fn publish(state: State, posted: MemberForm<Editor>, slug: web::Path<String>) -> Reply {
-    let MemberForm { signed_in, form } = posted;
-    let mut survey = own_survey(&state, &signed_in, &slug).await?;
+pub async fn publish(state: State, posted: SurveyForm<Editor>) -> Reply {
+    let (signed_in, mut survey, form) = posted.parts();
     if service::asks_anonymity(&state.app, &survey).await? {
         let ask = |problem: Option<String>, survey: Arc<Survey>| AnonymityPage {
             csrf: signed_in.session.csrf.clone(),
@@ -790,10 +785,8 @@ async fn delete_page(
 /// `GET /tenant/surveys/{slug}/delete`: asks first, naming what will be lost.
 pub async fn confirm_delete(
     state: State,
-    signed_in: AtLeast<Editor>,
-    slug: web::Path<String>,
+    OwnSurvey { signed_in, survey }: OwnSurvey<Editor>,
 ) -> Reply {
-    let survey = own_survey(&state, &signed_in, &slug).await?;
     render(&delete_page(&state, &signed_in, survey, None).await?)
 }
 
