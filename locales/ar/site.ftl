@@ -15,6 +15,7 @@ form-check-answers = { $count ->
 }
 form-question = السؤال { $number }
 form-required = (مطلوب)
+form-anonymous = إجاباتك مجهولة الهوية: تُحفظ دون اسمك أو بريدك الإلكتروني أو رابطك، فلا يمكن لأحد معرفة أي الإجابات لك.
 form-choose = اختر
 form-choose-one = اختر واحدًا
 form-stars = { $count ->

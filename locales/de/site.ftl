@@ -11,6 +11,7 @@ form-check-answers = { $count ->
 }
 form-question = Frage { $number }
 form-required = (Pflichtfeld)
+form-anonymous = Ihre Antworten sind anonym: Sie werden ohne Ihren Namen, Ihre E-Mail-Adresse und Ihren Link gespeichert, sodass niemand erkennen kann, welche Antworten von Ihnen sind.
 form-choose = Auswählen
 form-choose-one = Bitte auswählen
 form-stars = { $count ->

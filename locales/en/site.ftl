@@ -14,6 +14,7 @@ form-check-answers = { $count ->
 }
 form-question = Question { $number }
 form-required = (required)
+form-anonymous = Your answers are anonymous: they are stored without your name, email address or link, so nobody can tell which answers are yours.
 form-choose = Choose
 form-choose-one = Choose one
 form-stars = { $count ->

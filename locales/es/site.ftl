@@ -11,6 +11,7 @@ form-check-answers = { $count ->
 }
 form-question = Pregunta { $number }
 form-required = (obligatoria)
+form-anonymous = Sus respuestas son anónimas: se guardan sin su nombre, su correo electrónico ni su enlace, así que nadie puede saber cuáles son las suyas.
 form-choose = Elegir
 form-choose-one = Elija una opción
 form-stars = { $count ->

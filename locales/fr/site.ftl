@@ -11,6 +11,7 @@ form-check-answers = { $count ->
 }
 form-question = Question { $number }
 form-required = (obligatoire)
+form-anonymous = Vos réponses sont anonymes : elles sont enregistrées sans votre nom, votre adresse e-mail ni votre lien, si bien que personne ne peut savoir lesquelles sont les vôtres.
 form-choose = Choisir
 form-choose-one = Choisissez
 form-stars = { $count ->

@@ -10,6 +10,7 @@ form-check-answers = { $count ->
 }
 form-question = 質問 { $number }
 form-required = (必須)
+form-anonymous = 回答は匿名です。お名前、メールアドレス、リンクと結び付けずに保存されるため、どの回答があなたのものかは誰にも分かりません。
 form-choose = 選択
 form-choose-one = 1 つ選択してください
 form-stars = { $count ->

@@ -13,6 +13,7 @@ form-check-answers = { $count ->
 }
 form-question = Pytanie { $number }
 form-required = (wymagane)
+form-anonymous = Twoje odpowiedzi są anonimowe: zapisujemy je bez Twojego imienia i nazwiska, adresu e-mail i linku, więc nikt nie może ustalić, które odpowiedzi są Twoje.
 form-choose = Wybierz
 form-choose-one = Wybierz jedną
 form-stars = { $count ->

@@ -11,6 +11,7 @@ form-check-answers = { $count ->
 }
 form-question = Pergunta { $number }
 form-required = (obrigatória)
+form-anonymous = As suas respostas são anónimas: são guardadas sem o seu nome, endereço de e-mail ou link, por isso ninguém consegue saber quais são as suas.
 form-choose = Escolher
 form-choose-one = Escolha uma opção
 form-stars = { $count ->

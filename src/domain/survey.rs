@@ -247,12 +247,12 @@ impl Survey {
     }
 
     /// Replaces the title, description, questions and pages. Editing a published survey starts
-    /// a new version, so answers given earlier keep the version they were given against.
-    pub fn revise(&mut self, definition: CheckedDefinition, now: OffsetDateTime) {
+    /// a new version, so answers given earlier keep the version they were given against; a
+    /// change of its languages or translations alone does not (it changes no question, option
+    /// or route, only how they read). Whether it started one.
+    pub fn revise(&mut self, definition: CheckedDefinition, now: OffsetDateTime) -> bool {
         let definition = definition.into_definition();
-        if self.published {
-            self.version += 1;
-        }
+        let before = self.clone();
         self.title = definition.title;
         self.description = definition.description;
         self.questions = definition.questions;
@@ -292,7 +292,15 @@ impl Survey {
                 kept
             }
         };
+        let mut untranslated = self.clone();
+        untranslated.languages = before.languages.clone();
+        untranslated.translations = before.translations.clone();
+        let new_version = self.published && untranslated != before;
+        if new_version {
+            self.version += 1;
+        }
         self.updated = now;
+        new_version
     }
 
     /// What the definition checker needs of it, when a definition replaces it.
@@ -595,6 +603,27 @@ mod tests {
         let old: Survey = serde_json::from_value(json).expect("an old survey reads");
         assert_eq!(old.id, SurveyId::default());
         assert_eq!(old.survey_ref().name(), "team");
+    }
+
+    #[test]
+    fn a_published_surveys_languages_and_translations_change_without_a_new_version() {
+        let mut published = survey(true);
+        let german = crate::domain::language::LanguageTag::parse("de").expect("a tag");
+        let mut offered = published.definition();
+        offered.languages = vec![
+            crate::domain::language::LanguageTag::english(),
+            german.clone(),
+        ];
+        assert!(!published.revise(checked(offered), OffsetDateTime::UNIX_EPOCH));
+
+        let mut translated = published.definition();
+        let texts = [("title".to_owned(), "Mannschaft".to_owned())];
+        translated.translations = Some([(german, texts.into())].into());
+        let later = OffsetDateTime::UNIX_EPOCH + time::Duration::hours(1);
+        assert!(!published.revise(checked(translated), later));
+        assert_eq!(published.version, 1);
+        assert_eq!(published.updated, later);
+        assert_eq!(published.text_in("de", "title", "Team"), "Mannschaft");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::App;
+use crate::domain::participant::Access;
 use crate::domain::region::RegionName;
 use crate::domain::{Survey, SurveySlug, SurveyState, Tenant, TenantSlug};
 use crate::stores::StoreError;
@@ -132,11 +133,16 @@ pub async fn own_survey(
         .map(|survey| (tenant, survey)))
 }
 
-/// A tenant's surveys respondents can answer now, in its list's order.
+/// A tenant's surveys anyone may answer now (not those by invitation), in its list's order.
 pub async fn open_surveys(app: &App, tenant: &Tenant) -> Result<Vec<Arc<Survey>>, StoreError> {
     let stores = app.stores();
     let mut open = Vec::new();
     for survey in stores.catalog.surveys.published(&tenant.slug).await? {
+        // A survey by invitation is answered through personal links only: listing it would
+        // only show strangers a page that turns them away.
+        if survey.access == Access::Invitation {
+            continue;
+        }
         if stores.survey_state(&survey).await? == SurveyState::Open {
             open.push(survey);
         }

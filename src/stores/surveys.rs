@@ -144,14 +144,15 @@ impl SurveyStore {
         }
     }
 
-    /// Replaces a survey's definition; editing a published survey keeps the old version and
-    /// starts a new one.
+    /// Replaces a survey's definition; editing a published survey (more than its translations)
+    /// keeps the old version and starts a new one.
     pub async fn revise(
         &self,
         current: &Survey,
         definition: CheckedDefinition,
     ) -> Result<Survey, StoreError> {
-        if current.published {
+        let mut survey = current.clone();
+        if survey.revise(definition, OffsetDateTime::now_utc()) {
             let key = keys::survey_version(&current.survey_ref(), current.version);
             match self
                 .blobs
@@ -162,8 +163,6 @@ impl SurveyStore {
                 Err(error) => return Err(error).context(|| format!("keeping {key}")),
             }
         }
-        let mut survey = current.clone();
-        survey.revise(definition, OffsetDateTime::now_utc());
         self.save(&survey).await?;
         Ok(survey)
     }

@@ -237,8 +237,14 @@ async fn nothing_stored_or_exported_ties_an_anonymous_answer_to_its_participant(
         survey["anonymous"], true,
         "the site's form leaves it as it was"
     );
-    // Cosima only opens hers.
-    assert_eq!(app.get(&path_of(&link_of(PEOPLE[2].0))).await.status(), 200);
+    // Cosima only opens hers; the form tells her that her answers are anonymous.
+    let opened = app.get(&path_of(&link_of(PEOPLE[2].0))).await;
+    assert_eq!(opened.status(), 200);
+    let form = opened.text().await.expect("a page");
+    assert!(
+        form.contains(r#"<p class="anonymous-note">Your answers are anonymous"#),
+        "{form}"
+    );
 
     // Completion is tracked, without times.
     let everyone = listed(&app, &key).await;

@@ -212,6 +212,30 @@ async fn a_survey_names_only_real_languages_each_once() {
         "{refused}"
     );
     assert_eq!(refused["fields"]["languages[2]"], "en is named twice");
+    // A language's name, or a well-formed tag of no language ISO 639 knows, is not a tag.
+    let (status, refused) = app
+        .api(
+            Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(json!({
+                "title": "Trip",
+                "languages": ["French", "xx"],
+                "questions": [{"id": "q", "text": "Why?", "type": "short_text"}],
+            })),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(
+        refused["fields"]["languages[0]"], r#""French" is a language's name, not its tag: use fr"#,
+        "{refused}"
+    );
+    assert!(
+        refused["fields"]["languages[1]"]
+            .as_str()
+            .is_some_and(|said| said.contains("not a language tag")),
+        "{refused}"
+    );
     // A survey that names none is in English, and says so.
     let survey = app
         .published_survey(

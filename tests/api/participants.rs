@@ -211,6 +211,9 @@ async fn a_survey_by_invitation_opens_only_through_personal_links_each_answering
         added["participants"][0]["link"].as_str().expect("a link"),
     );
 
+    // The tenant's public list leaves it out: strangers would only be turned away.
+    let list = app.get("/s/acme").await.text().await.expect("a page");
+    assert!(!list.contains("/s/acme/visit"), "{list}");
     // The public address, and a post without a personal link, say it is by invitation.
     let public = app.get("/s/acme/visit").await;
     assert_eq!(public.status(), 403);
@@ -225,6 +228,10 @@ async fn a_survey_by_invitation_opens_only_through_personal_links_each_answering
     assert_eq!(form.status(), 200);
     let form = form.text().await.expect("a page");
     assert!(form.contains(r#"<html lang="de""#), "Ann's language");
+    assert!(
+        !form.contains("anonymous-note"),
+        "answers tied to their participant are not called anonymous"
+    );
     let token = token_in(&form);
     let participant = value_of(&form, "participant");
     let plain = app.submit("acme", "visit", &token, &[("stars", "4")]).await;

@@ -95,6 +95,29 @@ async fn a_tenant_sets_languages_translates_beside_the_default_and_sees_what_is_
         "what was typed stays"
     );
 
+    // Languages are picked by name: the site's eight first, fully translated, then the rest.
+    assert!(
+        page.contains(r#"<option value="de">Deutsch (de)</option>"#)
+            && page.contains(r#"<option value="sw">Swahili – Kiswahili (sw)</option>"#),
+        "{page}"
+    );
+    let saved = owner
+        .post(
+            "/tenant/surveys/lunch/languages",
+            &[("csrf", &csrf), ("languages", "en, de"), ("add", "sw")],
+        )
+        .await;
+    assert_eq!(saved.status(), 303);
+    let page = owner.page(path).await;
+    assert!(
+        page.contains("Saved: offered in English (en), Deutsch (de), Kiswahili (sw)."),
+        "{page}"
+    );
+    assert!(
+        !page.contains(r#"<option value="sw">"#),
+        "a language offered is not offered again"
+    );
+
     let saved = owner
         .post(
             "/tenant/surveys/lunch/languages",
@@ -167,6 +190,10 @@ async fn a_tenant_sets_languages_translates_beside_the_default_and_sees_what_is_
         "{survey}"
     );
     assert_eq!(survey["languages"], json!(["en", "de", "ar"]));
+    assert_eq!(
+        survey["version"], 1,
+        "languages and translations make no new version of a published survey"
+    );
 
     // The respondent's page in German shows them.
     let form = app

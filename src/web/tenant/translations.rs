@@ -15,6 +15,7 @@ use serde::Deserialize;
 use super::notice;
 use super::session::SignedIn;
 use crate::domain::Survey;
+use crate::domain::language::{LanguageTag, known_languages};
 use crate::domain::member::Role;
 use crate::domain::translation::{describe, is_markdown};
 use crate::export::SheetFormat;
@@ -75,6 +76,9 @@ struct TranslationsPage {
     refused: bool,
     import_problems: Vec<String>,
     notice: Option<String>,
+    /// Languages to add, the site's own first: (tag, what the picker says).
+    fully_translated: Vec<Choice>,
+    others: Vec<Choice>,
 }
 
 impl TranslationsPage {
@@ -145,7 +149,10 @@ fn page(signed_in: &SignedIn, survey: Arc<Survey>, asked: Option<&str>) -> Trans
         .first()
         .map(ToString::to_string)
         .unwrap_or_default();
+    let (fully_translated, others) = addable(&languages);
     TranslationsPage {
+        fully_translated,
+        others,
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
         languages_typed: languages
@@ -167,6 +174,34 @@ fn page(signed_in: &SignedIn, survey: Arc<Survey>, asked: Option<&str>) -> Trans
         notice: None,
         survey,
     }
+}
+
+/// A language the picker offers: its tag, and what the picker says.
+type Choice = (String, String);
+
+/// The languages the picker offers to add (those not offered yet): the site's eight, whose
+/// buttons and messages are translated too, then every other ISO 639-1 language.
+fn addable(offered: &[LanguageTag]) -> (Vec<Choice>, Vec<Choice>) {
+    let fresh = |tag: &str| !offered.iter().any(|kept| kept.as_str() == tag);
+    let shipped = crate::i18n::SHIPPED
+        .iter()
+        .filter(|tag| fresh(tag))
+        .map(|tag| (tag.to_string(), format!("{} ({tag})", language_name(tag))))
+        .collect();
+    let others = known_languages()
+        .into_iter()
+        .filter(|known| fresh(known.tag) && !crate::i18n::SHIPPED.contains(&known.tag))
+        .map(|known| {
+            let said = match known.autonym {
+                Some(own) if !own.eq_ignore_ascii_case(known.english) => {
+                    format!("{} – {own} ({})", known.english, known.tag)
+                }
+                _ => format!("{} ({})", known.english, known.tag),
+            };
+            (known.tag.to_owned(), said)
+        })
+        .collect();
+    (shipped, others)
 }
 
 /// Where the page of `survey` showing `language` is.
@@ -194,7 +229,11 @@ pub async fn show(
 /// first. Translations of languages still offered stay.
 pub async fn save_languages(state: State, posted: SurveyForm<Editor>) -> Reply {
     let (signed_in, survey, form) = posted.parts();
-    let typed = field(&form, "languages").unwrap_or_default().to_owned();
+    let mut typed = field(&form, "languages").unwrap_or_default().to_owned();
+    // The picker's button adds its language to the list as it is.
+    if let Some(added) = field(&form, "add").filter(|tag| !tag.trim().is_empty()) {
+        typed = format!("{typed}, {added}");
+    }
     let sent: Vec<String> = typed
         .split([',', ';', ' '])
         .filter(|tag| !tag.trim().is_empty())
