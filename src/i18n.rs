@@ -96,6 +96,28 @@ impl<T: Number> Number for &T {
     }
 }
 
+/// A message and its whole-number arguments, by name: what `Words::formatted` keeps.
+type MessageKey = (
+    &'static str,
+    Option<(&'static str, i64)>,
+    Option<(&'static str, i64)>,
+);
+
+/// Most messages one thread keeps formatted (each a short text: well under a megabyte).
+const MOST_FORMATTED: usize = 4096;
+
+thread_local! {
+    /// Messages formatted on this thread, by the shipped language (its address in
+    /// `SHIPPED_IDS`, which never moves) and `MessageKey`.
+    static FORMATTED: std::cell::RefCell<HashMap<(usize, MessageKey), String>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// `value` as a whole number, when it is one a message may show exactly.
+fn whole(value: f64) -> Option<i64> {
+    (value.fract() == 0.0 && value.abs() < 1e15).then_some(value as i64)
+}
+
 /// The shipped languages, parsed once.
 static SHIPPED_IDS: std::sync::LazyLock<Vec<LanguageIdentifier>> =
     std::sync::LazyLock::new(|| SHIPPED.iter().filter_map(|tag| tag.parse().ok()).collect());
@@ -169,26 +191,59 @@ impl Words {
     }
 
     /// Message `id`, without arguments.
-    pub fn t(&self, id: &str) -> String {
-        self.lookup(id, None)
+    pub fn t(&self, id: &'static str) -> String {
+        self.formatted((id, None, None), || self.lookup(id, None))
     }
 
     /// Message `id` with one number argument `name`.
-    pub fn n(&self, id: &str, name: &str, value: impl Number) -> String {
-        self.with(id, &[(name, FluentValue::from(value.number()))])
+    pub fn n(&self, id: &'static str, name: &'static str, value: impl Number) -> String {
+        let value = value.number();
+        let format = || self.with(id, &[(name, FluentValue::from(value))]);
+        match whole(value) {
+            Some(n) => self.formatted((id, Some((name, n)), None), format),
+            None => format(),
+        }
     }
 
     /// Message `id` with two number arguments, `first` and `second`.
     pub fn n2(
         &self,
-        id: &str,
-        first: &str,
+        id: &'static str,
+        first: &'static str,
         a: impl Number,
-        second: &str,
+        second: &'static str,
         b: impl Number,
     ) -> String {
-        let (a, b) = (FluentValue::from(a.number()), FluentValue::from(b.number()));
-        self.with(id, &[(first, a), (second, b)])
+        let (a, b) = (a.number(), b.number());
+        let format = || {
+            let (a, b) = (FluentValue::from(a), FluentValue::from(b));
+            self.with(id, &[(first, a), (second, b)])
+        };
+        match (whole(a), whole(b)) {
+            (Some(a), Some(b)) => self.formatted((id, Some((first, a)), Some((second, b))), format),
+            _ => format(),
+        }
+    }
+
+    /// The message `key` names in this page's language, formatted once per thread: the site's
+    /// words are built into the binary, so the same message with the same whole numbers
+    /// always reads the same, and Fluent's lookup, plural rules and number formatting cost
+    /// thousands of instructions a message where a form page shows dozens.
+    fn formatted(&self, key: MessageKey, format: impl FnOnce() -> String) -> String {
+        let key = (std::ptr::from_ref(self.site) as usize, key);
+        let known = FORMATTED.with(|formatted| formatted.borrow().get(&key).cloned());
+        if let Some(text) = known {
+            return text;
+        }
+        let text = format();
+        FORMATTED.with(|formatted| {
+            let mut formatted = formatted.borrow_mut();
+            // Bounded: whole numbers could be many; the common ones are in by then.
+            if formatted.len() < MOST_FORMATTED {
+                formatted.insert(key, text.clone());
+            }
+        });
+        text
     }
 
     /// Message `id` with one text argument `name`.
@@ -228,14 +283,19 @@ impl Words {
     }
 }
 
-/// The name of language `tag` in that language (`Deutsch`), for a language switcher; the tag
-/// itself for a language the site does not ship.
+/// The name of language `tag` in that language (`Deutsch`, `Kiswahili`), for a language
+/// switcher; its English name where ISO 639 has no autonym, the tag itself for one unknown.
 pub fn language_name(tag: &str) -> String {
     let words = Words::for_tag(tag);
-    match words.site.language.as_str() == tag.split('-').next().unwrap_or(tag) {
-        true => words.t("language-name"),
-        false => tag.to_owned(),
+    if words.site.language.as_str() == tag.split('-').next().unwrap_or(tag) {
+        return words.t("language-name");
     }
+    // Another language: its own name where ISO 639's list has one, else its English one.
+    let known = crate::domain::language::LanguageTag::parse(tag).ok();
+    known
+        .as_ref()
+        .and_then(|tag| tag.autonym().or(tag.english_name()))
+        .map_or_else(|| tag.to_owned(), str::to_owned)
 }
 
 /// The language of a page among `offered` (a survey's languages, its default first): the one
@@ -276,6 +336,28 @@ pub fn choose<'a>(offered: &'a [String], asked: Option<&str>, accept: Option<&st
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_message_formatted_again_reads_the_same_in_its_own_language() {
+        let (english, german) = (Words::for_tag("en"), Words::for_tag("de-AT"));
+        for _ in 0..2 {
+            assert_eq!(english.n("form-stars", "count", 1_u32), "star");
+            assert_eq!(german.n("form-stars", "count", 1_u32), "Stern");
+            assert_eq!(german.n("form-stars", "count", 3_u32), "Sterne");
+            assert_eq!(
+                german.n2("form-page", "page", 2_usize, "pages", 3_usize),
+                "Seite 2 von 3"
+            );
+            assert_eq!(
+                english.n2("form-page", "page", 2_usize, "pages", 3_usize),
+                "Page 2 of 3"
+            );
+            assert_eq!(german.t("form-next"), "Weiter");
+        }
+        // Numbers that are not whole are formatted each time, as Fluent writes them.
+        assert_eq!(english.n("form-stars", "count", 2.5), "stars");
+    }
+
     use std::collections::BTreeSet;
     use std::path::Path;
 
@@ -443,6 +525,9 @@ mod tests {
         assert_eq!(Words::for_tag("he").dir(), "rtl");
         assert_eq!(Words::for_tag("de").dir(), "ltr");
         assert_eq!(language_name("ja"), "日本語");
-        assert_eq!(language_name("it"), "it");
+        // Languages the site does not ship are named by ISO 639's autonyms, else in English.
+        assert_eq!(language_name("it"), "italiano");
+        assert_eq!(language_name("sw"), "Kiswahili");
+        assert_eq!(language_name("x-private"), "x-private");
     }
 }

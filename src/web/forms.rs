@@ -2,6 +2,8 @@
 //! is not waited for forever), and strict URL-encoding (a broken escape or invalid UTF-8 is
 //! refused, never guessed at).
 
+use std::borrow::Cow;
+
 use actix_web::web;
 
 use super::{AppState, WebError};
@@ -45,7 +47,16 @@ fn decode(raw: &str) -> Result<String, WebError> {
             at += 1;
         }
     }
-    percent_encoding::percent_decode_str(&raw.replace('+', " "))
+    // Most names and many values hold no escape and no space: copied as they are.
+    let spaced = raw.contains('+');
+    if !spaced && !raw.contains('%') {
+        return Ok(raw.to_owned());
+    }
+    let plain: Cow<str> = match spaced {
+        true => Cow::Owned(raw.replace('+', " ")),
+        false => Cow::Borrowed(raw),
+    };
+    percent_encoding::percent_decode_str(&plain)
         .decode_utf8()
         .map(|text| text.into_owned())
         .map_err(|_| malformed())
@@ -77,4 +88,32 @@ pub fn field<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .iter()
         .find(|(field, _)| field == name)
         .map(|(_, value)| value.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_pairs;
+
+    #[test]
+    fn pairs_are_decoded_in_order_and_broken_escapes_refused() {
+        let pairs =
+            parse_pairs(b"q-a=plain&q-b=two+words%21&q-c=&q-d=%C3%A9t%C3%A9&bare").expect("a form");
+        let read: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("q-a", "plain"),
+                ("q-b", "two words!"),
+                ("q-c", ""),
+                ("q-d", "été"),
+                ("bare", "")
+            ]
+        );
+        for broken in [&b"a=%zz"[..], b"a=%4", b"a=%E9", b"a=\xff"] {
+            assert!(parse_pairs(broken).is_err(), "{broken:?}");
+        }
+    }
 }

@@ -18,10 +18,7 @@ pub struct RequestSpan;
 
 impl RootSpanBuilder for RequestSpan {
     fn on_request_start(request: &ServiceRequest) -> Span {
-        // Matching the route walks the routing table's patterns: once per request, not twice.
-        let pattern = request.match_pattern();
-        let target = logged_path(pattern.as_deref(), request.uri().path());
-        let route = pattern.unwrap_or_else(|| "default".into());
+        let (route, target) = route_and_target(request);
         tracing::info_span!(
             "HTTP request",
             http.method = %request.method(),
@@ -44,6 +41,40 @@ impl RootSpanBuilder for RequestSpan {
         tracing::info!(parent: &span, status = status.as_u16(), "request handled");
         DefaultRootSpanBuilder::on_request_end(span, outcome);
     }
+}
+
+/// Paths one thread keeps their route and logged path for, and the longest kept.
+const ROUTES_KEPT: usize = 1024;
+const LONGEST_KEPT: usize = 256;
+
+thread_local! {
+    /// Each path's route and logged path, as last worked out on this thread: matching a path
+    /// walks the routing table's patterns (regular expressions) and the same few paths come
+    /// again and again (a survey's form and its pages).
+    static ROUTES: std::cell::RefCell<std::collections::HashMap<String, (String, String)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The request's route template (`default` when none matched) and its path as logged.
+fn route_and_target(request: &ServiceRequest) -> (String, String) {
+    let path = request.uri().path();
+    if let Some(known) = ROUTES.with(|routes| routes.borrow().get(path).cloned()) {
+        return known;
+    }
+    let pattern = request.match_pattern();
+    let target = logged_path(pattern.as_deref(), path);
+    let worked_out = (pattern.unwrap_or_else(|| "default".into()), target);
+    if path.len() <= LONGEST_KEPT {
+        ROUTES.with(|routes| {
+            let mut routes = routes.borrow_mut();
+            // Full (many different paths, as a crawler sends): start again.
+            if routes.len() >= ROUTES_KEPT {
+                routes.clear();
+            }
+            routes.insert(path.to_owned(), worked_out.clone());
+        });
+    }
+    worked_out
 }
 
 /// Route parameters whose values are logged: none of them opens anything or names a

@@ -133,7 +133,7 @@ fn described(
     name: &dyn Fn(&QuestionId) -> String,
     value: &dyn Fn(&QuestionId, &str) -> String,
 ) -> String {
-    let group = |list: &[Condition], joint: &str| {
+    let group = |list: &[Condition], joint: &'static str| {
         let parts: Vec<String> = list
             .iter()
             .map(|c| described(words, c, name, value))
