@@ -146,28 +146,55 @@ pub fn render<'a>(
     answer: impl Fn(&QuestionId) -> Option<String>,
     theirs: impl Fn(&str) -> Option<String>,
 ) -> Cow<'a, str> {
+    replaced(text, |piece| match piece {
+        Piece::Text(words) => Cow::Borrowed(*words),
+        Piece::Recall { question, fallback } => match answer(question) {
+            Some(given) if !given.trim().is_empty() => Cow::Owned(cut(&given).into_owned()),
+            _ => Cow::Borrowed(*fallback),
+        },
+        Piece::Participant { name, fallback } => match theirs(name) {
+            Some(detail) if !detail.trim().is_empty() => Cow::Owned(cut(&detail).into_owned()),
+            _ => Cow::Borrowed(*fallback),
+        },
+    })
+}
+
+/// `text` with each of its pieces written as `write` says; a text without recalls (or, as
+/// checked definitions never hold, with a broken one) comes back as it is.
+fn replaced<'a>(text: &'a str, write: impl Fn(&Piece<'a>) -> Cow<'a, str>) -> Cow<'a, str> {
     if !mentions_recall(text) {
         return Cow::Borrowed(text);
     }
-    // Checked definitions hold only well-formed recalls; anything else is shown as written.
     let Ok(pieces) = pieces(text) else {
         return Cow::Borrowed(text);
     };
     let mut shown = String::with_capacity(text.len());
-    for piece in pieces {
-        match piece {
-            Piece::Text(words) => shown.push_str(words),
-            Piece::Recall { question, fallback } => match answer(&question) {
-                Some(given) if !given.trim().is_empty() => shown.push_str(&cut(&given)),
-                _ => shown.push_str(fallback),
-            },
-            Piece::Participant { name, fallback } => match theirs(name) {
-                Some(detail) if !detail.trim().is_empty() => shown.push_str(&cut(&detail)),
-                _ => shown.push_str(fallback),
-            },
-        }
+    for piece in &pieces {
+        shown.push_str(&write(piece));
     }
     Cow::Owned(shown)
+}
+
+/// Longest label a recall is shown as to the owner, in characters.
+pub const MAX_LABEL: usize = 40;
+
+/// A text as its owner reads it outside the form (summaries, responses, download headers):
+/// each recall of an answer as the recalled question's `label` in brackets (`[Rating]`, cut to
+/// `MAX_LABEL` characters; its id when `label` knows none), each recall of a participant's
+/// detail as the detail's name (`[first_name]`). A text without recalls comes back as it is.
+pub fn labelled<'a>(text: &'a str, label: impl Fn(&QuestionId) -> Option<String>) -> Cow<'a, str> {
+    replaced(text, |piece| match piece {
+        Piece::Text(words) => Cow::Borrowed(*words),
+        Piece::Recall { question, .. } => {
+            let named = label(question).unwrap_or_else(|| question.to_string());
+            let named = match named.char_indices().nth(MAX_LABEL) {
+                None => named,
+                Some((at, _)) => format!("{}…", named[..at].trim_end()),
+            };
+            Cow::Owned(format!("[{named}]"))
+        }
+        Piece::Participant { name, .. } => Cow::Owned(format!("[{name}]")),
+    })
 }
 
 /// An answer cut to `MAX_RECALLED` characters.
@@ -186,6 +213,25 @@ mod tests {
 
     fn id(text: &str) -> QuestionId {
         QuestionId::parse(text).expect("an id")
+    }
+
+    #[test]
+    fn the_owner_reads_a_recall_as_the_recalled_questions_label() {
+        let label = |q: &QuestionId| match q.as_str() {
+            "rating" => Some("Rating".to_owned()),
+            "long" => Some("How would you rate the evening session overall?".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            labelled("Why {{q:rating|that}}, {{p:first_name|friend}}?", label),
+            "Why [Rating], [first_name]?"
+        );
+        assert_eq!(
+            labelled("After {{q:long}}", label),
+            "After [How would you rate the evening session o…]"
+        );
+        assert_eq!(labelled("{{q:gone}}", label), "[gone]");
+        assert!(matches!(labelled("No recall", label), Cow::Borrowed(_)));
     }
 
     #[test]

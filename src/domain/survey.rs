@@ -249,7 +249,7 @@ impl Survey {
     /// Replaces the title, description, questions and pages. Editing a published survey starts
     /// a new version, so answers given earlier keep the version they were given against; a
     /// change of its languages or translations alone does not (it changes no question, option
-    /// or route, only how they read). Whether it started one.
+    /// or route, only how they read), nor a save that changes nothing. Whether it started one.
     pub fn revise(&mut self, definition: CheckedDefinition, now: OffsetDateTime) -> bool {
         let definition = definition.into_definition();
         let before = self.clone();
@@ -382,6 +382,17 @@ impl Survey {
             &self.owner_texts(),
             &self.translations,
         )
+    }
+
+    /// `text` as its owner reads it in summaries, responses and download headers: each recall
+    /// as the recalled question's text in brackets (`[Rating]`), never `{{q:ID}}`.
+    pub fn labelled<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        crate::domain::recall::labelled(text, |id| {
+            let question = self.questions.iter().find(|q| &q.id == id)?;
+            // Its own recalls read as their fallbacks: a label, not a chain of them.
+            let label = crate::domain::recall::render(&question.text, |_| None, |_| None);
+            Some(label.trim().to_owned()).filter(|label| !label.is_empty())
+        })
     }
 
     /// Every owner text, by key, in its default language (see `translation::owner_texts`).

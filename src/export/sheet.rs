@@ -152,7 +152,8 @@ impl Layout {
             ));
         }
         for question in &survey.questions {
-            let (id, text) = (&question.id, &question.text);
+            // A recall in a question's text is headed by the recalled question's label.
+            let (id, text) = (&question.id, survey.labelled(&question.text).into_owned());
             let part = |part: &str, source: Source| {
                 column(format!("{text}: {part}"), format!("{id}[{part}]"), source)
             };

@@ -101,6 +101,8 @@ struct Writer {
     kind: MailingKind,
     mailing: String,
     host: String,
+    /// Who the letters say added the address: the tenant's name as its members gave it.
+    sent_by: String,
 }
 
 async fn send(
@@ -132,7 +134,13 @@ async fn send(
         .ok()
         .and_then(|url| url.host_str().map(str::to_owned))
         .unwrap_or_else(|| "canvass.invalid".into());
+    // The organisation by its name ("Acme Research"), not its address's slug.
+    let sent_by = match stores.catalog.tenants.get(&named.tenant).await? {
+        Some(tenant) => tenant.name.clone(),
+        None => named.tenant.to_string(),
+    };
     let writer = Arc::new(Writer {
+        sent_by,
         templates: stores.panel.mailings.templates(&at).await?.0,
         kind: mailing.kind,
         mailing: mailing.id.clone(),
@@ -290,7 +298,7 @@ async fn send_one(
     let letter = letter(
         &participant.person.email,
         &filled,
-        &survey.tenant.to_string(),
+        &writer.sent_by,
         &opt_out,
         message_id,
     );

@@ -455,3 +455,42 @@ async fn a_key_no_field_takes_is_refused_naming_it_and_a_survey_sent_back_as_rea
     assert_eq!(status, 200, "{again}");
     assert_eq!(again["questions"], created["questions"]);
 }
+
+#[tokio::test]
+async fn every_problem_of_a_definition_is_listed_in_one_answer() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    let (status, body) = app
+        .api(
+            reqwest::Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(json!({
+                "title": "",
+                "languages": ["en", "French"],
+                "resume_days": 0,
+                "questions": [
+                    {"id": "q1", "text": "", "help": "h".repeat(501), "type": "single_choice",
+                     "options": ["Only one"]},
+                    {"id": "q2", "text": "Fine?", "type": "scale", "points": 40},
+                ],
+            })),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    // One save shows them all: the survey's fields, and each question's fields together.
+    for field in [
+        "title",
+        "languages[1]",
+        "resume_days",
+        "questions[0].text",
+        "questions[0].help",
+        "questions[0].options",
+        "questions[1].points",
+    ] {
+        assert!(
+            body["fields"][field].is_string(),
+            "no error at {field}: {body}"
+        );
+    }
+}

@@ -172,6 +172,12 @@ async fn invitations_reach_each_once_reminders_only_those_who_have_not_answered(
     assert!(ann.text.contains("Hallo Ann,"), "{}", ann.text);
     assert!(ann.text.contains(&link_of("ann@acme.test")), "{}", ann.text);
     assert!(
+        ann.text
+            .contains("You get this message because Acme added your address"),
+        "the organisation by its name, not its slug: {}",
+        ann.text
+    );
+    assert!(
         ann.html
             .contains(&format!(r#"href="{}""#, link_of("ann@acme.test"))),
         "{}",

@@ -185,3 +185,54 @@ async fn a_recall_of_an_answer_not_yet_given_is_refused_in_the_api_and_the_desig
     let page = response.text().await.expect("a body");
     assert!(page.contains("not a question of this survey"), "{page}");
 }
+
+#[tokio::test]
+async fn the_owner_reads_a_recall_as_the_recalled_questions_label_never_its_id() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("recall").await;
+    app.published_survey(&key, definition()).await;
+    let labelled = "You gave [How was it?] stars because of [What went wrong?]: tell us more";
+
+    // The downloads' headers, read by csv and calamine.
+    let csv = owner.page("/tenant/surveys/visit/responses.csv").await;
+    let mut reader = csv::Reader::from_reader(csv.trim_start_matches('\u{feff}').as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .expect("a header row")
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert!(headers.iter().any(|h| h == labelled), "{headers:?}");
+    assert!(!csv.contains("{{q:"), "{csv}");
+    let xlsx = app
+        .client
+        .get(format!(
+            "{}/api/v1/surveys/visit/responses.xlsx",
+            app.address
+        ))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("answered")
+        .bytes()
+        .await
+        .expect("a body");
+    let mut workbook: calamine::Xlsx<_> =
+        calamine::Xlsx::new(std::io::Cursor::new(xlsx.to_vec())).expect("an XLSX workbook");
+    use calamine::Reader;
+    let sheet = workbook.worksheet_range("Responses").expect("the sheet");
+    let header: Vec<String> = sheet
+        .rows()
+        .next()
+        .expect("a header row")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(header.iter().any(|h| h == labelled), "{header:?}");
+
+    // The summary page names the question the same way.
+    let summary = owner.page("/tenant/surveys/visit/summary").await;
+    assert!(summary.contains(labelled), "{summary}");
+    assert!(!summary.contains("{{q:"), "{summary}");
+}

@@ -391,8 +391,10 @@ impl SurveyInput {
                 .find(|q| Some(q.id.as_str()) == item.input.id.as_deref());
             let kind = match item.input.check() {
                 Ok(kind) => kind,
-                Err((field, message)) => {
-                    errors.insert(format!("{}.{field}", item.path), message);
+                Err(problems) => {
+                    for (field, message) in problems {
+                        errors.insert(format!("{}.{field}", item.path), message);
+                    }
                     continue;
                 }
             };
@@ -473,6 +475,11 @@ impl SurveyInput {
                 ),
             );
         }
+        // Settings that name no question: checked with the questions, so one answer lists
+        // every problem of both.
+        let regions = self.hosting(&mut errors);
+        let languages = self.language_tags(&mut errors);
+        let resume_days = self.resume_days(&mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -488,9 +495,6 @@ impl SurveyInput {
                 .filter(|t| !t.is_empty())
                 .map(str::to_owned)
         };
-        let regions = self.hosting(&mut errors);
-        let languages = self.language_tags(&mut errors);
-        let resume_days = self.resume_days(&mut errors);
         let quotas = self
             .quotas
             .as_ref()
@@ -690,7 +694,41 @@ impl SurveyInput {
 }
 
 impl QuestionInput {
-    fn check(&self) -> Result<QuestionKind, (&'static str, String)> {
+    /// The question's type, or every problem of its fields at once (its text, its help text,
+    /// its options and its type's settings), by field.
+    fn check(&self) -> Result<QuestionKind, Vec<(&'static str, String)>> {
+        let mut problems = Vec::new();
+        if let Some(problem) = self.text_problem() {
+            problems.push(("text", problem));
+        }
+        if let Some(help) = &self.help {
+            if help.chars().count() > MAX_QUESTION_TEXT as usize {
+                problems.push((
+                    "help",
+                    "a question's help text is at most 500 characters".into(),
+                ));
+            } else if has_control_characters(help) {
+                problems.push(("help", CONTROL.into()));
+            }
+        }
+        if self.options.iter().any(|o| has_control_characters(o)) {
+            problems.push(("options", CONTROL.into()));
+        }
+        match self.kind() {
+            Ok(kind) if problems.is_empty() => Ok(kind),
+            Ok(_) => Err(problems),
+            Err(problem) => {
+                // An options problem is said once, the first found.
+                if !problems.iter().any(|(field, _)| *field == problem.0) {
+                    problems.push(problem);
+                }
+                Err(problems)
+            }
+        }
+    }
+
+    /// What is wrong with the question's text, if anything.
+    fn text_problem(&self) -> Option<String> {
         if let Err(found) = self.validate() {
             let message = found
                 .field_errors()
@@ -698,31 +736,16 @@ impl QuestionInput {
                 .flat_map(|problems| problems.iter())
                 .find_map(|problem| problem.message.as_ref().map(|m| m.to_string()))
                 .unwrap_or_else(|| "this question is not valid".into());
-            return Err(("text", message));
+            return Some(message);
         }
         if self.text.trim().is_empty() {
-            return Err((
-                "text",
-                "a question needs a text of 1 to 500 characters".into(),
-            ));
+            return Some("a question needs a text of 1 to 500 characters".into());
         }
-        if has_control_characters(&self.text) {
-            return Err(("text", CONTROL.into()));
-        }
-        if let Some(help) = &self.help {
-            if help.chars().count() > MAX_QUESTION_TEXT as usize {
-                return Err((
-                    "help",
-                    "a question's help text is at most 500 characters".into(),
-                ));
-            }
-            if has_control_characters(help) {
-                return Err(("help", CONTROL.into()));
-            }
-        }
-        if self.options.iter().any(|o| has_control_characters(o)) {
-            return Err(("options", CONTROL.into()));
-        }
+        has_control_characters(&self.text).then(|| CONTROL.into())
+    }
+
+    /// The question's type with its settings checked, or the first problem with them.
+    fn kind(&self) -> Result<QuestionKind, (&'static str, String)> {
         let options = || -> Result<Vec<String>, (&'static str, String)> {
             let options: Vec<String> = self
                 .options

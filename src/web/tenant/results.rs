@@ -43,6 +43,27 @@ struct LatestText {
     submitted: String,
 }
 
+/// A question's report as its owner reads it: a recall in its text or an option's label as the
+/// recalled question's label (`[Rating]`), never `{{q:ID}}`.
+fn labelled(survey: &Survey, report: &QuestionReport) -> QuestionReport {
+    let mut shown = report.clone();
+    shown.text = report
+        .text
+        .as_deref()
+        .map(|text| survey.labelled(text).into_owned());
+    if let Stats::Options { options, .. } = &mut shown.stats {
+        for option in options {
+            option.option = survey.labelled(&option.option).into_owned();
+        }
+    }
+    if let Stats::Ranking { ranking } = &mut shown.stats {
+        for ranked in ranking {
+            ranked.option = survey.labelled(&ranked.option).into_owned();
+        }
+    }
+    shown
+}
+
 fn latest(report: &QuestionReport) -> Vec<LatestText> {
     match &report.stats {
         Stats::Words { latest, .. } => latest
@@ -157,8 +178,12 @@ pub async fn summary(
     picker.error = segment_error;
     // The queue its answers wait on: at home, or in the region they stay in.
     let waiting = results::waiting(&state.app, &survey, signed_in.tenant.subscription).await?;
-    let questions = report
+    let labelled: Vec<QuestionReport> = report
         .questions
+        .iter()
+        .map(|question| labelled(&survey, question))
+        .collect();
+    let questions = labelled
         .iter()
         .enumerate()
         .map(|(i, question)| QuestionView {
@@ -478,7 +503,7 @@ impl ResponsePage {
             .iter()
             .map(|q| {
                 (
-                    q.text.clone(),
+                    survey.labelled(&q.text).into_owned(),
                     answer
                         .values
                         .get(&q.id)
@@ -519,7 +544,8 @@ impl ResponsePage {
                     let path =
                         crate::links::file_download(&survey.slug, answer.reference, q.id.as_str());
                     let about = format!("{}, {}", file.kind.name(), size(file.bytes));
-                    Some((q.text.clone(), file.name.clone(), about, path))
+                    let text = survey.labelled(&q.text).into_owned();
+                    Some((text, file.name.clone(), about, path))
                 })
                 .collect(),
             over_quota: answer
