@@ -391,6 +391,35 @@ async fn the_survey_page_shares_its_full_address_a_qr_code_of_it_and_an_embed_sn
         .min_dimensions(256, 256)
         .build();
     assert_eq!(svg, expected, "the code of the survey's address");
+    assert!(
+        editor.contains(&format!(r#"href="/s/bistro/{slug}/qr.png""#)),
+        "{editor}"
+    );
+
+    // The PNG, read by image-rs's decoder: 8 pixels a module, a quiet zone of 4 modules, each
+    // module as dark as the code's.
+    let response = app.get(&format!("/s/bistro/{slug}/qr.png")).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "image/png");
+    let bytes = response.bytes().await.expect("a body");
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes.to_vec()))
+        .read_info()
+        .expect("a PNG");
+    let mut pixels = vec![0; decoder.output_buffer_size().expect("a size")];
+    let frame = decoder.next_frame(&mut pixels).expect("its pixels");
+    let code = qrcode::QrCode::new(url.as_bytes()).expect("a code");
+    let modules = code.width();
+    let side = (modules + 8) * 8;
+    assert_eq!((frame.width as usize, frame.height as usize), (side, side));
+    for (at, color) in code.to_colors().iter().enumerate() {
+        let (x, y) = ((at % modules + 4) * 8 + 4, (at / modules + 4) * 8 + 4);
+        let dark = pixels[y * frame.line_size + x] < 128;
+        assert_eq!(dark, *color == qrcode::Color::Dark, "module {at}");
+    }
+    assert!(
+        pixels[..frame.line_size].iter().all(|&p| p == 255),
+        "a blank border"
+    );
 
     // Public pages may be framed anywhere; tenant pages never.
     let public = app.get(&format!("/s/bistro/{slug}")).await;

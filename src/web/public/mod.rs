@@ -34,6 +34,7 @@ pub fn routes(config: &mut ServiceConfig) {
             .route("/{tenant}/{survey}", web::get().to(pages::form))
             .route("/{tenant}/{survey}", web::post().to(pages::submit))
             .route("/{tenant}/{survey}/qr.svg", web::get().to(share::qr))
+            .route("/{tenant}/{survey}/qr.png", web::get().to(share::qr_png))
             .route(
                 "/{tenant}/{survey}/saved/{id}",
                 web::get().to(resume::saved),
