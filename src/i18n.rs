@@ -60,11 +60,10 @@ fn grouped(
     let FluentValue::Number(number) = value else {
         return None;
     };
-    let whole = number.value.fract() == 0.0 && number.value.abs() < 1e15;
-    if !whole || number.options.minimum_fraction_digits.is_some() {
+    if number.options.minimum_fraction_digits.is_some() {
         return None;
     }
-    let n = number.value as i64;
+    let n = whole(number.value)?;
     memoizer
         .with_try_get::<Grouping, _, _>((), |grouping| n.to_formatted_string(&grouping.0))
         .ok()

@@ -87,7 +87,12 @@ pub struct KnownLanguage {
 
 /// Every language ISO 639-1 has a two-letter tag for (about 180), by English name: the list
 /// owners pick a survey's languages from (any other valid tag can still be typed).
-pub fn known_languages() -> Vec<KnownLanguage> {
+pub fn known_languages() -> &'static [KnownLanguage] {
+    &KNOWN
+}
+
+/// `known_languages`, listed once.
+static KNOWN: std::sync::LazyLock<Vec<KnownLanguage>> = std::sync::LazyLock::new(|| {
     let mut known: Vec<KnownLanguage> = isolang::languages()
         .filter_map(|language| {
             Some(KnownLanguage {
@@ -99,7 +104,7 @@ pub fn known_languages() -> Vec<KnownLanguage> {
         .collect();
     known.sort_by(|a, b| a.english.cmp(b.english));
     known
-}
+});
 
 /// The ISO 639 language of a primary subtag (two letters: 639-1; three: 639-3).
 fn known(primary: &str) -> Option<isolang::Language> {

@@ -306,6 +306,25 @@ mod tests {
     }
 
     proptest! {
+        /// Every recall of a text reads as one bracketed label, whatever surrounds it, and
+        /// nothing else of the text changes.
+        #[test]
+        fn a_labelled_text_shows_each_recall_as_its_label(
+            words in proptest::collection::vec("[a-z ,.?]{0,12}", 1..6),
+            ids in proptest::collection::vec("[a-z][a-z0-9]{0,7}", 0..5),
+        ) {
+            let mut text = words[0].clone();
+            let mut expected = words[0].clone();
+            for (at, id) in ids.iter().enumerate() {
+                let after = words.get(at + 1).cloned().unwrap_or_default();
+                text.push_str(&format!("{{{{q:{id}}}}}{after}"));
+                expected.push_str(&format!("[{}]{after}", id.to_uppercase()));
+            }
+            let shown = labelled(&text, |q| Some(q.as_str().to_uppercase()));
+            prop_assert_eq!(shown.as_ref(), expected.as_str());
+            prop_assert!(!shown.contains("{{"));
+        }
+
         /// Rendering never panics, and never leaves a well-formed recall in place.
         #[test]
         fn a_rendered_text_keeps_no_recall(

@@ -626,6 +626,9 @@ mod tests {
             german.clone(),
         ];
         assert!(!published.revise(checked(offered), OffsetDateTime::UNIX_EPOCH));
+        // Saved as it is: no new version either.
+        let same = published.definition();
+        assert!(!published.revise(checked(same), OffsetDateTime::UNIX_EPOCH));
 
         let mut translated = published.definition();
         let texts = [("title".to_owned(), "Mannschaft".to_owned())];
@@ -635,6 +638,11 @@ mod tests {
         assert_eq!(published.version, 1);
         assert_eq!(published.updated, later);
         assert_eq!(published.text_in("de", "title", "Team"), "Mannschaft");
+        // Anything more, a new title say, is a new version.
+        let mut retitled = published.definition();
+        retitled.title = "Crew".into();
+        assert!(published.revise(checked(retitled), later));
+        assert_eq!(published.version, 2);
     }
 
     #[test]

@@ -35,21 +35,25 @@ fn malformed() -> WebError {
 /// guessing.
 fn decode(raw: &str) -> Result<String, WebError> {
     let bytes = raw.as_bytes();
-    let mut at = 0;
+    let (mut at, mut escaped, mut spaced) = (0, false, false);
     while at < bytes.len() {
-        if bytes[at] == b'%' {
-            let escape = bytes.get(at + 1..at + 3).ok_or_else(malformed)?;
-            if !escape.iter().all(u8::is_ascii_hexdigit) {
-                return Err(malformed());
+        match bytes[at] {
+            b'%' => {
+                let escape = bytes.get(at + 1..at + 3).ok_or_else(malformed)?;
+                if !escape.iter().all(u8::is_ascii_hexdigit) {
+                    return Err(malformed());
+                }
+                escaped = true;
+                at += 3;
             }
-            at += 3;
-        } else {
-            at += 1;
+            byte => {
+                spaced |= byte == b'+';
+                at += 1;
+            }
         }
     }
     // Most names and many values hold no escape and no space: copied as they are.
-    let spaced = raw.contains('+');
-    if !spaced && !raw.contains('%') {
+    if !spaced && !escaped {
         return Ok(raw.to_owned());
     }
     let plain: Cow<str> = match spaced {

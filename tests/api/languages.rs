@@ -192,50 +192,27 @@ async fn a_survey_names_only_real_languages_each_once() {
     let app = spawn_app().await;
     let owner = crate::owner::Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     let key = owner.api_key("languages").await;
-    let (status, refused) = app
-        .api(
-            Method::POST,
-            "/api/v1/surveys",
-            &key,
-            Some(json!({
-                "title": "Trip",
-                "languages": ["en", "klingon please", "en"],
-                "questions": [{"id": "q", "text": "Why?", "type": "short_text"}],
-            })),
-        )
-        .await;
+    let offered = |languages: serde_json::Value| {
+        let trip = json!({"title": "Trip", "languages": languages,
+                          "questions": [{"id": "q", "text": "Why?", "type": "short_text"}]});
+        app.api(Method::POST, "/api/v1/surveys", &key, Some(trip))
+    };
+    let not_a_tag = |said: &serde_json::Value| {
+        said.as_str()
+            .is_some_and(|said| said.contains("not a language tag"))
+    };
+    let (status, refused) = offered(json!(["en", "klingon please", "en"])).await;
     assert_eq!(status, 422, "{refused}");
-    assert!(
-        refused["fields"]["languages[1]"]
-            .as_str()
-            .is_some_and(|said| said.contains("not a language tag")),
-        "{refused}"
-    );
+    assert!(not_a_tag(&refused["fields"]["languages[1]"]), "{refused}");
     assert_eq!(refused["fields"]["languages[2]"], "en is named twice");
     // A language's name, or a well-formed tag of no language ISO 639 knows, is not a tag.
-    let (status, refused) = app
-        .api(
-            Method::POST,
-            "/api/v1/surveys",
-            &key,
-            Some(json!({
-                "title": "Trip",
-                "languages": ["French", "xx"],
-                "questions": [{"id": "q", "text": "Why?", "type": "short_text"}],
-            })),
-        )
-        .await;
+    let (status, refused) = offered(json!(["French", "xx"])).await;
     assert_eq!(status, 422, "{refused}");
     assert_eq!(
         refused["fields"]["languages[0]"], r#""French" is a language's name, not its tag: use fr"#,
         "{refused}"
     );
-    assert!(
-        refused["fields"]["languages[1]"]
-            .as_str()
-            .is_some_and(|said| said.contains("not a language tag")),
-        "{refused}"
-    );
+    assert!(not_a_tag(&refused["fields"]["languages[1]"]), "{refused}");
     // A survey that names none is in English, and says so.
     let survey = app
         .published_survey(

@@ -1056,6 +1056,48 @@ mod tests {
     }
 
     #[test]
+    fn a_question_reports_every_problem_of_its_fields_at_once() {
+        let mut broken = question("scale");
+        broken.text = "  ".into();
+        broken.help = Some("h".repeat(501));
+        broken.options = vec!["A\u{7}".into()];
+        broken.points = Some(40);
+        let fields: Vec<&str> = broken
+            .check()
+            .expect_err("refused")
+            .iter()
+            .map(|(field, _)| *field)
+            .collect();
+        assert_eq!(fields, ["text", "help", "options", "points"]);
+        // The options' control character is said once, though the type's check finds it too.
+        let mut choice = question("single_choice");
+        choice.options = vec!["A\u{7}".into(), "B".into()];
+        let problems = choice.check().expect_err("refused");
+        assert_eq!(problems.iter().filter(|(f, _)| *f == "options").count(), 1);
+        // A sound question has none, and an empty one names its text.
+        assert!(question("single_choice").check().is_ok());
+        let empty = QuestionInput::default().check().expect_err("refused");
+        assert!(empty.iter().any(|(field, _)| *field == "text"), "{empty:?}");
+    }
+
+    #[test]
+    fn survey_settings_are_refused_with_the_questions_in_one_answer() {
+        let mut bad = question("short_text");
+        bad.text = String::new();
+        let input = SurveyInput {
+            title: "T".into(),
+            languages: vec!["French".into()],
+            regions: vec!["Not A Region".into()],
+            questions: vec![bad],
+            ..SurveyInput::default()
+        };
+        let errors = input.check(&[]).expect_err("refused");
+        for field in ["languages[0]", "regions[0]", "questions[0].text"] {
+            assert!(errors.contains_key(field), "{field}: {errors:?}");
+        }
+    }
+
+    #[test]
     fn hosting_regions_are_names_each_named_once_at_most_eight() {
         let hosted = |regions: &[&str]| SurveyInput {
             title: "Trips".into(),

@@ -189,7 +189,7 @@ fn addable(offered: &[LanguageTag]) -> (Vec<Choice>, Vec<Choice>) {
         .map(|tag| (tag.to_string(), format!("{} ({tag})", language_name(tag))))
         .collect();
     let others = known_languages()
-        .into_iter()
+        .iter()
         .filter(|known| fresh(known.tag) && !crate::i18n::SHIPPED.contains(&known.tag))
         .map(|known| {
             let said = match known.autonym {
