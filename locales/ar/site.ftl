@@ -5,6 +5,8 @@ site-footer = Canvass · استطلاعات مستضافة ذاتيًا
 ## نموذج الاستطلاع
 
 form-page = الصفحة { $page } من { $pages }
+form-step = السؤال { $step } من { $steps }
+form-keys = المفاتيح: حرف أو رقم يختار إجابة، ومفتاح الإدخال ينتقل إلى التالي.
 form-check-answers = { $count ->
     [zero] لا توجد إجابات للمراجعة
     [one] يرجى مراجعة إجابة واحدة

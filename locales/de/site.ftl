@@ -5,6 +5,8 @@ site-footer = Canvass · selbst gehostete Umfragen
 ## Das Umfrageformular
 
 form-page = Seite { $page } von { $pages }
+form-step = Frage { $step } von { $steps }
+form-keys = Tasten: ein Buchstabe oder eine Zahl wählt eine Antwort, Eingabe geht weiter.
 form-check-answers = { $count ->
     [one] Bitte prüfen Sie eine Antwort
    *[other] Bitte prüfen Sie { $count } Antworten

@@ -8,6 +8,8 @@ site-footer = Canvass · self-hosted surveys
 ## The survey form
 
 form-page = Page { $page } of { $pages }
+form-step = Question { $step } of { $steps }
+form-keys = Keys: a letter or number picks an answer, Enter goes on.
 form-check-answers = { $count ->
     [one] Please check one answer
    *[other] Please check { $count } answers

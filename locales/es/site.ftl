@@ -5,6 +5,8 @@ site-footer = Canvass · encuestas autoalojadas
 ## El formulario
 
 form-page = Página { $page } de { $pages }
+form-step = Pregunta { $step } de { $steps }
+form-keys = Teclas: una letra o un número elige una respuesta; Intro continúa.
 form-check-answers = { $count ->
     [one] Revise una respuesta
    *[other] Revise { $count } respuestas

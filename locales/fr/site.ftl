@@ -5,6 +5,8 @@ site-footer = Canvass · enquêtes auto-hébergées
 ## Le formulaire
 
 form-page = Page { $page } sur { $pages }
+form-step = Question { $step } sur { $steps }
+form-keys = Touches : une lettre ou un chiffre choisit une réponse, Entrée passe à la suite.
 form-check-answers = { $count ->
     [one] Veuillez vérifier une réponse
    *[other] Veuillez vérifier { $count } réponses

@@ -5,6 +5,8 @@ site-footer = Canvass · セルフホスト型アンケート
 ## アンケートフォーム
 
 form-page = { $page } / { $pages } ページ
+form-step = 質問 { $step } / { $steps }
+form-keys = キー操作：文字または数字で回答を選び、Enter で次へ進みます。
 form-check-answers = { $count ->
    *[other] { $count } 件の回答を確認してください
 }

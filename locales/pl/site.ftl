@@ -5,6 +5,8 @@ site-footer = Canvass · ankiety na własnym serwerze
 ## Formularz ankiety
 
 form-page = Strona { $page } z { $pages }
+form-step = Pytanie { $step } z { $steps }
+form-keys = Klawisze: litera lub cyfra wybiera odpowiedź, Enter przechodzi dalej.
 form-check-answers = { $count ->
     [one] Sprawdź jedną odpowiedź
     [few] Sprawdź { $count } odpowiedzi

@@ -5,6 +5,8 @@ site-footer = Canvass · inquéritos auto-hospedados
 ## O formulário
 
 form-page = Página { $page } de { $pages }
+form-step = Pergunta { $step } de { $steps }
+form-keys = Teclas: uma letra ou um número escolhe uma resposta; Enter continua.
 form-check-answers = { $count ->
     [one] Verifique uma resposta
    *[other] Verifique { $count } respostas

@@ -241,7 +241,7 @@ impl Walk {
     pub fn first_page_with_errors(&self, survey: &Survey) -> Option<usize> {
         self.route.iter().copied().find(|&page| {
             survey
-                .page_questions(page)
+                .step_questions(page)
                 .iter()
                 .any(|q| self.errors.contains_key(&q.id))
         })
@@ -254,7 +254,9 @@ impl Survey {
     /// `through`, the walk stops after that page (if it is reached): what a respondent leaving
     /// it sees; without, it goes to the end: a whole response.
     pub fn walk(&self, raw: &RawAnswers, through: Option<usize>) -> Walk {
-        let pages = self.pages();
+        // Steps: the pages, or one per question (see `Survey::steps`).
+        let pages = self.steps();
+        let pages = &pages[..];
         let mut walk = Walk::default();
         // Which questions were shown, by position (ids are only copied for the hidden ones).
         let mut shown = vec![false; self.questions.len()];
@@ -263,7 +265,7 @@ impl Survey {
         loop {
             walk.route.push(current);
             let first = pages[current].start;
-            for (offset, question) in self.page_questions(current).iter().enumerate() {
+            for (offset, question) in self.step_questions(current).iter().enumerate() {
                 if !question
                     .show_if
                     .as_ref()

@@ -299,6 +299,87 @@ pub struct Jump {
     pub to: Target,
 }
 
+/// How a survey is shown to respondents: its pages as they are, or one question per screen
+/// (each question its own step of the same page-by-page route, with a page's condition and
+/// jumps kept: a step shows when its page's and its question's conditions hold, and a page's
+/// jumps are taken when its last question is left).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ScreenLayout {
+    /// The pages as the owner made them (the default).
+    #[default]
+    Pages,
+    /// One question per screen, as Typeform shows a survey.
+    OnePerScreen,
+}
+
+impl ScreenLayout {
+    /// Whether it is the default (stored surveys leave it out).
+    pub fn is_pages(&self) -> bool {
+        *self == ScreenLayout::Pages
+    }
+}
+
+/// The steps of `pages` shown one question per screen. `show_ifs` holds each question's
+/// condition, in order; `pages` hold consecutive questions from their `start`.
+pub fn one_per_screen(pages: &[PageLayout], show_ifs: &[Option<&Condition>]) -> Vec<PageLayout> {
+    let end_of = |index: usize| {
+        pages
+            .get(index + 1)
+            .map_or(show_ifs.len(), |next| next.start)
+    };
+    // Each page's first step; a page without questions stays one step (its texts).
+    let mut first_step = Vec::with_capacity(pages.len());
+    let mut count = 0;
+    for (index, page) in pages.iter().enumerate() {
+        first_step.push(count);
+        count += end_of(index).saturating_sub(page.start).max(1);
+    }
+    let retarget = |jump: &Jump| Jump {
+        condition: jump.condition.clone(),
+        to: match jump.to {
+            Target::Page(page) => first_step
+                .get(page)
+                .map_or(Target::End, |s| Target::Page(*s)),
+            Target::End => Target::End,
+        },
+    };
+    let mut steps = Vec::with_capacity(count);
+    for (index, page) in pages.iter().enumerate() {
+        let end = end_of(index);
+        let jumps: Vec<Jump> = page.jumps.iter().map(retarget).collect();
+        if end <= page.start {
+            steps.push(PageLayout {
+                jumps,
+                ..page.clone()
+            });
+            continue;
+        }
+        for at in page.start..end {
+            let first = at == page.start;
+            steps.push(PageLayout {
+                title: page.title.clone().filter(|_| first),
+                description: page.description.clone().filter(|_| first),
+                start: at,
+                show_if: page.show_if.clone(),
+                // The first step is always shown, as the first page is.
+                question_show_if: show_ifs
+                    .get(at)
+                    .copied()
+                    .flatten()
+                    .cloned()
+                    .filter(|_| !steps.is_empty()),
+                jumps: if at + 1 == end {
+                    jumps.clone()
+                } else {
+                    Vec::new()
+                },
+            });
+        }
+    }
+    steps
+}
+
 /// A page of a survey as stored: its texts, its logic, and where its questions start in the
 /// survey's list of questions (pages hold consecutive questions; the next page's `start`, or
 /// the end of the list, ends it).
@@ -318,6 +399,11 @@ pub struct PageLayout {
     /// Jumps tried in order when the page is left; the first that holds is taken.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub jumps: Vec<Jump>,
+    /// Of a step shown one question per screen (see `one_per_screen`), never stored: its
+    /// question's own condition. When only this fails, the step is passed over as part of a
+    /// shown page, so its page's jumps are still taken there.
+    #[serde(skip)]
+    pub question_show_if: Option<Condition>,
 }
 
 /// The page after `current` for the answers given so far: the first jump that holds, else the
@@ -339,10 +425,29 @@ pub fn next_page(
         None => current + 1,
     };
     while let Some(page) = pages.get(next) {
-        if page.show_if.as_ref().is_none_or(|c| c.holds(values)) {
+        if !page.show_if.as_ref().is_none_or(|c| c.holds(values)) {
+            next += 1;
+            continue;
+        }
+        if page
+            .question_show_if
+            .as_ref()
+            .is_none_or(|c| c.holds(values))
+        {
             return Target::Page(next);
         }
-        next += 1;
+        // A step whose question is not shown, of a page that is: left at once, its jumps
+        // taken as its page's are (they only go forward, so this ends).
+        match page.jumps.iter().find(|jump| jump.condition.holds(values)) {
+            Some(Jump {
+                to: Target::End, ..
+            }) => return Target::End,
+            Some(Jump {
+                to: Target::Page(index),
+                ..
+            }) => next = (*index).max(next + 1),
+            None => next += 1,
+        }
     }
     Target::End
 }
@@ -606,6 +711,95 @@ mod tests {
         assert_eq!(next_page(&pages, 1, &none), Target::End, "page 2 is hidden");
         assert_eq!(next_page(&pages, 1, &maybe), Target::Page(2));
         assert_eq!(next_page(&pages, 2, &maybe), Target::End);
+    }
+
+    #[test]
+    fn one_question_per_screen_keeps_each_pages_conditions_and_jumps() {
+        let likes_no = rule("likes", Test::Equals("No".into()));
+        let likes_yes = rule("likes", Test::Equals("Yes".into()));
+        let answered = rule("why", Test::Answered(true));
+        let pages = vec![
+            PageLayout {
+                title: Some("About you".into()),
+                jumps: vec![
+                    Jump {
+                        condition: likes_yes.clone(),
+                        to: Target::End,
+                    },
+                    Jump {
+                        condition: rule("likes", Test::Equals("Maybe".into())),
+                        to: Target::Page(2),
+                    },
+                ],
+                ..page(0)
+            },
+            PageLayout {
+                show_if: Some(answered.clone()),
+                ..page(2)
+            },
+            page(3),
+        ];
+        // likes, why (shown if likes is No) | score | last, an empty page has none.
+        let show_ifs = [None, Some(&likes_no), None, None];
+        let steps = one_per_screen(&pages, &show_ifs);
+        assert_eq!(
+            steps.iter().map(|s| s.start).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        assert_eq!(steps[0].title.as_deref(), Some("About you"));
+        assert_eq!(steps[1].title, None, "a page's texts are on its first step");
+        assert!(
+            steps[0].jumps.is_empty(),
+            "jumps are taken when the page is left"
+        );
+        assert_eq!(
+            steps[1].jumps[1].to,
+            Target::Page(3),
+            "page 2 starts at step 3"
+        );
+        assert_eq!(
+            steps[2].show_if,
+            Some(answered),
+            "the page's condition stays"
+        );
+
+        let yes = values(&[("likes", AnswerValue::Choice("Yes".into()))]);
+        let no = values(&[("likes", AnswerValue::Choice("No".into()))]);
+        let maybe = values(&[("likes", AnswerValue::Choice("Maybe".into()))]);
+        let why = values(&[
+            ("likes", AnswerValue::Choice("No".into())),
+            ("why", AnswerValue::Text("Dear".into())),
+        ]);
+        assert_eq!(
+            next_page(&steps, 0, &yes),
+            Target::End,
+            "the hidden step's page still jumps"
+        );
+        assert_eq!(next_page(&steps, 0, &maybe), Target::Page(3));
+        assert_eq!(next_page(&steps, 0, &no), Target::Page(1));
+        assert_eq!(next_page(&steps, 1, &why), Target::Page(2));
+        assert_eq!(
+            next_page(&steps, 1, &no),
+            Target::Page(3),
+            "page 1 is hidden unless \"why\" is answered"
+        );
+        assert_eq!(next_page(&steps, 3, &no), Target::End);
+    }
+
+    #[test]
+    fn one_question_per_screen_keeps_an_empty_page_as_a_step() {
+        let pages = vec![
+            page(0),
+            PageLayout {
+                title: Some("Thanks so far".into()),
+                ..page(2)
+            },
+            page(2),
+        ];
+        let steps = one_per_screen(&pages, &[None, None, None]);
+        assert_eq!(steps.len(), 4);
+        assert_eq!(steps[2].title.as_deref(), Some("Thanks so far"));
+        assert_eq!(steps[3].start, 2);
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod slug;
 pub mod submission;
 pub mod summary;
 pub mod survey;
+pub mod template;
 pub mod tenant;
 pub mod translation;
 pub mod upload;

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use super::definition::Definition;
 use super::definition::checked::{CheckedDefinition, Replaced};
 use super::language::LanguageTag;
+use super::logic::ScreenLayout;
 use super::participant::Access;
 use super::quota::Quota;
 use super::region::{RegionName, Residency};
@@ -116,6 +117,9 @@ pub struct Survey {
     /// were before pages existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layout: Vec<PageLayout>,
+    /// Whether respondents see its pages as they are or one question per screen.
+    #[serde(default, skip_serializing_if = "ScreenLayout::is_pages")]
+    pub screens: ScreenLayout,
     /// When it stops taking answers (UTC).
     #[serde(
         default,
@@ -185,6 +189,7 @@ impl Survey {
             updated: now,
             questions: definition.questions,
             layout: definition.layout,
+            screens: definition.screens.unwrap_or_default(),
             closes_at: definition.closes_at,
             response_limit: definition.response_limit,
             closed_message: definition.closed_message,
@@ -257,6 +262,9 @@ impl Survey {
         self.description = definition.description;
         self.questions = definition.questions;
         self.layout = definition.layout;
+        if let Some(screens) = definition.screens {
+            self.screens = screens;
+        }
         self.closes_at = definition.closes_at;
         self.response_limit = definition.response_limit;
         self.closed_message = definition.closed_message;
@@ -322,6 +330,7 @@ impl Survey {
             description: self.description.clone(),
             questions: self.questions.clone(),
             layout: self.layout.clone(),
+            screens: Some(self.screens),
             closes_at: self.closes_at,
             response_limit: self.response_limit,
             closed_message: self.closed_message.clone(),
@@ -356,7 +365,7 @@ impl Survey {
     /// Whether respondents may save their answers and continue later: a survey of several
     /// pages whose owner allows it.
     pub fn offers_resume(&self) -> bool {
-        self.resume_days.is_some() && self.pages().len() > 1
+        self.resume_days.is_some() && self.steps().len() > 1
     }
 
     /// The definition of a copy of it, titled "Copy of ...": the same questions (with their
@@ -456,11 +465,75 @@ impl Survey {
             start: 0,
             show_if: None,
             jumps: Vec::new(),
+            question_show_if: None,
         }];
         if self.layout.is_empty() {
             &ONE_PAGE
         } else {
             &self.layout
+        }
+    }
+
+    /// Whether respondents see one question per screen.
+    pub fn one_per_screen(&self) -> bool {
+        self.screens == ScreenLayout::OnePerScreen
+    }
+
+    /// The steps a respondent goes through: its pages, or one step per question when it is
+    /// shown one question per screen. Page numbers in a respondent's form, progress, saved
+    /// answers and funnel are steps.
+    pub fn steps(&self) -> std::borrow::Cow<'_, [PageLayout]> {
+        match self.screens {
+            ScreenLayout::Pages => std::borrow::Cow::Borrowed(self.pages()),
+            ScreenLayout::OnePerScreen => {
+                let show_ifs: Vec<_> = self.questions.iter().map(|q| q.show_if.as_ref()).collect();
+                std::borrow::Cow::Owned(crate::domain::logic::one_per_screen(
+                    self.pages(),
+                    &show_ifs,
+                ))
+            }
+        }
+    }
+
+    /// The questions of step `index` (none past the last).
+    pub fn step_questions(&self, index: usize) -> &[Question] {
+        match self.screens {
+            ScreenLayout::Pages => self.page_questions(index),
+            ScreenLayout::OnePerScreen => {
+                let steps = self.steps();
+                let Some(step) = steps.get(index) else {
+                    return &[];
+                };
+                let end = steps
+                    .get(index + 1)
+                    .map_or(self.questions.len(), |next| next.start);
+                self.questions
+                    .get(step.start.min(end)..end.min(self.questions.len()))
+                    .unwrap_or(&[])
+            }
+        }
+    }
+
+    /// The page step `index` belongs to (its texts are translated by their page's keys).
+    pub fn page_of_step(&self, index: usize) -> usize {
+        match self.screens {
+            ScreenLayout::Pages => index,
+            ScreenLayout::OnePerScreen => {
+                // As `logic::one_per_screen` counts them: a step per question, one for a page
+                // without questions.
+                let pages = self.pages();
+                let mut first = 0;
+                for (page, layout) in pages.iter().enumerate() {
+                    let end = pages
+                        .get(page + 1)
+                        .map_or(self.questions.len(), |next| next.start);
+                    first += end.saturating_sub(layout.start).max(1);
+                    if index < first {
+                        return page;
+                    }
+                }
+                pages.len().saturating_sub(1)
+            }
         }
     }
 

@@ -192,7 +192,7 @@ pub async fn ends_early<'a>(
     }
     let asked: HashSet<&QuestionId> = shown
         .iter()
-        .flat_map(|&page| survey.page_questions(page))
+        .flat_map(|&page| survey.step_questions(page))
         .map(|question| &question.id)
         .collect();
     let filed = survey.survey_ref();

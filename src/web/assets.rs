@@ -37,7 +37,7 @@ impl Asset {
     }
 }
 
-static ASSETS: LazyLock<[Asset; 4]> = LazyLock::new(|| {
+static ASSETS: LazyLock<[Asset; 5]> = LazyLock::new(|| {
     [
         Asset::new(
             "canvass.css",
@@ -53,6 +53,11 @@ static ASSETS: LazyLock<[Asset; 4]> = LazyLock::new(|| {
             "tenant.js",
             "text/javascript; charset=utf-8",
             include_str!("../../static/tenant.js"),
+        ),
+        Asset::new(
+            "screen.js",
+            "text/javascript; charset=utf-8",
+            include_str!("../../static/screen.js"),
         ),
         Asset::new(
             "designer.js",

@@ -88,10 +88,10 @@ async fn the_summary_shows_how_many_opened_left_page_one_reached_each_page_and_s
     for said in [
         "Where respondents stop",
         r#"<th scope="row" class="label">Opened</th>"#,
-        "<td class=\"value\">2 (50%)</td>",
+        "<td class=\"value\">2 (50.0%)</td>",
         r#"<th scope="row" class="label">Reached page 3</th>"#,
         r#"<th scope="row" class="label">Sent</th>"#,
-        "<td class=\"value\">1 (25%)</td>",
+        "<td class=\"value\">1 (25.0%)</td>",
     ] {
         assert!(page.contains(said), "{said} in {page}");
     }

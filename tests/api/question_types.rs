@@ -175,9 +175,9 @@ async fn each_new_type_is_shown_checked_summarised_and_exported_exactly() {
     let page = owner.page("/tenant/surveys/types/summary").await;
     assert!(page.contains("Net Promoter Score"), "{page}");
     for split in [
-        "<dt>Promoters (9 to 10)</dt><dd>2 (66%)</dd>",
-        "<dt>Passives (7 to 8)</dt><dd>0 (0%)</dd>",
-        "<dt>Detractors (0 to 6)</dt><dd>1 (33%)</dd>",
+        "<dt>Promoters (9 to 10)</dt><dd>2 (66.7%)</dd>",
+        "<dt>Passives (7 to 8)</dt><dd>0 (0.0%)</dd>",
+        "<dt>Detractors (0 to 6)</dt><dd>1 (33.3%)</dd>",
     ] {
         assert!(page.contains(split), "{split}: {page}");
     }
@@ -540,7 +540,10 @@ async fn a_ranking_puts_every_option_in_order_and_its_summary_gives_mean_places(
     );
     assert_eq!(summary["questions"][1]["answered"], 1);
     let page = owner.page("/tenant/surveys/ranks/summary").await;
-    assert!(page.contains("Taste (mean place 1.33)"), "{page}");
+    assert!(
+        page.contains("Taste: average place 1.3, first for"),
+        "{page}"
+    );
     let csv = owner.page("/tenant/surveys/ranks/responses.csv").await;
     // A column per option, holding its place.
     assert!(
@@ -636,21 +639,35 @@ async fn a_matrix_picks_a_column_per_row_and_its_summary_counts_each_cell() {
     assert!(csv.contains(",Rate each: Coffee,Rate each: Cake,"), "{csv}");
     assert!(csv.contains(",Good,Fair,Lovely"), "{csv}");
     let page = owner.page("/tenant/surveys/grid/summary").await;
-    // The grid it was answered in: columns across, a row each, a count in each cell.
+    // The grid it was answered in: columns across, a row each, each cell its share of the
+    // row (one decimal) and count, the row's answers, and a stacked bar of the shares.
     let grid = crate::owner::between(&page, r#"<table class="grid">"#, "</table>");
-    assert!(
-        grid.contains(
-            r#"<th scope="col">Poor</th><th scope="col">Fair</th><th scope="col">Good</th>"#
-        ),
-        "{grid}"
+    for column in ["Poor", "Fair", "Good"] {
+        assert!(
+            grid.contains(&format!("</span> {column}</th>")),
+            "{column}: {grid}"
+        );
+    }
+    let cell = |percent: &str, count: u64| {
+        format!(r#"<td class="number">{percent}%<span class="hint"> ({count})</span></td>"#)
+    };
+    let coffee = format!(
+        r#"<tr><th scope="row">Coffee</th>{}{}{}<td class="number">2</td>"#,
+        cell("0.0", 0),
+        cell("0.0", 0),
+        cell("100.0", 2)
     );
-    assert!(
-        grid.contains(r#"<tr><th scope="row">Coffee</th><td class="number">0</td><td class="number">0</td><td class="number">2</td></tr>"#),
-        "{grid}"
+    assert!(grid.contains(&coffee), "{coffee} in {grid}");
+    let cake = format!(
+        r#"<tr><th scope="row">Cake</th>{}{}{}<td class="number">2</td>"#,
+        cell("50.0", 1),
+        cell("50.0", 1),
+        cell("0.0", 0)
     );
+    assert!(grid.contains(&cake), "{cake} in {grid}");
     assert!(
-        grid.contains(r#"<tr><th scope="row">Cake</th><td class="number">1</td><td class="number">1</td><td class="number">0</td></tr>"#),
-        "{grid}"
+        grid.contains(r#"<rect x="0" y="0" width="50" height="10" class="swatch-0"></rect><rect x="50" y="0" width="50" height="10" class="swatch-1"></rect>"#),
+        "Cake's stacked bar: {grid}"
     );
 
     let (status, _) = app

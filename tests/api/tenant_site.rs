@@ -69,7 +69,7 @@ async fn an_owner_signs_up_designs_publishes_and_reads_results() {
     assert!(
         summary.contains(r#"<th scope="row" class="label">Beach</th>"#)
             && summary.contains(
-                r#"value="2" aria-hidden="true"></progress></td><td class="value">2 (66%)</td>"#
+                r#"value="2" aria-hidden="true"></progress></td><td class="value">2 (66.7%)</td>"#
             ),
         "the Beach bar shows its count beside it: {summary}"
     );

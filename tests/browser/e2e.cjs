@@ -226,7 +226,7 @@ async function main() {
       "the star rating's statistics");
     const starBars = await owner.$eval(".question-summary", (first) =>
       [...first.querySelectorAll(".chart .value")].map((v) => v.textContent.trim()));
-    expectEqual(starBars, ["0 (0%)", "0 (0%)", "0 (0%)", "1 (100%)", "0 (0%)"],
+    expectEqual(starBars, ["0 (0.0%)", "0 (0.0%)", "0 (0.0%)", "1 (100.0%)", "0 (0.0%)"],
       "the star rating's chart: one 4-star answer");
     // What respondents wrote is read in the summary, and leads to their response.
     const latest = await owner.$$eval("ol.latest blockquote", (quotes) => quotes.map((q) => q.textContent.trim()));

@@ -120,6 +120,7 @@ pub(super) fn check(
             start,
             show_if,
             jumps,
+            question_show_if: None,
         });
         start = end;
     }

@@ -35,6 +35,7 @@ use localized::LocalizedText;
 
 /// The message for a text with control characters in it.
 const CONTROL: &str = "remove the invisible control characters (they may come from pasting)";
+use super::logic::ScreenLayout;
 use super::{PageLayout, Question, QuestionId, QuestionKind};
 
 /// Most pages in one survey.
@@ -203,6 +204,11 @@ pub struct SurveyInput {
     /// The pages, for a survey of several (instead of `questions`).
     #[serde(default)]
     pub pages: Option<Vec<PageInput>>,
+    /// How respondents see it: `pages` (its pages as they are) or `one_per_screen` (one
+    /// question per screen, its pages' conditions and jumps kept); absent: as it is (`pages`
+    /// for a new survey).
+    #[serde(default)]
+    pub layout: Option<ScreenLayout>,
     /// When it stops taking answers: RFC 3339 (`2026-12-01T17:00:00+01:00`).
     #[serde(default)]
     #[schema(format = DateTime)]
@@ -310,6 +316,8 @@ pub struct Definition {
     pub questions: Vec<Question>,
     /// The pages (empty for one page without logic).
     pub layout: Vec<PageLayout>,
+    /// Pages as they are or one question per screen; `None`: as the survey has it.
+    pub screens: Option<ScreenLayout>,
     /// When it stops taking answers.
     pub closes_at: Option<OffsetDateTime>,
     /// How many counted answers close it.
@@ -507,6 +515,7 @@ impl SurveyInput {
             description: text(&self.description),
             questions,
             layout,
+            screens: self.layout,
             closes_at,
             response_limit: self.response_limit,
             closed_message: text(&self.closed_message),

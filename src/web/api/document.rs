@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::domain::language::LanguageTag;
+use crate::domain::logic::ScreenLayout;
 use crate::domain::quota::Quota;
 use crate::domain::region::{RegionName, Residency};
 use crate::domain::translation::Translations;
@@ -69,6 +70,8 @@ pub struct SurveyDocument<'a> {
     questions: &'a [Question],
     /// Its pages, in order.
     pages: Vec<PageDocument<'a>>,
+    /// How respondents see it: `pages` (its pages as they are) or `one_per_screen`.
+    layout: ScreenLayout,
     /// When it stops taking answers (UTC).
     #[serde(
         skip_serializing_if = "Option::is_none",
@@ -142,6 +145,7 @@ impl<'a> SurveyDocument<'a> {
             updated: survey.updated,
             questions: &survey.questions,
             pages,
+            layout: survey.screens,
             closes_at: survey.closes_at,
             response_limit: survey.response_limit,
             closed_message: survey.closed_message.as_deref(),

@@ -26,7 +26,8 @@ pub struct Dropoff {
     opened: u64,
     /// Respondents who left the first page with Next (0 for a survey of one page).
     started: u64,
-    /// Each later page (2 and on) of a survey of several pages.
+    /// Each later page (2 and on) of a survey of several pages; of a survey shown one
+    /// question per screen, each later screen.
     pages: Vec<PageReached>,
     /// Responses counted (exact: the summary's total).
     sent: u64,
@@ -47,7 +48,7 @@ pub async fn dropoff(
     let survey = find(&state, &caller.tenant, &slug).await?;
     let (funnel, unread) = state.funnel.read(&state.app, &survey).await?;
     let sent = crate::service::dropoff::sent(&state.app, &survey).await?;
-    let pages = (1..survey.pages().len())
+    let pages = (1..survey.steps().len())
         .map(|page| PageReached {
             page: page + 1,
             reached: funnel.reached.get(&page).copied().unwrap_or(0),

@@ -13,6 +13,7 @@ mod openapi;
 mod participants;
 mod quotas;
 mod surveys;
+mod templates;
 mod webhooks;
 
 pub use audit::checked_token;
@@ -30,6 +31,7 @@ const SCOPE: &str = "/api/v1";
 /// Every API call and the least role its key's member needs.
 static ROUTES: &[Route] = routes![
     GET "/openapi.json" => openapi::serve,
+    GET "/templates" for Viewer => templates::list,
     GET "/surveys" for Viewer => surveys::list,
     POST "/surveys" for Editor => surveys::create,
     GET "/surveys/{slug}" for Viewer => surveys::get,

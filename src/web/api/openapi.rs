@@ -11,7 +11,7 @@ use utoipa::openapi::{Content, RefOr};
 use utoipa::{Modify, OpenApi};
 
 use super::error::ErrorBody;
-use super::{audit, dropoff, mailings, participants, quotas, surveys, webhooks};
+use super::{audit, dropoff, mailings, participants, quotas, surveys, templates, webhooks};
 use crate::domain::logic::Rule;
 use crate::export::SheetFormat;
 
@@ -27,6 +27,7 @@ use crate::export::SheetFormat;
             body is not valid."
     ),
     paths(
+        templates::list,
         surveys::list,
         surveys::create,
         surveys::get,

@@ -11,6 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::document::SurveyDocument;
 use super::error::ErrorBody;
+use super::templates::{self, FromTemplate};
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::definition::SurveyInput;
 use crate::domain::definition::localized::LocalizedInput;
@@ -46,6 +47,17 @@ fn invalid(fields: std::collections::BTreeMap<String, String>) -> ApiError {
         reason: "the survey definition is not valid".into(),
         fields,
     }
+}
+
+/// What `POST /api/v1/surveys` takes: a definition, or a template to make one from.
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // Only its schema is used: a body is told apart by its `template` key.
+pub enum NewSurvey {
+    /// A survey's definition.
+    Definition(Box<SurveyInput>),
+    /// A template, in one of its languages, with an optional title.
+    Template(FromTemplate),
 }
 
 /// Surveys per page of `GET /api/v1/surveys`: at most a few megabytes whatever the tenant has.
@@ -108,19 +120,28 @@ fn page_asked(page: Option<u64>) -> Result<u64, ApiError> {
     }
 }
 
-/// `POST /api/v1/surveys`: 201 with the new survey (a draft) and its slug.
+/// `POST /api/v1/surveys`: 201 with the new survey (a draft) and its slug. The body is a
+/// definition, or `{"template": ID, "title"?, "language"?}` for a draft made from a template.
 #[utoipa::path(post, path = "/api/v1/surveys", operation_id = "create_survey",
-    summary = "Create a survey (a draft)", tag = "surveys", request_body = SurveyInput,
+    summary = "Create a survey (a draft), from a definition or a template", tag = "surveys",
+    request_body = NewSurvey,
     responses(
         (status = 201, description = "Created, as a draft", body = SurveyDocument,
             headers(("location" = String, description = "The new survey's address"))),
-        (status = 422, description = "The definition is not valid (by field), or the tenant has its most surveys", body = ErrorBody),
+        (status = 422, description = "The definition is not valid (by field), the template or its language is unknown, or the tenant has its most surveys", body = ErrorBody),
     ))]
 pub async fn create(
     state: State,
     caller: ApiCaller<Editor>,
-    JsonBody(LocalizedInput(input)): JsonBody<LocalizedInput>,
+    JsonBody(body): JsonBody<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
+    let input = if templates::asks_for_template(&body) {
+        templates::definition_asked(body)?
+    } else {
+        serde_json::from_value::<LocalizedInput>(body)
+            .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?
+            .0
+    };
     let definition = service::check(&state.app, &input, None, &[])
         .await?
         .map_err(invalid)?;

@@ -126,8 +126,11 @@ impl SurveyPage {
             )
             .into_owned()
         };
-        let layout = survey.pages().get(page).cloned().unwrap_or_default();
-        let on_page = survey.page_questions(page);
+        let steps = survey.steps();
+        let layout = steps.get(page).cloned().unwrap_or_default();
+        // A step's texts are its page's, translated by the page's keys.
+        let text_page = survey.page_of_step(page);
+        let on_page = survey.step_questions(page);
         let here: HashSet<&QuestionId> = on_page.iter().map(|q| &q.id).collect();
         let name_of = |id: &QuestionId| {
             survey.question(id).map_or_else(
@@ -151,7 +154,7 @@ impl SurveyPage {
             .route
             .iter()
             .filter(|&&p| p != page)
-            .flat_map(|&p| survey.page_questions(p))
+            .flat_map(|&p| survey.step_questions(p))
             .filter(|q| !walk.hidden.contains(&q.id))
             .count();
         let mut questions = Vec::new();
@@ -219,15 +222,15 @@ impl SurveyPage {
             .collect();
         let reached = walk.route.last() == Some(&page);
         Self {
-            pages: survey.pages().len(),
+            pages: steps.len(),
             page_title: layout
                 .title
                 .as_deref()
-                .map(|text| translated(format!("page:{page}:title"), text)),
+                .map(|text| translated(format!("page:{text_page}:title"), text)),
             page_description: layout
                 .description
                 .as_deref()
-                .map(|text| translated(format!("page:{page}:description"), text)),
+                .map(|text| translated(format!("page:{text_page}:description"), text)),
             intro: survey
                 .description
                 .as_deref()

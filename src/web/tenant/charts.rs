@@ -1,6 +1,7 @@
 //! The summary page's bar charts: each bar's label, count and share, drawn by the template
 //! as a table (so screen readers read the numbers, and text keeps its size on a phone) whose
-//! bars are `progress` elements scaled to the largest count (no JavaScript, no inline style).
+//! bars are `progress` elements scaled to the answers they are a share of, so a bar's length
+//! reads as its share (no JavaScript, no inline style).
 
 use crate::domain::summary::{CHART_BARS, DayCount, QuestionReport, Stats, fold_bins};
 
@@ -10,36 +11,43 @@ pub struct Bar {
     pub label: String,
     /// How many.
     pub count: u64,
-    /// Share of all counted, in percent, rounded.
-    pub percent: u64,
+    /// Share of all counted, in percent with one decimal (`66.7`).
+    pub percent: String,
 }
 
 /// A horizontal bar chart.
 pub struct BarChart {
     /// The bars, top to bottom.
     pub bars: Vec<Bar>,
-    /// The largest count (at least 1): the full length of a bar.
-    pub largest: u64,
+    /// The full length of a bar: the count shares are of (at least the largest bar, and 1).
+    pub scale: u64,
+}
+
+/// `count` of `of` in percent with one decimal (`66.7`; `0.0` of nothing).
+pub fn share(count: u64, of: u64) -> String {
+    match of {
+        0 => "0.0".into(),
+        of => format!("{:.1}", count as f64 * 100.0 / of as f64),
+    }
 }
 
 impl BarChart {
-    /// Bars for labelled counts; shares are of `of` (the respondents, for choices).
+    /// Bars for labelled counts; shares are of `of` (the respondents, for choices), and a
+    /// bar as long as `of` is the full length.
     pub fn new(items: Vec<(String, u64)>, of: u64) -> Self {
-        let largest = items
-            .iter()
-            .map(|(_, count)| *count)
-            .max()
-            .unwrap_or(0)
-            .max(1);
+        let largest = items.iter().map(|(_, count)| *count).max().unwrap_or(0);
         let bars: Vec<Bar> = items
             .into_iter()
             .map(|(label, count)| Bar {
                 label,
                 count,
-                percent: (count * 100).checked_div(of).unwrap_or(0),
+                percent: share(count, of),
             })
             .collect();
-        Self { bars, largest }
+        Self {
+            bars,
+            scale: of.max(largest).max(1),
+        }
     }
 }
 
@@ -92,12 +100,47 @@ pub fn every_value(question: &QuestionReport) -> Option<Vec<(String, u64)>> {
 }
 
 /// A matrix question's counts as the grid it was answered in: its columns, and each row with
-/// its count per column.
+/// its count and share per column and a stacked bar of them.
 pub struct Grid {
     /// The columns' texts.
     pub columns: Vec<String>,
-    /// Each row's text and counts, in the columns' order.
-    pub rows: Vec<(String, Vec<u64>)>,
+    /// Each row, in the question's order.
+    pub rows: Vec<GridRow>,
+}
+
+/// One row of a matrix's grid.
+pub struct GridRow {
+    /// The row's text.
+    pub text: String,
+    /// Per column: its count and share of the row's answers (`66.7`).
+    pub cells: Vec<(u64, String)>,
+    /// The row's answers.
+    pub answered: u64,
+    /// The stacked bar: per column with answers, its start and width out of 100 and its
+    /// column's place (for its colour), drawn as SVG rectangles.
+    pub segments: Vec<(f64, f64, usize)>,
+}
+
+impl GridRow {
+    fn new(text: String, counts: Vec<u64>) -> Self {
+        let answered: u64 = counts.iter().sum();
+        let mut start = 0.0;
+        let mut segments = Vec::new();
+        for (column, count) in counts.iter().enumerate() {
+            if *count == 0 || answered == 0 {
+                continue;
+            }
+            let width = *count as f64 * 100.0 / answered as f64;
+            segments.push((start, width, column % 6));
+            start += width;
+        }
+        Self {
+            text,
+            cells: counts.iter().map(|c| (*c, share(*c, answered))).collect(),
+            answered,
+            segments,
+        }
+    }
 }
 
 /// The grid of a matrix question, with at least one row.
@@ -124,7 +167,7 @@ pub fn grid(question: &QuestionReport) -> Option<Grid> {
                             .map_or(0, |c| c.count)
                     })
                     .collect();
-                (row.row.clone(), counts)
+                GridRow::new(row.row.clone(), counts)
             })
             .collect(),
         columns,
@@ -152,15 +195,15 @@ pub fn chart(question: &QuestionReport) -> BarChart {
         Stats::Dates { days } => BarChart::new(by_period(days), question.answered),
         // A matrix is shown as a grid instead (`grid`); files as their count and size.
         Stats::Matrix { .. } | Stats::Files { .. } => BarChart::new(Vec::new(), question.answered),
-        // First places, best mean place first.
+        // Best average place first; each bar is how many put it first.
         Stats::Ranking { ranking } => BarChart::new(
             ranking
                 .iter()
                 .map(|r| {
                     let place = r
                         .mean_place
-                        .map_or("not placed".into(), |p| format!("mean place {}", number(p)));
-                    (format!("{} ({place})", r.option), r.first)
+                        .map_or("not placed".into(), |p| format!("average place {:.1}", p));
+                    (format!("{}: {place}, first for", r.option), r.first)
                 })
                 .collect(),
             question.answered,
@@ -201,11 +244,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_longest_bar_is_the_full_length_and_shares_are_of_the_respondents() {
-        let chart = BarChart::new(vec![("Tea".into(), 3), ("Coffee".into(), 1)], 4);
-        assert_eq!(chart.largest, 3);
-        assert_eq!((chart.bars[0].percent, chart.bars[1].percent), (75, 25));
-        assert_eq!(BarChart::new(vec![("None".into(), 0)], 0).largest, 1);
+    fn bars_are_scaled_to_the_answers_and_shares_have_one_decimal() {
+        let chart = BarChart::new(vec![("Tea".into(), 2), ("Coffee".into(), 1)], 3);
+        assert_eq!(chart.scale, 3, "a bar of every answer is the full length");
+        assert_eq!(
+            (
+                chart.bars[0].percent.as_str(),
+                chart.bars[1].percent.as_str()
+            ),
+            ("66.7", "33.3")
+        );
+        assert_eq!(BarChart::new(vec![("None".into(), 0)], 0).scale, 1);
+        assert_eq!(BarChart::new(vec![("Many".into(), 5)], 2).scale, 5);
+        assert_eq!(share(1, 8), "12.5");
+        assert_eq!(share(0, 0), "0.0");
+    }
+
+    #[test]
+    fn a_matrix_row_has_its_shares_and_a_stacked_bar_that_fills_it() {
+        let row = GridRow::new("Pace".into(), vec![1, 0, 3]);
+        assert_eq!(row.answered, 4);
+        assert_eq!(
+            row.cells,
+            [
+                (1, "25.0".to_owned()),
+                (0, "0.0".into()),
+                (3, "75.0".into())
+            ]
+        );
+        assert_eq!(row.segments, [(0.0, 25.0, 0), (25.0, 75.0, 2)]);
+        assert!(GridRow::new("None".into(), vec![0, 0]).segments.is_empty());
     }
 
     #[test]

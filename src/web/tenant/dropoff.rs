@@ -24,7 +24,7 @@ pub(super) async fn dropoff(
     sent: u64,
 ) -> Result<Dropoff, WebError> {
     let (funnel, unread) = state.funnel.read(&state.app, survey).await?;
-    let items = steps(&funnel, survey.pages().len(), sent)
+    let items = steps(&funnel, survey.steps().len(), sent)
         .into_iter()
         .map(|step| (step.label, step.count))
         .collect();

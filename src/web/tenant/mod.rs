@@ -12,6 +12,7 @@ mod designer;
 mod dropoff;
 mod error_menu;
 mod exports;
+mod gallery;
 mod join;
 mod keys;
 mod mailings;
@@ -79,6 +80,9 @@ static ROUTES: &[Route] = routes![
     POST "/api-keys" for Viewer => keys::create,
     GET "/api-keys/{id}/revoke" for Viewer => keys::confirm_revoke,
     POST "/api-keys/{id}/revoke" for Viewer => keys::revoke,
+    GET "/templates" for Editor => gallery::show,
+    GET "/templates/{id}" for Editor => gallery::preview,
+    POST "/templates/{id}" for Editor => gallery::create,
     GET "/surveys/new" for Editor => designer::new,
     POST "/surveys" for Editor => designer::create,
     GET "/surveys/{slug}" for Editor => designer::edit,

@@ -106,8 +106,10 @@ fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
     if let (Some(nps), Stats::Numbers { histogram, .. }) = (report.nps, &report.stats) {
         facts.push(("Net Promoter Score", number(nps)));
         let share = |count: u64| {
-            let percent = (count * 100).checked_div(report.answered).unwrap_or(0);
-            format!("{count} ({percent}%)")
+            format!(
+                "{count} ({}%)",
+                super::charts::share(count, report.answered)
+            )
         };
         let [promoters, passives, detractors] = nps_groups(histogram);
         facts.push(("Promoters (9 to 10)", share(promoters)));

@@ -3,6 +3,7 @@
 //! save, publish, unpublish and delete.
 
 use crate::domain::definition::FieldPath;
+use crate::domain::logic::ScreenLayout;
 use crate::domain::region::Residency;
 use crate::service::surveys as service;
 use crate::web::tenant::survey_form::OwnSurvey;
@@ -55,6 +56,14 @@ const TYPES: [(&str, &str); 13] = [
     ("file", "File upload (image, PDF, office document)"),
 ];
 
+/// A question type's name for people (`Five-star rating`), by its API name.
+pub(in crate::web::tenant) fn type_label(name: &str) -> &'static str {
+    TYPES
+        .iter()
+        .find(|(api, _)| *api == name)
+        .map_or("Question", |(_, label)| label)
+}
+
 /// The survey's own fields of the form (besides its questions), as typed.
 #[derive(Default, PartialEq)]
 struct SurveyFields {
@@ -73,6 +82,8 @@ struct SurveyFields {
     /// Whether respondents may save and continue later, and for how many days.
     save_and_resume: bool,
     resume_days: String,
+    /// `one_per_screen` when respondents see one question per screen, else blank (pages).
+    layout: String,
 }
 
 impl SurveyFields {
@@ -106,6 +117,10 @@ impl SurveyFields {
                 .resume_days
                 .map(|days| days.to_string())
                 .unwrap_or_default(),
+            layout: match survey.one_per_screen() {
+                true => "one_per_screen".into(),
+                false => String::new(),
+            },
         }
     }
 
@@ -127,6 +142,7 @@ impl SurveyFields {
             residency: get("residency"),
             save_and_resume: !get("save_and_resume").is_empty(),
             resume_days: get("resume_days"),
+            layout: get("layout"),
         }
     }
 
@@ -174,6 +190,10 @@ impl SurveyFields {
         };
         SurveyInput {
             title: self.title.clone(),
+            layout: Some(match self.layout.as_str() {
+                "one_per_screen" => ScreenLayout::OnePerScreen,
+                _ => ScreenLayout::Pages,
+            }),
             save_and_resume: self.save_and_resume,
             resume_days,
             description: Some(self.description.clone()),
