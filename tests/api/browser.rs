@@ -2,7 +2,8 @@
 //! up by `scripts/test`), against a `canvass serve` process: an owner and a respondent
 //! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
 //! without JavaScript (`tests/browser/logic.cjs`), then a survey in three languages answered
-//! in Arabic, right to left, on a phone (`tests/browser/languages.cjs`), then a long survey
+//! in Arabic, right to left, on a phone (`tests/browser/languages.cjs`), then a survey made
+//! from a template and shown one question per screen (`tests/browser/gallery.cjs`), then a long survey
 //! (a photo, a recalled answer, saved and resumed, a full quota: `tests/browser/long.cjs`), then
 //! invitations emailed to participants and an opt-out (`tests/browser/mailings.cjs`), then a team: an invitation accepted and a
 //! forgotten password reset (`tests/browser/members.cjs`). Every page visited passes axe-core's audit
@@ -46,6 +47,12 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
     run_script(
         &root.join("tests/browser/languages.cjs"),
         &[&server.address, &key, &shots],
+    );
+    // Templates: the gallery, a preview, a draft made and shown one question per screen,
+    // answered with the keys on a phone and without JavaScript on a desktop.
+    run_script(
+        &root.join("tests/browser/gallery.cjs"),
+        &[&server.address, &shots],
     );
     // A long survey: a photo, a recalled rating, saved and resumed, a full quota, and the
     // owner's drop-off, quotas and download.

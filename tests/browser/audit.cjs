@@ -1,7 +1,9 @@
 // What every page visited by the browser tests must pass: axe-core's rules, run inside the
 // page (every rule axe runs by default: WCAG 2.x A and AA and its best practices), with no
-// moderate, serious or critical violation (only those axe calls minor are let through); and, at phone width, no sideways scrolling. Findings are
-// collected so that one run names all of them; `check()` fails with the list.
+// violation at any impact level, minor included; and, at phone width, no sideways scrolling
+// and every control of a respondent's form a target of at least 24 by 24 CSS pixels (WCAG 2.2
+// target size, without its exception for spaced targets). Findings are collected so that one
+// run names all of them; `check()` fails with the list.
 const fs = require("fs");
 
 const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -51,7 +53,6 @@ async function twinResult(page) {
 async function audit(page, name) {
   const result = withoutScripts.has(page) ? await twinResult(page) : await axeResult(page);
   for (const violation of result.violations) {
-    if (!["moderate", "serious", "critical"].includes(violation.impact)) continue;
     const where = violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join("; ");
     problems.push(`${name}: ${violation.impact} ${violation.id} (${violation.help}) at ${where}`);
   }
@@ -84,6 +85,17 @@ async function audit(page, name) {
   if (width < 500) {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     if (wide > width) problems.push(`${name}: ${wide} px wide at a ${width} px phone: it scrolls sideways`);
+    // A radio or checkbox inside its label is activated by the whole label: that is its target.
+    const small = await page.$$eval("form.survey input:not([type=hidden]), form.survey select, form.survey textarea, form.survey button, form.survey a",
+      (controls) => controls.flatMap((control) => {
+        const target = /^(radio|checkbox)$/.test(control.type) ? (control.closest("label") || control) : control;
+        const box = target.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) return [];
+        if (box.width >= 24 && box.height >= 24) return [];
+        const id = control.id || control.name || control.textContent.trim().slice(0, 20);
+        return [`${control.tagName.toLowerCase()} ${id} (${Math.round(box.width)}x${Math.round(box.height)})`];
+      }));
+    if (small.length > 0) problems.push(`${name}: targets smaller than 24 by 24 px: ${small.slice(0, 6).join(", ")}`);
   }
 }
 

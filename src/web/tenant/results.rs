@@ -261,6 +261,33 @@ pub(super) struct ResponseRow {
     pub(super) submitted: String,
     /// Its first answers, cut at 120 characters.
     pub(super) preview: String,
+    /// Its answer to each column's question, cut at `CELL_CHARS` (blank: not answered).
+    pub(super) cells: Vec<String>,
+    /// Who gave it, when it came through a participant's personal link.
+    pub(super) participant: Option<String>,
+}
+
+/// Most questions the responses table shows as columns (each response opens in full).
+pub(super) const TABLE_COLUMNS: usize = 20;
+/// Most characters of an answer in a cell of the responses table.
+const CELL_CHARS: usize = 60;
+
+/// `text` cut to `most` characters, with an ellipsis when cut.
+fn cut(text: &str, most: usize) -> String {
+    match text.char_indices().nth(most) {
+        None => text.to_owned(),
+        Some((at, _)) => format!("{}…", text[..at].trim_end()),
+    }
+}
+
+/// The responses table's columns: the first `TABLE_COLUMNS` questions, by their labels.
+pub(super) fn table_columns(survey: &Survey) -> Vec<String> {
+    survey
+        .questions
+        .iter()
+        .take(TABLE_COLUMNS)
+        .map(|q| cut(&survey.labelled(&q.text), 40))
+        .collect()
 }
 
 /// The line of a list showing `answer`.
@@ -278,6 +305,28 @@ pub(super) fn response_row(survey: &Survey, answer: &Answer) -> ResponseRow {
             .chars()
             .take(120)
             .collect(),
+        cells: survey
+            .questions
+            .iter()
+            .take(TABLE_COLUMNS)
+            .map(|q| {
+                answer
+                    .values
+                    .get(&q.id)
+                    .map_or_else(String::new, |value| cut(&shown(value), CELL_CHARS))
+            })
+            .collect(),
+        participant: answer.participant.as_ref().map(|who| {
+            let name = [who.first_name.as_deref(), who.last_name.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" ");
+            match name.trim() {
+                "" => who.email.clone(),
+                name => name.to_owned(),
+            }
+        }),
     }
 }
 
@@ -324,9 +373,18 @@ struct ResponsesPage {
     filter_error: Option<String>,
     /// The segments, and the one shown.
     picker: SegmentPicker,
+    /// The questions shown as columns, by their labels.
+    columns: Vec<String>,
+    /// Whether the survey has more questions than columns.
+    more_questions: bool,
 }
 
 impl ResponsesPage {
+    /// Whether any response listed came through a personal link (a participant column).
+    fn named(&self) -> bool {
+        self.rows.iter().any(|(_, row)| row.participant.is_some())
+    }
+
     /// Whether a date filter or a segment applies.
     fn filtered(&self) -> bool {
         !self.filter.is_empty() || !self.picker.selected.is_empty()
@@ -438,6 +496,8 @@ pub async fn responses(
         .collect();
     let notice = notice::take(&request, &state);
     let shown = notice.is_some();
+    let columns = table_columns(&survey);
+    let more_questions = survey.questions.len() > TABLE_COLUMNS;
     notice::render_once(
         &ResponsesPage {
             csrf: signed_in.session.csrf.clone(),
@@ -463,6 +523,8 @@ pub async fn responses(
             filter,
             filter_error,
             picker,
+            columns,
+            more_questions,
         },
         shown,
     )
