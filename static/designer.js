@@ -187,6 +187,161 @@
     var value = event.target.name &&
       document.querySelector("input[data-values-of='" + event.target.name + "']");
     if (value) value.setAttribute("list", "values-" + event.target.value);
+    showPicks(document);
   });
+  // A rule's answer list offers only the answers of the question picked, and the typed value
+  // is offered only for a question whose answers are not a known few.
+  function showPicks(root) {
+    root.querySelectorAll("select[data-picks-of]").forEach(function (pick) {
+      var question = document.querySelector("select[name='" + pick.getAttribute("data-picks-of") + "']");
+      var id = question ? question.value : "";
+      var known = false;
+      pick.querySelectorAll("optgroup").forEach(function (group) {
+        var mine = group.getAttribute("data-question") === id;
+        group.hidden = !mine;
+        group.disabled = !mine;
+        known = known || mine;
+      });
+      if (pick.selectedOptions[0] && pick.selectedOptions[0].parentNode.disabled) pick.value = "";
+      pick.hidden = !known;
+      var typed = pick.parentNode.querySelector("input[data-values-of='" + pick.getAttribute("data-picks-of") + "']");
+      if (typed) typed.hidden = known;
+    });
+  }
+  new MutationObserver(function () { showPicks(document); })
+    .observe(document.documentElement, { childList: true, subtree: true });
+  showPicks(document);
+  // Recall: a picked earlier question goes in at the caret (without the script, the button
+  // adds it at the end on the server). "@" typed in a question's text opens the picker.
+  var atTyped = null;
+  document.addEventListener("click", function (event) {
+    var pick = event.target.closest("button[data-recall]");
+    if (!pick) return;
+    var field = document.getElementById(pick.getAttribute("data-into"));
+    if (!field) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var token = "{{q:" + pick.getAttribute("data-recall") + "}}";
+    var start = field.selectionStart == null ? field.value.length : field.selectionStart;
+    var end = field.selectionEnd == null ? start : field.selectionEnd;
+    if (atTyped && atTyped.field === field && field.value.charAt(atTyped.at) === "@") {
+      start = atTyped.at;
+      end = Math.max(end, atTyped.at + 1);
+    }
+    atTyped = null;
+    field.value = field.value.slice(0, start) + token + field.value.slice(end);
+    var caret = start + token.length;
+    var picker = pick.closest("details");
+    if (picker) picker.open = false;
+    field.focus();
+    field.setSelectionRange(caret, caret);
+    changed();
+  }, true);
+  document.addEventListener("keyup", function (event) {
+    if (event.key !== "@") return;
+    var field = event.target;
+    var picker = field.id && document.getElementById(field.id.replace(/-text$/, "-recall"));
+    if (!picker || !field.matches("form.designer input[id$='-text']")) return;
+    atTyped = { field: field, at: Math.max(0, field.selectionStart - 1) };
+    picker.open = true;
+    var first = picker.querySelector("button[data-recall]");
+    if (first) first.focus();
+  });
+  document.addEventListener("keydown", function (event) {
+    // Escape closes the picker and goes back to the text, the "@" left as typed.
+    if (event.key !== "Escape") return;
+    var picker = event.target.closest(".recall-picker");
+    if (!picker) return;
+    picker.open = false;
+    var field = document.getElementById(picker.id.replace(/-recall$/, "-text"));
+    if (field) field.focus();
+    atTyped = null;
+  });
+
+  // Drag and drop: a handle on each card; dropped on another card, the question takes its
+  // place (the same move the server makes for "move-FROM-TO"). Move up and Move down stay
+  // for keyboards and for pages without the script.
+  function addHandles(root) {
+    root.querySelectorAll(".question-block:not(.removed) > fieldset > legend").forEach(function (legend) {
+      if (legend.querySelector(".drag-handle")) return;
+      var handle = document.createElement("span");
+      handle.className = "drag-handle";
+      handle.setAttribute("aria-hidden", "true");
+      handle.title = "Drag to move";
+      handle.textContent = "\u2807\u2807";
+      legend.insertBefore(handle, legend.firstChild);
+    });
+  }
+  var dragged = null;
+  document.addEventListener("mousedown", function (event) {
+    var handle = event.target.closest(".drag-handle");
+    var block = handle && handle.closest(".question-block");
+    if (block) block.draggable = true;
+  });
+  document.addEventListener("dragstart", function (event) {
+    var block = event.target.closest && event.target.closest(".question-block[draggable=true]");
+    if (!block) return;
+    dragged = block;
+    block.classList.add("dragging");
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", block.getAttribute("data-index"));
+  });
+  document.addEventListener("dragover", function (event) {
+    var over = dragged && event.target.closest && event.target.closest(".question-block");
+    if (!over || over === dragged) return;
+    event.preventDefault();
+    document.querySelectorAll(".drop-before").forEach(function (b) { b.classList.remove("drop-before"); });
+    over.classList.add("drop-before");
+  });
+  document.addEventListener("dragend", function () {
+    if (dragged) { dragged.classList.remove("dragging"); dragged.draggable = false; }
+    document.querySelectorAll(".drop-before").forEach(function (b) { b.classList.remove("drop-before"); });
+    dragged = null;
+  });
+  document.addEventListener("drop", function (event) {
+    var over = dragged && event.target.closest && event.target.closest(".question-block");
+    if (!over || over === dragged) return;
+    event.preventDefault();
+    var from = Number(dragged.getAttribute("data-index"));
+    var target = Number(over.getAttribute("data-index"));
+    // Dropped on a card, it takes the place just before it.
+    var to = from < target ? target - 1 : target;
+    if (to === from) return;
+    var form = over.closest("form.designer");
+    var move = document.createElement("button");
+    move.type = "submit";
+    move.name = "action";
+    move.value = "move-" + from + "-" + to;
+    move.hidden = true;
+    move.setAttribute("formaction", form.getAttribute("action") + "#q" + to + "-text");
+    form.appendChild(move);
+    move.click();
+  });
+  // Enter in a question's text adds a short-text question below it, focused (the keyboard
+  // way to write a survey question after question); without the script Enter saves.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.isComposing || event.shiftKey) return;
+    var field = event.target;
+    var match = field.id && /^q(\d+)-text$/.exec(field.id);
+    if (!match || !field.closest("form.designer")) return;
+    var add = document.querySelector("form.designer button[value='add-" + (Number(match[1]) + 1) + "-short_text']");
+    if (!add) return;
+    event.preventDefault();
+    add.click();
+  });
+  // A question's new text shows at once in the pickers that name it.
+  document.addEventListener("input", function (event) {
+    var match = event.target.id && /^q(\d+)-text$/.exec(event.target.id);
+    if (!match) return;
+    var id = document.querySelector("input[name='q" + match[1] + ".id']");
+    var number = document.querySelector("#q" + match[1] + "-legend .number");
+    if (!id || !id.value || !number) return;
+    var label = number.textContent.trim() + ". " + event.target.value.slice(0, 60);
+    document.querySelectorAll("form.designer option[value='" + id.value + "'], form.designer button[data-recall='" + id.value + "']")
+      .forEach(function (el) { el.textContent = label; });
+  });
+  new MutationObserver(function () { addHandles(document); })
+    .observe(document.body, { childList: true, subtree: true });
+  addHandles(document);
   showFieldsOfTypes(document);
 })();

@@ -3,7 +3,8 @@
 //! (`tests/browser/e2e.cjs`), then a survey of pages with logic answered on a phone with and
 //! without JavaScript (`tests/browser/logic.cjs`), then a survey in three languages answered
 //! in Arabic, right to left, on a phone (`tests/browser/languages.cjs`), then a survey made
-//! from a template and shown one question per screen (`tests/browser/gallery.cjs`), then a long survey
+//! from a template and shown one question per screen (`tests/browser/gallery.cjs`), then a
+//! 9-question survey built as a newcomer would, its clicks counted (`tests/browser/builder.cjs`), then a long survey
 //! (a photo, a recalled answer, saved and resumed, a full quota: `tests/browser/long.cjs`), then
 //! invitations emailed to participants and an opt-out (`tests/browser/mailings.cjs`), then a team: an invitation accepted and a
 //! forgotten password reset (`tests/browser/members.cjs`). Every page visited passes axe-core's audit
@@ -47,6 +48,11 @@ async fn an_owner_and_a_respondent_use_canvass_in_a_real_browser() {
     run_script(
         &root.join("tests/browser/languages.cjs"),
         &[&server.address, &key, &shots],
+    );
+    // A newcomer builds a 9-question survey of two pages with a skip rule and a recall.
+    run_script(
+        &root.join("tests/browser/builder.cjs"),
+        &[&server.address, &shots],
     );
     // Templates: the gallery, a preview, a draft made and shown one question per screen,
     // answered with the keys on a phone and without JavaScript on a desktop.

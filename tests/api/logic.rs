@@ -86,7 +86,10 @@ async fn a_survey_of_pages_with_logic_is_stored_and_shown_in_the_documented_json
         .map(|q| q["id"].as_str().expect("an id"))
         .collect();
     assert_eq!(flat, ["likes", "why", "score", "cheap"]);
-    assert!(created.get("layout").is_none(), "{created}");
+    assert_eq!(
+        created["layout"], "pages",
+        "shown page by page unless asked otherwise"
+    );
 
     // What the API shows can be sent back as it is.
     let (status, updated) = app

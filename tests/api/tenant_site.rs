@@ -5,7 +5,7 @@
 use canvass::worker::StepOutcome;
 
 use crate::helpers::{spawn_app, token_in, worker};
-use crate::owner::{Owner, value_of};
+use crate::owner::{Owner, form_fields, value_of};
 
 #[tokio::test]
 async fn an_owner_signs_up_designs_publishes_and_reads_results() {
@@ -150,7 +150,36 @@ async fn the_designer_reorders_removes_and_adds_questions_before_saving_and_show
         .text()
         .await
         .expect("a body");
-    assert!(!removed.contains(r#"value="Second""#));
+    // Removed, it waits collapsed with an Undo button until the form is saved.
+    assert!(
+        removed.contains("Removed: &ldquo;Second&rdquo;. It goes when you save."),
+        "{removed}"
+    );
+    assert!(removed.contains(r#"name="q1.removed" value="on""#));
+    assert!(removed.contains(r#"value="restore-1""#));
+    let mut undone = form_fields(&removed, r#"<form class="designer"#);
+    undone.retain(|(k, _)| k != "action");
+    undone.push(("action".into(), "restore-1".into()));
+    let undone = owner
+        .post_owned(&path, &undone)
+        .await
+        .text()
+        .await
+        .expect("a body");
+    assert!(
+        !undone.contains(r#"name="q1.removed""#),
+        "Undo takes it back"
+    );
+    let mut saved = form_fields(&removed, r#"<form class="designer"#);
+    saved.retain(|(k, _)| k != "action");
+    saved.push(("action".into(), "save".into()));
+    assert_eq!(owner.post_owned(&path, &saved).await.status(), 303);
+    let after = owner.page(&path).await;
+    assert!(
+        !after.contains(r#"value="Second""#),
+        "a save leaves the removed question out"
+    );
+    assert!(after.contains(r#"name="count" value="1""#), "{after}");
     // A copy follows its question as a new one (no id), and each button posts to the control
     // it lands on, so the page comes back there and focused without JavaScript.
     let copied = owner
@@ -170,8 +199,30 @@ async fn the_designer_reorders_removes_and_adds_questions_before_saving_and_show
         "{copied}"
     );
     assert!(copied.contains(&format!(
-        r##"value="remove-2" formaction="/tenant/surveys/{slug}#q1-text""##
+        r##"value="remove-2" formaction="/tenant/surveys/{slug}#q2-undo""##
     )));
+    // A question of a chosen type can be added at any place.
+    assert!(copied.contains(&format!(
+        r##"value="add-1-nps" formaction="/tenant/surveys/{slug}#q1-text""##
+    )));
+    let mut inserted = form_fields(&copied, r#"<form class="designer"#);
+    inserted.retain(|(k, _)| k != "action");
+    inserted.push(("action".into(), "add-1-matrix".into()));
+    let inserted = owner
+        .post_owned(&path, &inserted)
+        .await
+        .text()
+        .await
+        .expect("a body");
+    assert_eq!(
+        crate::owner::value_of(&inserted, "q2.text"),
+        "First",
+        "the rest move down"
+    );
+    assert!(
+        inserted.contains(r#"<option value="matrix" selected>"#),
+        "the new question has the type picked"
+    );
     // Only the fields a question's type uses are shown.
     let options_group = |html: &str, block: usize| {
         let at = html

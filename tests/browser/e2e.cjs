@@ -118,9 +118,16 @@ async function main() {
     expectEqual([await owner.inputValue("#q5-text"), await focused(owner)], ["Your name", "q5-text"],
       "the copy follows its question and takes focus");
     await owner.click("button[value=remove-5]");
-    await owner.waitForFunction(() => !document.querySelector("#q6-text"));
-    expectEqual([await owner.inputValue("#q5-text"), await focused(owner)], ["Anything else?", "q5-text"],
-      "after removing, the next question takes focus");
+    await owner.waitForSelector("#q5-undo");
+    expectEqual(await focused(owner), "q5-undo", "after removing, its Undo takes focus");
+    expectEqual(await owner.isVisible("#q5-text"), false, "a removed question is folded away");
+    await shoot(owner, "designer-removed");
+    await owner.click("#q5-undo");
+    await owner.waitForSelector("#q5-text", { state: "visible" });
+    expectEqual([await owner.inputValue("#q5-text"), await focused(owner)], ["Your name", "q5-text"],
+      "Undo takes the question back");
+    await owner.click("button[value=remove-5]");
+    await owner.waitForSelector("#q5-undo");
     expectEqual(await owner.evaluate(() => window.stillHere === true), true, "all of it without a reload");
 
     // A failed save lists each wrong question by number and text, linked to its field.

@@ -82,6 +82,12 @@ pub(super) struct QuestionEdit {
     pub(super) segment: bool,
     /// Whether it starts a page, that page's texts and jump, and the rule that shows it.
     pub(super) logic: LogicEdit,
+    /// Whether its owner removed it: it stays in the form, collapsed with an Undo button,
+    /// until the form is saved, which leaves it out.
+    pub(super) removed: bool,
+    /// Whether it was added in this form: it has its id from the start (so rules and recalls
+    /// can name it before it is saved), and is left out while it is still blank.
+    pub(super) new: bool,
 }
 
 impl QuestionEdit {
@@ -108,6 +114,17 @@ impl QuestionEdit {
             max_mb: String::new(),
             segment: false,
             logic: LogicEdit::default(),
+            removed: false,
+            new: false,
+        }
+    }
+
+    /// A new question of the form, with an id of its own from the start.
+    pub(super) fn fresh(index: usize) -> Self {
+        Self {
+            id: crate::domain::QuestionId::generate().to_string(),
+            new: true,
+            ..Self::blank(index)
         }
     }
 
@@ -194,12 +211,21 @@ impl QuestionEdit {
                 .collect(),
             max_mb: q("max_mb"),
             segment: !q("segment").is_empty(),
+            removed: !q("removed").is_empty(),
+            new: !q("new").is_empty(),
             logic: LogicEdit::posted(q),
         }
     }
 
     pub(super) fn is_blank(&self) -> bool {
-        self.id.is_empty() && self.text.trim().is_empty() && self.options.trim().is_empty()
+        (self.id.is_empty() || self.new)
+            && self.text.trim().is_empty()
+            && self.options.trim().is_empty()
+    }
+
+    /// Whether a save keeps it: neither blank nor removed.
+    pub(super) fn is_kept(&self) -> bool {
+        !self.removed && !self.is_blank()
     }
 
     /// Whether a file question takes files of kind `name`.
@@ -246,7 +272,8 @@ impl QuestionEdit {
     /// A copy to place after it: a new question (no id) on the same page, with the same rule.
     pub(super) fn duplicate(&self) -> Self {
         let mut copy = self.clone();
-        copy.id.clear();
+        copy.id = crate::domain::QuestionId::generate().to_string();
+        copy.new = true;
         copy.logic = self.logic.for_copy();
         copy
     }

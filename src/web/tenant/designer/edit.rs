@@ -1,6 +1,7 @@
-//! The designer's structural buttons (add, remove, move, duplicate, show a new type's fields),
-//! applied to the question blocks without saving, and where each leaves the owner: a control
-//! of the question acted on, which the page scrolls to and focuses.
+//! The designer's structural buttons (add a question of a type at any place, remove and undo,
+//! move by a place or by dragging, duplicate, show a new type's fields), applied to the
+//! question blocks without saving, and where each leaves the owner: a control of the question
+//! acted on, which the page scrolls to and focuses.
 
 use super::block::QuestionEdit;
 
@@ -8,7 +9,17 @@ use super::block::QuestionEdit;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Edit {
     Add,
+    /// A blank question of a type, put before block `at` (at the end when `at` is the count).
+    Insert(usize, &'static str),
+    /// Marks a block removed: it stays, collapsed with an Undo button, until the form is saved.
     Remove(usize),
+    /// Takes a removed block back.
+    Restore(usize),
+    /// Moves a block to another place (a drag and drop).
+    Move(usize, usize),
+    /// Adds the recall of an earlier question's answer (`{{q:ID}}`, by the id's place among
+    /// the blocks) to the end of block `.0`'s text.
+    Recall(usize, usize),
     Up(usize),
     Down(usize),
     Duplicate(usize),
@@ -23,8 +34,8 @@ pub(super) enum Control {
     Type,
     Up,
     Down,
-    /// The "Add a question" button (after the last question was removed).
-    Add,
+    /// The Undo button of a removed block.
+    Undo,
 }
 
 impl Edit {
@@ -34,10 +45,29 @@ impl Edit {
         if action == "add" {
             return Some(Self::Add);
         }
+        if let Some(rest) = action.strip_prefix("add-") {
+            let (at, kind) = rest.split_once('-')?;
+            let at: usize = at.parse().ok().filter(|at| *at <= count)?;
+            let kind = super::TYPES.iter().find(|(name, _)| *name == kind)?.0;
+            return Some(Self::Insert(at, kind));
+        }
+        if let Some(rest) = action.strip_prefix("recall-") {
+            let (to, from) = rest.split_once('-')?;
+            let to: usize = to.parse().ok().filter(|i| *i < count)?;
+            let from: usize = from.parse().ok().filter(|i| *i < to)?;
+            return Some(Self::Recall(to, from));
+        }
+        if let Some(rest) = action.strip_prefix("move-") {
+            let (from, to) = rest.split_once('-')?;
+            let from: usize = from.parse().ok().filter(|i| *i < count)?;
+            let to: usize = to.parse().ok().filter(|i| *i < count && *i != from)?;
+            return Some(Self::Move(from, to));
+        }
         let (name, index) = action.rsplit_once('-')?;
         let index: usize = index.parse().ok().filter(|i| *i < count)?;
         match name {
             "remove" => Some(Self::Remove(index)),
+            "restore" => Some(Self::Restore(index)),
             "up" if index > 0 => Some(Self::Up(index)),
             "down" if index + 1 < count => Some(Self::Down(index)),
             "duplicate" => Some(Self::Duplicate(index)),
@@ -50,12 +80,40 @@ impl Edit {
     pub(super) fn apply(self, questions: &mut Vec<QuestionEdit>) -> &'static str {
         let done = match self {
             Self::Add => {
-                questions.push(QuestionEdit::blank(questions.len()));
+                questions.push(QuestionEdit::fresh(questions.len()));
+                "Question added"
+            }
+            Self::Insert(at, kind) => {
+                let mut blank = QuestionEdit::fresh(at);
+                kind.clone_into(&mut blank.kind);
+                questions.insert(at, blank);
                 "Question added"
             }
             Self::Remove(i) => {
-                questions.remove(i);
-                "Question removed"
+                questions[i].removed = true;
+                "Question removed (Undo takes it back until you save)"
+            }
+            Self::Restore(i) => {
+                questions[i].removed = false;
+                "Question taken back"
+            }
+            Self::Move(from, to) => {
+                let moved = questions.remove(from);
+                questions.insert(to, moved);
+                "Question moved"
+            }
+            Self::Recall(to, from) => {
+                // Only a saved question has an id to recall; the picker offers no other.
+                let id = questions[from].id.clone();
+                if id.is_empty() {
+                    return "Save the earlier question first: a recall needs its id";
+                }
+                let text = &mut questions[to].text;
+                if !text.is_empty() && !text.ends_with(' ') {
+                    text.push(' ');
+                }
+                text.push_str(&format!("{{{{q:{id}}}}}"));
+                "Earlier answer inserted"
             }
             Self::Up(i) => {
                 questions.swap(i, i - 1);
@@ -83,8 +141,9 @@ impl Edit {
     pub(super) fn lands_at(self, count: usize) -> (Option<usize>, Control) {
         match self {
             Self::Add => (Some(count), Control::Text),
-            Self::Remove(_) if count <= 1 => (None, Control::Add),
-            Self::Remove(i) => (Some(i.min(count - 2)), Control::Text),
+            Self::Insert(at, _) => (Some(at), Control::Text),
+            Self::Remove(i) => (Some(i), Control::Undo),
+            Self::Restore(i) | Self::Move(_, i) | Self::Recall(i, _) => (Some(i), Control::Text),
             // A move keeps focus on the same button, to press it again, unless it is now
             // disabled at the end of the list.
             Self::Up(i) => (
@@ -114,7 +173,7 @@ impl Edit {
             Control::Type => "type",
             Control::Up => "up",
             Control::Down => "down",
-            Control::Add => return "#add".into(),
+            Control::Undo => "undo",
         };
         format!("#q{}-{name}", block.unwrap_or_default())
     }
@@ -150,7 +209,33 @@ mod tests {
         assert_eq!(Edit::parse("remove-3", 3), None);
         assert_eq!(Edit::parse("duplicate-1", 3), Some(Edit::Duplicate(1)));
         assert_eq!(Edit::parse("type-0", 1), Some(Edit::Retype(0)));
-        for other in ["save", "", "up-", "up-x", "sideways-1", "remove--1"] {
+        assert_eq!(Edit::parse("add-3-nps", 3), Some(Edit::Insert(3, "nps")));
+        assert_eq!(
+            Edit::parse("add-0-matrix", 3),
+            Some(Edit::Insert(0, "matrix"))
+        );
+        assert_eq!(Edit::parse("restore-1", 3), Some(Edit::Restore(1)));
+        assert_eq!(Edit::parse("move-0-2", 3), Some(Edit::Move(0, 2)));
+        assert_eq!(Edit::parse("recall-2-0", 3), Some(Edit::Recall(2, 0)));
+        assert_eq!(
+            Edit::parse("recall-0-0", 3),
+            None,
+            "only an earlier question"
+        );
+        for other in [
+            "save",
+            "",
+            "up-",
+            "up-x",
+            "sideways-1",
+            "remove--1",
+            "add-4-nps",
+            "add-1-essay",
+            "add-1",
+            "move-1-1",
+            "move-0-3",
+            "move-x-1",
+        ] {
             assert_eq!(Edit::parse(other, 3), None, "{other}");
         }
     }
@@ -170,25 +255,50 @@ mod tests {
 
         Edit::Duplicate(0).apply(&mut questions);
         assert_eq!(questions[1].text, "Question 0");
-        assert!(questions[1].id.is_empty(), "a copy is a new question");
+        assert!(
+            questions[1].new && questions[1].id != questions[0].id,
+            "a copy is a new question, with an id of its own"
+        );
         assert_eq!(Edit::Duplicate(0).lands_at(3), (Some(1), Control::Text));
 
-        assert_eq!(Edit::Remove(3).lands_at(4), (Some(2), Control::Text));
-        assert_eq!(Edit::Remove(1).lands_at(4), (Some(1), Control::Text));
-        assert_eq!(Edit::Remove(0).lands_at(1), (None, Control::Add));
+        Edit::Remove(1).apply(&mut questions);
+        assert!(questions[1].removed, "kept, marked, until a save");
+        assert_eq!(questions.len(), 4);
+        assert_eq!(Edit::Remove(1).lands_at(4), (Some(1), Control::Undo));
+        Edit::Restore(1).apply(&mut questions);
+        assert!(!questions[1].removed, "Undo takes it back");
+
+        Edit::Insert(1, "nps").apply(&mut questions);
+        assert_eq!(
+            (questions[1].kind.as_str(), questions[1].is_blank()),
+            ("nps", true)
+        );
+        assert_eq!(Edit::Insert(1, "nps").anchor(5), "#q1-text");
+        Edit::Move(0, 4).apply(&mut questions);
+        assert_eq!(questions[4].text, "Question 0", "dropped at its new place");
+        assert_eq!(Edit::Move(0, 4).anchor(5), "#q4-text");
+        let mut recalling = blocks(3);
+        Edit::Recall(2, 0).apply(&mut recalling);
+        assert_eq!(recalling[2].text, "Question 2 {{q:id0}}");
+        recalling[0].id.clear();
+        Edit::Recall(1, 0).apply(&mut recalling);
+        assert_eq!(
+            recalling[1].text, "Question 1",
+            "an unsaved question has no id to recall"
+        );
         assert_eq!(Edit::Add.anchor(4), "#q4-text");
         assert_eq!(Edit::Up(2).anchor(3), "#q1-up");
         assert_eq!(Edit::Retype(2).anchor(3), "#q2-type");
-        assert_eq!(Edit::Remove(0).anchor(1), "#add");
+        assert_eq!(Edit::Remove(0).anchor(1), "#q0-undo");
     }
 
     proptest! {
         /// Any run of edits keeps the blocks numbered 0..n in order, never loses a question
         /// it did not remove, and lands on a block that exists.
         #[test]
-        fn edits_keep_the_blocks_whole(actions in prop::collection::vec((0usize..6, 0usize..8), 0..30)) {
+        fn edits_keep_the_blocks_whole(actions in prop::collection::vec((0usize..9, 0usize..8, 0usize..8), 0..30)) {
             let mut questions = blocks(4);
-            for (kind, index) in actions {
+            for (kind, index, other) in actions {
                 let count = questions.len();
                 let action = match kind {
                     0 => "add".to_owned(),
@@ -196,6 +306,9 @@ mod tests {
                     2 => format!("up-{index}"),
                     3 => format!("down-{index}"),
                     4 => format!("duplicate-{index}"),
+                    5 => format!("add-{index}-scale"),
+                    6 => format!("restore-{index}"),
+                    7 => format!("move-{index}-{other}"),
                     _ => format!("type-{index}"),
                 };
                 let Some(edit) = Edit::parse(&action, count) else { continue };
@@ -206,7 +319,7 @@ mod tests {
                 prop_assert_eq!(landed.is_some(), !questions.is_empty());
                 prop_assert!(landed.is_none_or(|l| l < questions.len()));
                 // A move, a copy or a new type lands on the question acted on.
-                if let (Edit::Up(i) | Edit::Down(i) | Edit::Duplicate(i) | Edit::Retype(i), Some(at)) =
+                if let (Edit::Up(i) | Edit::Down(i) | Edit::Duplicate(i) | Edit::Retype(i) | Edit::Move(i, _), Some(at)) =
                     (edit, landed)
                 {
                     prop_assert_eq!(&questions[at].text, &before[i]);
@@ -214,9 +327,19 @@ mod tests {
                 match edit {
                     Edit::Up(i) => prop_assert_eq!(&questions[i - 1].text, &before[i]),
                     Edit::Down(i) => prop_assert_eq!(&questions[i + 1].text, &before[i]),
-                    Edit::Remove(i) => prop_assert!(questions.len() == count - 1
-                        && texts(&questions).iter().zip(before.iter().enumerate().filter(|(k, _)| *k != i))
-                            .all(|(now, (_, was))| now == was)),
+                    Edit::Remove(i) => prop_assert!(questions.len() == count && questions[i].removed
+                        && texts(&questions) == before.iter().map(String::as_str).collect::<Vec<_>>()),
+                    Edit::Restore(i) => prop_assert!(!questions[i].removed),
+                    Edit::Insert(at, kind) => prop_assert!(questions.len() == count + 1
+                        && questions[at].is_blank() && questions[at].kind == kind),
+                    Edit::Recall(to, _) => prop_assert!(questions[to].text.starts_with(&before[to])),
+                    Edit::Move(_, _) => {
+                        let mut now: Vec<&str> = texts(&questions);
+                        let mut was: Vec<&str> = before.iter().map(String::as_str).collect();
+                        now.sort_unstable();
+                        was.sort_unstable();
+                        prop_assert_eq!(now, was, "a move loses and adds nothing");
+                    }
                     Edit::Duplicate(i) => prop_assert_eq!(&questions[i + 1].text, &before[i]),
                     Edit::Add => prop_assert!(questions.last().is_some_and(QuestionEdit::is_blank)),
                     Edit::Retype(_) => prop_assert_eq!(texts(&questions), before.iter().map(String::as_str).collect::<Vec<_>>()),

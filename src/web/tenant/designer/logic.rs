@@ -181,10 +181,20 @@ impl LogicEdit {
 
     /// The fields as posted for block `q`.
     pub(super) fn posted(q: impl Fn(&str) -> String) -> Self {
-        let rule = |prefix: &str| RuleEdit {
-            question: q(&format!("{prefix}_question")),
-            test: q(&format!("{prefix}_test")),
-            value: q(&format!("{prefix}_value")),
+        let rule = |prefix: &str| {
+            let question = q(&format!("{prefix}_question"));
+            // An answer picked from the list (`ID:value`) counts when it is one of the
+            // question picked; else the value typed.
+            let picked = q(&format!("{prefix}_pick"));
+            let value = match picked.split_once(':') {
+                Some((id, value)) if id == question && !value.is_empty() => value.to_owned(),
+                _ => q(&format!("{prefix}_value")),
+            };
+            RuleEdit {
+                question,
+                test: q(&format!("{prefix}_test")),
+                value,
+            }
         };
         Self {
             show: rule("if"),

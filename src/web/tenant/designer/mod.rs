@@ -272,6 +272,101 @@ impl DesignerPage {
         self.landing("add", &0)
     }
 
+    /// Where an "add a question of this type here" button posts: the new block's text.
+    fn insert_landing(&self, at: &usize) -> String {
+        format!("{}#q{at}-text", self.action)
+    }
+
+    /// Where an "add a question here" button after the last block posts.
+    fn end_landing(&self) -> String {
+        self.insert_landing(&self.questions.len())
+    }
+
+    /// The earlier questions block `index` may recall, as (block, "N. text"). Only answers
+    /// of earlier pages can be recalled; a save says so of one on the same page (a page
+    /// break set since this page was drawn may make it an earlier page's).
+    fn recallable(&self, index: &usize) -> Vec<(usize, String)> {
+        self.questions
+            .iter()
+            .filter(|q| q.index < *index && !q.id.is_empty() && !q.removed)
+            .map(|q| {
+                let text: String = q.text.chars().take(60).collect();
+                (q.index, format!("{}. {text}", self.number(&q.index)))
+            })
+            .collect()
+    }
+
+    /// Block `index`'s text as respondents' answers will fill it, each recall shown as its
+    /// question's label (`[Rating]`), when it recalls anything.
+    fn reads_as(&self, index: &usize) -> Option<String> {
+        let text = &self.questions[*index].text;
+        let labelled = crate::domain::recall::labelled(text, |id| {
+            let question = self.questions.iter().find(|q| q.id == id.as_str())?;
+            let label = crate::domain::recall::render(&question.text, |_| None, |_| None);
+            Some(label.trim().to_owned()).filter(|label| !label.is_empty())
+        });
+        (labelled != text.as_str()).then(|| labelled.into_owned())
+    }
+
+    /// The number people see for block `index`: removed blocks are not counted.
+    fn number(&self, index: &usize) -> usize {
+        1 + self
+            .questions
+            .iter()
+            .filter(|q| q.index < *index && !q.removed)
+            .count()
+    }
+
+    /// What a block's rules do, in words: "Shown only if “Which session?” is “Evening”",
+    /// "After this page: if “Do you like it?” is “Yes”, go to the end".
+    fn logic_sentences(&self, index: &usize) -> Vec<String> {
+        let block = &self.questions[*index];
+        let named = |id: &str| {
+            self.questions
+                .iter()
+                .find(|q| q.id == id)
+                .map_or_else(|| id.to_owned(), |q| q.text.chars().take(60).collect())
+        };
+        let rule = |rule: &logic::RuleEdit| -> Option<String> {
+            if rule.question.is_empty() || rule.question == KEEP {
+                return None;
+            }
+            let test = TESTS
+                .iter()
+                .find(|(value, _)| *value == rule.test)
+                .map_or("is", |(_, name)| name);
+            let value = match rule.test.as_str() {
+                "answered" | "not_answered" => String::new(),
+                _ => format!(" \u{201c}{}\u{201d}", rule.value.trim()),
+            };
+            Some(format!(
+                "\u{201c}{}\u{201d} {test}{value}",
+                named(&rule.question)
+            ))
+        };
+        let mut said = Vec::new();
+        if let Some(shown) = rule(&block.logic.show) {
+            said.push(format!("Shown only if {shown}"));
+        }
+        if let Some(jump) = rule(&block.logic.jump) {
+            let to = match block.logic.jump_to.as_str() {
+                "end" => "the end".to_owned(),
+                page => page
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|page| {
+                        self.pages_after(index)
+                            .into_iter()
+                            .find(|(p, _)| *p == page)
+                            .map(|(_, name)| name)
+                    })
+                    .unwrap_or_else(|| "the next page".into()),
+            };
+            said.push(format!("After this page: if {jump}, go to {to}"));
+        }
+        said
+    }
+
     /// Where a structural button posts: the form's address and the control it will land on,
     /// so the page comes back scrolled there and focused without any script.
     /// `button` is `add` or the button's name before its block (`up` for `up-3`).
@@ -302,7 +397,7 @@ impl DesignerPage {
         };
         self.questions
             .iter()
-            .filter(|q| !q.id.is_empty() && (q.index < end || &q.id == current))
+            .filter(|q| !q.id.is_empty() && !q.removed && (q.index < end || &q.id == current))
             .filter(|q| jump || q.index != *index)
             .map(|q| {
                 let text: String = q.text.chars().take(60).collect();
@@ -357,6 +452,24 @@ impl DesignerPage {
             .collect()
     }
 
+    /// The saved questions with known answers, as (id, "N. text", answers), for a rule's
+    /// answer picker.
+    fn value_groups(&self) -> Vec<(String, String, Vec<String>)> {
+        self.questions
+            .iter()
+            .filter(|q| !q.id.is_empty() && !q.removed)
+            .map(|q| {
+                let text: String = q.text.chars().take(40).collect();
+                (
+                    q.id.clone(),
+                    format!("{}. {text}", self.number(&q.index)),
+                    q.values(),
+                )
+            })
+            .filter(|(_, _, values)| !values.is_empty())
+            .collect()
+    }
+
     /// The values a rule may compare each saved question with, where they are a known few
     /// (options, stars, points), for the value field's suggestions.
     fn value_lists(&self) -> Vec<(String, Vec<String>)> {
@@ -399,7 +512,7 @@ fn page(state: &AppState, signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> 
     let zone = signed_in.tenant.zone();
     let (fields, questions) = match &survey {
         Some(s) => (SurveyFields::of(s, &zone), QuestionEdit::all_of(s)),
-        None => (SurveyFields::default(), vec![QuestionEdit::blank(0)]),
+        None => (SurveyFields::default(), vec![QuestionEdit::fresh(0)]),
     };
     DesignerPage {
         csrf: signed_in.session.csrf.clone(),
@@ -499,7 +612,7 @@ fn input_of(
     // Each kept block: the page it starts (if any), whether it says anything about pages,
     // and its question.
     let mut inputs: Vec<(Option<PageInput>, bool, QuestionInput)> = Vec::new();
-    for question in questions.iter().filter(|q| !q.is_blank()) {
+    for question in questions.iter().filter(|q| q.is_kept()) {
         let (starts, input) = question.input(inputs.is_empty(), &mut errors);
         inputs.push((starts, question.logic.shapes_pages(), input));
     }
@@ -602,7 +715,7 @@ async fn save_form(
     };
     let kept: Vec<usize> = questions
         .iter()
-        .filter(|q| !q.is_blank())
+        .filter(|q| q.is_kept())
         .map(|q| q.index)
         .collect();
     let existing = match &current {

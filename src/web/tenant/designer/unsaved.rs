@@ -36,14 +36,14 @@ pub(super) fn unsaved(
     // added before it moves nothing).
     let both = |list: &[QuestionEdit], other: &[QuestionEdit]| -> Vec<String> {
         list.iter()
-            .filter(|q| !q.is_blank() && !q.id.is_empty())
-            .filter(|q| other.iter().any(|o| o.id == q.id))
+            .filter(|q| q.is_kept() && !q.id.is_empty())
+            .filter(|q| other.iter().any(|o| o.id == q.id && o.is_kept()))
             .map(|q| q.id.clone())
             .collect()
     };
     let (order_saved, order_posted) = (both(saved, questions), both(questions, saved));
     let place = |order: &[String], id: &str| order.iter().position(|o| o == id);
-    for question in questions.iter().filter(|q| !q.is_blank()) {
+    for question in questions.iter().filter(|q| q.is_kept()) {
         let number = question.index + 1;
         let was = saved
             .iter()
@@ -60,7 +60,7 @@ pub(super) fn unsaved(
         }
     }
     for was in saved {
-        if !questions.iter().any(|q| q.id == was.id) {
+        if !questions.iter().any(|q| q.id == was.id && q.is_kept()) {
             let text: String = was.text.trim().chars().take(60).collect();
             changes.push(format!("\u{201c}{text}\u{201d} (removed)"));
         }
