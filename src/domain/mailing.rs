@@ -143,28 +143,41 @@ impl Template {
         })
     }
 
-    /// The template a survey starts with, in English.
-    pub fn default_for(kind: MailingKind) -> Template {
-        match kind {
-            MailingKind::Invitation => Template {
-                subject: "You are invited: {{survey}}".into(),
-                body: "Hello {{name}},\n\nYou are invited to answer **{{survey}}**. It takes \
-                       a few minutes, and the link below is yours alone: it answers once.\n\n\
-                       [Answer the survey]({{link}})\n\nThank you!"
-                    .into(),
-            },
-            MailingKind::Reminder => Template {
-                subject: "A reminder: {{survey}}".into(),
-                body: "Hello {{name}},\n\nWe have not had your answer to **{{survey}}** yet. \
-                       There is still time, and it takes a few minutes.\n\n\
-                       [Answer the survey]({{link}})\n\nThank you!"
-                    .into(),
-            },
+    /// The built-in template of `kind` in `language` where the site speaks it (its eight
+    /// languages), else in English.
+    pub fn built_in(kind: MailingKind, language: &LanguageTag) -> Template {
+        let primary = language.to_string();
+        let primary = primary.split('-').next().unwrap_or_default();
+        match BUILT_IN.iter().find(|(tag, ..)| *tag == primary) {
+            Some((_, invitation, reminder)) => {
+                let (subject, body) = match kind {
+                    MailingKind::Invitation => invitation,
+                    MailingKind::Reminder => reminder,
+                };
+                Template {
+                    subject: (*subject).into(),
+                    body: (*body).into(),
+                }
+            }
+            None => Template::default_for(kind),
         }
     }
 
-    /// The message for one participant: its subject, its plain text (the Markdown with the
-    /// values as they are) and the Markdown to render as HTML (the values escaped, so a name
+    /// The template a survey starts with, in English.
+    pub fn default_for(kind: MailingKind) -> Template {
+        let (_, invitation, reminder) = BUILT_IN[0];
+        let (subject, body) = match kind {
+            MailingKind::Invitation => invitation,
+            MailingKind::Reminder => reminder,
+        };
+        Template {
+            subject: subject.into(),
+            body: body.into(),
+        }
+    }
+
+    /// The message for one participant: its subject, its plain text (the Markdown's text,
+    /// without its marks) and the Markdown to render as HTML (the values escaped, so a name
     /// cannot make a link or emphasis).
     pub fn fill(&self, values: &Values) -> Filled {
         // Checked templates always split; an unchecked one is filled as it reads.
@@ -186,10 +199,12 @@ impl Template {
                 .collect(),
             Err(_) => text.to_owned(),
         };
+        let markdown = fill(&self.body, Fill::Markdown);
         Filled {
             subject: fill(&self.subject, Fill::Line),
-            text: fill(&self.body, Fill::Text),
-            markdown: fill(&self.body, Fill::Markdown),
+            // The plain part reads as the HTML part does, without Markdown's marks.
+            text: super::markdown::to_plain(&markdown),
+            markdown,
         }
     }
 }
@@ -198,7 +213,6 @@ impl Template {
 #[derive(Clone, Copy)]
 enum Fill {
     Line,
-    Text,
     Markdown,
 }
 
@@ -297,21 +311,153 @@ impl Templates {
         self.of_kind(kind).get(&language.to_string())
     }
 
-    /// The template a participant of `language` gets: theirs, else the survey's `default`
-    /// language's, else the built-in one.
+    /// The template a participant of `language` gets: the owner's in their language, else the
+    /// built-in one in their language when the site speaks it (an email they can read beats
+    /// the owner's words in another language), else the owner's in the survey's `default`
+    /// language, else the built-in one in that language.
     pub fn for_language(
         &self,
         kind: MailingKind,
         language: Option<&LanguageTag>,
         default: &LanguageTag,
     ) -> Template {
-        language
-            .and_then(|language| self.written(kind, language))
-            .or_else(|| self.written(kind, default))
-            .cloned()
-            .unwrap_or_else(|| Template::default_for(kind))
+        if let Some(written) = language.and_then(|language| self.written(kind, language)) {
+            return written.clone();
+        }
+        match language.filter(|language| *language != default && site_speaks(language)) {
+            Some(theirs) => Template::built_in(kind, theirs),
+            None => self
+                .written(kind, default)
+                .cloned()
+                .unwrap_or_else(|| Template::built_in(kind, default)),
+        }
     }
 }
+
+/// Whether the built-in templates come in `language` (the site's eight languages).
+fn site_speaks(language: &LanguageTag) -> bool {
+    let tag = language.to_string();
+    let primary = tag.split('-').next().unwrap_or_default();
+    BUILT_IN.iter().any(|(known, ..)| *known == primary)
+}
+
+/// The built-in invitation and reminder (subject, body) in each of the site's languages.
+const BUILT_IN: [(&str, (&str, &str), (&str, &str)); 8] = [
+    (
+        "en",
+        (
+            "You are invited: {{survey}}",
+            "Hello {{name}},\n\nYou are invited to answer **{{survey}}**. It takes a few minutes, \
+             and the link below is yours alone: it answers once.\n\n[Answer the survey]({{link}})\n\n\
+             Thank you!",
+        ),
+        (
+            "A reminder: {{survey}}",
+            "Hello {{name}},\n\nWe have not had your answer to **{{survey}}** yet. There is still \
+             time, and it takes a few minutes.\n\n[Answer the survey]({{link}})\n\nThank you!",
+        ),
+    ),
+    (
+        "de",
+        (
+            "Einladung: {{survey}}",
+            "Hallo {{name}},\n\nSie sind eingeladen, **{{survey}}** zu beantworten. Es dauert nur \
+             wenige Minuten, und der Link unten gehört Ihnen allein: Er gilt für eine Antwort.\n\n\
+             [Zur Umfrage]({{link}})\n\nVielen Dank!",
+        ),
+        (
+            "Erinnerung: {{survey}}",
+            "Hallo {{name}},\n\nwir haben Ihre Antwort auf **{{survey}}** noch nicht erhalten. Es \
+             ist noch Zeit, und es dauert nur wenige Minuten.\n\n[Zur Umfrage]({{link}})\n\n\
+             Vielen Dank!",
+        ),
+    ),
+    (
+        "fr",
+        (
+            "Invitation : {{survey}}",
+            "Bonjour {{name}},\n\nVous êtes invité(e) à répondre à **{{survey}}**. Cela prend \
+             quelques minutes, et le lien ci-dessous vous est personnel : il permet une seule \
+             réponse.\n\n[Répondre à l'enquête]({{link}})\n\nMerci !",
+        ),
+        (
+            "Rappel : {{survey}}",
+            "Bonjour {{name}},\n\nNous n'avons pas encore reçu votre réponse à **{{survey}}**. Il \
+             est encore temps, et cela prend quelques minutes.\n\n[Répondre à l'enquête]({{link}})\n\n\
+             Merci !",
+        ),
+    ),
+    (
+        "es",
+        (
+            "Invitación: {{survey}}",
+            "Hola, {{name}}:\n\nLe invitamos a responder **{{survey}}**. Solo lleva unos minutos, y \
+             el enlace de abajo es solo suyo: sirve para una respuesta.\n\n\
+             [Responder la encuesta]({{link}})\n\n¡Gracias!",
+        ),
+        (
+            "Recordatorio: {{survey}}",
+            "Hola, {{name}}:\n\nAún no hemos recibido su respuesta a **{{survey}}**. Todavía está \
+             a tiempo, y solo lleva unos minutos.\n\n[Responder la encuesta]({{link}})\n\n¡Gracias!",
+        ),
+    ),
+    (
+        "pt",
+        (
+            "Convite: {{survey}}",
+            "Olá, {{name}},\n\nEstá convidado(a) a responder a **{{survey}}**. Demora poucos \
+             minutos, e a ligação abaixo é só sua: serve para uma resposta.\n\n\
+             [Responder ao inquérito]({{link}})\n\nObrigado!",
+        ),
+        (
+            "Lembrete: {{survey}}",
+            "Olá, {{name}},\n\nAinda não recebemos a sua resposta a **{{survey}}**. Ainda vai a \
+             tempo, e demora poucos minutos.\n\n[Responder ao inquérito]({{link}})\n\nObrigado!",
+        ),
+    ),
+    (
+        "pl",
+        (
+            "Zaproszenie: {{survey}}",
+            "Dzień dobry, {{name}},\n\nzapraszamy do wypełnienia ankiety **{{survey}}**. Zajmie to \
+             kilka minut, a poniższy link jest przeznaczony tylko dla Ciebie: pozwala odpowiedzieć \
+             raz.\n\n[Wypełnij ankietę]({{link}})\n\nDziękujemy!",
+        ),
+        (
+            "Przypomnienie: {{survey}}",
+            "Dzień dobry, {{name}},\n\nnie otrzymaliśmy jeszcze Twojej odpowiedzi na ankietę \
+             **{{survey}}**. Wciąż jest czas, a zajmie to kilka minut.\n\n\
+             [Wypełnij ankietę]({{link}})\n\nDziękujemy!",
+        ),
+    ),
+    (
+        "ja",
+        (
+            "ご招待：{{survey}}",
+            "{{name}} 様\n\n**{{survey}}** へのご回答をお願いいたします。所要時間は数分です。下のリンクは\
+             あなた専用で、1回だけ回答できます。\n\n[アンケートに回答する]({{link}})\n\n\
+             よろしくお願いいたします。",
+        ),
+        (
+            "リマインダー：{{survey}}",
+            "{{name}} 様\n\n**{{survey}}** へのご回答をまだいただいておりません。まだ間に合います。\
+             所要時間は数分です。\n\n[アンケートに回答する]({{link}})\n\nよろしくお願いいたします。",
+        ),
+    ),
+    (
+        "ar",
+        (
+            "دعوة: {{survey}}",
+            "مرحبًا {{name}}،\n\nندعوك للإجابة عن **{{survey}}**. يستغرق ذلك بضع دقائق، والرابط \
+             أدناه خاص بك وحدك: يتيح إجابة واحدة.\n\n[أجب عن الاستبيان]({{link}})\n\nشكرًا لك!",
+        ),
+        (
+            "تذكير: {{survey}}",
+            "مرحبًا {{name}}،\n\nلم نتلقَّ إجابتك عن **{{survey}}** بعد. ما زال هناك وقت، ويستغرق \
+             ذلك بضع دقائق.\n\n[أجب عن الاستبيان]({{link}})\n\nشكرًا لك!",
+        ),
+    ),
+];
 
 /// Whether a mailing of `kind` goes to `participant`: never to one who finished, opted out
 /// or bounced, or whom this mailing reached already; an invitation to those never invited,
@@ -417,11 +563,19 @@ mod tests {
         let long = format!("{{{{link}}}}{}", "b".repeat(MAX_BODY));
         assert_eq!(Template::check("s", &long), Err(TemplateError::BodyTooLong));
         for kind in MailingKind::ALL {
-            let built_in = Template::default_for(kind);
-            assert_eq!(
-                Template::check(&built_in.subject, &built_in.body),
-                Ok(built_in)
-            );
+            for (language, ..) in BUILT_IN {
+                let tag = LanguageTag::parse(language).expect("a tag");
+                let built_in = Template::built_in(kind, &tag);
+                assert_eq!(
+                    Template::check(&built_in.subject, &built_in.body),
+                    Ok(built_in.clone()),
+                    "{language}"
+                );
+                assert!(built_in.body.contains("({{link}})"), "{language}");
+                if language != "en" {
+                    assert_ne!(built_in, Template::default_for(kind), "{language}");
+                }
+            }
         }
     }
 
@@ -436,7 +590,8 @@ mod tests {
         assert_eq!(filled.subject, "Team [pulse](http://evil) for Ada");
         assert_eq!(
             filled.text,
-            "Dear Ada *Lovelace*, [go](http://x/s/t/s/p/abc_def)"
+            "Dear Ada *Lovelace*, go: http://x/s/t/s/p/abc_def",
+            "the plain part has no Markdown marks, the values read as they are"
         );
         assert_eq!(
             filled.markdown,
@@ -464,15 +619,37 @@ mod tests {
     }
 
     #[test]
+    fn a_participant_without_a_template_in_their_language_gets_the_built_in_one_in_it() {
+        let en = LanguageTag::parse("en").expect("a tag");
+        let de = LanguageTag::parse("de").expect("a tag");
+        let sv = LanguageTag::parse("sv").expect("a tag");
+        let mut templates = Templates::default();
+        let custom = Template::check("Hi: {{survey}}", "Go: {{link}}").expect("valid");
+        templates.set(MailingKind::Invitation, &en, custom.clone());
+        let german = templates.for_language(MailingKind::Invitation, Some(&de), &en);
+        assert_eq!(german.subject, "Einladung: {{survey}}");
+        assert_eq!(
+            templates.for_language(MailingKind::Invitation, Some(&sv), &en),
+            custom,
+            "a language the site does not speak gets the owner's default"
+        );
+        assert_eq!(
+            templates.for_language(MailingKind::Reminder, None, &de).subject,
+            "Erinnerung: {{survey}}",
+            "the built-in one in the survey's default language"
+        );
+    }
+
+    #[test]
     fn a_participant_gets_the_template_of_their_language_else_the_default_one() {
         let en = LanguageTag::parse("en").unwrap();
         let fr = LanguageTag::parse("fr").unwrap();
         let de = LanguageTag::parse("de").unwrap();
         let mut templates = Templates::default();
-        let built_in = Template::default_for(MailingKind::Invitation);
         assert_eq!(
             templates.for_language(MailingKind::Invitation, Some(&fr), &en),
-            built_in
+            Template::built_in(MailingKind::Invitation, &fr),
+            "the built-in one, in their language"
         );
         let french = Template::check("Bonjour", "{{link}}").unwrap();
         let english = Template::check("Hello", "{{link}}").unwrap();
@@ -480,11 +657,12 @@ mod tests {
         templates.set(MailingKind::Invitation, &en, english.clone());
         let pick = |language| templates.for_language(MailingKind::Invitation, language, &en);
         assert_eq!(pick(Some(&fr)), french);
-        assert_eq!(pick(Some(&de)), english);
+        assert_eq!(pick(Some(&de)), Template::built_in(MailingKind::Invitation, &de));
+        assert_eq!(pick(Some(&en)), english);
         assert_eq!(pick(None), english);
         assert_eq!(
             templates.for_language(MailingKind::Reminder, Some(&fr), &en),
-            Template::default_for(MailingKind::Reminder)
+            Template::built_in(MailingKind::Reminder, &fr)
         );
     }
 

@@ -56,8 +56,65 @@ pub fn to_html(text: &str) -> String {
     CLEANER.clean(&unsafe_html).to_string()
 }
 
+/// The plain text of `text`, as an email's plain-text part reads it: no Markdown marks left,
+/// paragraphs apart by a blank line, list items as "- item", a link as its words and its
+/// address ("Answer the survey: https://…", or the address alone when they are the same).
+pub fn to_plain(text: &str) -> String {
+    use pulldown_cmark::{Event, Tag, TagEnd};
+    let mut out = String::with_capacity(text.len());
+    // Each open link's address, and where its words start in `out`.
+    let mut links: Vec<(String, usize)> = Vec::new();
+    for event in Parser::new_ext(text, Options::empty()) {
+        match event {
+            Event::Text(words) | Event::Code(words) | Event::Html(words) | Event::InlineHtml(words) => {
+                out.push_str(&words);
+            }
+            Event::SoftBreak | Event::HardBreak => out.push('\n'),
+            Event::Start(Tag::Item) => out.push_str("- "),
+            Event::End(TagEnd::Item) => out.push('\n'),
+            Event::End(TagEnd::Paragraph) => out.push_str("\n\n"),
+            Event::End(TagEnd::List(_)) => out.push('\n'),
+            Event::Start(Tag::Link { dest_url, .. }) => links.push((dest_url.to_string(), out.len())),
+            Event::End(TagEnd::Link) => {
+                if let Some((address, start)) = links.pop() {
+                    let words = out[start..].trim();
+                    if words != address {
+                        match words.is_empty() {
+                            true => out.push_str(&address),
+                            false => {
+                                out.push_str(": ");
+                                out.push_str(&address);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    let mut plain = lines.join("\n");
+    while plain.contains("\n\n\n") {
+        plain = plain.replace("\n\n\n", "\n\n");
+    }
+    plain.trim().to_owned()
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn plain_text_has_no_markdown_marks_left() {
+        let text = "Hello Ann,\n\nYou are invited to answer **Team day**.\n\n\
+                    [Answer the survey](https://example.com/p/abc)\n\n- one\n- *two*\n\nThanks!";
+        assert_eq!(
+            to_plain(text),
+            "Hello Ann,\n\nYou are invited to answer Team day.\n\n\
+             Answer the survey: https://example.com/p/abc\n\n- one\n- two\n\nThanks!"
+        );
+        assert_eq!(to_plain("<https://example.com>"), "https://example.com");
+        assert_eq!(to_plain(r"A name with a \*star\*"), "A name with a *star*");
+    }
     use super::*;
 
     #[test]

@@ -193,6 +193,15 @@ async fn invitations_reach_each_once_reminders_only_those_who_have_not_answered(
     assert!(bob.text.contains("Hello Bob <b>,"), "{}", bob.text);
     assert!(bob.html.contains("Bob &lt;b&gt;"), "{}", bob.html);
     assert!(!bob.html.contains("<b>"), "{}", bob.html);
+    // The plain-text part reads as the HTML one does: no Markdown marks.
+    assert!(
+        bob.text.contains("You are invited to answer Visit.")
+            && bob.text.contains(&format!("Answer the survey: {}", link_of("bob@acme.test")))
+            && !bob.text.contains("**")
+            && !bob.text.contains("]("),
+        "{}",
+        bob.text
+    );
 
     let list = participants(&app, &key, "visit").await;
     assert_eq!(by_email(&list, "ann@acme.test")["status"], "invited");
@@ -544,4 +553,47 @@ async fn the_end_of_a_message_waits_for_its_record_over_starttls_with_auth() {
     let url = format!("smtp://canvass:secret@{}?tls=required", server.address);
     let sender = Sender::trusting(&url, "surveys@acme.test", Some(&server.ca())).expect("a sender");
     the_end_waits_for_the_record(&server, &sender).await;
+}
+
+#[tokio::test]
+async fn without_a_template_of_their_own_participants_get_the_built_in_one_in_their_language() {
+    let server = Server::start("plain");
+    let mailbox = server.mailbox();
+    let app = app_mailing_through(&server).await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let key = owner.api_key("mailings").await;
+    app.published_survey(
+        &key,
+        json!({"title": "Visite", "access": "invitation", "languages": ["en", "fr", "ja"],
+               "questions": [{"id": "stars", "text": "How was it?", "type": "five_stars"}]}),
+    )
+    .await;
+    let (status, added) = app
+        .api(
+            Method::POST,
+            "/api/v1/surveys/visite/participants",
+            &key,
+            Some(json!({"participants": [
+                {"email": "zoe@acme.test", "first_name": "Zoé", "language": "fr"},
+                {"email": "kei@acme.test", "first_name": "Kei", "language": "ja"},
+                {"email": "ann@acme.test", "first_name": "Ann"}]})),
+        )
+        .await;
+    assert_eq!(status, 201, "{added}");
+    let done = mailing(&app, &key, "visite", "invitation", &server).await;
+    assert_eq!(done["sent"], 3, "{done}");
+    let letter = |email: &str| mailbox.letters(email).remove(0);
+    for email in ["zoe@acme.test", "kei@acme.test", "ann@acme.test"] {
+        assert_eq!(mailbox.wait_for(email, 1).await.len(), 1, "{email}");
+    }
+    let zoe = letter("zoe@acme.test");
+    assert_eq!(zoe.subject, "Invitation : Visite");
+    assert!(zoe.text.starts_with("Bonjour Zoé,"), "{}", zoe.text);
+    assert!(zoe.text.contains("Répondre à l'enquête: "), "{}", zoe.text);
+    assert!(!zoe.text.contains("**"), "{}", zoe.text);
+    let kei = letter("kei@acme.test");
+    assert_eq!(kei.subject, "ご招待：Visite");
+    assert!(kei.html.contains("アンケートに回答する</a>"), "{}", kei.html);
+    let ann = letter("ann@acme.test");
+    assert_eq!(ann.subject, "You are invited: Visite", "the survey's default language");
 }
