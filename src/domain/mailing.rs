@@ -341,8 +341,11 @@ fn site_speaks(language: &LanguageTag) -> bool {
     BUILT_IN.iter().any(|(known, ..)| *known == primary)
 }
 
+/// A letter's subject and body.
+type Letter = (&'static str, &'static str);
+
 /// The built-in invitation and reminder (subject, body) in each of the site's languages.
-const BUILT_IN: [(&str, (&str, &str), (&str, &str)); 8] = [
+const BUILT_IN: [(&str, Letter, Letter); 8] = [
     (
         "en",
         (
@@ -589,8 +592,7 @@ mod tests {
         let filled = template.fill(&values());
         assert_eq!(filled.subject, "Team [pulse](http://evil) for Ada");
         assert_eq!(
-            filled.text,
-            "Dear Ada *Lovelace*, go: http://x/s/t/s/p/abc_def",
+            filled.text, "Dear Ada *Lovelace*, go: http://x/s/t/s/p/abc_def",
             "the plain part has no Markdown marks, the values read as they are"
         );
         assert_eq!(
@@ -634,7 +636,9 @@ mod tests {
             "a language the site does not speak gets the owner's default"
         );
         assert_eq!(
-            templates.for_language(MailingKind::Reminder, None, &de).subject,
+            templates
+                .for_language(MailingKind::Reminder, None, &de)
+                .subject,
             "Erinnerung: {{survey}}",
             "the built-in one in the survey's default language"
         );
@@ -657,7 +661,10 @@ mod tests {
         templates.set(MailingKind::Invitation, &en, english.clone());
         let pick = |language| templates.for_language(MailingKind::Invitation, language, &en);
         assert_eq!(pick(Some(&fr)), french);
-        assert_eq!(pick(Some(&de)), Template::built_in(MailingKind::Invitation, &de));
+        assert_eq!(
+            pick(Some(&de)),
+            Template::built_in(MailingKind::Invitation, &de)
+        );
         assert_eq!(pick(Some(&en)), english);
         assert_eq!(pick(None), english);
         assert_eq!(

@@ -66,7 +66,10 @@ pub fn to_plain(text: &str) -> String {
     let mut links: Vec<(String, usize)> = Vec::new();
     for event in Parser::new_ext(text, Options::empty()) {
         match event {
-            Event::Text(words) | Event::Code(words) | Event::Html(words) | Event::InlineHtml(words) => {
+            Event::Text(words)
+            | Event::Code(words)
+            | Event::Html(words)
+            | Event::InlineHtml(words) => {
                 out.push_str(&words);
             }
             Event::SoftBreak | Event::HardBreak => out.push('\n'),
@@ -74,7 +77,9 @@ pub fn to_plain(text: &str) -> String {
             Event::End(TagEnd::Item) => out.push('\n'),
             Event::End(TagEnd::Paragraph) => out.push_str("\n\n"),
             Event::End(TagEnd::List(_)) => out.push('\n'),
-            Event::Start(Tag::Link { dest_url, .. }) => links.push((dest_url.to_string(), out.len())),
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                links.push((dest_url.to_string(), out.len()))
+            }
             Event::End(TagEnd::Link) => {
                 if let Some((address, start)) = links.pop() {
                     let words = out[start..].trim();

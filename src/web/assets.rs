@@ -37,7 +37,7 @@ impl Asset {
     }
 }
 
-static ASSETS: LazyLock<[Asset; 5]> = LazyLock::new(|| {
+static ASSETS: LazyLock<[Asset; 7]> = LazyLock::new(|| {
     [
         Asset::new(
             "canvass.css",
@@ -53,6 +53,16 @@ static ASSETS: LazyLock<[Asset; 5]> = LazyLock::new(|| {
             "tenant.js",
             "text/javascript; charset=utf-8",
             include_str!("../../static/tenant.js"),
+        ),
+        Asset::new(
+            "embed.js",
+            "text/javascript; charset=utf-8",
+            include_str!("../../static/embed.js"),
+        ),
+        Asset::new(
+            "frame.js",
+            "text/javascript; charset=utf-8",
+            include_str!("../../static/frame.js"),
         ),
         Asset::new(
             "screen.js",

@@ -196,7 +196,9 @@ async fn invitations_reach_each_once_reminders_only_those_who_have_not_answered(
     // The plain-text part reads as the HTML one does: no Markdown marks.
     assert!(
         bob.text.contains("You are invited to answer Visit.")
-            && bob.text.contains(&format!("Answer the survey: {}", link_of("bob@acme.test")))
+            && bob
+                .text
+                .contains(&format!("Answer the survey: {}", link_of("bob@acme.test")))
             && !bob.text.contains("**")
             && !bob.text.contains("]("),
         "{}",
@@ -593,7 +595,14 @@ async fn without_a_template_of_their_own_participants_get_the_built_in_one_in_th
     assert!(!zoe.text.contains("**"), "{}", zoe.text);
     let kei = letter("kei@acme.test");
     assert_eq!(kei.subject, "ご招待：Visite");
-    assert!(kei.html.contains("アンケートに回答する</a>"), "{}", kei.html);
+    assert!(
+        kei.html.contains("アンケートに回答する</a>"),
+        "{}",
+        kei.html
+    );
     let ann = letter("ann@acme.test");
-    assert_eq!(ann.subject, "You are invited: Visite", "the survey's default language");
+    assert_eq!(
+        ann.subject, "You are invited: Visite",
+        "the survey's default language"
+    );
 }

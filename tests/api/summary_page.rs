@@ -1,5 +1,5 @@
 //! The summary page as an owner reads it: a number question's chart stays a dozen bars or
-//! fewer whatever its range, with every value on demand and the median beside the mean.
+//! fewer of one even width whatever its range, with every value on demand and the median beside the mean.
 
 use serde_json::json;
 
@@ -7,7 +7,7 @@ use crate::helpers::{drain, spawn_app};
 use crate::owner::{Owner, between};
 
 #[tokio::test]
-async fn a_number_chart_folds_empty_values_into_ranges_and_lists_every_value_on_demand() {
+async fn a_number_chart_folds_values_into_even_ranges_and_lists_every_value_on_demand() {
     let app = spawn_app().await;
     let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
     let key = owner.api_key("setup").await;
@@ -38,9 +38,9 @@ async fn a_number_chart_folds_empty_values_into_ranges_and_lists_every_value_on_
     assert_eq!(
         bars,
         [
-            "0 to 4", "5", "6 to 9", "10", "11 to 29", "30", "31 to 59", "60"
+            "0 to 9", "10 to 19", "20 to 29", "30 to 39", "40 to 49", "50 to 59", "60"
         ],
-        "61 possible values in 8 bars"
+        "61 possible values in 7 bars of an even width"
     );
     let every = between(&page, "<summary>Show every value</summary>", "</details>");
     for row in [

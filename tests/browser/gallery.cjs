@@ -49,6 +49,24 @@ async function main() {
     await click(owner, "form[action$='/publish'] button");
     await owner.waitForSelector(".share");
     console.log(`from the dashboard to a published survey from a template: ${clicks} clicks, ${typed} typed field`);
+    // Its embed code, on another site's page: the frame takes its content's height.
+    const embed = await owner.inputValue("#embed-code");
+    expect(embed.includes("data-canvass") && embed.includes("/static/embed."), `the embed code: ${embed}`);
+    const host = await (await browser.newContext({ viewport: { width: 1000, height: 800 } })).newPage();
+    // The club's page, from a server of the test's own on another local port (another origin).
+    const club = require("http").createServer((_, answer) => {
+      answer.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      answer.end(`<!doctype html><html lang="en"><head><title>A club's page</title></head><body><main><h1>Our summer party</h1>${embed}<p>Thank you!</p></main></body></html>`);
+    });
+    await new Promise((resolve) => club.listen(0, "127.0.0.1", resolve));
+    await host.goto(`http://127.0.0.1:${club.address().port}/`);
+    await host.waitForFunction(() => document.querySelector("iframe").height !== "700", null, { timeout: 15000 });
+    const fitted = await host.$eval("iframe", (frame) => Number(frame.height));
+    const inner = await (await (await host.$("iframe")).contentFrame()).evaluate(() => document.body.getBoundingClientRect().height);
+    expect(Math.abs(fitted - inner) <= 2 && fitted < 700, `the frame fits its content: ${fitted} for ${inner}`);
+    await host.screenshot({ path: `${shots}/embedded.png`, fullPage: true });
+    await host.context().close();
+    club.close();
     expect(clicks <= 6, `at most 6 clicks: ${clicks}`);
 
     // The gallery on a phone, in German.

@@ -116,14 +116,20 @@ impl Histogram {
 /// phone.
 pub const CHART_BARS: usize = 12;
 
-/// Display bins folded to at most `most` bars, for a chart: unchanged when they fit; else each
-/// run of empty bins becomes one range; and if that is still too many, neighbours are grouped
-/// evenly. Counts add up to the same total, the order is kept, and a merged bar is labelled
-/// from its first bin's start to its last bin's end ("5 to 9", "2 to under 50").
+/// Display bins folded to at most `most` bars, for a chart: unchanged when they fit; a bar
+/// per whole number (an exact count of each value) folds into ranges of one even width (1, 2,
+/// 5, 10, 20, 50, ...) that start at its multiples ("0 to 9", "10 to 19", ..., "60"), so bars
+/// compare like with like; other bins fold each run of empty ones into one range, and if that
+/// is still too many, neighbours are grouped evenly. Counts add up to the same total, the
+/// order is kept, and a merged bar is labelled from its first bin's start to its last bin's
+/// end ("5 to 9", "2 to under 50").
 pub fn fold(bins: &[Bin], most: usize) -> Vec<Bin> {
     let most = most.max(1);
     if bins.len() <= most {
         return bins.to_vec();
+    }
+    if let Some(even) = even_ranges(bins, most) {
+        return even;
     }
     let mut runs: Vec<Vec<&Bin>> = Vec::new();
     for bin in bins {
@@ -140,6 +146,32 @@ pub fn fold(bins: &[Bin], most: usize) -> Vec<Bin> {
             .collect();
     }
     runs.iter().map(|run| merged(run)).collect()
+}
+
+/// Bins of one whole number each, in order without gaps, folded into the fewest ranges of one
+/// even width that start at its multiples; `None` for other bins.
+fn even_ranges(bins: &[Bin], most: usize) -> Option<Vec<Bin>> {
+    let unit = bins.windows(2).all(|pair| pair[0].upper == pair[1].lower)
+        && bins
+            .iter()
+            .all(|b| b.upper - b.lower == 1.0 && b.lower.fract() == 0.0 && b.lower.abs() < 1e15);
+    let (first, last) = (bins.first()?, bins.last()?);
+    if !unit {
+        return None;
+    }
+    let (low, high) = (first.lower as i64, last.lower as i64);
+    let width = (0..18)
+        .flat_map(|power| STEPS.map(|step| step as i64 * 10i64.pow(power)))
+        .find(|width| (high.div_euclid(*width) - low.div_euclid(*width) + 1) as usize <= most)?;
+    let mut runs: Vec<Vec<&Bin>> = Vec::new();
+    for bin in bins {
+        let range = (bin.lower as i64).div_euclid(width);
+        match runs.last_mut() {
+            Some(run) if (run[0].lower as i64).div_euclid(width) == range => run.push(bin),
+            _ => runs.push(vec![bin]),
+        }
+    }
+    Some(runs.iter().map(|run| merged(run)).collect())
 }
 
 /// One bar for a run of neighbouring bins.
@@ -214,7 +246,7 @@ mod tests {
     }
 
     #[test]
-    fn sixty_one_values_with_a_few_answers_fold_into_ranges_of_the_empty_ones() {
+    fn sixty_one_whole_numbers_fold_into_ranges_of_ten() {
         let mut counts = [0u64; 61];
         for (value, count) in [(5, 2), (10, 1), (30, 4), (60, 1)] {
             counts[value] = count;
@@ -224,25 +256,49 @@ mod tests {
         assert_eq!(
             shown,
             [
-                ("0 to 4", 0),
-                ("5", 2),
-                ("6 to 9", 0),
-                ("10", 1),
-                ("11 to 29", 0),
-                ("30", 4),
-                ("31 to 59", 0),
+                ("0 to 9", 2),
+                ("10 to 19", 1),
+                ("20 to 29", 0),
+                ("30 to 39", 4),
+                ("40 to 49", 0),
+                ("50 to 59", 0),
                 ("60", 1)
             ]
         );
     }
 
     #[test]
-    fn many_answered_values_are_grouped_evenly() {
+    fn whole_numbers_fold_into_the_narrowest_even_width_that_fits() {
         let folded = fold(&values(&[1; 61]), CHART_BARS);
-        assert_eq!(folded.len(), 11, "61 values in groups of 6");
-        assert_eq!(folded[0].label, "0 to 5");
-        assert_eq!(folded[10].label, "60");
+        assert_eq!(folded.len(), 7, "61 values in ranges of 10");
+        assert_eq!(folded[0].label, "0 to 9");
+        assert_eq!(folded[6].label, "60");
         assert_eq!(folded.iter().map(|b| b.count).sum::<u64>(), 61);
+        let twenty = fold(&values(&[1; 21]), CHART_BARS);
+        assert_eq!(twenty.len(), 11, "21 values in ranges of 2");
+        assert_eq!(
+            (twenty[0].label.as_str(), twenty[10].label.as_str()),
+            ("0 to 1", "20")
+        );
+        let shifted: Vec<Bin> = (3..=40)
+            .map(|v| Bin {
+                lower: v as f64,
+                upper: v as f64 + 1.0,
+                count: 1,
+                label: v.to_string(),
+            })
+            .collect();
+        let labels: Vec<String> = fold(&shifted, CHART_BARS)
+            .into_iter()
+            .map(|b| b.label)
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "3 to 4", "5 to 9", "10 to 14", "15 to 19", "20 to 24", "25 to 29", "30 to 34",
+                "35 to 39", "40"
+            ]
+        );
     }
 
     #[test]

@@ -272,6 +272,22 @@ impl DesignerPage {
         self.landing("add", &0)
     }
 
+    /// The address of the script a page embedding the survey loads to fit its frame: on this
+    /// site (the survey's address's origin), or the static files' CDN when one is set.
+    fn embed_script(&self) -> String {
+        let script = crate::web::assets::url("embed.js");
+        if !script.starts_with('/') {
+            return script;
+        }
+        let origin = self
+            .public_url
+            .as_deref()
+            .and_then(|url| url::Url::parse(url).ok())
+            .map(|url| url.origin().ascii_serialization())
+            .unwrap_or_default();
+        format!("{origin}{script}")
+    }
+
     /// Where an "add a question of this type here" button posts: the new block's text.
     fn insert_landing(&self, at: &usize) -> String {
         format!("{}#q{at}-text", self.action)
