@@ -251,7 +251,7 @@ mod tests {
             })
             .collect();
         let mounted = mounted();
-        assert_eq!(mounted.len(), 26, "{mounted:?}");
+        assert_eq!(mounted.len(), 27, "{mounted:?}");
         assert_eq!(documented, mounted);
     }
 

@@ -437,7 +437,7 @@ mod tests {
         original.logic.page_break = true;
         original.logic.page_title = "Second".into();
         let copy = original.duplicate();
-        assert!(copy.id.is_empty());
+        assert!(copy.new && !copy.id.is_empty() && copy.id != original.id);
         assert_eq!(copy.text, original.text);
         assert_eq!(copy.options, original.options);
         assert!(!copy.logic.page_break && copy.logic.page_title.is_empty());
