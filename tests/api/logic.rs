@@ -518,7 +518,11 @@ async fn the_designer_edits_pages_conditions_and_jumps_keeps_them_when_saved_and
         ["", "likes", "why"],
         "questions of its page and before"
     );
-    assert_eq!(options("q0-jump-to"), ["1", "end"]);
+    assert_eq!(
+        options("q0-jump-to"),
+        ["end", "1"],
+        "the end first: the usual skip"
+    );
     assert_eq!(options("q2-jump-to"), ["end"], "no page after the last");
     assert!(
         designer.contains(r#"<option value="1" selected>Page 2: More</option>"#)

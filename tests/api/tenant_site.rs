@@ -190,7 +190,10 @@ async fn the_designer_reorders_removes_and_adds_questions_before_saving_and_show
         .expect("a body");
     assert!(copied.contains(r#"name="count" value="3""#));
     assert_eq!(crate::owner::value_of(&copied, "q1.text"), "First");
-    assert_eq!(crate::owner::value_of(&copied, "q1.id"), "");
+    // A new question, with an id of its own from the start (rules can name it at once).
+    let copy_id = crate::owner::value_of(&copied, "q1.id");
+    assert!(!copy_id.is_empty() && copy_id != crate::owner::value_of(&copied, "q0.id"));
+    assert!(copied.contains(r#"name="q1.new" value="on""#));
     assert!(copied.contains("Question duplicated"));
     assert!(
         copied.contains(&format!(

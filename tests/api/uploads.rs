@@ -603,3 +603,51 @@ async fn uploads_read_at_once_hold_the_memory_bound_and_a_client_its_hourly_byte
     assert_eq!(upload().await, 200, "the tenth");
     assert_eq!(upload().await, 429, "past 200 MiB in the hour");
 }
+
+#[tokio::test]
+async fn a_refused_file_does_not_hide_the_pages_other_problems() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    app.published_survey(
+        &key,
+        json!({"title": "Claims", "questions": [
+            {"id": "photo", "text": "A photo", "type": "file", "accept": ["image"]},
+            {"id": "name", "text": "Your name", "type": "short_text", "required": true},
+            {"id": "age", "text": "Your age", "type": "numeric", "min": 0, "max": 130}]}),
+    )
+    .await;
+    let token = token_in(&app.form("acme", "claims").await);
+    let form = Form::new()
+        .text("token", token)
+        .text("q-name", "")
+        .text("q-age", "400")
+        .part(
+            "q-photo",
+            Part::bytes(b"just text".to_vec()).file_name("photo.png"),
+        );
+    let refused = app
+        .client
+        .post(format!("{}/s/acme/claims", app.address))
+        .multipart(form)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(refused.status(), 422);
+    let page = refused.text().await.expect("a body");
+    assert!(
+        page.contains("This kind of file is not taken here"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Please answer this question."),
+        "the required name too: {page}"
+    );
+    assert!(
+        page.contains("Please enter a number from 0 to 130."),
+        "the age too: {page}"
+    );
+    assert!(
+        page.contains("Please check 3 answers"),
+        "one list of all three: {page}"
+    );
+}

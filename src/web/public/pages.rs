@@ -163,8 +163,17 @@ pub async fn submit(
     let keep = Keep::Answer(token.reference);
     match uploads::take(&state, &request, &survey, keep, &mut posted, files).await? {
         Taken::Checked(errors) if errors.is_empty() => {}
-        Taken::Checked(errors) => {
+        Taken::Checked(mut errors) => {
             let page = posted.page;
+            // The page's other answers are checked too: a refused file does not hide them.
+            let walk = survey.walk(&posted.answers, Some(page));
+            for question in survey.step_questions(page) {
+                if let Some(problem) = walk.errors.get(&question.id) {
+                    errors
+                        .entry(question.id.clone())
+                        .or_insert_with(|| problem.clone());
+                }
+            }
             let shown = SurveyPage::new(tenant, survey, &form, page, &posted.answers, &errors);
             return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
         }
