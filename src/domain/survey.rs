@@ -499,18 +499,7 @@ impl Survey {
     pub fn step_questions(&self, index: usize) -> &[Question] {
         match self.screens {
             ScreenLayout::Pages => self.page_questions(index),
-            ScreenLayout::OnePerScreen => {
-                let steps = self.steps();
-                let Some(step) = steps.get(index) else {
-                    return &[];
-                };
-                let end = steps
-                    .get(index + 1)
-                    .map_or(self.questions.len(), |next| next.start);
-                self.questions
-                    .get(step.start.min(end)..end.min(self.questions.len()))
-                    .unwrap_or(&[])
-            }
+            ScreenLayout::OnePerScreen => self.questions_of(&self.steps(), index),
         }
     }
 
@@ -539,7 +528,11 @@ impl Survey {
 
     /// The questions of page `index` (none past the last page).
     pub fn page_questions(&self, index: usize) -> &[Question] {
-        let pages = self.pages();
+        self.questions_of(self.pages(), index)
+    }
+
+    /// The questions of `pages[index]`: from its start to the next one's (none past the last).
+    fn questions_of(&self, pages: &[PageLayout], index: usize) -> &[Question] {
         let Some(page) = pages.get(index) else {
             return &[];
         };

@@ -34,6 +34,19 @@ async fn post_page(
     nav: &str,
     fields: &[(&str, &str)],
 ) -> (u16, String) {
+    post_page_to(app, "/s/tasters/tasting", token, page, nav, fields).await
+}
+
+/// POSTs a page of the form at `path` (a query may follow it): the status, and the page or
+/// the address it sends to.
+pub(crate) async fn post_page_to(
+    app: &TestApp,
+    path: &str,
+    token: &str,
+    page: usize,
+    nav: &str,
+    fields: &[(&str, &str)],
+) -> (u16, String) {
     let mut pairs = vec![
         ("token".to_owned(), token.to_owned()),
         ("page".to_owned(), page.to_string()),
@@ -46,7 +59,7 @@ async fn post_page(
     );
     let response = app
         .client
-        .post(format!("{}/s/tasters/tasting", app.address))
+        .post(format!("{}{path}", app.address))
         .form(&pairs)
         .send()
         .await

@@ -24,7 +24,7 @@ fn definition(layout: &str) -> Value {
     ]})
 }
 
-/// POSTs a step: the token, the step, the button and every answer so far.
+/// POSTs a step with Next: the token, the step and every answer so far.
 async fn post_step(
     app: &TestApp,
     token: &str,
@@ -32,29 +32,8 @@ async fn post_step(
     fields: &[(&str, &str)],
     query: &str,
 ) -> (u16, String) {
-    let mut pairs = vec![
-        ("token".to_owned(), token.to_owned()),
-        ("page".to_owned(), step.to_string()),
-        ("nav".to_owned(), "next".to_owned()),
-    ];
-    pairs.extend(
-        fields
-            .iter()
-            .map(|(q, v)| (format!("q-{q}"), (*v).to_owned())),
-    );
-    let response = app
-        .client
-        .post(format!("{}/s/tasters/tasting{query}", app.address))
-        .form(&pairs)
-        .send()
-        .await
-        .expect("answered");
-    let status = response.status().as_u16();
-    let body = match response.headers().get("location") {
-        Some(location) => location.to_str().expect("ascii").to_owned(),
-        None => response.text().await.expect("a body"),
-    };
-    (status, body)
+    let path = format!("/s/tasters/tasting{query}");
+    crate::logic::post_page_to(app, &path, token, step, "next", fields).await
 }
 
 #[tokio::test]
