@@ -10,7 +10,7 @@ use crate::helpers::{TestApp, drain, spawn_app, token_in};
 use crate::owner::{Owner, form_fields};
 
 /// The definition of the README and the issue, with a number question on page 2.
-fn definition() -> Value {
+pub(crate) fn definition() -> Value {
     json!({"title": "Tasting", "pages": [
         {"title": "About you", "questions": [
             {"id": "likes", "text": "Do you like it?", "type": "single_choice", "required": true,
