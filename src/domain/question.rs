@@ -186,6 +186,14 @@ impl QuestionKind {
         }
     }
 
+    /// Whether a question of this type can take over the answers given to one of type
+    /// `was` (so it may keep its id and its statistics): the same type, short and long text
+    /// (both answered with a text), or a single choice and a drop-down list when neither
+    /// offers "Other" (both answered with one of the options).
+    pub fn takes_answers_of(&self, was: &QuestionKind) -> bool {
+        carries_over(was.name(), was.has_other(), self.name(), self.has_other())
+    }
+
     /// Whether a choice question offers "Other, please specify".
     pub fn has_other(&self) -> bool {
         matches!(
@@ -214,6 +222,18 @@ impl QuestionKind {
             _ => &[],
         }
     }
+}
+
+/// Whether answers to a question of type `from` (offering "Other" or not) read as answers to
+/// one of type `to`: see `QuestionKind::takes_answers_of`.
+pub fn carries_over(from: &str, from_other: bool, to: &str, to_other: bool) -> bool {
+    const FAMILIES: [[&str; 2]; 2] = [["short_text", "long_text"], ["single_choice", "dropdown"]];
+    from == to
+        || (!from_other
+            && !to_other
+            && FAMILIES
+                .iter()
+                .any(|family| family.contains(&from) && family.contains(&to)))
 }
 
 /// One question of a survey.
@@ -312,6 +332,28 @@ mod tests {
         );
         let back: Question = serde_json::from_value(json).expect("deserialises");
         assert_eq!(back, question);
+    }
+
+    #[test]
+    fn a_type_takes_over_only_answers_of_the_same_kind() {
+        for (from, from_other, to, to_other, carried) in [
+            ("short_text", false, "long_text", false, true),
+            ("long_text", false, "short_text", false, true),
+            ("single_choice", false, "dropdown", false, true),
+            ("dropdown", false, "single_choice", false, true),
+            ("single_choice", true, "dropdown", false, false),
+            ("dropdown", false, "single_choice", true, false),
+            ("single_choice", true, "single_choice", true, true),
+            ("short_text", false, "numeric", false, false),
+            ("single_choice", false, "multiple_choice", false, false),
+            ("five_stars", false, "scale", false, false),
+        ] {
+            assert_eq!(
+                carries_over(from, from_other, to, to_other),
+                carried,
+                "{from} ({from_other}) to {to} ({to_other})"
+            );
+        }
     }
 
     #[test]

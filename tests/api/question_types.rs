@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::export::{TestDatabase, work};
-use crate::helpers::{TestApp, spawn_app, token_in};
+use crate::helpers::{TestApp, drain, spawn_app, token_in};
 use crate::owner::Owner;
 
 /// Answers survey `slug` of the tenant of the same name with a fresh form: status and page.
@@ -798,4 +798,72 @@ async fn an_id_once_used_keeps_its_type_even_after_its_question_was_removed() {
     );
     let (status, _) = put(json!([other, numeric])).await;
     assert_eq!(status, 200, "back as a number it is the same question");
+    // A change its answers allow keeps the question: short text to long text.
+    let long = json!({"id": "keep", "text": "Name?", "type": "long_text"});
+    let (status, body) = put(json!([long, numeric])).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["questions"][0]["id"], "keep");
+    assert_eq!(body["questions"][0]["type"], "long_text");
+}
+
+#[tokio::test]
+async fn a_single_choice_becomes_a_drop_down_and_keeps_its_answers() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("turn").await;
+    let choice = |kind: &str, other: bool| {
+        json!({"title": "Turn", "questions": [{"id": "drink", "text": "Drink?", "type": kind,
+            "options": ["Tea", "Coffee"], "other": other}]})
+    };
+    app.published_survey(&key, choice("single_choice", false))
+        .await;
+    let response = app.answer("turn", "turn", &[("drink", "Tea")]).await;
+    assert_eq!(response.status(), 303);
+    drain(&app.stores().await).await;
+    let (status, body) = app
+        .api(
+            Method::PUT,
+            "/api/v1/surveys/turn",
+            &key,
+            Some(choice("dropdown", false)),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let response = app.answer("turn", "turn", &[("drink", "Coffee")]).await;
+    assert_eq!(response.status(), 303);
+    drain(&app.stores().await).await;
+    let (_, summary) = app
+        .api(Method::GET, "/api/v1/surveys/turn/summary", &key, None)
+        .await;
+    let counts: Vec<(String, u64)> = summary["questions"][0]["options"]
+        .as_array()
+        .unwrap_or_else(|| panic!("options in {summary}"))
+        .iter()
+        .map(|o| {
+            (
+                o["option"].as_str().unwrap_or_default().to_owned(),
+                o["count"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [("Tea".to_owned(), 1), ("Coffee".to_owned(), 1)],
+        "both answers in one question"
+    );
+    // With "Other" offered the answers are not the same kind: refused.
+    let (status, body) = app
+        .api(
+            Method::PUT,
+            "/api/v1/surveys/turn",
+            &key,
+            Some(choice("single_choice", true)),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["fields"]["questions[0].type"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot change")),
+        "{body}"
+    );
 }

@@ -406,8 +406,9 @@ impl SurveyInput {
                     continue;
                 }
             };
-            // Answers and statistics are kept by question id: one id, one type, always.
-            if was.is_some_and(|was| was.kind.name() != kind.name()) {
+            // Answers and statistics are kept by question id: one id, one kind of answer,
+            // always (short and long text, or a single choice and a drop-down, share one).
+            if was.is_some_and(|was| !kind.takes_answers_of(&was.kind)) {
                 errors.insert(
                     format!("{}.type", item.path),
                     "a question's type cannot change once it exists: remove it and add a new \
@@ -1221,7 +1222,8 @@ mod tests {
 
         let mut bad = question("short_text");
         bad.id = Some("Not An Id".into());
-        let mut twice = question("long_text");
+        // A kept id under a type its answers do not allow (text to number).
+        let mut twice = question("numeric");
         twice.id = Some(kept.clone());
         let errors = SurveyInput {
             title: "T".into(),

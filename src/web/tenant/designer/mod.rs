@@ -673,8 +673,9 @@ fn form_field(field: &str, input: &SurveyInput, kept: &[usize]) -> String {
 }
 
 /// In the designer, a question whose type was changed becomes a new question (a new id):
-/// answers and statistics are kept by id, and one id has one type for ever. (The API refuses
-/// such a change instead, since its clients choose ids on purpose.)
+/// answers and statistics are kept by id, and one id has one kind of answer for ever; a change
+/// its answers allow (short and long text, a single choice and a drop-down) keeps it. (The API
+/// refuses other changes instead, since its clients choose ids on purpose.)
 fn renew_retyped(input: &mut SurveyInput, existing: &[Question]) {
     let paged = input
         .pages
@@ -685,7 +686,15 @@ fn renew_retyped(input: &mut SurveyInput, existing: &[Question]) {
         let was = existing
             .iter()
             .find(|was| Some(was.id.as_str()) == question.id.as_deref());
-        if was.is_some_and(|was| was.kind.name() != question.kind) {
+        let carried = |was: &Question| {
+            crate::domain::question::carries_over(
+                was.kind.name(),
+                was.kind.has_other(),
+                &question.kind,
+                question.other,
+            )
+        };
+        if was.is_some_and(|was| !carried(was)) {
             question.id = None;
         }
     }
