@@ -205,7 +205,8 @@
       if (pick.selectedOptions[0] && pick.selectedOptions[0].parentNode.disabled) pick.value = "";
       pick.hidden = !known;
       var typed = pick.parentNode.querySelector("input[data-values-of='" + pick.getAttribute("data-picks-of") + "']");
-      if (typed) typed.hidden = known;
+      // No question picked: no rule, so nothing to compare with.
+      if (typed) typed.hidden = known || id === "";
     });
   }
   new MutationObserver(function () { showPicks(document); })

@@ -197,7 +197,10 @@ async function main() {
     await owner.click("form[action$='/publish'] button");
     await owner.waitForSelector(".badge.live");
     await shoot(owner, "designer");
+    // The README shows the question cards, not the share panel above them.
+    await owner.$eval("#insert-0", (place) => place.scrollIntoView());
     await frame(owner, "designer");
+    await owner.evaluate(() => window.scrollTo(0, 0));
     const slug = new URL(owner.url()).pathname.split("/").pop();
 
     const respondent = await (await browser.newContext({ viewport: { width: 420, height: 900 } })).newPage();

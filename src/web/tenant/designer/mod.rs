@@ -324,6 +324,14 @@ impl DesignerPage {
         (labelled != text.as_str()).then(|| labelled.into_owned())
     }
 
+    /// Whether block `index` shows its page's jump on its card (not among its other rules):
+    /// it starts a page of a survey of several, or its jump is set.
+    fn jump_on_card(&self, index: &usize) -> bool {
+        let block = &self.questions[*index];
+        let starts = *index == 0 || block.logic.page_break;
+        starts && (self.paged() || !block.logic.jump.question.is_empty())
+    }
+
     /// The number people see for block `index`: removed blocks are not counted.
     fn number(&self, index: &usize) -> usize {
         1 + self
