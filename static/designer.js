@@ -209,9 +209,25 @@
       if (typed) typed.hidden = known || id === "";
     });
   }
-  new MutationObserver(function () { showPicks(document); })
+  new MutationObserver(function () { showPicks(document); showRecalls(); })
     .observe(document.documentElement, { childList: true, subtree: true });
   showPicks(document);
+  // Only answers of earlier pages can be recalled: a question on the first page offers none.
+  function showRecalls() {
+    document.querySelectorAll(".recall-picker").forEach(function (picker) {
+      var index = Number(picker.id.replace(/^q(\d+)-recall$/, "$1"));
+      var paged = false;
+      for (var at = 1; at <= index; at++) {
+        var box = document.getElementById("q" + at + "-page-break");
+        if (box && box.checked) { paged = true; break; }
+      }
+      picker.hidden = !paged;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("input[id$='-page-break']")) showRecalls();
+  });
+  showRecalls();
   // Recall: a picked earlier question goes in at the caret (without the script, the button
   // adds it at the end on the server). "@" typed in a question's text opens the picker.
   var atTyped = null;
@@ -242,7 +258,7 @@
     if (event.key !== "@") return;
     var field = event.target;
     var picker = field.id && document.getElementById(field.id.replace(/-text$/, "-recall"));
-    if (!picker || !field.matches("form.designer input[id$='-text']")) return;
+    if (!picker || picker.hidden || !field.matches("form.designer input[id$='-text']")) return;
     atTyped = { field: field, at: Math.max(0, field.selectionStart - 1) };
     picker.open = true;
     var first = picker.querySelector("button[data-recall]");
