@@ -320,6 +320,15 @@ impl ScreenLayout {
     }
 }
 
+/// How many steps each page of `pages` (holding `questions` questions in all) makes shown one
+/// question per screen: one per question, and one for a page without questions (its texts).
+pub fn steps_per_page(pages: &[PageLayout], questions: usize) -> impl Iterator<Item = usize> + '_ {
+    pages.iter().enumerate().map(move |(index, page)| {
+        let end = pages.get(index + 1).map_or(questions, |next| next.start);
+        end.saturating_sub(page.start).max(1)
+    })
+}
+
 /// The steps of `pages` shown one question per screen. `show_ifs` holds each question's
 /// condition, in order; `pages` hold consecutive questions from their `start`.
 pub fn one_per_screen(pages: &[PageLayout], show_ifs: &[Option<&Condition>]) -> Vec<PageLayout> {
@@ -328,12 +337,12 @@ pub fn one_per_screen(pages: &[PageLayout], show_ifs: &[Option<&Condition>]) -> 
             .get(index + 1)
             .map_or(show_ifs.len(), |next| next.start)
     };
-    // Each page's first step; a page without questions stays one step (its texts).
+    // Each page's first step.
     let mut first_step = Vec::with_capacity(pages.len());
     let mut count = 0;
-    for (index, page) in pages.iter().enumerate() {
+    for steps in steps_per_page(pages, show_ifs.len()) {
         first_step.push(count);
-        count += end_of(index).saturating_sub(page.start).max(1);
+        count += steps;
     }
     let retarget = |jump: &Jump| Jump {
         condition: jump.condition.clone(),
@@ -784,6 +793,58 @@ mod tests {
             "page 1 is hidden unless \"why\" is answered"
         );
         assert_eq!(next_page(&steps, 3, &no), Target::End);
+    }
+
+    proptest::proptest! {
+        /// Whatever the pages (empty ones too) and jumps: every question is on exactly one
+        /// step, in order; a page's steps are one per question (one for an empty page); only
+        /// a page's last step carries its jumps, and they still only go forward.
+        #[test]
+        fn one_question_per_screen_puts_each_question_on_one_step(
+            sizes in proptest::collection::vec(0usize..5, 1..8),
+            jump_from in 0usize..8,
+            jump_to in 0usize..9,
+        ) {
+            let mut start = 0;
+            let mut pages: Vec<PageLayout> = sizes.iter().map(|size| {
+                let page = page(start);
+                start += size;
+                page
+            }).collect();
+            let questions = start;
+            if jump_from < pages.len() && jump_to > jump_from {
+                let to = if jump_to < pages.len() { Target::Page(jump_to) } else { Target::End };
+                pages[jump_from].jumps.push(Jump {
+                    condition: Condition::All { all: vec![] },
+                    to,
+                });
+            }
+            let show_ifs = vec![None; questions];
+            let steps = one_per_screen(&pages, &show_ifs);
+            let counts: Vec<usize> = steps_per_page(&pages, questions).collect();
+            proptest::prop_assert_eq!(steps.len(), counts.iter().sum::<usize>());
+            proptest::prop_assert_eq!(
+                counts,
+                sizes.iter().map(|size| (*size).max(1)).collect::<Vec<_>>()
+            );
+            // Each question's step: the last step starting at or before it.
+            for question in 0..questions {
+                let holding = steps.iter().enumerate().filter(|(at, step)| {
+                    let end = steps.get(at + 1).map_or(questions, |next| next.start);
+                    step.start <= question && question < end
+                }).count();
+                proptest::prop_assert_eq!(holding, 1, "question {}", question);
+            }
+            for (at, step) in steps.iter().enumerate() {
+                for jump in &step.jumps {
+                    if let Target::Page(to) = jump.to {
+                        proptest::prop_assert!(to > at, "a jump from step {} goes back to {}", at, to);
+                    }
+                }
+            }
+            let with_jumps = steps.iter().filter(|step| !step.jumps.is_empty()).count();
+            proptest::prop_assert_eq!(with_jumps, pages.iter().filter(|p| !p.jumps.is_empty()).count());
+        }
     }
 
     #[test]

@@ -118,6 +118,12 @@ mod tests {
              Answer the survey: https://example.com/p/abc\n\n- one\n- two\n\nThanks!"
         );
         assert_eq!(to_plain("<https://example.com>"), "https://example.com");
+        assert_eq!(to_plain(""), "", "nothing in, nothing out");
+        assert_eq!(
+            to_plain("[](https://example.com/x)"),
+            "https://example.com/x",
+            "a link without words"
+        );
         assert_eq!(to_plain(r"A name with a \*star\*"), "A name with a *star*");
     }
     use super::*;

@@ -197,6 +197,13 @@ pub fn labelled<'a>(text: &'a str, label: impl Fn(&QuestionId) -> Option<String>
     })
 }
 
+/// The label a recall of a question with `text` reads as in `labelled`: the text with its own
+/// recalls as their fallbacks (a label, not a chain of them), trimmed; `None` when blank.
+pub fn label_of(text: &str) -> Option<String> {
+    let label = render(text, |_| None, |_| None);
+    Some(label.trim().to_owned()).filter(|label| !label.is_empty())
+}
+
 /// An answer cut to `MAX_RECALLED` characters.
 fn cut(text: &str) -> Cow<'_, str> {
     match text.char_indices().nth(MAX_RECALLED) {

@@ -398,9 +398,7 @@ impl Survey {
     pub fn labelled<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
         crate::domain::recall::labelled(text, |id| {
             let question = self.questions.iter().find(|q| &q.id == id)?;
-            // Its own recalls read as their fallbacks: a label, not a chain of them.
-            let label = crate::domain::recall::render(&question.text, |_| None, |_| None);
-            Some(label.trim().to_owned()).filter(|label| !label.is_empty())
+            crate::domain::recall::label_of(&question.text)
         })
     }
 
@@ -508,15 +506,12 @@ impl Survey {
         match self.screens {
             ScreenLayout::Pages => index,
             ScreenLayout::OnePerScreen => {
-                // As `logic::one_per_screen` counts them: a step per question, one for a page
-                // without questions.
                 let pages = self.pages();
                 let mut first = 0;
-                for (page, layout) in pages.iter().enumerate() {
-                    let end = pages
-                        .get(page + 1)
-                        .map_or(self.questions.len(), |next| next.start);
-                    first += end.saturating_sub(layout.start).max(1);
+                for (page, steps) in
+                    crate::domain::logic::steps_per_page(pages, self.questions.len()).enumerate()
+                {
+                    first += steps;
                     if index < first {
                         return page;
                     }
@@ -576,6 +571,49 @@ mod tests {
             OffsetDateTime::UNIX_EPOCH,
         );
         if published { draft.published() } else { draft }
+    }
+
+    #[test]
+    fn steps_shown_one_question_per_screen_name_their_page() {
+        let mut shown = survey(false);
+        let extra = |id: &str| Question {
+            id: QuestionId::parse(id).expect("an id"),
+            ..shown.questions[0].clone()
+        };
+        shown.questions = vec![extra("a"), extra("b"), extra("c")];
+        // Page 0: a, b; page 1: no questions; page 2: c.
+        shown.layout = vec![
+            PageLayout {
+                start: 0,
+                ..PageLayout::default()
+            },
+            PageLayout {
+                start: 2,
+                title: Some("Between".into()),
+                ..PageLayout::default()
+            },
+            PageLayout {
+                start: 2,
+                ..PageLayout::default()
+            },
+        ];
+        assert_eq!(shown.steps().len(), 3, "as pages");
+        assert_eq!(shown.page_of_step(1), 1);
+        shown.screens = ScreenLayout::OnePerScreen;
+        assert_eq!(shown.steps().len(), 4);
+        let pages: Vec<usize> = (0..5).map(|step| shown.page_of_step(step)).collect();
+        assert_eq!(pages, [0, 0, 1, 2, 2], "past the last step: the last page");
+        let ids: Vec<Vec<&str>> = (0..4)
+            .map(|step| {
+                shown
+                    .step_questions(step)
+                    .iter()
+                    .map(|q| q.id.as_str())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(ids, [vec!["a"], vec!["b"], vec![], vec!["c"]]);
+        assert!(shown.step_questions(4).is_empty());
     }
 
     #[test]

@@ -192,7 +192,10 @@ async fn the_site_shows_the_gallery_previews_a_template_and_makes_a_draft_of_it(
     let gallery = owner.page("/tenant/templates").await;
     assert!(gallery.contains("Start from a template"));
     assert!(gallery.contains("Course evaluation"), "{gallery}");
-    assert!(gallery.contains("3 questions on 3 pages") || gallery.contains("on 3 pages"));
+    assert!(
+        gallery.contains("5 questions on 3 pages"),
+        "the research questionnaire: {gallery}"
+    );
     let german = owner.page("/tenant/templates?language=de").await;
     assert!(german.contains("Kursbewertung"), "{german}");
     assert!(

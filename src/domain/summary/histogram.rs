@@ -280,25 +280,27 @@ mod tests {
             (twenty[0].label.as_str(), twenty[10].label.as_str()),
             ("0 to 1", "20")
         );
-        let shifted: Vec<Bin> = (3..=40)
-            .map(|v| Bin {
-                lower: v as f64,
-                upper: v as f64 + 1.0,
-                count: 1,
-                label: v.to_string(),
-            })
-            .collect();
-        let labels: Vec<String> = fold(&shifted, CHART_BARS)
-            .into_iter()
-            .map(|b| b.label)
-            .collect();
+        // One bar per whole number from `low` to `high`, one answer each, folded to `most`.
+        let labels = |low: i64, high: i64, most: usize| -> Vec<String> {
+            let bins: Vec<Bin> = (low..=high)
+                .map(|v| Bin {
+                    lower: v as f64,
+                    upper: v as f64 + 1.0,
+                    count: 1,
+                    label: v.to_string(),
+                })
+                .collect();
+            fold(&bins, most).into_iter().map(|b| b.label).collect()
+        };
         assert_eq!(
-            labels,
+            labels(3, 40, CHART_BARS),
             [
                 "3 to 4", "5 to 9", "10 to 14", "15 to 19", "20 to 24", "25 to 29", "30 to 34",
                 "35 to 39", "40"
             ]
         );
+        // Below zero the ranges start at multiples too (-10 to -1, 0 to 9, ...).
+        assert_eq!(labels(-10, 19, 3), ["-10 to -1", "0 to 9", "10 to 19"]);
     }
 
     #[test]

@@ -155,7 +155,7 @@ pub async fn preview(
     let label = |text: &str| {
         recall::labelled(text, |id| {
             let question = definition.questions.iter().find(|q| &q.id == id)?;
-            Some(recall::render(&question.text, |_| None, |_| None).into_owned())
+            recall::label_of(&question.text)
         })
         .into_owned()
     };

@@ -318,8 +318,7 @@ impl DesignerPage {
         let text = &self.questions[*index].text;
         let labelled = crate::domain::recall::labelled(text, |id| {
             let question = self.questions.iter().find(|q| q.id == id.as_str())?;
-            let label = crate::domain::recall::render(&question.text, |_| None, |_| None);
-            Some(label.trim().to_owned()).filter(|label| !label.is_empty())
+            crate::domain::recall::label_of(&question.text)
         });
         (labelled != text.as_str()).then(|| labelled.into_owned())
     }
