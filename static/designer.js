@@ -51,6 +51,11 @@
       var page = new DOMParser().parseFromString(html, "text/html");
       var fresh = page.querySelector("form.designer");
       if (!fresh) throw new Error("no designer in the answer");
+      // Cards the owner unfolded stay unfolded (the server unfolds only those it must).
+      var open = openCards(form);
+      fresh.querySelectorAll("details.card-fold").forEach(function (card) {
+        if (open.indexOf(cardId(card)) >= 0) card.open = true;
+      });
       form.replaceWith(fresh);
       showFieldsOfTypes(fresh);
       // The status region stays in the page, so screen readers announce the new text.
@@ -64,6 +69,7 @@
       var anchor = (button.getAttribute("formaction") || "").split("#")[1];
       var target = anchor && document.getElementById(anchor);
       if (target) {
+        unfold(target);
         target.focus({ preventScroll: true });
         target.scrollIntoView({ block: "center" });
       }
@@ -77,11 +83,39 @@
     });
   });
 
+  // A question card's id (its question's), to know it again in a form drawn anew.
+  function cardId(card) {
+    var id = card.querySelector("input[type=hidden][name$='.id']");
+    return id ? id.value : "";
+  }
+  function openCards(root) {
+    return Array.prototype.filter.call(root.querySelectorAll("details.card-fold[open]"), function (card) {
+      return cardId(card) !== "";
+    }).map(cardId);
+  }
+  // Unfolds whatever folded part holds `element` (a card, a group of settings), so it can
+  // be seen and focused.
+  function unfold(element) {
+    for (var fold = element && element.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+      fold.open = true;
+    }
+  }
+  function unfoldTarget() {
+    var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    unfold(target);
+    target.scrollIntoView({ block: "center" });
+    target.focus({ preventScroll: true });
+  }
+  window.addEventListener("hashchange", unfoldTarget);
+  unfoldTarget();
+
   // A failed save's list links to each wrong field: going there also puts the cursor in it.
   document.addEventListener("click", function (event) {
     var link = event.target.closest(".alert a[href^='#']");
     var field = link && document.getElementById(link.getAttribute("href").slice(1));
     if (!field) return;
+    unfold(field);
     event.preventDefault();
     field.scrollIntoView({ block: "center" });
     field.focus();
@@ -209,8 +243,6 @@
       if (typed) typed.hidden = known || id === "";
     });
   }
-  new MutationObserver(function () { showPicks(document); showRecalls(); })
-    .observe(document.documentElement, { childList: true, subtree: true });
   showPicks(document);
   // Only answers of earlier pages can be recalled: a question on the first page offers none.
   function showRecalls() {
@@ -279,7 +311,7 @@
   // place (the same move the server makes for "move-FROM-TO"). Move up and Move down stay
   // for keyboards and for pages without the script.
   function addHandles(root) {
-    root.querySelectorAll(".question-block:not(.removed) > fieldset > legend").forEach(function (legend) {
+    root.querySelectorAll(".question-block:not(.removed) fieldset.question-edit > legend, .question-block:not(.removed) .card-line").forEach(function (legend) {
       if (legend.querySelector(".drag-handle")) return;
       var handle = document.createElement("span");
       handle.className = "drag-handle";
@@ -290,6 +322,10 @@
     });
   }
   var dragged = null;
+  // The handle on a folded card's line drags it; a click on it does not unfold the card.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest(".card-summary .drag-handle")) event.preventDefault();
+  });
   document.addEventListener("mousedown", function (event) {
     var handle = event.target.closest(".drag-handle");
     var block = handle && handle.closest(".question-block");
@@ -357,7 +393,8 @@
     document.querySelectorAll("form.designer option[value='" + id.value + "'], form.designer button[data-recall='" + id.value + "']")
       .forEach(function (el) { el.textContent = label; });
   });
-  new MutationObserver(function () { addHandles(document); })
+  // One observer for all that a form drawn anew needs again.
+  new MutationObserver(function () { showPicks(document); showRecalls(); addHandles(document); })
     .observe(document.body, { childList: true, subtree: true });
   addHandles(document);
   showFieldsOfTypes(document);

@@ -80,6 +80,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         reference,
         submitted_at: OffsetDateTime::now_utc(),
         values,
+        skipped: Default::default(),
         hidden: Default::default(),
         language: None,
         over_quota: Default::default(),

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::choice::OTHER;
+use super::hidden::HiddenValues;
 use super::logic::{Target, next_page};
 use super::problem::AnswerProblem;
 use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT};
@@ -86,6 +87,7 @@ impl AnswerValue {
 
 /// A respondent's complete, valid set of answers to one version of a survey.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(from = "StoredAnswer")]
 pub struct Answer {
     /// The survey's owner.
     pub tenant: TenantSlug,
@@ -108,7 +110,10 @@ pub struct Answer {
     /// Questions the respondent was not shown (their conditions did not hold, or a jump or
     /// a page's condition passed their page over); empty for surveys without logic.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub hidden: BTreeSet<QuestionId>,
+    pub skipped: BTreeSet<QuestionId>,
+    /// The survey's hidden fields as the respondent's address gave them (`{"pid": "abc"}`).
+    #[serde(default, skip_serializing_if = "HiddenValues::is_empty")]
+    pub hidden: HiddenValues,
     /// The language it was answered in (absent for answers given before languages were
     /// recorded: the survey's default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,6 +128,73 @@ pub struct Answer {
     /// not anonymous.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub participant: Option<Box<super::participant::Respondent>>,
+}
+
+/// An answer as stored, read: as `Answer`, but answers stored before hidden fields existed
+/// kept the questions not shown under `hidden`, now `skipped` (and `hidden` is the fields').
+#[derive(Deserialize)]
+struct StoredAnswer {
+    tenant: TenantSlug,
+    survey: SurveySlug,
+    #[serde(default)]
+    survey_id: SurveyId,
+    survey_version: u32,
+    reference: Reference,
+    #[serde(with = "time::serde::rfc3339")]
+    submitted_at: OffsetDateTime,
+    values: BTreeMap<QuestionId, AnswerValue>,
+    #[serde(default)]
+    skipped: BTreeSet<QuestionId>,
+    #[serde(default)]
+    hidden: StoredHidden,
+    #[serde(default)]
+    language: Option<super::language::LanguageTag>,
+    #[serde(default)]
+    over_quota: BTreeSet<super::quota::QuotaId>,
+    #[serde(default)]
+    participant: Option<Box<super::participant::Respondent>>,
+}
+
+/// What an answer's `hidden` held: the hidden fields, or (stored before they existed) the
+/// questions not shown.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredHidden {
+    Fields(HiddenValues),
+    Skipped(BTreeSet<QuestionId>),
+}
+
+impl Default for StoredHidden {
+    fn default() -> Self {
+        Self::Fields(HiddenValues::default())
+    }
+}
+
+impl From<StoredAnswer> for Answer {
+    fn from(stored: StoredAnswer) -> Self {
+        let (mut skipped, hidden) = (stored.skipped, HiddenValues::default());
+        let hidden = match stored.hidden {
+            StoredHidden::Fields(fields) => fields,
+            StoredHidden::Skipped(old) => {
+                skipped.extend(old);
+                hidden
+            }
+        };
+        Answer {
+            tenant: stored.tenant,
+            survey: stored.survey,
+            survey_id: stored.survey_id,
+            survey_version: stored.survey_version,
+            reference: stored.reference,
+            submitted_at: stored.submitted_at,
+            values: stored.values,
+            skipped,
+            hidden,
+            language: stored.language,
+            over_quota: stored.over_quota,
+            participant: stored.participant,
+        }
+    }
 }
 
 impl Answer {
@@ -157,9 +229,19 @@ impl Answer {
 
 /// The raw values a form posted, by question id (several for a multiple choice).
 #[derive(Clone, Debug, Default)]
-pub struct RawAnswers(HashMap<String, Vec<String>>);
+pub struct RawAnswers(HashMap<String, Vec<String>>, HiddenValues);
 
 impl RawAnswers {
+    /// The hidden fields' values the respondent's address gave, which conditions may test.
+    pub fn hidden(&self) -> &HiddenValues {
+        &self.1
+    }
+
+    /// Sets the hidden fields' values (read and checked from the address or the form).
+    pub fn set_hidden(&mut self, hidden: HiddenValues) {
+        self.1 = hidden;
+    }
+
     /// Records one posted value for a question.
     pub fn push(&mut self, question: &str, value: String) {
         self.0.entry(question.to_owned()).or_default().push(value);
@@ -229,7 +311,7 @@ pub struct Walk {
     /// Valid answers to questions shown; answers to questions not shown are dropped.
     pub values: BTreeMap<QuestionId, AnswerValue>,
     /// Questions not shown (on the route's pages, or on pages never reached).
-    pub hidden: BTreeSet<QuestionId>,
+    pub skipped: BTreeSet<QuestionId>,
     /// What is wrong with each wrongly answered question shown.
     pub errors: FieldErrors,
     /// Where the respondent goes after the route's last page.
@@ -269,7 +351,7 @@ impl Survey {
                 if !question
                     .show_if
                     .as_ref()
-                    .is_none_or(|c| c.holds(&walk.values))
+                    .is_none_or(|c| c.holds(&walk.values, raw.hidden()))
                 {
                     continue;
                 }
@@ -286,14 +368,14 @@ impl Survey {
                     }
                 }
             }
-            walk.next = next_page(pages, current, &walk.values);
+            walk.next = next_page(pages, current, &walk.values, raw.hidden());
             match walk.next {
                 _ if through == Some(current) => break,
                 Target::Page(next) if next > current => current = next,
                 _ => break,
             }
         }
-        walk.hidden = self
+        walk.skipped = self
             .questions
             .iter()
             .zip(&shown)
@@ -304,6 +386,27 @@ impl Survey {
             walk.errors.insert(question, message);
         }
         walk
+    }
+
+    /// The answers an address fills in (`?q.age=30`, as `(id, value)` pairs): each question's
+    /// values kept only where they answer it validly (the respondent may still change them).
+    pub fn prefill<'a>(&self, pairs: impl Iterator<Item = (&'a str, &'a str)>) -> RawAnswers {
+        let mut given = RawAnswers::default();
+        for (id, value) in pairs {
+            let known = QuestionId::parse(id).is_some_and(|id| self.question(&id).is_some());
+            if known && given.0.len() < self.questions.len() {
+                given.push(id, value.to_owned());
+            }
+        }
+        let mut kept = RawAnswers::default();
+        for question in &self.questions {
+            if let Ok(Some(_)) = answer_to(question, &given) {
+                for value in given.raw_values(&question.id) {
+                    kept.push(question.id.as_str(), value.clone());
+                }
+            }
+        }
+        kept
     }
 
     /// Checks a whole response: either every answer to a shown question is valid (answers to
@@ -605,6 +708,7 @@ impl Answer {
             reference: Reference(reference),
             submitted_at: time::OffsetDateTime::UNIX_EPOCH,
             values: Default::default(),
+            skipped: Default::default(),
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),
@@ -721,6 +825,7 @@ mod tests {
                 ),
             ]
             .into(),
+            skipped: Default::default(),
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),
@@ -1018,7 +1123,8 @@ mod tests {
                 (id("one"), AnswerValue::Choice("Red".into())),
                 (id("stars"), AnswerValue::Stars(5)),
             ]),
-            hidden: BTreeSet::from([id("many")]),
+            skipped: BTreeSet::from([id("many")]),
+            hidden: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,
@@ -1034,6 +1140,24 @@ mod tests {
         let json = serde_json::to_string(&named).expect("serialises");
         let back: Answer = serde_json::from_str(&json).expect("deserialises");
         assert_eq!(back, named);
+        // With hidden fields' values; and as stored before they existed, when `hidden` held
+        // the questions not shown.
+        let names = vec!["pid".to_owned()];
+        let panel = Answer {
+            hidden: HiddenValues::read(&names, [("pid", "P1")]).expect("a value"),
+            ..named
+        };
+        let json = serde_json::to_string(&panel).expect("serialises");
+        assert!(json.contains(r#""hidden":{"pid":"P1"}"#), "{json}");
+        assert!(json.contains(r#""skipped":["many"]"#), "{json}");
+        let back: Answer = serde_json::from_str(&json).expect("deserialises");
+        assert_eq!(back, panel);
+        let old = json
+            .replace(r#""skipped":["many"],"#, "")
+            .replace(r#""hidden":{"pid":"P1"}"#, r#""hidden":["many"]"#);
+        let back: Answer = serde_json::from_str(&old).expect("an old answer reads");
+        assert_eq!(back.skipped, BTreeSet::from([id("many")]));
+        assert!(back.hidden.is_empty());
     }
 
     fn asked(kind: QuestionKind, required: bool) -> Question {

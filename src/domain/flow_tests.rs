@@ -60,7 +60,7 @@ fn a_survey_without_pages_is_one_page_and_validates_as_before() {
     let walk = survey.walk(&raw(&[("name", "Ada")]), None);
     assert_eq!(walk.route, [0]);
     assert_eq!(walk.next, Target::End);
-    assert!(walk.hidden.is_empty());
+    assert!(walk.skipped.is_empty());
     assert!(survey.validate(&raw(&[])).is_err());
 }
 
@@ -125,7 +125,7 @@ fn each_route_shows_the_pages_and_questions_its_answers_call_for() {
             "{posted:?}"
         );
         let expected: BTreeSet<QuestionId> = hidden.iter().map(|q| id(q)).collect();
-        assert_eq!(walk.hidden, expected, "{posted:?}");
+        assert_eq!(walk.skipped, expected, "{posted:?}");
     }
 }
 
@@ -280,21 +280,21 @@ proptest! {
 
         let all: BTreeSet<&QuestionId> = survey.questions.iter().map(|q| &q.id).collect();
         for (question, value) in &walk.values {
-            prop_assert!(!walk.hidden.contains(question), "{} kept but hidden", question);
+            prop_assert!(!walk.skipped.contains(question), "{} kept but hidden", question);
             prop_assert!(all.contains(question));
             let q = survey.question(question).expect("a question");
             // Conditions only look at earlier answers, so the kept answers still meet them.
-            prop_assert!(q.show_if.as_ref().is_none_or(|c| c.holds(&walk.values)));
+            prop_assert!(q.show_if.as_ref().is_none_or(|c| c.holds(&walk.values, &crate::domain::hidden::HiddenValues::default())));
             prop_assert!(!matches!(value, AnswerValue::Text(t) if t.is_empty()));
         }
-        for question in &walk.hidden {
+        for question in &walk.skipped {
             prop_assert!(!walk.errors.contains_key(question), "an error on a hidden question");
         }
         // Every question of a page not on the route is hidden.
         for page in 0..survey.pages().len() {
             if !walk.route.contains(&page) {
                 for q in survey.page_questions(page) {
-                    prop_assert!(walk.hidden.contains(&q.id));
+                    prop_assert!(walk.skipped.contains(&q.id));
                 }
             }
         }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::hidden::HiddenValues;
 use super::{AnswerValue, QuestionId};
 
 /// A condition on earlier answers: a test of one question's answer, or a group of conditions.
@@ -24,8 +25,21 @@ pub enum Condition {
         /// The conditions.
         any: Vec<Condition>,
     },
+    /// A test of one hidden field's value (read before `Rule`: it has no `question`).
+    Hidden(HiddenRule),
     /// A test of one question's answer.
     Rule(Rule),
+}
+
+/// A test of a hidden field's value, as the survey's address gave it:
+/// `{"hidden": "source", "equals": "mail"}`. A field the address did not give is unanswered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct HiddenRule {
+    /// The hidden field's name.
+    pub hidden: String,
+    /// The test (`greater_than` and `less_than` read the value as a number or a date).
+    #[serde(flatten)]
+    pub test: Test,
 }
 
 /// A test of one earlier question's answer: `{"question": "likes", "equals": "No"}`.
@@ -99,11 +113,35 @@ impl Bound {
 impl Condition {
     /// Whether the condition holds for the answers given so far (only shown questions'
     /// answers are in `values`).
-    pub fn holds(&self, values: &BTreeMap<QuestionId, AnswerValue>) -> bool {
+    pub fn holds(&self, values: &BTreeMap<QuestionId, AnswerValue>, hidden: &HiddenValues) -> bool {
         match self {
-            Condition::All { all } => all.iter().all(|c| c.holds(values)),
-            Condition::Any { any } => any.iter().any(|c| c.holds(values)),
-            Condition::Rule(rule) => rule.holds(values.get(&rule.question)),
+            Condition::All { all } => all.iter().all(|c| c.holds(values, hidden)),
+            Condition::Any { any } => any.iter().any(|c| c.holds(values, hidden)),
+            Condition::Rule(rule) => rule.test.holds(values.get(&rule.question)),
+            Condition::Hidden(rule) => {
+                // Compared with a number as a number; otherwise as the text it is.
+                let value =
+                    hidden
+                        .get(&rule.hidden)
+                        .map(|v| match (&rule.test, v.parse::<f64>()) {
+                            (Test::GreaterThan(_) | Test::LessThan(_), Ok(n)) if n.is_finite() => {
+                                AnswerValue::Number(n)
+                            }
+                            _ => AnswerValue::Text(v.to_owned()),
+                        });
+                rule.test.holds(value.as_ref())
+            }
+        }
+    }
+
+    /// The hidden fields' rules in it, depth first.
+    pub fn hidden_rules(&self) -> Vec<&HiddenRule> {
+        match self {
+            Condition::All { all: list } | Condition::Any { any: list } => {
+                list.iter().flat_map(Condition::hidden_rules).collect()
+            }
+            Condition::Hidden(rule) => vec![rule],
+            Condition::Rule(_) => Vec::new(),
         }
     }
 
@@ -113,7 +151,7 @@ impl Condition {
         match self {
             Condition::All { all } => all.iter().all(Condition::always_holds),
             Condition::Any { any } => any.iter().any(Condition::always_holds) || both_ways(any),
-            Condition::Rule(_) => false,
+            Condition::Rule(_) | Condition::Hidden(_) => false,
         }
     }
 
@@ -123,7 +161,7 @@ impl Condition {
         match self {
             Condition::All { all } => all.iter().any(Condition::never_holds) || both_ways(all),
             Condition::Any { any } => any.iter().all(Condition::never_holds),
-            Condition::Rule(_) => false,
+            Condition::Rule(_) | Condition::Hidden(_) => false,
         }
     }
 
@@ -134,6 +172,7 @@ impl Condition {
                 list.iter().flat_map(Condition::rules).collect()
             }
             Condition::Rule(rule) => vec![rule],
+            Condition::Hidden(_) => Vec::new(),
         }
     }
 
@@ -156,17 +195,18 @@ impl Condition {
         match self {
             Condition::All { all } => group(all, " and "),
             Condition::Any { any } => group(any, " or "),
-            Condition::Rule(rule) => rule.describe(&name(&rule.question)),
+            Condition::Rule(rule) => rule.test.describe(&name(&rule.question)),
+            Condition::Hidden(rule) => rule.test.describe(&format!("the link's {}", rule.hidden)),
         }
     }
 }
 
-impl Rule {
+impl Test {
     fn holds(&self, answer: Option<&AnswerValue>) -> bool {
         let Some(answer) = answer else {
-            return matches!(self.test, Test::Answered(false));
+            return matches!(self, Test::Answered(false));
         };
-        match &self.test {
+        match self {
             Test::Answered(answered) => *answered,
             Test::Equals(value) => equals(answer, value),
             Test::NotEquals(value) => !equals(answer, value),
@@ -183,7 +223,7 @@ impl Rule {
     }
 
     fn describe(&self, question: &str) -> String {
-        match &self.test {
+        match self {
             Test::Equals(value) => format!("{question} is \"{value}\""),
             Test::NotEquals(value) => format!("{question} is not \"{value}\""),
             Test::AnyOf(values) => format!("{question} is one of \"{}\"", values.join("\", \"")),
@@ -421,11 +461,12 @@ pub fn next_page(
     pages: &[PageLayout],
     current: usize,
     values: &BTreeMap<QuestionId, AnswerValue>,
+    hidden: &HiddenValues,
 ) -> Target {
     let jumped = pages.get(current).and_then(|page| {
         page.jumps
             .iter()
-            .find(|jump| jump.condition.holds(values))
+            .find(|jump| jump.condition.holds(values, hidden))
             .map(|jump| jump.to)
     });
     let mut next = match jumped {
@@ -434,20 +475,28 @@ pub fn next_page(
         None => current + 1,
     };
     while let Some(page) = pages.get(next) {
-        if !page.show_if.as_ref().is_none_or(|c| c.holds(values)) {
+        if !page
+            .show_if
+            .as_ref()
+            .is_none_or(|c| c.holds(values, hidden))
+        {
             next += 1;
             continue;
         }
         if page
             .question_show_if
             .as_ref()
-            .is_none_or(|c| c.holds(values))
+            .is_none_or(|c| c.holds(values, hidden))
         {
             return Target::Page(next);
         }
         // A step whose question is not shown, of a page that is: left at once, its jumps
         // taken as its page's are (they only go forward, so this ends).
-        match page.jumps.iter().find(|jump| jump.condition.holds(values)) {
+        match page
+            .jumps
+            .iter()
+            .find(|jump| jump.condition.holds(values, hidden))
+        {
             Some(Jump {
                 to: Target::End, ..
             }) => return Target::End,
@@ -654,7 +703,7 @@ mod tests {
         ];
         for (condition, expected) in cases {
             assert_eq!(
-                condition.holds(&given),
+                condition.holds(&given, &HiddenValues::default()),
                 expected,
                 "{}",
                 condition.describe()
@@ -672,8 +721,8 @@ mod tests {
                 rule("age", Test::LessThan(18.0.into())),
             ],
         };
-        assert!(!both.holds(&given));
-        assert!(either.holds(&given));
+        assert!(!both.holds(&given, &HiddenValues::default()));
+        assert!(either.holds(&given, &HiddenValues::default()));
         assert_eq!(
             both.describe(),
             "(\"likes\" is \"No\" and \"age\" is below 18)"
@@ -714,12 +763,31 @@ mod tests {
         let maybe = values(&[("likes", AnswerValue::Choice("Maybe".into()))]);
         let none = values(&[]);
 
-        assert_eq!(next_page(&pages, 0, &yes), Target::End);
-        assert_eq!(next_page(&pages, 0, &maybe), Target::Page(2));
-        assert_eq!(next_page(&pages, 0, &none), Target::Page(1));
-        assert_eq!(next_page(&pages, 1, &none), Target::End, "page 2 is hidden");
-        assert_eq!(next_page(&pages, 1, &maybe), Target::Page(2));
-        assert_eq!(next_page(&pages, 2, &maybe), Target::End);
+        assert_eq!(
+            next_page(&pages, 0, &yes, &HiddenValues::default()),
+            Target::End
+        );
+        assert_eq!(
+            next_page(&pages, 0, &maybe, &HiddenValues::default()),
+            Target::Page(2)
+        );
+        assert_eq!(
+            next_page(&pages, 0, &none, &HiddenValues::default()),
+            Target::Page(1)
+        );
+        assert_eq!(
+            next_page(&pages, 1, &none, &HiddenValues::default()),
+            Target::End,
+            "page 2 is hidden"
+        );
+        assert_eq!(
+            next_page(&pages, 1, &maybe, &HiddenValues::default()),
+            Target::Page(2)
+        );
+        assert_eq!(
+            next_page(&pages, 2, &maybe, &HiddenValues::default()),
+            Target::End
+        );
     }
 
     #[test]
@@ -780,19 +848,31 @@ mod tests {
             ("why", AnswerValue::Text("Dear".into())),
         ]);
         assert_eq!(
-            next_page(&steps, 0, &yes),
+            next_page(&steps, 0, &yes, &HiddenValues::default()),
             Target::End,
             "the hidden step's page still jumps"
         );
-        assert_eq!(next_page(&steps, 0, &maybe), Target::Page(3));
-        assert_eq!(next_page(&steps, 0, &no), Target::Page(1));
-        assert_eq!(next_page(&steps, 1, &why), Target::Page(2));
         assert_eq!(
-            next_page(&steps, 1, &no),
+            next_page(&steps, 0, &maybe, &HiddenValues::default()),
+            Target::Page(3)
+        );
+        assert_eq!(
+            next_page(&steps, 0, &no, &HiddenValues::default()),
+            Target::Page(1)
+        );
+        assert_eq!(
+            next_page(&steps, 1, &why, &HiddenValues::default()),
+            Target::Page(2)
+        );
+        assert_eq!(
+            next_page(&steps, 1, &no, &HiddenValues::default()),
             Target::Page(3),
             "page 1 is hidden unless \"why\" is answered"
         );
-        assert_eq!(next_page(&steps, 3, &no), Target::End);
+        assert_eq!(
+            next_page(&steps, 3, &no, &HiddenValues::default()),
+            Target::End
+        );
     }
 
     proptest::proptest! {

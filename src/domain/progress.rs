@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
+use super::hidden::HiddenValues;
+
 /// Days a saved progress is kept when the owner names none.
 pub const DEFAULT_RESUME_DAYS: u16 = 30;
 /// Most days an owner may keep saved progress.
@@ -34,6 +36,9 @@ pub struct SavedProgress {
     /// The personal link of the participant answering, if one is.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub participant: String,
+    /// The hidden fields' values the survey's address gave.
+    #[serde(default, skip_serializing_if = "HiddenValues::is_empty")]
+    pub hidden: HiddenValues,
 }
 
 impl SavedProgress {
@@ -62,6 +67,7 @@ mod tests {
             answers: BTreeMap::new(),
             saved_at,
             participant: String::new(),
+            hidden: HiddenValues::default(),
         };
         assert!(progress.is_current(30, saved_at + Duration::days(29)));
         assert!(!progress.is_current(30, saved_at + Duration::days(30)));

@@ -72,7 +72,9 @@ pub struct Quota {
 impl Quota {
     /// Whether an answer with these values is one of its kind.
     pub fn meets(&self, values: &BTreeMap<QuestionId, AnswerValue>) -> bool {
-        self.when.holds(values)
+        // A quota tests answers only (the definition check refuses hidden fields in one).
+        self.when
+            .holds(values, &super::hidden::HiddenValues::default())
     }
 
     /// Whether the answers to `shown` (the questions of the pages a respondent has left)

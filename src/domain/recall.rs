@@ -17,6 +17,8 @@ use super::participant::{MAX_ATTRIBUTE_NAME, valid_attribute_name};
 pub const OPENING: &str = "{{q:";
 /// What starts a recall of the participant's own details.
 pub const PARTICIPANT_OPENING: &str = "{{p:";
+/// What starts a recall of a hidden field's value, as the survey's address gave it.
+pub const HIDDEN_OPENING: &str = "{{h:";
 /// What ends it.
 const CLOSING: &str = "}}";
 /// Most recalls in one text.
@@ -38,6 +40,13 @@ pub enum Piece<'a> {
         /// What is shown when it was not answered.
         fallback: &'a str,
     },
+    /// The hidden field `name`'s value, else `fallback`.
+    Hidden {
+        /// The hidden field's name.
+        name: &'a str,
+        /// What is shown when the address gave no value.
+        fallback: &'a str,
+    },
     /// The participant's detail `name`, else `fallback`.
     Participant {
         /// `first_name`, `last_name` or an attribute's name.
@@ -49,28 +58,38 @@ pub enum Piece<'a> {
 
 /// Whether a text holds anything that starts a recall.
 pub fn mentions_recall(text: &str) -> bool {
-    text.contains(OPENING) || text.contains(PARTICIPANT_OPENING)
+    text.contains(OPENING) || text.contains(PARTICIPANT_OPENING) || text.contains(HIDDEN_OPENING)
 }
 
-/// Where the next recall of either kind starts in `text`, and whether it is a participant's.
-fn next_opening(text: &str) -> Option<(usize, bool)> {
-    let answer = text.find(OPENING).map(|at| (at, false));
-    let participant = text.find(PARTICIPANT_OPENING).map(|at| (at, true));
-    match (answer, participant) {
-        (Some(a), Some(p)) => Some(a.min(p)),
-        (found, None) | (None, found) => found,
-    }
+/// Which kind of recall an opening starts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Answer,
+    Participant,
+    Hidden,
+}
+
+/// Where the next recall of any kind starts in `text`, and its kind.
+fn next_opening(text: &str) -> Option<(usize, Kind)> {
+    [
+        (OPENING, Kind::Answer),
+        (PARTICIPANT_OPENING, Kind::Participant),
+        (HIDDEN_OPENING, Kind::Hidden),
+    ]
+    .into_iter()
+    .filter_map(|(opening, kind)| text.find(opening).map(|at| (at, kind)))
+    .min_by_key(|(at, _)| *at)
 }
 
 /// Reads a text into its pieces, or says what is wrong with a recall in it.
 pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, String> {
     let mut pieces = Vec::new();
     let mut rest = text;
-    while let Some((at, theirs)) = next_opening(rest) {
+    while let Some((at, kind)) = next_opening(rest) {
         if at > 0 {
             pieces.push(Piece::Text(&rest[..at]));
         }
-        // Both openings are as long.
+        // All openings are as long.
         let inside = &rest[at + OPENING.len()..];
         let end = inside.find(CLOSING).ok_or(
             "an earlier answer is recalled as {{q:ID}} or {{q:ID|fallback}}, a participant's \
@@ -90,7 +109,15 @@ pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, String> {
         }
         rest = &inside[end + CLOSING.len()..];
         let name = id.trim();
-        if theirs {
+        if kind == Kind::Hidden {
+            if !super::hidden::valid_name(name) {
+                return Err(format!(
+                    "\"{name}\" in {{{{h:...}}}} is not a hidden field's name (a lowercase \
+                     letter, then lowercase letters, digits or _)"
+                ));
+            }
+            pieces.push(Piece::Hidden { name, fallback });
+        } else if kind == Kind::Participant {
             if !valid_attribute_name(name) {
                 return Err(format!(
                     "\"{name}\" in {{{{p:...}}}} is not first_name, last_name or a participant's \
@@ -137,16 +164,48 @@ pub fn recalled(text: &str) -> Result<Vec<QuestionId>, String> {
     Ok(ids)
 }
 
+/// The hidden fields a text recalls, in order.
+pub fn hidden_recalled(text: &str) -> Vec<&str> {
+    pieces(text)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Piece::Hidden { name, .. } => Some(name),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The text as a respondent reads it: each recall replaced by `answer` of its question, or
 /// by `theirs` of a participant's detail (cut to `MAX_RECALLED` characters), or its fallback
-/// when there is none. Plain text: the page escapes it like any other. A text without
-/// recalls comes back as it is.
+/// when there is none; a hidden field's recall is its fallback (see `render_with_hidden`).
+/// Plain text: the page escapes it like any other. A text without recalls comes back as it
+/// is.
 pub fn render<'a>(
     text: &'a str,
     answer: impl Fn(&QuestionId) -> Option<String>,
     theirs: impl Fn(&str) -> Option<String>,
 ) -> Cow<'a, str> {
+    render_with_hidden(
+        text,
+        answer,
+        theirs,
+        &super::hidden::HiddenValues::default(),
+    )
+}
+
+/// `render`, with each hidden field's recall replaced by its value in `hidden`.
+pub fn render_with_hidden<'a>(
+    text: &'a str,
+    answer: impl Fn(&QuestionId) -> Option<String>,
+    theirs: impl Fn(&str) -> Option<String>,
+    hidden: &super::hidden::HiddenValues,
+) -> Cow<'a, str> {
     replaced(text, |piece| match piece {
+        Piece::Hidden { name, fallback } => match hidden.get(name) {
+            Some(value) => Cow::Owned(cut(value).into_owned()),
+            None => Cow::Borrowed(*fallback),
+        },
         Piece::Text(words) => Cow::Borrowed(*words),
         Piece::Recall { question, fallback } => match answer(question) {
             Some(given) if !given.trim().is_empty() => Cow::Owned(cut(&given).into_owned()),
@@ -193,7 +252,9 @@ pub fn labelled<'a>(text: &'a str, label: impl Fn(&QuestionId) -> Option<String>
             };
             Cow::Owned(format!("[{named}]"))
         }
-        Piece::Participant { name, .. } => Cow::Owned(format!("[{name}]")),
+        Piece::Participant { name, .. } | Piece::Hidden { name, .. } => {
+            Cow::Owned(format!("[{name}]"))
+        }
     })
 }
 
@@ -290,6 +351,29 @@ mod tests {
         }
         let many = "{{p:a}}{{q:b}}".repeat(MAX_RECALLS_PER_TEXT / 2 + 1);
         assert!(pieces(&many).is_err());
+    }
+
+    #[test]
+    fn a_hidden_field_is_its_value_else_the_fallback() {
+        let names = vec!["pid".to_owned()];
+        let given =
+            super::super::hidden::HiddenValues::read(&names, [("pid", "P-77")]).expect("a value");
+        let text = "Your id: {{h:pid|unknown}}, source {{h:source|none}}.";
+        assert_eq!(
+            render_with_hidden(text, |_| None, |_| None, &given),
+            "Your id: P-77, source none."
+        );
+        assert_eq!(
+            render(text, |_| None, |_| None),
+            "Your id: unknown, source none."
+        );
+        assert_eq!(hidden_recalled(text), ["pid", "source"]);
+        assert_eq!(labelled(text, |_| None), "Your id: [pid], source [source].");
+        assert!(
+            pieces("{{h:Pid}}")
+                .expect_err("bad name")
+                .contains("hidden field")
+        );
     }
 
     #[test]

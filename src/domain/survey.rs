@@ -12,6 +12,7 @@ use super::language::LanguageTag;
 use super::logic::ScreenLayout;
 use super::participant::Access;
 use super::quota::Quota;
+use super::redirect::Redirects;
 use super::region::{RegionName, Residency};
 use super::translation::Translations;
 use super::{PageLayout, Question, QuestionId, SurveySlug, TenantSlug};
@@ -165,6 +166,12 @@ pub struct Survey {
     /// The participant attributes its answers are divided by, each value a segment.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub segment_attributes: Vec<String>,
+    /// The values its address carries, by name (`pid`, `source`), stored with each response.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden_fields: Vec<String>,
+    /// Where respondents are sent on once their visit ends.
+    #[serde(default, skip_serializing_if = "Redirects::is_empty")]
+    pub redirects: Redirects,
 }
 
 impl Survey {
@@ -203,6 +210,8 @@ impl Survey {
             access: definition.access.unwrap_or_default(),
             anonymous: definition.anonymous.unwrap_or_default(),
             segment_attributes: definition.segment_attributes.unwrap_or_default(),
+            hidden_fields: definition.hidden_fields,
+            redirects: definition.redirects,
         }
     }
 
@@ -273,6 +282,8 @@ impl Survey {
         self.residency = definition.residency;
         self.languages = definition.languages;
         self.resume_days = definition.resume_days;
+        self.hidden_fields = definition.hidden_fields;
+        self.redirects = definition.redirects;
         if let Some(quotas) = definition.quotas {
             self.quotas = quotas;
         }
@@ -344,6 +355,8 @@ impl Survey {
             access: Some(self.access),
             anonymous: Some(self.anonymous),
             segment_attributes: Some(self.segment_attributes.clone()),
+            hidden_fields: self.hidden_fields.clone(),
+            redirects: self.redirects.clone(),
         }
     }
 

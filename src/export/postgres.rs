@@ -240,6 +240,7 @@ pub(super) async fn copy_responses(
                 rows.text_array(ids.iter().map(String::as_str))
             })
             .or_null(participant(answer).as_deref(), CopyRows::text)
+            .or_null(hidden(answer).as_deref(), CopyRows::text)
             .end_row();
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
@@ -261,7 +262,7 @@ pub(super) async fn copy_responses(
     }
     copy_in(
         transaction,
-        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant) from stdin",
+        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden) from stdin",
         responses,
     )
     .await?;
@@ -299,6 +300,14 @@ fn participant(answer: &Answer) -> Option<String> {
     serde_json::to_string(who).ok()
 }
 
+/// The hidden fields' values an answer's address gave, as JSON (`None`: none, written as
+/// NULL).
+fn hidden(answer: &Answer) -> Option<String> {
+    (!answer.hidden.is_empty())
+        .then(|| serde_json::to_string(&answer.hidden).ok())
+        .flatten()
+}
+
 /// Whether `error` says a row was there already.
 pub(super) fn is_duplicate(error: &sqlx::Error) -> bool {
     error
@@ -330,15 +339,16 @@ pub(super) async fn write_responses(
         .map(|(_, a)| over_quota(a).and_then(|ids| serde_json::to_string(&ids).ok()))
         .collect();
     let participants: Vec<Option<String>> = answers.iter().map(|(_, a)| participant(a)).collect();
+    let hiddens: Vec<Option<String>> = answers.iter().map(|(_, a)| hidden(a)).collect();
     sqlx::query(
-        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant)
+        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden)
          select $1, $2, r, s::timestamptz, v, p, l,
              case when o is null then null else array(select jsonb_array_elements_text(o::jsonb)) end,
-             w::jsonb
-         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $9::text[]) as u(r, s, v, p, l, o, w)
+             w::jsonb, h::jsonb
+         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[]) as u(r, s, v, p, l, o, w, h)
          on conflict (tenant, survey, reference) do update set submitted_at = excluded.submitted_at,
              version = excluded.version, position = excluded.position, language = excluded.language,
-             over_quota = excluded.over_quota, participant = excluded.participant",
+             over_quota = excluded.over_quota, participant = excluded.participant, hidden = excluded.hidden",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -349,6 +359,7 @@ pub(super) async fn write_responses(
     .bind(&languages)
     .bind(&over)
     .bind(&participants)
+    .bind(&hiddens)
     .execute(&mut **transaction)
     .await?;
 

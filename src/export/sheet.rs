@@ -53,6 +53,8 @@ enum Source {
     Language(String),
     /// The quotas it was kept over (their names, by id), for a survey that keeps such answers.
     OverQuota(Vec<(QuotaId, String)>),
+    /// The value of a hidden field, as the respondent's address gave it.
+    Hidden(String),
     /// The whole answer to a question.
     Whole(QuestionId),
     /// 1 when a multiple-choice option was ticked, 0 when the question was answered without it.
@@ -151,6 +153,11 @@ impl Layout {
                 Source::OverQuota(names),
             ));
         }
+        // The hidden fields' values, each a column headed as scripts name it.
+        columns.extend(survey.hidden_fields.iter().map(|name| {
+            let id = format!("hidden.{name}");
+            column(id.clone(), id, Source::Hidden(name.clone()))
+        }));
         for question in &survey.questions {
             // A recall in a question's text is headed by the recalled question's label.
             let (id, text) = (&question.id, survey.labelled(&question.text).into_owned());
@@ -244,6 +251,7 @@ impl Layout {
                         | Source::Version
                         | Source::Language(_)
                         | Source::OverQuota(_)
+                        | Source::Hidden(_)
                 )
             })
             .unwrap_or(self.columns.len());
@@ -275,6 +283,10 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
             };
             text.map_or(Cell::Empty, |text| Cell::Text(text.clone()))
         }
+        Source::Hidden(name) => answer
+            .hidden
+            .get(name)
+            .map_or(Cell::Empty, |value| Cell::Text(value.to_owned())),
         Source::Reference => Cell::Number(answer.reference.0 as f64),
         Source::Submitted => Cell::Moment(answer.submitted_at),
         Source::Version => Cell::Number(f64::from(answer.survey_version)),
@@ -437,6 +449,7 @@ mod tests {
                 (id("stars"), AnswerValue::Stars(4)),
             ]
             .into(),
+            skipped: Default::default(),
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),

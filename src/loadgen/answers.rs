@@ -60,7 +60,7 @@ fn walk_fields(survey: &Survey, n: u64) -> Vec<String> {
         .collect();
     let walk = survey.walk(&raw, None);
     if survey.pages().len() == 1 {
-        return vec![encoded(&all, &walk.hidden, None)];
+        return vec![encoded(&all, &walk.skipped, None)];
     }
     // Answers of the pages walked so far, then the page and the button.
     (0..walk.route.len())
@@ -74,7 +74,7 @@ fn walk_fields(survey: &Survey, n: u64) -> Vec<String> {
                 })
                 .cloned()
                 .collect();
-            encoded(&seen, &walk.hidden, Some(walk.route[step]))
+            encoded(&seen, &walk.skipped, Some(walk.route[step]))
         })
         .collect()
 }

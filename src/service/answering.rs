@@ -10,6 +10,7 @@ use time::OffsetDateTime;
 
 use super::App;
 use crate::crash;
+use crate::domain::hidden::HiddenValues;
 use crate::domain::language::LanguageTag;
 use crate::domain::participant::{Access, Moment, Participant};
 use crate::domain::progress::{ResumeId, SavedProgress};
@@ -221,7 +222,9 @@ pub struct Submission<'a> {
     pub reference: Reference,
     pub values: BTreeMap<QuestionId, AnswerValue>,
     /// The questions its logic hid from the respondent.
-    pub hidden: BTreeSet<QuestionId>,
+    pub skipped: BTreeSet<QuestionId>,
+    /// The survey's hidden fields as the respondent's address gave them.
+    pub hidden: HiddenValues,
     /// The language it was given in.
     pub language: Option<LanguageTag>,
     /// The participant answering through their personal link.
@@ -277,6 +280,7 @@ pub async fn submit<'a>(
         // To the day when answers are anonymous.
         submitted_at: survey.answer_time(OffsetDateTime::now_utc()),
         values: submission.values,
+        skipped: submission.skipped,
         hidden: submission.hidden,
         // Kept for every survey: one that gains a language later segments its earlier
         // answers by the language they were given in.

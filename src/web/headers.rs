@@ -17,13 +17,28 @@ fn content() -> String {
     )
 }
 
+/// The policy of public pages: framing allowed (embedding a survey), everything else strict.
+fn public_policy() -> String {
+    format!("{}; frame-ancestors *", content())
+}
+
+/// The policy of a survey's form whose answers send the respondent on to other sites (a
+/// panel's return address): its form may also end there, as the answer's redirect does.
+pub fn form_ending_at(origins: &[String]) -> String {
+    let policy = public_policy();
+    match origins.is_empty() {
+        true => policy,
+        false => policy.replace(
+            "form-action 'self'",
+            &format!("form-action 'self' {}", origins.join(" ")),
+        ),
+    }
+}
+
 /// Headers of public pages: framing allowed (embedding a survey), everything else strict.
 pub fn public() -> DefaultHeaders {
     DefaultHeaders::new()
-        .add((
-            "Content-Security-Policy",
-            format!("{}; frame-ancestors *", content()),
-        ))
+        .add(("Content-Security-Policy", public_policy()))
         .add(("X-Content-Type-Options", "nosniff"))
         .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
 }

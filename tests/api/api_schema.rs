@@ -131,6 +131,7 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
                 .expect("a reference"),
             submitted_at: OffsetDateTime::now_utc(),
             values: values(n),
+            skipped: Default::default(),
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),

@@ -89,3 +89,59 @@ async fn without_javascript_the_page_names_what_is_not_saved_yet() {
     set(&mut save, "action", "save");
     assert_eq!(owner.post_owned(&path, &save).await.status(), 303);
 }
+
+/// Whether the page draws block `index`'s card unfolded.
+fn unfolded(page: &str, index: usize) -> bool {
+    let folded = format!(r#"<details class="card-fold" id="q{index}-card">"#);
+    let open = format!(r#"<details class="card-fold" id="q{index}-card" open>"#);
+    assert!(
+        page.contains(&folded) || page.contains(&open),
+        "no card {index}: {page}"
+    );
+    page.contains(&open)
+}
+
+#[tokio::test]
+async fn saved_cards_fold_to_a_line_and_unfold_when_changed_wrong_or_acted_on() {
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let slug = owner.design("Team day").await;
+    let path = format!("/tenant/surveys/{slug}");
+    let page = owner.page(&path).await;
+    assert!(
+        (0..6).all(|i| !unfolded(&page, i)),
+        "a saved survey's cards are folded: {page}"
+    );
+    assert!(
+        page.contains(r#"<span class="card-text">Where?</span> <span class="card-meta">Single choice · Required</span>"#),
+        "a folded card says its text, type and whether it is required: {page}"
+    );
+    // Without JavaScript the fields are posted all the same: a save of the folded form keeps
+    // every question.
+    let mut form = form_fields(&page, r#"<form class="designer"#);
+    set(&mut form, "q3.text", "What would you do?");
+    set(&mut form, "action", "duplicate-0");
+    let page = owner
+        .post_owned(&path, &form)
+        .await
+        .text()
+        .await
+        .expect("a page");
+    // Block 1 is the copy (acted on), block 4 the changed question (moved down by the copy);
+    // the others still hold their saved questions.
+    let open: Vec<usize> = (0..7).filter(|i| unfolded(&page, *i)).collect();
+    assert_eq!(open, vec![1, 4], "{page}");
+    let mut form = form_fields(&page, r#"<form class="designer"#);
+    set(&mut form, "q6.min", "lots");
+    set(&mut form, "action", "save");
+    let refused = owner.post_owned(&path, &form).await;
+    assert_eq!(refused.status(), 422);
+    let page = refused.text().await.expect("a page");
+    let open: Vec<usize> = (0..7).filter(|i| unfolded(&page, *i)).collect();
+    assert_eq!(open, vec![1, 4, 6], "a wrong card unfolds too: {page}");
+    set(&mut form, "q6.min", "1");
+    assert_eq!(owner.post_owned(&path, &form).await.status(), 303);
+    let page = owner.page(&path).await;
+    assert!((0..7).all(|i| !unfolded(&page, i)), "all saved: {page}");
+    assert!(page.contains("What would you do?"), "{page}");
+}

@@ -280,6 +280,11 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
         last_name: None,
         attributes: [("team".to_owned(), team.to_owned())].into(),
     }));
+    // Its address's hidden fields travel as JSON too.
+    let pid = "say \"hi\" \\N {x} é";
+    answer.hidden =
+        canvass::domain::hidden::HiddenValues::read(&["pid".to_owned()], [("pid", pid)])
+            .expect("a value");
     let stores = app.stores().await;
     stores
         .answering
@@ -310,6 +315,15 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
     let who = "select participant->'attributes'->>'team', null::text[] from canvass.response \
                where reference = 200000";
     assert_eq!(read(who).await.0.as_deref(), Some(team));
+    let hidden =
+        "select hidden->>'pid', null::text[] from canvass.response where reference = 200000";
+    assert_eq!(read(hidden).await.0.as_deref(), Some(pid));
+    assert_eq!(
+        db.count("select count(*) from canvass.response where hidden is null")
+            .await,
+        4,
+        "the others' addresses carried none"
+    );
     assert_eq!(
         db.count("select count(*) from canvass.response where participant is null")
             .await,

@@ -299,6 +299,7 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         reference: Reference(reference),
         submitted_at: OffsetDateTime::now_utc(),
         values,
+        skipped: Default::default(),
         hidden: Default::default(),
         language: None,
         over_quota: Default::default(),

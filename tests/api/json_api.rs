@@ -418,7 +418,7 @@ async fn a_key_no_field_takes_is_refused_naming_it_and_a_survey_sent_back_as_rea
     let key = app.api_tenant("acme").await;
     let mut misspelt = definition();
     misspelt["questions"][0]["reqired"] = json!(true);
-    misspelt["hidden_fields"] = json!(["pid"]);
+    misspelt["hidden_field"] = json!(["pid"]);
     let (status, refused) = app
         .api(
             reqwest::Method::POST,
@@ -428,7 +428,7 @@ async fn a_key_no_field_takes_is_refused_naming_it_and_a_survey_sent_back_as_rea
         )
         .await;
     assert_eq!(status, 422, "{refused}");
-    for field in ["questions[0].reqired", "hidden_fields"] {
+    for field in ["questions[0].reqired", "hidden_field"] {
         assert!(
             refused["fields"][field]
                 .as_str()

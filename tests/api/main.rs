@@ -18,6 +18,7 @@ mod first_run;
 mod guarantees;
 mod hardening;
 mod helpers;
+mod hidden_fields;
 mod hostile;
 mod hostile_sheets;
 mod isolation;

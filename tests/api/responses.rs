@@ -695,6 +695,7 @@ async fn a_text_search_finds_written_answers_a_thousand_responses_at_a_time() {
                 AnswerValue::Text(said(n)),
             )]
             .into(),
+            skipped: Default::default(),
             hidden: Default::default(),
             language: None,
             over_quota: Default::default(),

@@ -151,6 +151,19 @@ async function main() {
     await owner.click("#save");
     await owner.waitForURL(/saved=1/);
     const designer = owner.url().replace(/\?.*$/, "");
+    // Saved, each card folds to one line; a click unfolds it, and Fold folds it again.
+    expectEqual(await owner.$$eval("details.card-fold", (cards) => cards.filter((c) => c.open).length), 0,
+      "saved cards are folded");
+    expectEqual(await owner.isVisible("#q1-text"), false, "a folded card hides its fields");
+    const line = await owner.textContent("#q1-card > summary");
+    if (!line.includes("What did you order?") || !line.includes("Single choice") || !line.includes("Required")) {
+      throw new Error(`the folded line says the question, its type and that it is required: ${line}`);
+    }
+    await shoot(owner, "designer-folded");
+    await owner.click("#q1-card > summary");
+    await owner.waitForSelector("#q1-text", { state: "visible" });
+    await owner.click("#q1-card > summary");
+    await owner.waitForSelector("#q1-text", { state: "hidden" });
 
     // A draft saves itself a moment after the owner stops typing, and says so; a reload shows it.
     await owner.fill("#description", "Tell us about **lunch** today.");
@@ -174,6 +187,8 @@ async function main() {
     const plain = scriptless(await (await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 700 } })).newPage());
     await plain.context().addCookies(await owner.context().cookies());
     await plain.goto(designer);
+    // Folded cards open without a script too (a <details>).
+    await plain.click("#q3-card > summary");
     await plain.click("button[value=down-3]");
     await plain.waitForURL(/#q4-down$/);
     const unsaved = await plain.textContent("#unsaved");

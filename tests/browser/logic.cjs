@@ -128,6 +128,58 @@ async function main() {
     ].sort();
     expect(JSON.stringify(values) === JSON.stringify(expected),
       `responses: ${JSON.stringify(values)} instead of ${JSON.stringify(expected)}`);
+
+    // A panel's survey: the link carries the respondent's id and source; a question shows
+    // only for one source, another is filled in from the link, and the answer is stored
+    // before the respondent goes back to the panel with their id. The panel's address is
+    // answered here in the browser, so nothing leaves this machine.
+    const panel = await api("POST", "/surveys", {
+      title: "Panel check",
+      hidden_fields: ["pid", "source"],
+      redirects: { complete: "https://panel.example/done?cc=C0DE&pid={{h:pid}}" },
+      pages: [
+        { questions: [
+          { id: "age", text: "Your age", type: "numeric", required: true },
+          { id: "mailq", text: "Did our email read well?", type: "single_choice", required: false,
+            options: ["Yes", "No"], show_if: { hidden: "source", equals: "mail" } }] },
+        { questions: [
+          { id: "note", text: "Anything else, {{h:pid|friend}}?", type: "long_text", required: false }] },
+      ],
+    });
+    await api("POST", `/surveys/${panel.slug}/publish`);
+    const panelUrl = `${base}/s/${panel.tenant}/${panel.slug}?pid=P%2042&source=mail&q.age=34`;
+    const returned = [];
+    for (const [name, context] of [
+      ["js", await browser.newContext(phone)],
+      ["no-js", await browser.newContext({ ...phone, javaScriptEnabled: false })],
+    ]) {
+      await context.route("https://panel.example/**", (route) => {
+        returned.push(route.request().url());
+        return route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Panel</title><h1>Back at the panel</h1>" });
+      });
+      const page = name === "js" ? await context.newPage() : scriptless(await context.newPage());
+      await page.goto(panelUrl);
+      expect((await page.inputValue("#q-age")) === "34", "the age is filled in from the link");
+      expect(await page.isVisible("text=Did our email read well?"), "the question for mail's respondents shows");
+      await page.check("input[name=q-mailq][value=Yes]");
+      await shoot(page, `panel-${name}-page-1`);
+      await page.click("button[value=next]");
+      await page.waitForSelector("text=Anything else, P 42?");
+      await page.fill("#q-note", name);
+      await shoot(page, `panel-${name}-page-2`);
+      await page.click("button[value=next]");
+      await page.waitForSelector("text=Back at the panel");
+      await context.close();
+    }
+    expect(JSON.stringify(returned) === JSON.stringify(Array(2).fill("https://panel.example/done?cc=C0DE&pid=P%2042")),
+      `sent back to the panel with the id: ${JSON.stringify(returned)}`);
+    const stored = await counted(api, panel.slug, 2);
+    for (const response of stored.responses) {
+      expect(JSON.stringify(response.hidden) === JSON.stringify({ pid: "P 42", source: "mail" }),
+        `stored with the link's values: ${JSON.stringify(response.hidden)}`);
+      expect(response.values.age.number === 34 && response.values.mailq.choice === "Yes",
+        `answered: ${JSON.stringify(response.values)}`);
+    }
     check();
     console.log("browser logic walk: ok");
   } finally {

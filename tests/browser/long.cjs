@@ -120,7 +120,9 @@ async function main() {
     await shoot(owner, "long-quotas");
     await ownerPhone.goto(`${base}/tenant/surveys/${created.slug}`);
     await shoot(ownerPhone, "long-designer-phone");
-    // The file question's own fields, close up (the whole designer is long on a phone).
+    // The file question's own fields, close up (the whole designer is long on a phone),
+    // its card unfolded first (saved cards are folded to one line).
+    await ownerPhone.click("details.card-fold:has(div.row:not([hidden]) input[id$='-max-mb']) > summary");
     const fileBlock = ownerPhone
       .locator("div.row:not([hidden])", { has: ownerPhone.locator("input[id$='-max-mb']") })
       .first();

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{CONTROL, DefinitionErrors, Placed, SurveyInput};
 use crate::domain::answer::has_control_characters;
-use crate::domain::logic::{Bound, Condition, Jump, PageLayout, Rule, Target, Test};
+use crate::domain::logic::{Bound, Condition, HiddenRule, Jump, PageLayout, Rule, Target, Test};
 use crate::domain::{Question, QuestionKind};
 
 /// Most rules in one condition.
@@ -35,6 +35,7 @@ pub(super) fn check(
         let scope = Scope {
             questions,
             earlier: index,
+            hidden: &input.hidden_fields,
         };
         match scope.condition(json, 1, &mut 0) {
             Ok(condition) => questions[index].show_if = Some(condition),
@@ -78,6 +79,7 @@ pub(super) fn check(
             let scope = Scope {
                 questions,
                 earlier: start,
+                hidden: &input.hidden_fields,
             };
             scope
                 .condition(json, 1, &mut 0)
@@ -101,6 +103,7 @@ pub(super) fn check(
             let scope = Scope {
                 questions,
                 earlier: end,
+                hidden: &input.hidden_fields,
             };
             let condition = scope.condition(&jump.condition, 1, &mut 0);
             let to = target(&jump.to, index, pages.len());
@@ -176,14 +179,17 @@ pub(super) fn condition_on(questions: &[Question], json: &Value) -> Result<Condi
     let scope = Scope {
         questions,
         earlier: questions.len(),
+        hidden: &[],
     };
     scope.condition(json, 1, &mut 0)
 }
 
-/// The questions a condition may look at: those before `earlier` in the survey.
+/// The questions a condition may look at: those before `earlier` in the survey; and the
+/// hidden fields it may test (none for a quota, which tests answers only).
 struct Scope<'a> {
     questions: &'a [Question],
     earlier: usize,
+    hidden: &'a [String],
 }
 
 impl Scope<'_> {
@@ -231,7 +237,67 @@ impl Scope<'_> {
         if *rules > MAX_RULES {
             return Err(format!("a condition has at most {MAX_RULES} rules"));
         }
+        if map.contains_key("hidden") {
+            return self.hidden_rule(map).map(Condition::Hidden);
+        }
         self.rule(map).map(Condition::Rule)
+    }
+
+    /// A test of a hidden field: `{"hidden": NAME, TEST: VALUE}`, its value read as a text
+    /// (as a number by `greater_than` and `less_than`).
+    fn hidden_rule(&self, map: &serde_json::Map<String, Value>) -> Result<HiddenRule, String> {
+        let Some(Value::String(name)) = map.get("hidden") else {
+            return Err("a rule on a hidden field names it: {\"hidden\": NAME, ...}".into());
+        };
+        if !self.hidden.contains(name) {
+            return Err(match self.hidden.is_empty() {
+                true => format!(
+                    "it tests the hidden field \"{name}\", but the survey declares none in \
+                     hidden_fields (a quota tests answers only)"
+                ),
+                false => {
+                    format!("it tests \"{name}\", which is not one of the survey's hidden_fields")
+                }
+            });
+        }
+        let tests: Vec<(&String, &Value)> =
+            map.iter().filter(|(key, _)| *key != "hidden").collect();
+        let [(test_name, value)] = tests.as_slice() else {
+            return Err(format!(
+                "a rule on the hidden field \"{name}\" has exactly one test: equals, \
+                 not_equals, any_of, greater_than, less_than, answered or contains"
+            ));
+        };
+        let text = |value: &Value| compared_text(value, test_name, name);
+        let test = match (test_name.as_str(), value) {
+            ("equals", value) => Test::Equals(text(value)?),
+            ("not_equals", value) => Test::NotEquals(text(value)?),
+            ("contains", value) => Test::Contains(text(value)?),
+            ("answered", Value::Bool(given)) => Test::Answered(*given),
+            ("any_of", Value::Array(list)) if !list.is_empty() && list.len() <= 50 => {
+                Test::AnyOf(list.iter().map(text).collect::<Result<_, _>>()?)
+            }
+            ("greater_than" | "less_than", Value::Number(number)) => {
+                let bound = number.as_f64().filter(|n| n.is_finite()).ok_or_else(|| {
+                    format!("\"{test_name}\" on \"{name}\" compares with a number")
+                })?;
+                match test_name.as_str() {
+                    "greater_than" => Test::GreaterThan(bound.into()),
+                    _ => Test::LessThan(bound.into()),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "\"{test_name}\" on the hidden field \"{name}\" is not a test it takes: \
+                     equals, not_equals or contains a text, any_of a list of 1 to 50 texts, \
+                     greater_than or less_than a number, answered true or false"
+                ));
+            }
+        };
+        Ok(HiddenRule {
+            hidden: name.clone(),
+            test,
+        })
     }
 
     fn rule(&self, map: &serde_json::Map<String, Value>) -> Result<Rule, String> {
@@ -271,26 +337,30 @@ impl Scope<'_> {
 }
 
 /// A test of `question`'s answer, checked against its type and options.
+/// The text or number a test `name` on `subject` (a question's id, a hidden field's name)
+/// compares with, bounded and free of control characters.
+fn compared_text(value: &Value, name: &str, subject: &str) -> Result<String, String> {
+    let text = match value {
+        Value::String(text) => text.clone(),
+        Value::Number(number) => number.to_string(),
+        _ => {
+            return Err(format!(
+                "\"{name}\" on \"{subject}\" compares with a text or a number"
+            ));
+        }
+    };
+    if text.chars().count() > MAX_VALUE || has_control_characters(&text) {
+        return Err(format!(
+            "the value of \"{name}\" on \"{subject}\" is too long or has control characters"
+        ));
+    }
+    Ok(text)
+}
+
 fn test(question: &Question, name: &str, value: &Value) -> Result<Test, String> {
     let id = &question.id;
     let kind = &question.kind;
-    let text = |value: &Value| -> Result<String, String> {
-        let text = match value {
-            Value::String(text) => text.clone(),
-            Value::Number(number) => number.to_string(),
-            _ => {
-                return Err(format!(
-                    "\"{name}\" on \"{id}\" compares with a text or a number"
-                ));
-            }
-        };
-        if text.chars().count() > MAX_VALUE || has_control_characters(&text) {
-            return Err(format!(
-                "the value of \"{name}\" on \"{id}\" is too long or has control characters"
-            ));
-        }
-        Ok(text)
-    };
+    let text = |value: &Value| compared_text(value, name, id.as_str());
     let valid_answer = |wanted: &str| -> Result<(), String> {
         let fits = match kind {
             QuestionKind::SingleChoice { options, .. }

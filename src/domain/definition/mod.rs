@@ -27,6 +27,7 @@ use super::participant::Access;
 use super::progress::{DEFAULT_RESUME_DAYS, MAX_RESUME_DAYS};
 use super::question::{MAX_COLUMNS, MAX_NUMBER, MAX_RANKED, MAX_ROWS};
 use super::quota::Quota;
+use super::redirect::{self, Redirects};
 use super::region::{MAX_HOSTING_REGIONS, RegionName, Residency};
 use super::segment::MAX_SEGMENT_QUESTIONS;
 use super::translation::{self, Translations};
@@ -292,6 +293,19 @@ pub struct SurveyInput {
     #[serde(default)]
     #[schema(max_items = 20)]
     pub quotas: Option<Vec<quota::QuotaInput>>,
+    /// Values the survey's address carries (`?pid=abc&source=mail`), by name (`["pid",
+    /// "source"]`; at most 20, each a lowercase letter then at most 31 lowercase letters,
+    /// digits or `_`, not `lang`, `page`, `sig`, `participant` or `resume`). They are kept
+    /// through every page, stored with the response, and may be tested in conditions
+    /// (`{"hidden": "source", "equals": "mail"}`) and recalled in texts (`{{h:pid}}`).
+    /// Absent: none.
+    #[serde(default)]
+    #[schema(max_items = 20)]
+    pub hidden_fields: Vec<String>,
+    /// Where respondents are sent on (`complete`, `screened_out`, `closed`): https addresses
+    /// that may recall `{{h:NAME}}`, `{{q:ID}}` and `{{ref}}`, URL-encoded. Absent: none.
+    #[serde(default)]
+    pub redirects: Redirects,
     /// Texts given in place per language, by the field they were given at
     /// (`questions[0].text`): language to text. Filled by the API's body reader.
     #[serde(skip)]
@@ -344,6 +358,10 @@ pub struct Definition {
     pub anonymous: Option<bool>,
     /// The participant attributes its answers are divided by; `None`: as the survey has it.
     pub segment_attributes: Option<Vec<String>>,
+    /// The values its address carries, by name.
+    pub hidden_fields: Vec<String>,
+    /// Where respondents are sent on.
+    pub redirects: Redirects,
 }
 
 /// One submitted question with its field path, for messages.
@@ -489,6 +507,17 @@ impl SurveyInput {
         let regions = self.hosting(&mut errors);
         let languages = self.language_tags(&mut errors);
         let resume_days = self.resume_days(&mut errors);
+        if let Some((at, problem)) = crate::domain::hidden::names_problem(&self.hidden_fields) {
+            let field = at.map_or("hidden_fields".into(), |at| format!("hidden_fields[{at}]"));
+            errors.insert(field, problem);
+        }
+        let redirects = self.redirects.trimmed();
+        for (field, address) in redirects.each() {
+            let known = |id: &QuestionId| questions.iter().any(|q| q.id == *id);
+            if let Some(problem) = redirect::problem(address, &self.hidden_fields, known) {
+                errors.insert(format!("redirects.{field}"), problem);
+            }
+        }
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -530,6 +559,8 @@ impl SurveyInput {
             access: self.access,
             anonymous: self.anonymous,
             segment_attributes: self.segment_attributes.clone(),
+            hidden_fields: self.hidden_fields.clone(),
+            redirects,
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {

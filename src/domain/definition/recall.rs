@@ -53,11 +53,19 @@ pub(super) fn check(
             if !recall::mentions_recall(text) {
                 continue;
             }
+            let undeclared = |name: &&str| !input.hidden_fields.iter().any(|h| h == name);
             let problem = match recall::recalled(text) {
                 Err(problem) => Some(problem),
                 Ok(ids) => ids
                     .iter()
-                    .find_map(|id| routes.problem(index, id.as_str(), questions)),
+                    .find_map(|id| routes.problem(index, id.as_str(), questions))
+                    .or_else(|| {
+                        let name = recall::hidden_recalled(text).into_iter().find(undeclared)?;
+                        Some(format!(
+                            "it recalls the hidden field \"{name}\", which the survey does not \
+                             declare in hidden_fields"
+                        ))
+                    }),
             };
             if let Some(problem) = problem {
                 errors.insert(

@@ -535,7 +535,7 @@ impl SurveySummary {
         let mut one = SurveySummary {
             total: 1,
             questions: BTreeMap::new(),
-            hidden: answer.hidden.iter().map(|q| (q.clone(), 1)).collect(),
+            hidden: answer.skipped.iter().map(|q| (q.clone(), 1)).collect(),
         };
         for (question, value) in &answer.values {
             one.questions

@@ -135,7 +135,7 @@ fn answers() -> impl Strategy<Value = Vec<Answer>> {
                 let mut one = answer(vec![]);
                 one.reference = Reference(1000 + n as u64);
                 one.submitted_at = OffsetDateTime::UNIX_EPOCH + time::Duration::seconds(second);
-                one.hidden = hidden.into_iter().map(id).collect();
+                one.skipped = hidden.into_iter().map(id).collect();
                 one.values = values;
                 one
             })
@@ -257,7 +257,7 @@ proptest! {
         assert_same(&parts[0], &whole)?;
         // Shown counts are exact: every answer not hiding a question saw it.
         for question in ["pick", "hidden1"] {
-            let saw = answers.iter().filter(|a| !a.hidden.contains(&id(question))).count() as u64;
+            let saw = answers.iter().filter(|a| !a.skipped.contains(&id(question))).count() as u64;
             prop_assert_eq!(whole.shown(&id(question)), saw);
         }
     }

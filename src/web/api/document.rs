@@ -115,6 +115,11 @@ pub struct SurveyDocument<'a> {
     /// How many answers of each kind it takes (places taken: `GET .../quotas`).
     #[schema(value_type = Vec<Quota>)]
     quotas: &'a [Quota],
+    /// The values its address carries, by name (`["pid", "source"]`), stored with each
+    /// response under `hidden`.
+    hidden_fields: &'a [String],
+    /// Where respondents are sent on once their visit ends (each address optional).
+    redirects: &'a crate::domain::redirect::Redirects,
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -160,6 +165,8 @@ impl<'a> SurveyDocument<'a> {
             save_and_resume: survey.resume_days.is_some(),
             resume_days: survey.resume_days,
             quotas: &survey.quotas,
+            hidden_fields: &survey.hidden_fields,
+            redirects: &survey.redirects,
         }
     }
 }

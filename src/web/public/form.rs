@@ -1,8 +1,9 @@
 //! Reading a posted survey form: the body within its limit, strict URL-encoding, and the view
 //! of each question the form template shows (with the respondent's input and its errors).
 
+use crate::domain::hidden::{HiddenValues, MAX_HIDDEN_FIELDS, ValueProblem};
 use crate::domain::translation::{Translations, text_in};
-use crate::domain::{FieldErrors, Question, QuestionKind, RawAnswers};
+use crate::domain::{FieldErrors, Question, QuestionKind, RawAnswers, Survey};
 use crate::i18n::Words;
 use crate::web::WebError;
 use crate::web::forms::parse_pairs;
@@ -18,6 +19,8 @@ pub const PAGE_FIELD: &str = "page";
 pub const RESUME_FIELD: &str = "resume";
 /// The personal link a participant's form was opened from.
 pub const PARTICIPANT_FIELD: &str = "participant";
+/// Hidden fields' values are carried as `h-{name}`.
+pub const HIDDEN_FIELD_PREFIX: &str = "h-";
 /// The button pressed: `back`, `save` (save and continue later), `stay` (a language of the switcher: the same page again, in
 /// that language), or anything else (Next, or Send on the last page).
 pub const NAV_FIELD: &str = "nav";
@@ -43,6 +46,48 @@ pub struct PostedForm {
     pub csrf: String,
     /// The personal link the form was opened from (empty for none).
     pub participant: String,
+    /// The hidden fields' values as posted (`h-` taken off), checked against the survey by
+    /// `PostedForm::checked_hidden`.
+    pub hidden: Vec<(String, String)>,
+}
+
+impl PostedForm {
+    /// Reads the posted hidden fields' values that `survey` declares into its answers, for its
+    /// conditions and recalls; a value out of bounds is refused, as it would be in the address.
+    pub fn checked_hidden(&mut self, survey: &Survey, words: &Words) -> Result<(), WebError> {
+        let pairs = self.hidden.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        let hidden = HiddenValues::read(&survey.hidden_fields, pairs)
+            .map_err(|problem| refused(words, &problem))?;
+        self.answers.set_hidden(hidden);
+        Ok(())
+    }
+}
+
+/// A hidden field's value out of bounds, answered clearly (400).
+pub fn refused(words: &Words, problem: &ValueProblem) -> WebError {
+    WebError::BadRequest(words.s("form-not-accepted", "reason", &problem.to_string()))
+}
+
+/// What a survey's address gives a fresh form (`?pid=abc&q.age=30`): the hidden fields'
+/// values, checked, and the answers it fills in, each kept only where it is a valid answer.
+pub fn seeded(survey: &Survey, query: &str, words: &Words) -> Result<RawAnswers, WebError> {
+    if survey.hidden_fields.is_empty() && !query.contains("q.") {
+        return Ok(RawAnswers::default());
+    }
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let hidden = HiddenValues::read(
+        &survey.hidden_fields,
+        pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+    )
+    .map_err(|problem| refused(words, &problem))?;
+    let filled = pairs
+        .iter()
+        .filter_map(|(name, value)| Some((name.strip_prefix("q.")?, value.as_str())));
+    let mut seed = survey.prefill(filled);
+    seed.set_hidden(hidden);
+    Ok(seed)
 }
 
 /// Parses an `application/x-www-form-urlencoded` body into the token and the answers.
@@ -72,6 +117,11 @@ pub fn from_pairs(pairs: Vec<(String, String)>) -> Result<PostedForm, WebError> 
             form.participant = value;
         } else if let Some(question) = name.strip_prefix(ANSWER_FIELD_PREFIX) {
             form.answers.push(question, value);
+        } else if let Some(hidden) = name.strip_prefix(HIDDEN_FIELD_PREFIX) {
+            // Bounded like any field: a form carries at most MAX_HIDDEN_FIELDS of them.
+            if form.hidden.len() < 4 * MAX_HIDDEN_FIELDS {
+                form.hidden.push((hidden.to_owned(), value));
+            }
         }
     }
     Ok(form)

@@ -8,6 +8,7 @@ mod pages;
 mod participant;
 mod quotas;
 mod reach;
+mod redirect;
 mod resume;
 mod share;
 mod survey_page;

@@ -21,7 +21,7 @@ use crate::domain::progress::ResumeId;
 use crate::domain::{Reference, Survey, Tenant, thanks_signature, thanks_signed};
 use crate::i18n::Words;
 use crate::service::answering::{self, Submitted};
-use crate::web::{Reply, State, WebError, render, render_with_status};
+use crate::web::{Reply, State, WebError, render};
 
 #[derive(Template)]
 #[template(path = "public/tenant.html")]
@@ -110,7 +110,8 @@ pub async fn form(state: State, request: HttpRequest, path: web::Path<(String, S
     if survey.access == Access::Invitation {
         return super::participant::by_invitation(tenant, &survey, &words);
     }
-    super::survey_page::fresh_form(&state, (tenant, survey), words, (None, None)).await
+    let seed = super::form::seeded(&survey, request.query_string(), &words)?;
+    super::survey_page::fresh_form(&state, (tenant, survey), words, (None, None), &seed).await
 }
 
 /// `POST /s/{tenant}/{survey}`: validates the answers, queues them, redirects to the thanks.
@@ -127,6 +128,7 @@ pub async fn submit(
     // Its file questions' limits decide how much of a file part is read.
     let (mut posted, files) = uploads::read(&request, payload, &state, &survey).await?;
     let words = words_for(&request, &survey);
+    posted.checked_hidden(&survey, &words)?;
     let token = answering::check_token(&state.app, &survey, &posted.token).map_err(|error| {
         WebError::BadRequest(words.s("form-not-accepted", "reason", &error.to_string()))
     })?;
@@ -175,7 +177,7 @@ pub async fn submit(
                 }
             }
             let shown = SurveyPage::new(tenant, survey, &form, page, &posted.answers, &errors);
-            return render_with_status(StatusCode::UNPROCESSABLE_ENTITY, &shown);
+            return super::survey_page::respond(StatusCode::UNPROCESSABLE_ENTITY, &shown);
         }
         Taken::Limited(wait) => {
             let words = &form.words;
@@ -211,6 +213,11 @@ pub async fn submit(
                 let early = answering::ends_early(&state.app, &route, &survey, shown, values);
                 if let Some(quota) = early.await? {
                     answering::forget_progress(&state.app, &survey, resume.as_ref()).await;
+                    if let Some(address) = &survey.redirects.screened_out {
+                        let hidden = posted.answers.hidden();
+                        let reference = Some(token.reference);
+                        return Ok(super::redirect::to(address, hidden, values, reference));
+                    }
                     return quotas::ended(tenant.clone(), &survey, &form.words, quota);
                 }
             }
@@ -223,9 +230,14 @@ pub async fn submit(
                     .moved_on(&filed, token.reference, posted.page, to)
                     .await;
             }
-            return render_with_status(status, page.as_ref());
+            return super::survey_page::respond(status, page.as_ref());
         }
         Step::Done(walk) => walk,
+    };
+    // What a redirect may recall once the answer is stored (the submission takes the walk).
+    let recalled = match survey.redirects.is_empty() {
+        true => None,
+        false => Some((walk.values.clone(), posted.answers.hidden().clone())),
     };
     let submission = answering::Submission {
         tenant: &tenant,
@@ -233,7 +245,8 @@ pub async fn submit(
         route,
         reference: token.reference,
         values: walk.values,
-        hidden: walk.hidden,
+        skipped: walk.skipped,
+        hidden: posted.answers.hidden().clone(),
         language: LanguageTag::parse(form.words.lang()).ok(),
         participant: participant.as_ref(),
         resume,
@@ -241,6 +254,16 @@ pub async fn submit(
     let reference = match answering::submit(&state.app, submission).await? {
         Submitted::Thanked(reference) => reference,
         Submitted::Ended(quota) => {
+            if let (Some(address), Some((values, hidden))) =
+                (&survey.redirects.screened_out, &recalled)
+            {
+                return Ok(super::redirect::to(
+                    address,
+                    hidden,
+                    values,
+                    Some(token.reference),
+                ));
+            }
             return quotas::ended(tenant.clone(), &survey, &form.words, quota);
         }
         Submitted::LinkAnswered => {
@@ -249,6 +272,14 @@ pub async fn submit(
             return super::participant::link_answered(tenant.clone(), &survey, words, participant);
         }
     };
+    if let (Some(address), Some((values, hidden))) = (&survey.redirects.complete, &recalled) {
+        return Ok(super::redirect::to(
+            address,
+            hidden,
+            values,
+            Some(reference),
+        ));
+    }
     let signature = thanks_signature(state.app.signing_key(), &survey.survey_ref(), reference);
     let thanks = format!(
         "/s/{}/{}/thanks/{}?sig={signature}{language}",

@@ -125,5 +125,6 @@ pub async fn form(
     // The first opening of their link marks them started (one write, once).
     answering::opened_by(&state.app, &survey, &participant).await;
     let theirs = (Some(participant), pinned);
-    super::survey_page::fresh_form(&state, (tenant, survey), words, theirs).await
+    let seed = super::form::seeded(&survey, request.query_string(), &words)?;
+    super::survey_page::fresh_form(&state, (tenant, survey), words, theirs, &seed).await
 }

@@ -10,6 +10,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;
 
 use super::language::words_for;
+use crate::domain::hidden::HiddenValues;
 use crate::domain::markdown;
 use crate::domain::{Survey, SurveyState, Tenant};
 use crate::i18n::Words;
@@ -93,6 +94,17 @@ pub(super) async fn reach(
     let (tenant, survey, now) = found(state, request, tenant, survey).await?;
     if now == SurveyState::Open {
         return Ok(Reached::Open(tenant, survey));
+    }
+    // A panel's respondents go back to the panel, with what their link carried.
+    if let Some(address) = &survey.redirects.closed {
+        let query = url::form_urlencoded::parse(request.query_string().as_bytes());
+        let pairs: Vec<(String, String)> = query.into_owned().collect();
+        let given = pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        let hidden = HiddenValues::read(&survey.hidden_fields, given).unwrap_or_default();
+        let values = std::collections::BTreeMap::new();
+        return Ok(Reached::Closed(super::redirect::to(
+            address, &hidden, &values, None,
+        )));
     }
     let words = words_for(request, &survey);
     let language = words.lang();

@@ -176,6 +176,7 @@ pub(super) async fn save(
             .collect(),
         saved_at: OffsetDateTime::now_utc(),
         participant: posted.participant.clone(),
+        hidden: posted.answers.hidden().clone(),
     };
     match answering::save_progress(&state.app, &survey, &id, &progress).await {
         Ok(()) => {}
@@ -370,6 +371,7 @@ pub async fn resume(
             answers.push(name, value.clone());
         }
     }
+    answers.set_hidden(progress.hidden.clone());
     let walk = survey.walk(&answers, Some(progress.page));
     let page = walk
         .route
@@ -399,5 +401,5 @@ pub async fn resume(
         words,
     };
     let shown = SurveyPage::new(tenant, survey, &form, page, &answers, &FieldErrors::new());
-    render_with_status(StatusCode::OK, &shown)
+    super::survey_page::respond(StatusCode::OK, &shown)
 }

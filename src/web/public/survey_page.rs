@@ -17,7 +17,7 @@ use crate::domain::{
     FieldErrors, QuestionId, QuestionKind, RawAnswers, Reference, Survey, Target, Tenant, recall,
 };
 use crate::i18n::Words;
-use crate::web::{AppState, Reply, render};
+use crate::web::{AppState, Reply};
 
 /// Where a survey form posts and what it carries besides the answers: the respondent's
 /// signed token, or, in an owner's preview, the session's CSRF token.
@@ -79,6 +79,8 @@ pub(crate) struct SurveyPage {
     resume: Option<String>,
     /// The personal link of the participant answering it.
     participant: Option<String>,
+    /// The hidden fields' values the address gave, carried from page to page.
+    hidden: Vec<(String, String)>,
 }
 
 impl SurveyPage {
@@ -116,13 +118,14 @@ impl SurveyPage {
         // answers to questions the respondent was shown.
         let recall = |text: &str| -> String {
             let theirs = |name: &str| form.participant.as_ref()?.recalled(name).map(str::to_owned);
-            recall::render(
+            recall::render_with_hidden(
                 text,
                 |id| {
                     let value = walk.values.get(id)?;
                     Some(super::words::recalled(&form.words, &survey, id, value))
                 },
                 theirs,
+                posted.hidden(),
             )
             .into_owned()
         };
@@ -155,7 +158,7 @@ impl SurveyPage {
             .iter()
             .filter(|&&p| p != page)
             .flat_map(|&p| survey.step_questions(p))
-            .filter(|q| !walk.hidden.contains(&q.id))
+            .filter(|q| !walk.skipped.contains(&q.id))
             .count();
         let mut questions = Vec::new();
         for question in on_page {
@@ -168,7 +171,7 @@ impl SurveyPage {
                 // Decided by this page's answers: always in the page, the script hides it.
                 (Some(_), Some(_)) => true,
                 // Decided by earlier pages' answers: shown or not at all.
-                (Some(condition), None) => condition.holds(&walk.values),
+                (Some(condition), None) => condition.holds(&walk.values, posted.hidden()),
             };
             if !shown {
                 continue;
@@ -255,6 +258,11 @@ impl SurveyPage {
             saves: survey.offers_resume() && form.preview_csrf.is_none(),
             resume: form.resume.clone(),
             participant: form.participant.as_ref().map(|p| p.link.clone()),
+            hidden: posted
+                .hidden()
+                .iter()
+                .map(|(name, value)| (name.to_owned(), value.to_owned()))
+                .collect(),
             tenant,
             survey,
             token: form.token.clone(),
@@ -264,6 +272,23 @@ impl SurveyPage {
             words: form.words.clone(),
         }
     }
+}
+
+/// A page of a survey form as the response to a request, with `status`. A survey that sends
+/// respondents on to other sites lets its forms end there (the security policy's
+/// `form-action`), since the last page's answer is redirected there.
+pub(crate) fn respond(status: StatusCode, page: &SurveyPage) -> Reply {
+    let mut response = crate::web::render_with_status(status, page)?;
+    let origins = page.survey.redirects.origins();
+    if !origins.is_empty() {
+        let policy = crate::web::headers::form_ending_at(&origins);
+        if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&policy) {
+            response
+                .headers_mut()
+                .insert(actix_web::http::header::CONTENT_SECURITY_POLICY, value);
+        }
+    }
+    Ok(response)
 }
 
 /// Where a posted page of a survey leads.
@@ -363,6 +388,7 @@ pub(super) async fn fresh_form(
     (tenant, survey): (Arc<Tenant>, Arc<Survey>),
     words: Words,
     (participant, pinned): (Option<Participant>, Option<Reference>),
+    seed: &RawAnswers,
 ) -> Reply {
     let filed = survey.survey_ref();
     state.funnel.opened(&filed);
@@ -382,5 +408,9 @@ pub(super) async fn fresh_form(
         participant,
         upload_max: state.uploads.max_bytes,
     };
-    render(&SurveyPage::first(tenant, survey, &form))
+    let errors = FieldErrors::new();
+    respond(
+        StatusCode::OK,
+        &SurveyPage::new(tenant, survey, &form, 0, seed, &errors),
+    )
 }

@@ -143,12 +143,14 @@ fn described(
             _ => format!("({})", parts.join(&format!(" {} ", words.t(joint)))),
         }
     };
-    let rule = match condition {
+    // A hidden field is named as it is, and its values are not options.
+    let (question, test, tested_of) = match condition {
         Condition::All { all } => return group(all, "condition-and"),
         Condition::Any { any } => return group(any, "condition-or"),
-        Condition::Rule(rule) => rule,
+        Condition::Rule(rule) => (name(&rule.question), &rule.test, Some(&rule.question)),
+        Condition::Hidden(rule) => (rule.hidden.clone(), &rule.test, None),
     };
-    let question = FluentValue::from(name(&rule.question));
+    let question = FluentValue::from(question);
     let said = |id: &str, tested: String| {
         words.with(
             id,
@@ -158,8 +160,11 @@ fn described(
             ],
         )
     };
-    let label = |tested: &str| value(&rule.question, tested);
-    match &rule.test {
+    let label = |tested: &str| match tested_of {
+        Some(id) => value(id, tested),
+        None => tested.to_owned(),
+    };
+    match test {
         Test::Equals(tested) => said("condition-is", label(tested)),
         Test::NotEquals(tested) => said("condition-is-not", label(tested)),
         Test::AnyOf(tested) => {

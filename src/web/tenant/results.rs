@@ -549,6 +549,8 @@ struct ResponsePage {
     /// The files it gave: the question's text, the file's name, its kind and size, and
     /// where a member downloads it.
     files: Vec<(String, String, String, String)>,
+    /// The hidden fields' values its address gave, by name.
+    hidden: Vec<(String, String)>,
 }
 
 impl ResponsePage {
@@ -619,6 +621,11 @@ impl ResponsePage {
                     let quota = survey.quotas.iter().find(|quota| &quota.id == id);
                     quota.map_or_else(|| id.to_string(), |quota| quota.name.clone())
                 })
+                .collect(),
+            hidden: answer
+                .hidden
+                .iter()
+                .map(|(name, value)| (name.to_owned(), value.to_owned()))
                 .collect(),
             survey,
             answers,

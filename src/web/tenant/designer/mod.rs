@@ -84,6 +84,12 @@ struct SurveyFields {
     resume_days: String,
     /// `one_per_screen` when respondents see one question per screen, else blank (pages).
     layout: String,
+    /// The hidden fields' names, comma-separated.
+    hidden_fields: String,
+    /// Where respondents are sent on: once they answered, screened out, or the survey closed.
+    redirect_complete: String,
+    redirect_screened_out: String,
+    redirect_closed: String,
 }
 
 impl SurveyFields {
@@ -121,6 +127,10 @@ impl SurveyFields {
                 true => "one_per_screen".into(),
                 false => String::new(),
             },
+            hidden_fields: survey.hidden_fields.join(", "),
+            redirect_complete: text(&survey.redirects.complete),
+            redirect_screened_out: text(&survey.redirects.screened_out),
+            redirect_closed: text(&survey.redirects.closed),
         }
     }
 
@@ -143,7 +153,21 @@ impl SurveyFields {
             save_and_resume: !get("save_and_resume").is_empty(),
             resume_days: get("resume_days"),
             layout: get("layout"),
+            hidden_fields: get("hidden_fields"),
+            redirect_complete: get("redirect_complete"),
+            redirect_screened_out: get("redirect_screened_out"),
+            redirect_closed: get("redirect_closed"),
         }
+    }
+
+    /// The hidden fields' names typed, split at commas or spaces.
+    fn hidden_names(&self) -> Vec<String> {
+        self.hidden_fields
+            .split([',', ' ', '\n'])
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .map(str::to_owned)
+            .collect()
     }
 
     /// The survey-level part of the input, or errors by field.
@@ -188,8 +212,15 @@ impl SurveyFields {
                 days
             }
         };
+        let address = |typed: &str| Some(typed.trim().to_owned()).filter(|a| !a.is_empty());
         SurveyInput {
             title: self.title.clone(),
+            hidden_fields: self.hidden_names(),
+            redirects: crate::domain::redirect::Redirects {
+                complete: address(&self.redirect_complete),
+                screened_out: address(&self.redirect_screened_out),
+                closed: address(&self.redirect_closed),
+            },
             layout: Some(match self.layout.as_str() {
                 "one_per_screen" => ScreenLayout::OnePerScreen,
                 _ => ScreenLayout::Pages,
@@ -242,6 +273,11 @@ struct DesignerPage {
     /// The installation's regions a survey may be answered in, as (name, label, whether the
     /// tenant's home); empty without a regions file, and the choice is not shown.
     regions: Vec<(String, String, bool)>,
+    /// The saved survey's blocks (none for a new survey): a card that still holds its saved
+    /// question is drawn folded to one line.
+    saved: Vec<QuestionEdit>,
+    /// The block a structural button just acted on, which stays unfolded.
+    landed: Option<usize>,
 }
 
 impl DesignerPage {
@@ -329,6 +365,52 @@ impl DesignerPage {
         let block = &self.questions[*index];
         let starts = *index == 0 || block.logic.page_break;
         starts && (self.paged() || !block.logic.jump.question.is_empty())
+    }
+
+    /// Whether "Panels and links" is drawn open: something is set there, or wrong.
+    fn panel_links_open(&self) -> bool {
+        let fields = &self.fields;
+        let set = [
+            &fields.hidden_fields,
+            &fields.redirect_complete,
+            &fields.redirect_screened_out,
+            &fields.redirect_closed,
+        ];
+        set.iter().any(|typed| !typed.trim().is_empty())
+            || self
+                .errors
+                .keys()
+                .any(|key| key.starts_with("hidden_fields") || key.starts_with("redirects"))
+    }
+
+    /// Whether block `index`'s card is drawn unfolded: it is new, changed since the save,
+    /// wrong, or just acted on. A saved, untouched card folds to one line (a `<details>`, so
+    /// opening it needs no script, and its fields are posted either way).
+    fn unfolded(&self, index: &usize) -> bool {
+        let block = &self.questions[*index];
+        if block.new || self.landed == Some(*index) || self.has_error(index) {
+            return true;
+        }
+        self.saved
+            .iter()
+            .find(|saved| !block.id.is_empty() && saved.id == block.id)
+            .is_none_or(|saved| !unsaved::same_content(saved, block))
+    }
+
+    /// What a folded card says of its question besides its text: "Single choice · Required ·
+    /// Shown only if …".
+    fn folded_line(&self, index: &usize) -> String {
+        let block = &self.questions[*index];
+        let mut parts: Vec<String> = TYPES
+            .iter()
+            .filter(|(value, _)| *value == block.kind)
+            .map(|(_, name)| (*name).to_owned())
+            .collect();
+        if block.required {
+            parts.push("Required".into());
+        }
+        parts.extend(self.logic_sentences(index));
+        parts.join(" \u{b7} ")
     }
 
     /// The number people see for block `index`: removed blocks are not counted.
@@ -537,6 +619,10 @@ fn page(state: &AppState, signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> 
         Some(s) => (SurveyFields::of(s, &zone), QuestionEdit::all_of(s)),
         None => (SurveyFields::default(), vec![QuestionEdit::fresh(0)]),
     };
+    let saved = match &survey {
+        Some(_) => questions.clone(),
+        None => Vec::new(),
+    };
     DesignerPage {
         csrf: signed_in.session.csrf.clone(),
         role: signed_in.role,
@@ -555,6 +641,8 @@ fn page(state: &AppState, signed_in: &SignedIn, survey: Option<Arc<Survey>>) -> 
         notice: None,
         public_url: None,
         regions,
+        saved,
+        landed: None,
     }
 }
 
@@ -718,6 +806,7 @@ async fn save_form(
     let edited_from = field(&form, "edited_from").unwrap_or("").to_owned();
     let mut editor = page(state, signed_in, current.clone());
     if let Some(edit) = Edit::parse(&action, questions.len()) {
+        editor.landed = edit.lands_at(questions.len()).0;
         let done = edit.apply(&mut questions);
         editor.unsaved = unsaved::unsaved(&editor.fields, &editor.questions, &fields, &questions);
         editor.notice = Some(format!(
@@ -767,7 +856,13 @@ async fn save_form(
                 .map_err(|errors| {
                     errors
                         .into_iter()
-                        .map(|(field, message)| (form_field(&field, &input, &kept), message))
+                        .map(
+                            |(field, message)| match field.starts_with("hidden_fields") {
+                                // The names are one field in the form.
+                                true => ("hidden_fields".to_owned(), message),
+                                false => (form_field(&field, &input, &kept), message),
+                            },
+                        )
                         .collect()
                 })
         }

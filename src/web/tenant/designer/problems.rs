@@ -16,11 +16,27 @@ pub(super) struct Problem {
 
 /// The survey's own fields, with their element ids and names, in the form's order; those
 /// before the questions come first.
-const SURVEY_FIELDS: [(&str, &str, &str); 8] = [
+const SURVEY_FIELDS: [(&str, &str, &str); 12] = [
     ("title", "title", "Title"),
     ("description", "description", "Introduction"),
     ("questions", "add", "Questions"),
     ("resume_days", "resume_days", "Keep saved answers for"),
+    ("hidden_fields", "hidden_fields", "Values the link carries"),
+    (
+        "redirects.complete",
+        "redirect_complete",
+        "Once answered, send them to",
+    ),
+    (
+        "redirects.screened_out",
+        "redirect_screened_out",
+        "Screened out, send them to",
+    ),
+    (
+        "redirects.closed",
+        "redirect_closed",
+        "Once closed, send them to",
+    ),
     ("thank_you", "thank_you", "Thank-you message"),
     ("closes_at", "closes_at", "Close on"),
     ("response_limit", "response_limit", "Response limit"),

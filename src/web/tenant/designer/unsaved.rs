@@ -69,7 +69,7 @@ pub(super) fn unsaved(
 }
 
 /// Whether two blocks hold the same question, wherever they stand.
-fn same_content(a: &QuestionEdit, b: &QuestionEdit) -> bool {
+pub(super) fn same_content(a: &QuestionEdit, b: &QuestionEdit) -> bool {
     let mut moved = b.clone();
     moved.index = a.index;
     meaning(a) == meaning(&moved)
