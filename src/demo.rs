@@ -25,6 +25,8 @@ fn slug<T>(parse: impl Fn(&str) -> Result<T, crate::domain::SlugError>, text: &s
 
 fn question(id: &str, text: &str, required: bool, kind: QuestionKind) -> Question {
     Question {
+        randomize_options: false,
+        fixed_last: 0,
         id: QuestionId::parse(id).expect("the demo question ids are valid"),
         text: text.into(),
         help: None,
@@ -279,6 +281,7 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             values: walk.values,
             skipped: walk.skipped,
             hidden: Default::default(),
+            order: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,

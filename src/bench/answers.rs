@@ -82,6 +82,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         values,
         skipped: Default::default(),
         hidden: Default::default(),
+        order: Default::default(),
         language: None,
         over_quota: Default::default(),
         participant: None,
@@ -103,6 +104,8 @@ pub(super) async fn seed(
     let now = OffsetDateTime::now_utc();
     let marked = &SEGMENT_QUESTIONS[..segments.min(SEGMENT_QUESTIONS.len())];
     let question = |id_text: &str, kind: QuestionKind| Question {
+        randomize_options: false,
+        fixed_last: 0,
         id: id(id_text),
         text: id_text.to_owned(),
         help: None,

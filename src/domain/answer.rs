@@ -114,6 +114,11 @@ pub struct Answer {
     /// The survey's hidden fields as the respondent's address gave them (`{"pid": "abc"}`).
     #[serde(default, skip_serializing_if = "HiddenValues::is_empty")]
     pub hidden: HiddenValues,
+    /// The orders drawn for the respondent: a question's id → its options as shown; `page:N`
+    /// → that page's question ids as shown (see `order`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schema(example = json!({"drink": ["Tea", "Coffee", "None of these"], "page:1": ["q2", "q1"]}))]
+    pub order: super::order::Order,
     /// The language it was answered in (absent for answers given before languages were
     /// recorded: the survey's default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,6 +152,8 @@ struct StoredAnswer {
     skipped: BTreeSet<QuestionId>,
     #[serde(default)]
     hidden: StoredHidden,
+    #[serde(default)]
+    order: super::order::Order,
     #[serde(default)]
     language: Option<super::language::LanguageTag>,
     #[serde(default)]
@@ -190,6 +197,7 @@ impl From<StoredAnswer> for Answer {
             values: stored.values,
             skipped,
             hidden,
+            order: stored.order,
             language: stored.language,
             over_quota: stored.over_quota,
             participant: stored.participant,
@@ -710,6 +718,7 @@ impl Answer {
             values: Default::default(),
             skipped: Default::default(),
             hidden: Default::default(),
+            order: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,
@@ -827,6 +836,7 @@ mod tests {
             .into(),
             skipped: Default::default(),
             hidden: Default::default(),
+            order: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,
@@ -855,6 +865,8 @@ mod tests {
 
     fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
         Question {
+            randomize_options: false,
+            fixed_last: 0,
             id: QuestionId::parse(id).expect("an id"),
             text: format!("Question {id}"),
             help: None,
@@ -1125,6 +1137,7 @@ mod tests {
             ]),
             skipped: BTreeSet::from([id("many")]),
             hidden: Default::default(),
+            order: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,

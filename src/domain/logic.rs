@@ -407,6 +407,7 @@ pub fn one_per_screen(pages: &[PageLayout], show_ifs: &[Option<&Condition>]) -> 
         for at in page.start..end {
             let first = at == page.start;
             steps.push(PageLayout {
+                randomize_questions: false,
                 title: page.title.clone().filter(|_| first),
                 description: page.description.clone().filter(|_| first),
                 start: at,
@@ -448,6 +449,9 @@ pub struct PageLayout {
     /// Jumps tried in order when the page is left; the first that holds is taken.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub jumps: Vec<Jump>,
+    /// Whether each respondent sees its questions in an order drawn for them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub randomize_questions: bool,
     /// Of a step shown one question per screen (see `one_per_screen`), never stored: its
     /// question's own condition. When only this fails, the step is passed over as part of a
     /// shown page, so its page's jumps are still taken there.

@@ -16,6 +16,7 @@ pub mod logic;
 pub mod mailing;
 pub mod markdown;
 pub mod member;
+pub mod order;
 pub mod participant;
 pub mod private_link;
 pub mod problem;

@@ -258,6 +258,17 @@ pub struct Question {
     /// Whether its options segment the results (choice-type questions only; see `segment`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub segment: bool,
+    /// Whether each respondent sees its options in an order drawn for them (a single choice,
+    /// multiple choice or drop-down; see `order`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub randomize_options: bool,
+    /// How many of its last options stay last when they are drawn ("None of these").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fixed_last: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]
@@ -311,6 +322,8 @@ mod tests {
     #[test]
     fn questions_serialise_with_their_type_beside_their_fields() {
         let question = Question {
+            randomize_options: false,
+            fixed_last: 0,
             id: QuestionId::parse("q1").expect("an id"),
             text: "Pick one".into(),
             help: None,

@@ -382,6 +382,8 @@ mod tests {
 
     fn question(id: &str, kind: QuestionKind, segment: bool) -> Question {
         Question {
+            randomize_options: false,
+            fixed_last: 0,
             id: QuestionId::parse(id).expect("an id"),
             text: id.into(),
             help: None,

@@ -10,6 +10,7 @@ use super::definition::Definition;
 use super::definition::checked::{CheckedDefinition, Replaced};
 use super::language::LanguageTag;
 use super::logic::ScreenLayout;
+use super::order::{self, Draw, Order};
 use super::participant::Access;
 use super::quota::Quota;
 use super::redirect::Redirects;
@@ -360,6 +361,62 @@ impl Survey {
         }
     }
 
+    /// The order `question`'s options are shown in for `draw` (indices into its options),
+    /// when they are drawn.
+    pub fn option_order(question: &Question, draw: &Draw) -> Option<Vec<usize>> {
+        question.randomize_options.then(|| {
+            let count = question.kind.options().len();
+            draw.permutation(question.id.as_str(), count, question.fixed_last)
+        })
+    }
+
+    /// The order step `step`'s questions are shown in for `draw` (indices into the step's
+    /// questions), when its page draws them (shown one question per screen, a step has one).
+    pub fn question_order(&self, step: usize, draw: &Draw) -> Option<Vec<usize>> {
+        let page = self.layout.get(step)?;
+        if !page.randomize_questions || self.one_per_screen() {
+            return None;
+        }
+        let count = self.step_questions(step).len();
+        Some(draw.permutation(&order::page_key(step), count, 0))
+    }
+
+    /// Whether any of its orders are drawn for each respondent.
+    pub fn draws_orders(&self) -> bool {
+        self.questions.iter().any(|q| q.randomize_options)
+            || self.layout.iter().any(|page| page.randomize_questions)
+    }
+
+    /// The orders a respondent with `draw` was shown on the steps of `route`, to record with
+    /// their response: each drawn page's questions, and the options of each question drawn
+    /// and not `skipped`.
+    pub fn shown_order(
+        &self,
+        draw: &Draw,
+        route: &[usize],
+        skipped: &std::collections::BTreeSet<QuestionId>,
+    ) -> Order {
+        let mut shown = Order::new();
+        if !self.draws_orders() {
+            return shown;
+        }
+        for &step in route {
+            let questions = self.step_questions(step);
+            if let Some(order) = self.question_order(step, draw) {
+                let ids = order.iter().map(|&i| questions[i].id.to_string()).collect();
+                shown.insert(order::page_key(step), ids);
+            }
+            for question in questions.iter().filter(|q| !skipped.contains(&q.id)) {
+                if let Some(order) = Self::option_order(question, draw) {
+                    let options = question.kind.options();
+                    let labels = order.iter().map(|&i| options[i].clone()).collect();
+                    shown.insert(question.id.to_string(), labels);
+                }
+            }
+        }
+        shown
+    }
+
     /// Whether its answers are divided by the participant attribute `name` (never an
     /// anonymous survey's: its answers carry no attributes).
     pub fn segments_by_attribute(&self, name: &str) -> bool {
@@ -471,6 +528,7 @@ impl Survey {
     pub fn pages(&self) -> &[PageLayout] {
         /// The page of a survey without a layout: every question, no texts, no logic.
         static ONE_PAGE: [PageLayout; 1] = [PageLayout {
+            randomize_questions: false,
             title: None,
             description: None,
             start: 0,
@@ -569,6 +627,8 @@ mod tests {
 
     fn survey(published: bool) -> Survey {
         let question = Question {
+            randomize_options: false,
+            fixed_last: 0,
             id: QuestionId::parse("q1").expect("an id"),
             text: "Name?".into(),
             help: None,

@@ -468,6 +468,8 @@ mod tests {
 
     fn question(id: &str, kind: QuestionKind) -> Question {
         Question {
+            randomize_options: false,
+            fixed_last: 0,
             id: QuestionId::parse(id).expect("an id"),
             text: format!("Question {id}?"),
             help: None,

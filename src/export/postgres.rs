@@ -241,6 +241,7 @@ pub(super) async fn copy_responses(
             })
             .or_null(participant(answer).as_deref(), CopyRows::text)
             .or_null(hidden(answer).as_deref(), CopyRows::text)
+            .or_null(shown_order(answer).as_deref(), CopyRows::text)
             .end_row();
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
@@ -262,7 +263,7 @@ pub(super) async fn copy_responses(
     }
     copy_in(
         transaction,
-        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden) from stdin",
+        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden, shown_order) from stdin",
         responses,
     )
     .await?;
@@ -308,6 +309,14 @@ fn hidden(answer: &Answer) -> Option<String> {
         .flatten()
 }
 
+/// The orders drawn for an answer's respondent, as JSON (`None`: none drawn, written as
+/// NULL).
+fn shown_order(answer: &Answer) -> Option<String> {
+    (!answer.order.is_empty())
+        .then(|| serde_json::to_string(&answer.order).ok())
+        .flatten()
+}
+
 /// Whether `error` says a row was there already.
 pub(super) fn is_duplicate(error: &sqlx::Error) -> bool {
     error
@@ -340,15 +349,17 @@ pub(super) async fn write_responses(
         .collect();
     let participants: Vec<Option<String>> = answers.iter().map(|(_, a)| participant(a)).collect();
     let hiddens: Vec<Option<String>> = answers.iter().map(|(_, a)| hidden(a)).collect();
+    let orders: Vec<Option<String>> = answers.iter().map(|(_, a)| shown_order(a)).collect();
     sqlx::query(
-        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden)
+        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden, shown_order)
          select $1, $2, r, s::timestamptz, v, p, l,
              case when o is null then null else array(select jsonb_array_elements_text(o::jsonb)) end,
-             w::jsonb, h::jsonb
-         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[]) as u(r, s, v, p, l, o, w, h)
+             w::jsonb, h::jsonb, d::jsonb
+         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) as u(r, s, v, p, l, o, w, h, d)
          on conflict (tenant, survey, reference) do update set submitted_at = excluded.submitted_at,
              version = excluded.version, position = excluded.position, language = excluded.language,
-             over_quota = excluded.over_quota, participant = excluded.participant, hidden = excluded.hidden",
+             over_quota = excluded.over_quota, participant = excluded.participant, hidden = excluded.hidden,
+             shown_order = excluded.shown_order",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -360,6 +371,7 @@ pub(super) async fn write_responses(
     .bind(&over)
     .bind(&participants)
     .bind(&hiddens)
+    .bind(&orders)
     .execute(&mut **transaction)
     .await?;
 

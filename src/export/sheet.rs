@@ -55,6 +55,8 @@ enum Source {
     OverQuota(Vec<(QuotaId, String)>),
     /// The value of a hidden field, as the respondent's address gave it.
     Hidden(String),
+    /// The orders drawn for the respondent, as JSON (`{"drink": ["Tea", "Coffee"]}`).
+    Order,
     /// The whole answer to a question.
     Whole(QuestionId),
     /// 1 when a multiple-choice option was ticked, 0 when the question was answered without it.
@@ -158,6 +160,10 @@ impl Layout {
             let id = format!("hidden.{name}");
             column(id.clone(), id, Source::Hidden(name.clone()))
         }));
+        // A survey that draws orders: the orders each respondent was shown.
+        if survey.draws_orders() {
+            columns.push(column("Order shown".into(), "order".into(), Source::Order));
+        }
         for question in &survey.questions {
             // A recall in a question's text is headed by the recalled question's label.
             let (id, text) = (&question.id, survey.labelled(&question.text).into_owned());
@@ -252,6 +258,7 @@ impl Layout {
                         | Source::Language(_)
                         | Source::OverQuota(_)
                         | Source::Hidden(_)
+                        | Source::Order
                 )
             })
             .unwrap_or(self.columns.len());
@@ -287,6 +294,10 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
             .hidden
             .get(name)
             .map_or(Cell::Empty, |value| Cell::Text(value.to_owned())),
+        Source::Order => match answer.order.is_empty() {
+            true => Cell::Empty,
+            false => serde_json::to_string(&answer.order).map_or(Cell::Empty, Cell::Text),
+        },
         Source::Reference => Cell::Number(answer.reference.0 as f64),
         Source::Submitted => Cell::Moment(answer.submitted_at),
         Source::Version => Cell::Number(f64::from(answer.survey_version)),
@@ -451,6 +462,7 @@ mod tests {
             .into(),
             skipped: Default::default(),
             hidden: Default::default(),
+            order: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,

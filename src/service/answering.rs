@@ -225,6 +225,8 @@ pub struct Submission<'a> {
     pub skipped: BTreeSet<QuestionId>,
     /// The survey's hidden fields as the respondent's address gave them.
     pub hidden: HiddenValues,
+    /// The orders drawn for the respondent, as they were shown.
+    pub order: crate::domain::order::Order,
     /// The language it was given in.
     pub language: Option<LanguageTag>,
     /// The participant answering through their personal link.
@@ -282,6 +284,7 @@ pub async fn submit<'a>(
         values: submission.values,
         skipped: submission.skipped,
         hidden: submission.hidden,
+        order: submission.order,
         // Kept for every survey: one that gains a language later segments its earlier
         // answers by the language they were given in.
         language: submission.language,

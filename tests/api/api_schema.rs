@@ -133,6 +133,7 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             values: values(n),
             skipped: Default::default(),
             hidden: Default::default(),
+            order: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,

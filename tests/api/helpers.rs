@@ -115,6 +115,8 @@ pub fn reference_in(location: &str) -> u64 {
 /// A question for test surveys.
 pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
     Question {
+        randomize_options: false,
+        fixed_last: 0,
         id: QuestionId::parse(id).expect("an id"),
         text: format!("Question {id}?"),
         help: None,
@@ -301,6 +303,7 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         values,
         skipped: Default::default(),
         hidden: Default::default(),
+        order: Default::default(),
         language: None,
         over_quota: Default::default(),
         participant: None,
@@ -431,6 +434,30 @@ impl TestApp {
             .await;
         assert_eq!(status, 200, "{survey}");
         survey
+    }
+
+    /// The newest responses of survey `slug` once every queued answer is counted, as the
+    /// API lists them.
+    pub async fn counted_responses(&self, key: &str, slug: &str) -> serde_json::Value {
+        drain(&self.stores().await).await;
+        let path = format!("/api/v1/surveys/{slug}/responses");
+        let (status, list) = self.api(reqwest::Method::GET, &path, key, None).await;
+        assert_eq!(status, 200, "{list}");
+        list["responses"].clone()
+    }
+
+    /// The CSV download of survey `slug`'s responses, with the ids row, without a BOM.
+    pub async fn responses_csv(&self, key: &str, slug: &str) -> String {
+        let path = format!("/api/v1/surveys/{slug}/responses.csv?ids=true&bom=false");
+        let response = self
+            .client
+            .get(format!("{}{path}", self.address))
+            .bearer_auth(key)
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(response.status(), 200, "{path}");
+        response.text().await.expect("a body")
     }
 
     /// GETs a path on the app.

@@ -146,34 +146,13 @@ async fn the_addresss_values_go_through_every_page_into_the_response_and_its_dow
         location,
         format!("https://panel.example/done?cc=C0DE&pid=P%2677&age=42&r={reference}")
     );
-    drain(&app.stores().await).await;
 
     // Stored with the response: the API shows it, the downloads have a column each.
-    let (status, list) = app
-        .api(
-            Method::GET,
-            "/api/v1/surveys/panel-study/responses",
-            &key,
-            None,
-        )
-        .await;
-    assert_eq!(status, 200, "{list}");
-    let response = &list["responses"][0];
+    let list = app.counted_responses(&key, "panel-study").await;
+    let response = &list[0];
     assert_eq!(response["hidden"], json!({"pid": "P&77", "source": "mail"}));
     assert_eq!(response["reference"].to_string(), reference);
-    let csv = app
-        .client
-        .get(format!(
-            "{}/api/v1/surveys/panel-study/responses.csv?ids=true&bom=false",
-            app.address
-        ))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .expect("answered")
-        .text()
-        .await
-        .expect("a body");
+    let csv = app.responses_csv(&key, "panel-study").await;
     let mut lines = csv.lines();
     let header = lines.next().expect("a header");
     assert!(
@@ -218,16 +197,8 @@ async fn a_condition_on_a_hidden_field_fails_without_it_and_a_bad_prefill_is_not
     )
     .await;
     assert_eq!(sent.status(), 303);
-    drain(&app.stores().await).await;
-    let (_, list) = app
-        .api(
-            Method::GET,
-            "/api/v1/surveys/panel-study/responses",
-            &key,
-            None,
-        )
-        .await;
-    let response = &list["responses"][0];
+    let list = app.counted_responses(&key, "panel-study").await;
+    let response = &list[0];
     assert_eq!(response["hidden"], json!({"source": "web"}));
     assert!(response["values"].get("mailq").is_none(), "{response}");
     assert_eq!(response["skipped"], json!(["mailq"]));

@@ -45,6 +45,7 @@ mod question_types;
 mod quotas;
 mod quotas_race;
 mod quotas_regions;
+mod randomised;
 mod recall;
 mod references;
 mod regions;

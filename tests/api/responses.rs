@@ -697,6 +697,7 @@ async fn a_text_search_finds_written_answers_a_thousand_responses_at_a_time() {
             .into(),
             skipped: Default::default(),
             hidden: Default::default(),
+            order: Default::default(),
             language: None,
             over_quota: Default::default(),
             participant: None,

@@ -180,6 +180,35 @@ async function main() {
       expect(response.values.age.number === 34 && response.values.mailq.choice === "Yes",
         `answered: ${JSON.stringify(response.values)}`);
     }
+
+    // Random orders: each respondent's options come in an order of their own, "None of
+    // these" last, and the order they saw is recorded with their answer.
+    const drawn = await api("POST", "/surveys", {
+      title: "Order check",
+      questions: [{ id: "fruit", text: "Which fruit do you like best?", type: "single_choice", required: true,
+        options: ["Apple", "Banana", "Cherry", "Damson", "None of these"], randomize_options: true, fixed_last: 1 }],
+    });
+    await api("POST", `/surveys/${drawn.slug}/publish`);
+    const seen = [];
+    for (const [name, context] of [
+      ["js", await browser.newContext(phone)],
+      ["no-js", await browser.newContext({ ...phone, javaScriptEnabled: false })],
+    ]) {
+      const page = name === "js" ? await context.newPage() : scriptless(await context.newPage());
+      await page.goto(`${base}/s/${drawn.tenant}/${drawn.slug}`);
+      const shown = await page.$$eval("input[name=q-fruit]", (inputs) => inputs.map((i) => i.value));
+      expect(shown.length === 5 && shown[4] === "None of these", `options shown: ${shown}`);
+      seen.push(JSON.stringify(shown));
+      await shoot(page, `order-${name}`);
+      await page.check("input[name=q-fruit][value=Cherry]");
+      await page.click("button[value=next]");
+      await page.waitForSelector(".reference");
+      await context.close();
+    }
+    const ordered = await counted(api, drawn.slug, 2);
+    const recorded = ordered.responses.map((r) => JSON.stringify(r.order.fruit)).sort();
+    expect(JSON.stringify(recorded) === JSON.stringify([...seen].sort()),
+      `the orders shown are recorded: ${recorded} against ${seen}`);
     check();
     console.log("browser logic walk: ok");
   } finally {

@@ -123,6 +123,7 @@ pub(super) fn check(
             start,
             show_if,
             jumps,
+            randomize_questions: page.randomize_questions,
             question_show_if: None,
         });
         start = end;

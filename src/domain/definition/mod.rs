@@ -143,6 +143,14 @@ pub struct QuestionInput {
     /// `MAX_SEGMENT_QUESTIONS` per survey).
     #[serde(default)]
     pub segment: bool,
+    /// Whether each respondent sees its options in an order drawn for them, recorded with the
+    /// response (a `single_choice`, `multiple_choice` or `dropdown`; "Other" stays last).
+    #[serde(default)]
+    pub randomize_options: bool,
+    /// How many of its last options stay last when they are drawn ("None of these"); less
+    /// than its number of options.
+    #[serde(default)]
+    pub fixed_last: usize,
 }
 
 /// One page as submitted.
@@ -166,6 +174,10 @@ pub struct PageInput {
     /// Jumps tried in order when the page is left: `{"if": CONDITION, "to": 2 | "end"}`.
     #[serde(default)]
     pub jumps: Vec<JumpInput>,
+    /// Whether each respondent sees its questions in an order drawn for them, recorded with
+    /// the response (numbers follow the order shown).
+    #[serde(default)]
+    pub randomize_questions: bool,
 }
 
 /// A jump as submitted.
@@ -470,7 +482,38 @@ impl SurveyInput {
                 );
                 continue;
             }
+            let options = kind.options().len();
+            let drawable = matches!(
+                kind,
+                QuestionKind::SingleChoice { .. }
+                    | QuestionKind::MultipleChoice { .. }
+                    | QuestionKind::Dropdown { .. }
+            );
+            if item.input.randomize_options && !drawable {
+                errors.insert(
+                    format!("{}.randomize_options", item.path),
+                    "only a single choice, multiple choice or drop-down question shows its \
+                     options in a drawn order"
+                        .into(),
+                );
+                continue;
+            }
+            if item.input.fixed_last > 0
+                && (!item.input.randomize_options || item.input.fixed_last >= options)
+            {
+                errors.insert(
+                    format!("{}.fixed_last", item.path),
+                    format!(
+                        "fixed_last keeps some of a drawn order's last options in place: with \
+                         randomize_options, 1 to {} here",
+                        options.saturating_sub(1)
+                    ),
+                );
+                continue;
+            }
             questions.push(Question {
+                randomize_options: item.input.randomize_options,
+                fixed_last: item.input.fixed_last,
                 id,
                 text: item.input.text.trim().to_owned(),
                 help: item

@@ -35,6 +35,9 @@ pub struct PageDocument<'a> {
     /// Its questions, in order.
     #[schema(value_type = Vec<Question>)]
     questions: &'a [Question],
+    /// Whether each respondent sees its questions in an order drawn for them.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    randomize_questions: bool,
 }
 
 /// A survey, with its state now.
@@ -135,6 +138,7 @@ impl<'a> SurveyDocument<'a> {
                 show_if: page.show_if.as_ref(),
                 jumps: &page.jumps,
                 questions: survey.page_questions(index),
+                randomize_questions: page.randomize_questions,
             })
             .collect();
         Self {

@@ -428,6 +428,8 @@ mod tests {
     fn a_number_question_states_the_range_it_accepts() {
         let hint = |min: Option<f64>, max: Option<f64>, integer: bool| {
             let question = crate::domain::Question {
+                randomize_options: false,
+                fixed_last: 0,
                 id: crate::domain::QuestionId::parse("n").expect("an id"),
                 text: "How many?".into(),
                 help: None,

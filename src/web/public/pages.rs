@@ -239,6 +239,11 @@ pub async fn submit(
         true => None,
         false => Some((walk.values.clone(), posted.answers.hidden().clone())),
     };
+    let order = survey.shown_order(
+        &crate::domain::order::Draw::of_token(&posted.token),
+        &walk.route,
+        &walk.skipped,
+    );
     let submission = answering::Submission {
         tenant: &tenant,
         survey: &survey,
@@ -247,6 +252,7 @@ pub async fn submit(
         values: walk.values,
         skipped: walk.skipped,
         hidden: posted.answers.hidden().clone(),
+        order,
         language: LanguageTag::parse(form.words.lang()).ok(),
         participant: participant.as_ref(),
         resume,

@@ -11,10 +11,12 @@ use askama::Template;
 use super::form::{self, QuestionView};
 use super::language::{language_query, switcher};
 use crate::domain::markdown;
+use crate::domain::order::Draw;
 use crate::domain::participant::Participant;
 use crate::domain::upload::{FileAnswer, FileKind};
 use crate::domain::{
-    FieldErrors, QuestionId, QuestionKind, RawAnswers, Reference, Survey, Target, Tenant, recall,
+    FieldErrors, Question, QuestionId, QuestionKind, RawAnswers, Reference, Survey, Target, Tenant,
+    recall,
 };
 use crate::i18n::Words;
 use crate::web::{AppState, Reply};
@@ -160,6 +162,16 @@ impl SurveyPage {
             .flat_map(|&p| survey.step_questions(p))
             .filter(|q| !walk.skipped.contains(&q.id))
             .count();
+        // Drawn orders (a page's questions, a question's options) come from the form's token.
+        let draw = std::cell::OnceCell::new();
+        let draw = || draw.get_or_init(|| Draw::of_token(&form.token)).clone();
+        let on_page: Vec<&Question> = match survey.draws_orders() {
+            false => on_page.iter().collect(),
+            true => match survey.question_order(page, &draw()) {
+                Some(order) => order.iter().map(|&i| &on_page[i]).collect(),
+                None => on_page.iter().collect(),
+            },
+        };
         let mut questions = Vec::new();
         for question in on_page {
             let same_page = question
@@ -186,6 +198,18 @@ impl SurveyPage {
                 posted,
                 errors,
             );
+            if question.randomize_options
+                && let Some(order) = Survey::option_order(question, &draw())
+            {
+                let mut drawn: Vec<Option<form::ChoiceView>> = std::mem::take(&mut view.choices)
+                    .into_iter()
+                    .map(Some)
+                    .collect();
+                view.choices = order
+                    .iter()
+                    .filter_map(|&at| drawn.get_mut(at)?.take())
+                    .collect();
+            }
             if let QuestionKind::File { accept, max_bytes } = &question.kind {
                 file_view(
                     &mut view,

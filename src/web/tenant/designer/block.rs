@@ -10,7 +10,7 @@ use crate::domain::{QuestionKind, Survey};
 
 /// The groups of fields beyond a question's text, type and "required", with the types that
 /// use each.
-const FIELD_GROUPS: [(&str, &[&str]); 8] = [
+const FIELD_GROUPS: [(&str, &[&str]); 9] = [
     (
         "options",
         &[
@@ -27,6 +27,7 @@ const FIELD_GROUPS: [(&str, &[&str]); 8] = [
     ("scale", &["scale"]),
     ("dates", &["date"]),
     ("file", &["file"]),
+    ("shuffle", &["single_choice", "multiple_choice", "dropdown"]),
     (
         "segment",
         &[
@@ -80,6 +81,10 @@ pub(super) struct QuestionEdit {
     pub(super) max_mb: String,
     /// Whether its options segment the results.
     pub(super) segment: bool,
+    /// Whether its options are shown in an order drawn for each respondent, and how many of
+    /// the last stay last.
+    pub(super) randomize: bool,
+    pub(super) fixed_last: String,
     /// Whether it starts a page, that page's texts and jump, and the rule that shows it.
     pub(super) logic: LogicEdit,
     /// Whether its owner removed it: it stays in the form, collapsed with an Undo button,
@@ -113,6 +118,8 @@ impl QuestionEdit {
             accept: Vec::new(),
             max_mb: String::new(),
             segment: false,
+            randomize: false,
+            fixed_last: String::new(),
             logic: LogicEdit::default(),
             removed: false,
             new: false,
@@ -143,6 +150,11 @@ impl QuestionEdit {
                 block.required = q.required;
                 block.other = q.kind.has_other();
                 block.segment = q.segment;
+                block.randomize = q.randomize_options;
+                block.fixed_last = match q.fixed_last {
+                    0 => String::new(),
+                    n => n.to_string(),
+                };
                 block.options = q.kind.options().join("\n");
                 match &q.kind {
                     QuestionKind::Numeric { min, max, integer } => {
@@ -211,6 +223,8 @@ impl QuestionEdit {
                 .collect(),
             max_mb: q("max_mb"),
             segment: !q("segment").is_empty(),
+            randomize: !q("randomize").is_empty(),
+            fixed_last: q("fixed_last"),
             removed: !q("removed").is_empty(),
             new: !q("new").is_empty(),
             logic: LogicEdit::posted(q),
@@ -336,7 +350,20 @@ impl QuestionEdit {
             None
         });
         let dates = self.uses("dates");
+        let shuffles = self.uses("shuffle") && self.randomize;
+        let fixed_last = match self.fixed_last.trim() {
+            "" => 0,
+            typed => typed.parse().unwrap_or_else(|_| {
+                errors.insert(
+                    at("fixed_last"),
+                    "Enter how many of the last options stay last, or leave it blank.".into(),
+                );
+                0
+            }),
+        };
         let question = QuestionInput {
+            randomize_options: shuffles,
+            fixed_last: if shuffles { fixed_last } else { 0 },
             id: (!self.id.is_empty()).then(|| self.id.clone()),
             text: self.text.clone(),
             help: given(&self.help, true),

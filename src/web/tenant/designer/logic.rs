@@ -132,6 +132,8 @@ pub(super) struct LogicEdit {
     pub(super) jump_to: String,
     /// The stored jumps as JSON, carried as the condition is.
     pub(super) jumps: String,
+    /// Whether the page it starts shows its questions in an order drawn for each respondent.
+    pub(super) shuffle_page: bool,
 }
 
 impl LogicEdit {
@@ -167,6 +169,7 @@ impl LogicEdit {
                 edit.jumps = serde_json::to_string(&page.jumps).unwrap_or_default();
             }
             (edit.jump, edit.jump_to) = jump_fields(&page.jumps);
+            edit.shuffle_page = page.randomize_questions;
         }
         edit
     }
@@ -208,6 +211,7 @@ impl LogicEdit {
             jump: rule("jump"),
             jump_to: q("jump_to"),
             jumps: q("jumps"),
+            shuffle_page: !q("shuffle_page").is_empty(),
         }
     }
 
@@ -260,6 +264,7 @@ impl LogicEdit {
             }
         };
         Ok(Some(PageInput {
+            randomize_questions: self.shuffle_page,
             title: text(&self.page_title),
             description: text(&self.page_description),
             show_if: json_of(&self.page_show_if),
@@ -275,6 +280,7 @@ impl LogicEdit {
             || !self.page_description.trim().is_empty()
             || !self.page_show_if.trim().is_empty()
             || !self.jump.question.is_empty()
+            || self.shuffle_page
     }
 
     /// Logic made through the API that the fields cannot show, in words.

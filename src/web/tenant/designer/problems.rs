@@ -52,6 +52,8 @@ fn element(field: &str) -> &'static str {
         "rows" => "rows",
         "other" => "other",
         "segment" => "segment",
+        "randomize_options" => "randomize",
+        "fixed_last" => "fixed-last",
         "min" => "min",
         "max" => "max",
         "points" => "points",
