@@ -936,6 +936,40 @@ mod tests {
         pairs.iter().copied().collect()
     }
 
+    #[test]
+    fn an_address_fills_in_only_valid_answers_to_known_questions() {
+        let survey = survey();
+        let given = [
+            ("one", "Green"),
+            ("many", "Red"),
+            ("many", "Blue"),
+            ("age", "200"),
+            ("stars", "x"),
+            ("nope", "1"),
+            ("Bad Id", "1"),
+            ("ratio", "0.5"),
+        ];
+        let kept = survey.prefill(given.into_iter());
+        let mut filled: Vec<(&str, Vec<String>)> = kept
+            .iter()
+            .map(|(id, values)| (id, values.to_vec()))
+            .collect();
+        filled.sort();
+        assert_eq!(
+            filled,
+            [
+                ("many", vec!["Red".to_owned(), "Blue".to_owned()]),
+                ("one", vec!["Green".to_owned()]),
+                ("ratio", vec!["0.5".to_owned()]),
+            ]
+        );
+        assert!(survey.prefill(std::iter::empty()).iter().next().is_none());
+        assert!(
+            kept.hidden().is_empty(),
+            "an address's answers carry no hidden values"
+        );
+    }
+
     fn id(text: &str) -> QuestionId {
         QuestionId::parse(text).expect("an id")
     }

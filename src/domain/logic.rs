@@ -617,6 +617,84 @@ fn successors(pages: &[PageLayout], at: usize) -> Vec<usize> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_hidden_field_is_tested_as_the_address_gave_it_and_unanswered_without_it() {
+        let names = vec!["source".to_owned(), "wave".to_owned()];
+        let given =
+            HiddenValues::read(&names, [("source", "Mail"), ("wave", "3")]).expect("values");
+        let none = HiddenValues::default();
+        let answers = BTreeMap::new();
+        let rule = |json: serde_json::Value| -> Condition {
+            serde_json::from_value(json).expect("a condition")
+        };
+        let cases = [
+            (
+                serde_json::json!({"hidden": "source", "equals": "Mail"}),
+                true,
+                false,
+            ),
+            (
+                serde_json::json!({"hidden": "source", "equals": "mail"}),
+                false,
+                false,
+            ),
+            (
+                serde_json::json!({"hidden": "source", "contains": "AI"}),
+                true,
+                false,
+            ),
+            (
+                serde_json::json!({"hidden": "source", "not_equals": "Web"}),
+                true,
+                false,
+            ),
+            (
+                serde_json::json!({"hidden": "source", "any_of": ["Web", "Mail"]}),
+                true,
+                false,
+            ),
+            (
+                serde_json::json!({"hidden": "source", "answered": false}),
+                false,
+                true,
+            ),
+            (
+                serde_json::json!({"hidden": "wave", "greater_than": 2}),
+                true,
+                false,
+            ),
+            (
+                serde_json::json!({"hidden": "wave", "less_than": 3}),
+                false,
+                false,
+            ),
+            // A value that is no number is never above or below one.
+            (
+                serde_json::json!({"hidden": "source", "greater_than": -1e300}),
+                false,
+                false,
+            ),
+        ];
+        for (json, with, without) in cases {
+            let condition = rule(json.clone());
+            assert!(matches!(condition, Condition::Hidden(_)), "{json}");
+            assert_eq!(
+                condition.holds(&answers, &given),
+                with,
+                "{json} with values"
+            );
+            assert_eq!(condition.holds(&answers, &none), without, "{json} without");
+            assert!(condition.rules().is_empty(), "no question is named: {json}");
+            assert_eq!(condition.hidden_rules().len(), 1);
+        }
+        // In a group, beside a question's rule.
+        let both = rule(serde_json::json!({"all": [
+            {"hidden": "source", "equals": "Mail"}, {"question": "q1", "answered": false}]}));
+        assert!(both.holds(&answers, &given));
+        assert!(!both.holds(&answers, &none));
+        assert_eq!((both.rules().len(), both.hidden_rules().len()), (1, 1));
+    }
+
     fn id(text: &str) -> QuestionId {
         QuestionId::parse(text).expect("an id")
     }

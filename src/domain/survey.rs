@@ -625,6 +625,82 @@ mod tests {
     use super::*;
     use crate::domain::QuestionKind;
 
+    #[test]
+    fn the_orders_shown_are_recorded_for_the_route_and_only_where_drawn() {
+        use std::collections::BTreeSet;
+        let choice = |id: &str, drawn: bool| Question {
+            randomize_options: drawn,
+            fixed_last: usize::from(drawn),
+            id: QuestionId::parse(id).expect("an id"),
+            text: id.into(),
+            help: None,
+            required: false,
+            kind: QuestionKind::SingleChoice {
+                options: ["A", "B", "C", "None"].map(String::from).to_vec(),
+                other: false,
+            },
+            show_if: None,
+            segment: false,
+        };
+        let definition = Definition {
+            title: "Orders".into(),
+            questions: vec![choice("a", true), choice("b", false), choice("c", true)],
+            layout: vec![
+                PageLayout {
+                    randomize_questions: true,
+                    ..PageLayout::default()
+                },
+                PageLayout {
+                    start: 2,
+                    ..PageLayout::default()
+                },
+            ],
+            ..Definition::default()
+        };
+        let survey = Survey::draft(
+            TenantSlug::parse("acme").expect("a slug"),
+            SurveySlug::parse("orders").expect("a slug"),
+            checked(definition),
+            OffsetDateTime::UNIX_EPOCH,
+        );
+        assert!(survey.draws_orders());
+        let draw = Draw::of_token("1.acme.orders.id.sig");
+        let none = BTreeSet::new();
+        let all = survey.shown_order(&draw, &[0, 1], &none);
+        assert_eq!(
+            all.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["a", "c", "page:0"],
+            "drawn options and the drawn page only"
+        );
+        assert_eq!(
+            all["a"].last().map(String::as_str),
+            Some("None"),
+            "kept last"
+        );
+        let mut page: Vec<&str> = all["page:0"].iter().map(String::as_str).collect();
+        page.sort_unstable();
+        assert_eq!(page, ["a", "b"]);
+        // The same draw gives the same orders; a page not reached and a skipped question
+        // record nothing.
+        assert_eq!(survey.shown_order(&draw, &[0, 1], &none), all);
+        let skipped = BTreeSet::from([QuestionId::parse("a").expect("an id")]);
+        let first = survey.shown_order(&draw, &[0], &skipped);
+        assert_eq!(
+            first.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["page:0"]
+        );
+        // Shown one question per screen, a page's questions keep their order.
+        let mut screens = survey.clone();
+        screens.screens = ScreenLayout::OnePerScreen;
+        assert_eq!(screens.question_order(0, &draw), None);
+        // A survey that draws nothing records nothing.
+        assert!(
+            self::survey(true)
+                .shown_order(&draw, &[0], &none)
+                .is_empty()
+        );
+    }
+
     fn survey(published: bool) -> Survey {
         let question = Question {
             randomize_options: false,

@@ -7,7 +7,8 @@ use serde_json::json;
 use crate::helpers::spawn_app;
 use crate::owner::{Owner, form_fields};
 
-fn set(form: &mut Vec<(String, String)>, name: &str, value: &str) {
+/// Sets field `name` of a posted form to `value` (the only value under that name).
+pub(crate) fn set(form: &mut Vec<(String, String)>, name: &str, value: &str) {
     form.retain(|(n, _)| n != name);
     form.push((name.to_owned(), value.to_owned()));
 }

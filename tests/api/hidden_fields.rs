@@ -454,6 +454,7 @@ async fn saved_answers_keep_the_addresss_values_for_when_the_respondent_comes_ba
 
 #[tokio::test]
 async fn the_designer_names_the_links_values_and_the_panels_addresses() {
+    use crate::designer_saves::set;
     use crate::owner::{Owner, form_fields};
     let app = spawn_app().await;
     let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
@@ -464,10 +465,6 @@ async fn the_designer_names_the_links_values_and_the_panels_addresses() {
         page.contains(r#"<details class="panel settings-fold" id="panel-links">"#),
         "folded while unused: {page}"
     );
-    let set = |form: &mut Vec<(String, String)>, name: &str, value: &str| {
-        form.retain(|(n, _)| n != name);
-        form.push((name.to_owned(), value.to_owned()));
-    };
     let mut form = form_fields(&page, r#"<form class="designer"#);
     set(&mut form, "hidden_fields", "pid, Source");
     set(&mut form, "redirect_complete", "http://panel.example/done");

@@ -234,11 +234,9 @@ pub async fn submit(
         }
         Step::Done(walk) => walk,
     };
-    // What a redirect may recall once the answer is stored (the submission takes the walk).
-    let recalled = match survey.redirects.is_empty() {
-        true => None,
-        false => Some((walk.values.clone(), posted.answers.hidden().clone())),
-    };
+    // Where a panel's respondent goes next, filled now: the submission takes the answers.
+    let hidden = posted.answers.hidden();
+    let onward = super::redirect::Onward::of(&survey, hidden, &walk.values, token.reference);
     let order = survey.shown_order(
         &crate::domain::order::Draw::of_token(&posted.token),
         &walk.route,
@@ -251,7 +249,7 @@ pub async fn submit(
         reference: token.reference,
         values: walk.values,
         skipped: walk.skipped,
-        hidden: posted.answers.hidden().clone(),
+        hidden: hidden.clone(),
         order,
         language: LanguageTag::parse(form.words.lang()).ok(),
         participant: participant.as_ref(),
@@ -260,17 +258,10 @@ pub async fn submit(
     let reference = match answering::submit(&state.app, submission).await? {
         Submitted::Thanked(reference) => reference,
         Submitted::Ended(quota) => {
-            if let (Some(address), Some((values, hidden))) =
-                (&survey.redirects.screened_out, &recalled)
-            {
-                return Ok(super::redirect::to(
-                    address,
-                    hidden,
-                    values,
-                    Some(token.reference),
-                ));
-            }
-            return quotas::ended(tenant.clone(), &survey, &form.words, quota);
+            return match onward.screened_out() {
+                Some(redirect) => Ok(redirect),
+                None => quotas::ended(tenant.clone(), &survey, &form.words, quota),
+            };
         }
         Submitted::LinkAnswered => {
             let participant = participant.as_ref().ok_or(WebError::NotFound)?;
@@ -278,13 +269,8 @@ pub async fn submit(
             return super::participant::link_answered(tenant.clone(), &survey, words, participant);
         }
     };
-    if let (Some(address), Some((values, hidden))) = (&survey.redirects.complete, &recalled) {
-        return Ok(super::redirect::to(
-            address,
-            hidden,
-            values,
-            Some(reference),
-        ));
+    if let Some(redirect) = onward.complete() {
+        return Ok(redirect);
     }
     let signature = thanks_signature(state.app.signing_key(), &survey.survey_ref(), reference);
     let thanks = format!(
