@@ -27,6 +27,8 @@ fn question(id: &str, text: &str, required: bool, kind: QuestionKind) -> Questio
     Question {
         randomize_options: false,
         fixed_last: 0,
+        validate: None,
+        scoring: Default::default(),
         id: QuestionId::parse(id).expect("the demo question ids are valid"),
         text: text.into(),
         help: None,
@@ -284,6 +286,10 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             order: Default::default(),
             language: None,
             over_quota: Default::default(),
+            variables: Default::default(),
+            score: None,
+            correct: None,
+            ending: None,
             participant: None,
         };
         stores

@@ -85,6 +85,10 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         order: Default::default(),
         language: None,
         over_quota: Default::default(),
+        variables: Default::default(),
+        score: None,
+        correct: None,
+        ending: None,
         participant: None,
     }
 }
@@ -106,6 +110,8 @@ pub(super) async fn seed(
     let question = |id_text: &str, kind: QuestionKind| Question {
         randomize_options: false,
         fixed_last: 0,
+        validate: None,
+        scoring: Default::default(),
         id: id(id_text),
         text: id_text.to_owned(),
         help: None,

@@ -7,83 +7,12 @@ use time::OffsetDateTime;
 
 use super::choice::OTHER;
 use super::hidden::HiddenValues;
-use super::logic::{Target, next_page};
 use super::problem::AnswerProblem;
-use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_RESPONSE_TEXT, MAX_SHORT_TEXT};
+use super::question::{MAX_LONG_TEXT, MAX_NUMBER, MAX_SHORT_TEXT};
 use super::upload::FileAnswer;
-use super::{
-    QuestionId, QuestionKind, Reference, Survey, SurveyId, SurveyRef, SurveySlug, TenantSlug,
-};
+use super::{QuestionId, QuestionKind, Reference, SurveyId, SurveyRef, SurveySlug, TenantSlug};
 
-/// One question's answer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AnswerValue {
-    /// A short or long text.
-    Text(String),
-    /// The option picked in a single-choice question.
-    Choice(String),
-    /// The options ticked in a multiple-choice question, in the survey's option order.
-    Choices(Vec<String>),
-    /// A rating from 1 to 5.
-    Stars(u8),
-    /// A number.
-    Number(f64),
-    /// The point picked on an NPS question (0 to 10) or a scale (1 to its points).
-    Point(u8),
-    /// A calendar date, `YYYY-MM-DD`.
-    Date(String),
-    /// The column picked in each row answered of a matrix question.
-    Matrix(BTreeMap<String, String>),
-    /// The options of a ranking question, most preferred first.
-    Ranking(Vec<String>),
-    /// A file uploaded: its reference and what it is (its bytes are stored apart).
-    File(FileAnswer),
-    /// "Other, please specify" on a choice question: the listed options also ticked (none
-    /// for a single choice), and what the respondent wrote.
-    Other {
-        /// Listed options ticked besides "Other", in the survey's order.
-        picked: Vec<String>,
-        /// What "Other" means.
-        text: String,
-    },
-}
-
-/// Between the parts of one answer written as text (ticked options, a matrix's rows): a
-/// semicolon, since option labels may hold commas.
-pub const TEXT_SEPARATOR: &str = "; ";
-
-impl AnswerValue {
-    /// The answer as one line of text, as every list and download writes it: options joined by
-    /// `TEXT_SEPARATOR`, a ranking's options by " > ", a matrix's rows as "row: column", and
-    /// "Other" with what the respondent wrote. Numbers are written as `number` says.
-    pub fn to_text(&self, number: impl Fn(f64) -> String) -> String {
-        match self {
-            AnswerValue::Text(text) | AnswerValue::Choice(text) | AnswerValue::Date(text) => {
-                text.clone()
-            }
-            AnswerValue::Choices(options) => options.join(TEXT_SEPARATOR),
-            AnswerValue::Stars(n) | AnswerValue::Point(n) => n.to_string(),
-            AnswerValue::Number(n) => number(*n),
-            AnswerValue::Ranking(order) => order.join(" > "),
-            AnswerValue::File(file) => file.name.clone(),
-            AnswerValue::Matrix(picked) => picked
-                .iter()
-                .map(|(row, column)| format!("{row}: {column}"))
-                .collect::<Vec<_>>()
-                .join(TEXT_SEPARATOR),
-            AnswerValue::Other { picked, text } => {
-                let other = match text.is_empty() {
-                    true => super::choice::OTHER.to_owned(),
-                    false => format!("{}: {text}", super::choice::OTHER),
-                };
-                let mut parts = picked.clone();
-                parts.push(other);
-                parts.join(TEXT_SEPARATOR)
-            }
-        }
-    }
-}
+pub use super::answer_value::{AnswerValue, TEXT_SEPARATOR};
 
 /// A respondent's complete, valid set of answers to one version of a survey.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -129,6 +58,19 @@ pub struct Answer {
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     #[schema(value_type = Vec<String>)]
     pub over_quota: BTreeSet<super::quota::QuotaId>,
+    /// The survey's variables computed when it was sent, those that had a value.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schema(value_type = Object, example = json!({"total": 7}))]
+    pub variables: BTreeMap<String, serde_json::Value>,
+    /// The sum of the points of the options picked (a survey with scores).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// How many quiz questions were answered correctly (a survey with correct answers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correct: Option<u32>,
+    /// The ending reached (a survey with endings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
     /// The participant who gave it through their personal link, when its survey's answers are
     /// not anonymous.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -158,6 +100,14 @@ struct StoredAnswer {
     language: Option<super::language::LanguageTag>,
     #[serde(default)]
     over_quota: BTreeSet<super::quota::QuotaId>,
+    #[serde(default)]
+    variables: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    score: Option<f64>,
+    #[serde(default)]
+    correct: Option<u32>,
+    #[serde(default)]
+    ending: Option<String>,
     #[serde(default)]
     participant: Option<Box<super::participant::Respondent>>,
 }
@@ -200,6 +150,10 @@ impl From<StoredAnswer> for Answer {
             order: stored.order,
             language: stored.language,
             over_quota: stored.over_quota,
+            variables: stored.variables,
+            score: stored.score,
+            correct: stored.correct,
+            ending: stored.ending,
             participant: stored.participant,
         }
     }
@@ -260,6 +214,16 @@ impl RawAnswers {
         self.0.remove(name).unwrap_or_default()
     }
 
+    /// How many names it has values for.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it has no values.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Every question id posted, with its values as posted.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &[String])> {
         self.0
@@ -307,153 +271,6 @@ impl<'a> FromIterator<(&'a str, &'a str)> for RawAnswers {
     }
 }
 
-/// What is wrong with each wrongly answered question.
-pub type FieldErrors = BTreeMap<QuestionId, AnswerProblem>;
-
-/// A respondent's way through a survey's pages for the answers they posted: the pages shown,
-/// the valid answers to shown questions, and what is wrong with the others.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Walk {
-    /// The pages shown, by index, in order.
-    pub route: Vec<usize>,
-    /// Valid answers to questions shown; answers to questions not shown are dropped.
-    pub values: BTreeMap<QuestionId, AnswerValue>,
-    /// Questions not shown (on the route's pages, or on pages never reached).
-    pub skipped: BTreeSet<QuestionId>,
-    /// What is wrong with each wrongly answered question shown.
-    pub errors: FieldErrors,
-    /// Where the respondent goes after the route's last page.
-    pub next: Target,
-}
-
-impl Walk {
-    /// The first page of the route with a wrong answer on it.
-    pub fn first_page_with_errors(&self, survey: &Survey) -> Option<usize> {
-        self.route.iter().copied().find(|&page| {
-            survey
-                .step_questions(page)
-                .iter()
-                .any(|q| self.errors.contains_key(&q.id))
-        })
-    }
-}
-
-impl Survey {
-    /// Walks the pages from the first, as a respondent with these answers would: each shown
-    /// page's shown questions are checked, then its jumps decide the next page. With
-    /// `through`, the walk stops after that page (if it is reached): what a respondent leaving
-    /// it sees; without, it goes to the end: a whole response.
-    pub fn walk(&self, raw: &RawAnswers, through: Option<usize>) -> Walk {
-        // Steps: the pages, or one per question (see `Survey::steps`).
-        let pages = self.steps();
-        let pages = &pages[..];
-        let mut walk = Walk::default();
-        // Which questions were shown, by position (ids are only copied for the hidden ones).
-        let mut shown = vec![false; self.questions.len()];
-        let mut current = 0;
-        // Jumps only go forward and a page is visited once, so this ends within pages.len().
-        loop {
-            walk.route.push(current);
-            let first = pages[current].start;
-            for (offset, question) in self.step_questions(current).iter().enumerate() {
-                if !question
-                    .show_if
-                    .as_ref()
-                    .is_none_or(|c| c.holds(&walk.values, raw.hidden()))
-                {
-                    continue;
-                }
-                if let Some(seen) = shown.get_mut(first + offset) {
-                    *seen = true;
-                }
-                match answer_to(question, raw) {
-                    Ok(Some(value)) => {
-                        walk.values.insert(question.id.clone(), value);
-                    }
-                    Ok(None) => {}
-                    Err(message) => {
-                        walk.errors.insert(question.id.clone(), message);
-                    }
-                }
-            }
-            walk.next = next_page(pages, current, &walk.values, raw.hidden());
-            match walk.next {
-                _ if through == Some(current) => break,
-                Target::Page(next) if next > current => current = next,
-                _ => break,
-            }
-        }
-        walk.skipped = self
-            .questions
-            .iter()
-            .zip(&shown)
-            .filter(|(_, shown)| !**shown)
-            .map(|(question, _)| question.id.clone())
-            .collect();
-        if let Some((question, message)) = too_much_text(&walk.values) {
-            walk.errors.insert(question, message);
-        }
-        walk
-    }
-
-    /// The answers an address fills in (`?q.age=30`, as `(id, value)` pairs): each question's
-    /// values kept only where they answer it validly (the respondent may still change them).
-    pub fn prefill<'a>(&self, pairs: impl Iterator<Item = (&'a str, &'a str)>) -> RawAnswers {
-        let mut given = RawAnswers::default();
-        for (id, value) in pairs {
-            let known = QuestionId::parse(id).is_some_and(|id| self.question(&id).is_some());
-            if known && given.0.len() < self.questions.len() {
-                given.push(id, value.to_owned());
-            }
-        }
-        let mut kept = RawAnswers::default();
-        for question in &self.questions {
-            if let Ok(Some(_)) = answer_to(question, &given) {
-                for value in given.raw_values(&question.id) {
-                    kept.push(question.id.as_str(), value.clone());
-                }
-            }
-        }
-        kept
-    }
-
-    /// Checks a whole response: either every answer to a shown question is valid (answers to
-    /// hidden questions are dropped), or each wrong one has a message.
-    pub fn validate(
-        &self,
-        raw: &RawAnswers,
-    ) -> Result<BTreeMap<QuestionId, AnswerValue>, FieldErrors> {
-        let walk = self.walk(raw, None);
-        if walk.errors.is_empty() {
-            Ok(walk.values)
-        } else {
-            Err(walk.errors)
-        }
-    }
-}
-
-/// The longest text answer and a message, when the texts of a response add up to more than
-/// `MAX_RESPONSE_TEXT` characters.
-fn too_much_text(
-    values: &BTreeMap<QuestionId, AnswerValue>,
-) -> Option<(QuestionId, AnswerProblem)> {
-    let texts = values.iter().filter_map(|(id, value)| match value {
-        AnswerValue::Text(text) => Some((id, text.chars().count())),
-        _ => None,
-    });
-    let total: usize = texts.clone().map(|(_, length)| length).sum();
-    let (longest, _) = texts.max_by_key(|(_, length)| *length)?;
-    (total > MAX_RESPONSE_TEXT).then(|| {
-        (
-            longest.clone(),
-            AnswerProblem::ResponseTooLong {
-                total,
-                most: MAX_RESPONSE_TEXT,
-            },
-        )
-    })
-}
-
 fn single<'a>(posted: &[&'a str]) -> Result<&'a str, AnswerProblem> {
     match posted {
         [one] => Ok(one),
@@ -496,7 +313,7 @@ pub fn date(text: &str) -> Option<time::Date> {
 /// The answer a form gives to one shown question: `None` when it is not answered (an error
 /// if it is required). Each kind reads its own fields: `q-ID`, a matrix's `q-ID.N`, and the
 /// text beside "Other" in `q-ID.other`.
-fn answer_to(
+pub(super) fn answer_to(
     question: &super::Question,
     raw: &RawAnswers,
 ) -> Result<Option<AnswerValue>, AnswerProblem> {
@@ -721,6 +538,10 @@ impl Answer {
             order: Default::default(),
             language: None,
             over_quota: Default::default(),
+            variables: Default::default(),
+            score: None,
+            correct: None,
+            ending: None,
             participant: None,
         }
     }
@@ -729,6 +550,7 @@ impl Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::Survey;
 
     #[test]
     fn a_file_answer_is_its_reference_within_its_questions_kinds_and_size() {
@@ -839,6 +661,10 @@ mod tests {
             order: Default::default(),
             language: None,
             over_quota: Default::default(),
+            variables: Default::default(),
+            score: None,
+            correct: None,
+            ending: None,
             participant: None,
         };
         assert!(answer.mentions("lovely coffee"));
@@ -867,6 +693,8 @@ mod tests {
         Question {
             randomize_options: false,
             fixed_last: 0,
+            validate: None,
+            scoring: Default::default(),
             id: QuestionId::parse(id).expect("an id"),
             text: format!("Question {id}"),
             help: None,
@@ -1174,6 +1002,10 @@ mod tests {
             order: Default::default(),
             language: None,
             over_quota: Default::default(),
+            variables: Default::default(),
+            score: None,
+            correct: None,
+            ending: None,
             participant: None,
         };
         let json = serde_json::to_string(&answer).expect("serialises");

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::expression::{Expression, Scope};
 use super::hidden::HiddenValues;
 use super::{AnswerValue, QuestionId};
 
@@ -27,6 +28,8 @@ pub enum Condition {
     },
     /// A test of one hidden field's value (read before `Rule`: it has no `question`).
     Hidden(HiddenRule),
+    /// An expression that must be true: `{"expression": "v.total > 10.0"}`.
+    Expression(ExpressionRule),
     /// A test of one question's answer.
     Rule(Rule),
 }
@@ -40,6 +43,14 @@ pub struct HiddenRule {
     /// The test (`greater_than` and `less_than` read the value as a number or a date).
     #[serde(flatten)]
     pub test: Test,
+}
+
+/// A condition written as an expression over answers, hidden fields, variables and scores
+/// (see `expression`): it holds when the expression is true.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ExpressionRule {
+    /// What must be true.
+    pub expression: Expression,
 }
 
 /// A test of one earlier question's answer: `{"question": "likes", "equals": "No"}`.
@@ -113,10 +124,23 @@ impl Bound {
 impl Condition {
     /// Whether the condition holds for the answers given so far (only shown questions'
     /// answers are in `values`).
+    /// Expressions read the answers and hidden values only (see `holds_in`).
     pub fn holds(&self, values: &BTreeMap<QuestionId, AnswerValue>, hidden: &HiddenValues) -> bool {
+        self.holds_in(values, hidden, &|values| Scope::new(values, hidden))
+    }
+
+    /// Whether the condition holds, its expressions read over what `reader` makes of the
+    /// answers (the survey's scope: variables and scores too).
+    pub fn holds_in(
+        &self,
+        values: &BTreeMap<QuestionId, AnswerValue>,
+        hidden: &HiddenValues,
+        reader: &dyn Fn(&BTreeMap<QuestionId, AnswerValue>) -> Scope,
+    ) -> bool {
         match self {
-            Condition::All { all } => all.iter().all(|c| c.holds(values, hidden)),
-            Condition::Any { any } => any.iter().any(|c| c.holds(values, hidden)),
+            Condition::All { all } => all.iter().all(|c| c.holds_in(values, hidden, reader)),
+            Condition::Any { any } => any.iter().any(|c| c.holds_in(values, hidden, reader)),
+            Condition::Expression(rule) => rule.expression.holds(&reader(values)),
             Condition::Rule(rule) => rule.test.holds(values.get(&rule.question)),
             Condition::Hidden(rule) => {
                 // Compared with a number as a number; otherwise as the text it is.
@@ -141,7 +165,7 @@ impl Condition {
                 list.iter().flat_map(Condition::hidden_rules).collect()
             }
             Condition::Hidden(rule) => vec![rule],
-            Condition::Rule(_) => Vec::new(),
+            Condition::Rule(_) | Condition::Expression(_) => Vec::new(),
         }
     }
 
@@ -151,7 +175,7 @@ impl Condition {
         match self {
             Condition::All { all } => all.iter().all(Condition::always_holds),
             Condition::Any { any } => any.iter().any(Condition::always_holds) || both_ways(any),
-            Condition::Rule(_) | Condition::Hidden(_) => false,
+            Condition::Rule(_) | Condition::Hidden(_) | Condition::Expression(_) => false,
         }
     }
 
@@ -161,7 +185,7 @@ impl Condition {
         match self {
             Condition::All { all } => all.iter().any(Condition::never_holds) || both_ways(all),
             Condition::Any { any } => any.iter().all(Condition::never_holds),
-            Condition::Rule(_) | Condition::Hidden(_) => false,
+            Condition::Rule(_) | Condition::Hidden(_) | Condition::Expression(_) => false,
         }
     }
 
@@ -172,7 +196,7 @@ impl Condition {
                 list.iter().flat_map(Condition::rules).collect()
             }
             Condition::Rule(rule) => vec![rule],
-            Condition::Hidden(_) => Vec::new(),
+            Condition::Hidden(_) | Condition::Expression(_) => Vec::new(),
         }
     }
 
@@ -197,6 +221,7 @@ impl Condition {
             Condition::Any { any } => group(any, " or "),
             Condition::Rule(rule) => rule.test.describe(&name(&rule.question)),
             Condition::Hidden(rule) => rule.test.describe(&format!("the link's {}", rule.hidden)),
+            Condition::Expression(rule) => format!("{} is true", rule.expression),
         }
     }
 }
@@ -413,6 +438,7 @@ pub fn one_per_screen(pages: &[PageLayout], show_ifs: &[Option<&Condition>]) -> 
                 start: at,
                 show_if: page.show_if.clone(),
                 // The first step is always shown, as the first page is.
+                origin: None,
                 question_show_if: show_ifs
                     .get(at)
                     .copied()
@@ -457,6 +483,10 @@ pub struct PageLayout {
     /// shown page, so its page's jumps are still taken there.
     #[serde(skip)]
     pub question_show_if: Option<Condition>,
+    /// Of a survey arranged for one respondent (see `arrangement`), never stored: the page's
+    /// index as defined, by which its texts are translated and its orders drawn.
+    #[serde(skip)]
+    pub origin: Option<usize>,
 }
 
 /// The page after `current` for the answers given so far: the first jump that holds, else the
@@ -467,10 +497,24 @@ pub fn next_page(
     values: &BTreeMap<QuestionId, AnswerValue>,
     hidden: &HiddenValues,
 ) -> Target {
+    next_page_in(pages, current, values, hidden, &|values| {
+        Scope::new(values, hidden)
+    })
+}
+
+/// As `next_page`, expressions read over what `reader` makes of the answers.
+pub fn next_page_in(
+    pages: &[PageLayout],
+    current: usize,
+    values: &BTreeMap<QuestionId, AnswerValue>,
+    hidden: &HiddenValues,
+    reader: &dyn Fn(&BTreeMap<QuestionId, AnswerValue>) -> Scope,
+) -> Target {
+    let holds = |c: &Condition| c.holds_in(values, hidden, reader);
     let jumped = pages.get(current).and_then(|page| {
         page.jumps
             .iter()
-            .find(|jump| jump.condition.holds(values, hidden))
+            .find(|jump| holds(&jump.condition))
             .map(|jump| jump.to)
     });
     let mut next = match jumped {
@@ -479,28 +523,16 @@ pub fn next_page(
         None => current + 1,
     };
     while let Some(page) = pages.get(next) {
-        if !page
-            .show_if
-            .as_ref()
-            .is_none_or(|c| c.holds(values, hidden))
-        {
+        if !page.show_if.as_ref().is_none_or(holds) {
             next += 1;
             continue;
         }
-        if page
-            .question_show_if
-            .as_ref()
-            .is_none_or(|c| c.holds(values, hidden))
-        {
+        if page.question_show_if.as_ref().is_none_or(holds) {
             return Target::Page(next);
         }
         // A step whose question is not shown, of a page that is: left at once, its jumps
         // taken as its page's are (they only go forward, so this ends).
-        match page
-            .jumps
-            .iter()
-            .find(|jump| jump.condition.holds(values, hidden))
-        {
+        match page.jumps.iter().find(|jump| holds(&jump.condition)) {
             Some(Jump {
                 to: Target::End, ..
             }) => return Target::End,

@@ -3,10 +3,14 @@
 
 pub mod account;
 pub mod answer;
+pub mod answer_value;
+pub mod arrangement;
 pub mod audit;
 pub mod branding;
+pub mod calculation;
 pub mod choice;
 pub mod definition;
+pub mod expression;
 pub mod funnel;
 pub mod hidden;
 mod ids;
@@ -17,6 +21,7 @@ pub mod mailing;
 pub mod markdown;
 pub mod member;
 pub mod order;
+pub mod outcome;
 pub mod participant;
 pub mod private_link;
 pub mod problem;
@@ -36,6 +41,7 @@ pub mod template;
 pub mod tenant;
 pub mod translation;
 pub mod upload;
+pub mod walk;
 pub mod webhook;
 pub mod zone;
 
@@ -45,7 +51,7 @@ mod flow_tests;
 mod recall_tests;
 
 pub use account::Email;
-pub use answer::{Answer, AnswerValue, FieldErrors, RawAnswers};
+pub use answer::{Answer, AnswerValue, RawAnswers};
 pub use lifecycle::{Closure, SurveyState};
 pub use logic::{Condition, Jump, PageLayout, Target};
 pub use private_link::PrivateLink;
@@ -58,4 +64,5 @@ pub use submission::{SigningKey, SubmissionToken, TokenError, thanks_signature, 
 pub use summary::{QuestionSummary, SurveySummary};
 pub use survey::{Survey, SurveyId, SurveyRef};
 pub use tenant::{Subscription, Tenant};
+pub use walk::FieldErrors;
 pub use zone::Zone;

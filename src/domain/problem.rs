@@ -57,6 +57,8 @@ pub enum AnswerProblem {
     FileTooLarge { limit: u64 },
     /// A file field that is not a file uploaded with this form.
     FileUnknown,
+    /// An answer its question's validation refuses, with the owner's message.
+    Refused { message: String },
 }
 
 use super::upload::FileKind;

@@ -26,9 +26,10 @@ super::ids::lowercase_id!(
 );
 
 impl QuestionId {
-    /// A fresh random id.
+    /// A fresh random id: `q` and 11 hex digits, so it starts with a letter and an
+    /// expression can name it as `q.ID`.
     pub fn generate() -> Self {
-        Self::random(12)
+        Self(format!("q{}", &Self::random(11).0))
     }
 }
 
@@ -265,6 +266,16 @@ pub struct Question {
     /// How many of its last options stay last when they are drawn ("None of these").
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fixed_last: usize,
+    /// A check on its answer beyond its type's, with the message shown when it fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validate: Option<super::calculation::Validation>,
+    /// Its options' points and correct answers (choice questions).
+    #[serde(
+        flatten,
+        default,
+        skip_serializing_if = "super::calculation::Scoring::is_empty"
+    )]
+    pub scoring: super::calculation::Scoring,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -324,6 +335,8 @@ mod tests {
         let question = Question {
             randomize_options: false,
             fixed_last: 0,
+            validate: None,
+            scoring: Default::default(),
             id: QuestionId::parse("q1").expect("an id"),
             text: "Pick one".into(),
             help: None,
@@ -375,5 +388,7 @@ mod tests {
         let b = QuestionId::generate();
         assert!(QuestionId::parse(a.as_str()).is_some());
         assert_ne!(a, b);
+        // They start with a letter, so expressions name them as `q.ID`.
+        assert!(a.as_str().starts_with('q') && a.as_str().len() == 12);
     }
 }

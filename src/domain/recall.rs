@@ -19,6 +19,8 @@ pub const OPENING: &str = "{{q:";
 pub const PARTICIPANT_OPENING: &str = "{{p:";
 /// What starts a recall of a hidden field's value, as the survey's address gave it.
 pub const HIDDEN_OPENING: &str = "{{h:";
+/// What starts a recall of one of the survey's variables, as computed from the answers so far.
+pub const VARIABLE_OPENING: &str = "{{v:";
 /// What ends it.
 const CLOSING: &str = "}}";
 /// Most recalls in one text.
@@ -47,6 +49,13 @@ pub enum Piece<'a> {
         /// What is shown when the address gave no value.
         fallback: &'a str,
     },
+    /// The variable `name`'s value for the answers so far, else `fallback`.
+    Variable {
+        /// The variable's id.
+        name: &'a str,
+        /// What is shown when it has no value.
+        fallback: &'a str,
+    },
     /// The participant's detail `name`, else `fallback`.
     Participant {
         /// `first_name`, `last_name` or an attribute's name.
@@ -58,7 +67,10 @@ pub enum Piece<'a> {
 
 /// Whether a text holds anything that starts a recall.
 pub fn mentions_recall(text: &str) -> bool {
-    text.contains(OPENING) || text.contains(PARTICIPANT_OPENING) || text.contains(HIDDEN_OPENING)
+    text.contains(OPENING)
+        || text.contains(PARTICIPANT_OPENING)
+        || text.contains(HIDDEN_OPENING)
+        || text.contains(VARIABLE_OPENING)
 }
 
 /// Which kind of recall an opening starts.
@@ -67,6 +79,7 @@ enum Kind {
     Answer,
     Participant,
     Hidden,
+    Variable,
 }
 
 /// Where the next recall of any kind starts in `text`, and its kind.
@@ -75,6 +88,7 @@ fn next_opening(text: &str) -> Option<(usize, Kind)> {
         (OPENING, Kind::Answer),
         (PARTICIPANT_OPENING, Kind::Participant),
         (HIDDEN_OPENING, Kind::Hidden),
+        (VARIABLE_OPENING, Kind::Variable),
     ]
     .into_iter()
     .filter_map(|(opening, kind)| text.find(opening).map(|at| (at, kind)))
@@ -117,6 +131,14 @@ pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, String> {
                 ));
             }
             pieces.push(Piece::Hidden { name, fallback });
+        } else if kind == Kind::Variable {
+            if !super::hidden::valid_name(name) {
+                return Err(format!(
+                    "\"{name}\" in {{{{v:...}}}} is not a variable's id (a lowercase letter, \
+                     then lowercase letters, digits or _)"
+                ));
+            }
+            pieces.push(Piece::Variable { name, fallback });
         } else if kind == Kind::Participant {
             if !valid_attribute_name(name) {
                 return Err(format!(
@@ -176,6 +198,18 @@ pub fn hidden_recalled(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The variables a text recalls, in order.
+pub fn variables_recalled(text: &str) -> Vec<&str> {
+    pieces(text)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Piece::Variable { name, .. } => Some(name),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The text as a respondent reads it: each recall replaced by `answer` of its question, or
 /// by `theirs` of a participant's detail (cut to `MAX_RECALLED` characters), or its fallback
 /// when there is none; a hidden field's recall is its fallback (see `render_with_hidden`).
@@ -201,7 +235,22 @@ pub fn render_with_hidden<'a>(
     theirs: impl Fn(&str) -> Option<String>,
     hidden: &super::hidden::HiddenValues,
 ) -> Cow<'a, str> {
+    render_all(text, answer, theirs, hidden, |_| None)
+}
+
+/// `render_with_hidden`, with each variable's recall replaced by `variable` of its id.
+pub fn render_all<'a>(
+    text: &'a str,
+    answer: impl Fn(&QuestionId) -> Option<String>,
+    theirs: impl Fn(&str) -> Option<String>,
+    hidden: &super::hidden::HiddenValues,
+    variable: impl Fn(&str) -> Option<String>,
+) -> Cow<'a, str> {
     replaced(text, |piece| match piece {
+        Piece::Variable { name, fallback } => match variable(name) {
+            Some(value) if !value.trim().is_empty() => Cow::Owned(cut(&value).into_owned()),
+            _ => Cow::Borrowed(*fallback),
+        },
         Piece::Hidden { name, fallback } => match hidden.get(name) {
             Some(value) => Cow::Owned(cut(value).into_owned()),
             None => Cow::Borrowed(*fallback),
@@ -252,9 +301,9 @@ pub fn labelled<'a>(text: &'a str, label: impl Fn(&QuestionId) -> Option<String>
             };
             Cow::Owned(format!("[{named}]"))
         }
-        Piece::Participant { name, .. } | Piece::Hidden { name, .. } => {
-            Cow::Owned(format!("[{name}]"))
-        }
+        Piece::Participant { name, .. }
+        | Piece::Hidden { name, .. }
+        | Piece::Variable { name, .. } => Cow::Owned(format!("[{name}]")),
     })
 }
 

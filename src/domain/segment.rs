@@ -85,6 +85,15 @@ pub fn options_of(value: &AnswerValue) -> Vec<String> {
 const LANGUAGE: &str = "@language";
 /// What starts the name of a participant attribute's segments (`@participant.team`).
 const ATTRIBUTE: &str = "@participant.";
+/// What starts the name of a hidden field's segments (`@hidden.source`).
+const HIDDEN: &str = "@hidden.";
+/// What starts the name of a variable's segments (`@variable.band`).
+const VARIABLE: &str = "@variable.";
+
+/// Most segments one hidden field or variable divides answers into: its first values seen,
+/// in the order answers are counted; answers with a value past these are in none of its
+/// segments (a link's values are the respondent's to choose).
+pub const MAX_VALUE_SEGMENTS: usize = 50;
 
 /// What a survey's segments divide its responses by: the answer to one segment question, or
 /// the language a response was given in.
@@ -97,6 +106,10 @@ pub enum SegmentKey {
     Language,
     /// The values of a participant attribute (answers given through personal links).
     Attribute(String),
+    /// The values of a hidden field, as the survey's address gave them.
+    Hidden(String),
+    /// The values of a variable computed from the answers (a band such as "10 to 19").
+    Variable(String),
 }
 
 impl SegmentKey {
@@ -104,6 +117,12 @@ impl SegmentKey {
     pub fn parse(text: &str) -> Option<Self> {
         if let Some(name) = text.strip_prefix(ATTRIBUTE) {
             return valid_attribute_name(name).then(|| Self::Attribute(name.to_owned()));
+        }
+        if let Some(name) = text.strip_prefix(HIDDEN) {
+            return super::hidden::valid_name(name).then(|| Self::Hidden(name.to_owned()));
+        }
+        if let Some(id) = text.strip_prefix(VARIABLE) {
+            return super::hidden::valid_name(id).then(|| Self::Variable(id.to_owned()));
         }
         match text {
             LANGUAGE => Some(Self::Language),
@@ -125,7 +144,29 @@ impl SegmentKey {
                 .iter()
                 .filter_map(|who| who.attributes.get(name).cloned())
                 .collect(),
+            Self::Hidden(name) => answer
+                .hidden
+                .get(name)
+                .map(str::to_owned)
+                .into_iter()
+                .collect(),
+            Self::Variable(id) => answer
+                .variables
+                .get(id)
+                .and_then(|value| {
+                    let text = super::expression::shown(value);
+                    let short = !text.is_empty() && text.chars().count() <= MAX_OPTION_CHARS;
+                    short.then_some(text)
+                })
+                .into_iter()
+                .collect(),
         }
+    }
+
+    /// Whether its segments are the values answers hold rather than a fixed list, kept for
+    /// the first `MAX_VALUE_SEGMENTS` values seen (a hidden field's, a variable's).
+    pub fn takes_values_seen(&self) -> bool {
+        matches!(self, Self::Hidden(_) | Self::Variable(_))
     }
 
     /// Its segments in `survey`, in display order, with what the dimension is called there
@@ -149,6 +190,15 @@ impl SegmentKey {
             Self::Attribute(name) => survey
                 .segments_by_attribute(name)
                 .then(|| (format!("Participants' {name}"), seen.cloned().collect())),
+            Self::Hidden(name) => survey
+                .segment_hidden
+                .contains(name)
+                .then(|| (format!("The link's {name}"), seen.cloned().collect())),
+            Self::Variable(id) => survey
+                .variables
+                .iter()
+                .any(|v| v.id == *id && v.segment)
+                .then(|| (format!("Variable {id}"), seen.cloned().collect())),
         }
     }
 }
@@ -173,6 +223,8 @@ impl fmt::Display for SegmentKey {
             Self::Question(id) => f.write_str(id.as_str()),
             Self::Language => f.write_str(LANGUAGE),
             Self::Attribute(name) => write!(f, "{ATTRIBUTE}{name}"),
+            Self::Hidden(name) => write!(f, "{HIDDEN}{name}"),
+            Self::Variable(id) => write!(f, "{VARIABLE}{id}"),
         }
     }
 }
@@ -243,6 +295,20 @@ pub fn segment_keys(survey: &Survey) -> Vec<SegmentKey> {
             .filter(|name| survey.segments_by_attribute(name))
             .map(|name| SegmentKey::Attribute(name.clone())),
     );
+    keys.extend(
+        survey
+            .segment_hidden
+            .iter()
+            .cloned()
+            .map(SegmentKey::Hidden),
+    );
+    keys.extend(
+        survey
+            .variables
+            .iter()
+            .filter(|v| v.segment)
+            .map(|v| SegmentKey::Variable(v.id.clone())),
+    );
     keys
 }
 
@@ -295,6 +361,12 @@ impl SegmentId {
                 .key
                 .segments_in(survey, std::iter::empty())
                 .ok_or("the survey is offered in one language: it has no language segments")?,
+            key @ (SegmentKey::Hidden(_) | SegmentKey::Variable(_)) => {
+                return match key.segments_in(survey, std::iter::empty()) {
+                    Some(_) => Ok(()),
+                    None => Err(format!("the survey's answers are not divided by {key}")),
+                };
+            }
             SegmentKey::Attribute(name) => {
                 return match survey.segments_by_attribute(name) {
                     true => Ok(()),
@@ -384,6 +456,8 @@ mod tests {
         Question {
             randomize_options: false,
             fixed_last: 0,
+            validate: None,
+            scoring: Default::default(),
             id: QuestionId::parse(id).expect("an id"),
             text: id.into(),
             help: None,

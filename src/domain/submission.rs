@@ -123,6 +123,41 @@ pub fn thanks_signature(key: &SigningKey, survey: &SurveyRef, reference: Referen
     URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
 }
 
+/// The signature of what a thank-you link shows of a response's outcome (`result`, see
+/// `outcome::Outcome::result`), so a respondent cannot change their shown score or ending.
+pub fn result_signature(
+    key: &SigningKey,
+    survey: &SurveyRef,
+    reference: Reference,
+    result: &str,
+) -> String {
+    let mut mac = key.mac();
+    mac.update(b"result:");
+    mac.update(payload(survey, reference).as_bytes());
+    mac.update(b"|");
+    mac.update(result.as_bytes());
+    URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+}
+
+/// Whether `signature` is `result_signature` of these.
+pub fn result_signed(
+    key: &SigningKey,
+    survey: &SurveyRef,
+    reference: Reference,
+    result: &str,
+    signature: &str,
+) -> bool {
+    let Ok(signature) = URL_SAFE_NO_PAD.decode(signature) else {
+        return false;
+    };
+    let mut mac = key.mac();
+    mac.update(b"result:");
+    mac.update(payload(survey, reference).as_bytes());
+    mac.update(b"|");
+    mac.update(result.as_bytes());
+    mac.verify_slice(&signature).is_ok()
+}
+
 /// Whether `signature` is the thank-you signature of `reference` for `survey`.
 pub fn thanks_signed(
     key: &SigningKey,

@@ -6,6 +6,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
+use super::arrangement::PageBlock;
+use super::calculation::{Ending, Quiz, Variable};
 use super::definition::Definition;
 use super::definition::checked::{CheckedDefinition, Replaced};
 use super::language::LanguageTag;
@@ -173,6 +175,21 @@ pub struct Survey {
     /// Where respondents are sent on once their visit ends.
     #[serde(default, skip_serializing_if = "Redirects::is_empty")]
     pub redirects: Redirects,
+    /// The hidden fields whose values segment the results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segment_hidden: Vec<String>,
+    /// A block of pages shown in an order drawn for each respondent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub randomize_pages: Option<PageBlock>,
+    /// Values computed from the answers when a response is sent, stored with it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+    /// Thank-you texts (and redirects) chosen by an expression.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub endings: Vec<Ending>,
+    /// What the thank-you page shows of a quiz.
+    #[serde(default, skip_serializing_if = "Quiz::is_off")]
+    pub quiz: Quiz,
 }
 
 impl Survey {
@@ -213,6 +230,11 @@ impl Survey {
             segment_attributes: definition.segment_attributes.unwrap_or_default(),
             hidden_fields: definition.hidden_fields,
             redirects: definition.redirects,
+            segment_hidden: definition.segment_hidden,
+            randomize_pages: definition.randomize_pages,
+            variables: definition.variables,
+            endings: definition.endings,
+            quiz: definition.quiz,
         }
     }
 
@@ -285,6 +307,11 @@ impl Survey {
         self.resume_days = definition.resume_days;
         self.hidden_fields = definition.hidden_fields;
         self.redirects = definition.redirects;
+        self.segment_hidden = definition.segment_hidden;
+        self.randomize_pages = definition.randomize_pages;
+        self.variables = definition.variables;
+        self.endings = definition.endings;
+        self.quiz = definition.quiz;
         if let Some(quotas) = definition.quotas {
             self.quotas = quotas;
         }
@@ -358,6 +385,11 @@ impl Survey {
             segment_attributes: Some(self.segment_attributes.clone()),
             hidden_fields: self.hidden_fields.clone(),
             redirects: self.redirects.clone(),
+            segment_hidden: self.segment_hidden.clone(),
+            randomize_pages: self.randomize_pages,
+            variables: self.variables.clone(),
+            endings: self.endings.clone(),
+            quiz: self.quiz.clone(),
         }
     }
 
@@ -378,13 +410,14 @@ impl Survey {
             return None;
         }
         let count = self.step_questions(step).len();
-        Some(draw.permutation(&order::page_key(step), count, 0))
+        Some(draw.permutation(&order::page_key(self.page_origin(step)), count, 0))
     }
 
     /// Whether any of its orders are drawn for each respondent.
     pub fn draws_orders(&self) -> bool {
         self.questions.iter().any(|q| q.randomize_options)
             || self.layout.iter().any(|page| page.randomize_questions)
+            || self.randomize_pages.is_some()
     }
 
     /// The orders a respondent with `draw` was shown on the steps of `route`, to record with
@@ -400,11 +433,15 @@ impl Survey {
         if !self.draws_orders() {
             return shown;
         }
+        // The block's pages as defined, in the order drawn (of a survey arranged for them).
+        if let Some(pages) = self.shown_pages() {
+            shown.insert(super::arrangement::PAGES_KEY.to_owned(), pages);
+        }
         for &step in route {
             let questions = self.step_questions(step);
             if let Some(order) = self.question_order(step, draw) {
                 let ids = order.iter().map(|&i| questions[i].id.to_string()).collect();
-                shown.insert(order::page_key(step), ids);
+                shown.insert(order::page_key(self.page_origin(step)), ids);
             }
             for question in questions.iter().filter(|q| !skipped.contains(&q.id)) {
                 if let Some(order) = Self::option_order(question, draw) {
@@ -474,15 +511,16 @@ impl Survey {
 
     /// Every owner text, by key, in its default language (see `translation::owner_texts`).
     pub fn owner_texts(&self) -> Vec<(String, String)> {
-        crate::domain::translation::owner_texts(
-            &self.title,
-            self.description.as_deref(),
-            &self.questions,
-            &self.layout,
-            self.thank_you.as_deref(),
-            self.closed_message.as_deref(),
-            &self.quotas,
-        )
+        crate::domain::translation::owner_texts(&crate::domain::translation::TextSources {
+            title: &self.title,
+            description: self.description.as_deref(),
+            questions: &self.questions,
+            layout: &self.layout,
+            thank_you: self.thank_you.as_deref(),
+            closed_message: self.closed_message.as_deref(),
+            quotas: &self.quotas,
+            endings: &self.endings,
+        })
     }
 
     /// Each of its other languages that lacks translations: the language, how many of its
@@ -535,6 +573,7 @@ impl Survey {
             show_if: None,
             jumps: Vec::new(),
             question_show_if: None,
+            origin: None,
         }];
         if self.layout.is_empty() {
             &ONE_PAGE
@@ -575,7 +614,7 @@ impl Survey {
     /// The page step `index` belongs to (its texts are translated by their page's keys).
     pub fn page_of_step(&self, index: usize) -> usize {
         match self.screens {
-            ScreenLayout::Pages => index,
+            ScreenLayout::Pages => self.page_origin(index),
             ScreenLayout::OnePerScreen => {
                 let pages = self.pages();
                 let mut first = 0;
@@ -584,7 +623,7 @@ impl Survey {
                 {
                     first += steps;
                     if index < first {
-                        return page;
+                        return self.page_origin(page);
                     }
                 }
                 pages.len().saturating_sub(1)
@@ -631,6 +670,8 @@ mod tests {
         let choice = |id: &str, drawn: bool| Question {
             randomize_options: drawn,
             fixed_last: usize::from(drawn),
+            validate: None,
+            scoring: Default::default(),
             id: QuestionId::parse(id).expect("an id"),
             text: id.into(),
             help: None,
@@ -705,6 +746,8 @@ mod tests {
         let question = Question {
             randomize_options: false,
             fixed_last: 0,
+            validate: None,
+            scoring: Default::default(),
             id: QuestionId::parse("q1").expect("an id"),
             text: "Name?".into(),
             help: None,

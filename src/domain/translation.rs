@@ -21,17 +21,31 @@ type Problems = BTreeMap<String, String>;
 /// Per language (never the default), the translated texts by key.
 pub type Translations = BTreeMap<LanguageTag, BTreeMap<String, String>>;
 
+/// The parts of a survey (or of a definition) that hold owner texts.
+pub struct TextSources<'a> {
+    pub title: &'a str,
+    pub description: Option<&'a str>,
+    pub questions: &'a [Question],
+    pub layout: &'a [PageLayout],
+    pub thank_you: Option<&'a str>,
+    pub closed_message: Option<&'a str>,
+    pub quotas: &'a [Quota],
+    pub endings: &'a [super::calculation::Ending],
+}
+
 /// Every owner text of a survey, by key, in the order a translator reads them, with its text
 /// in the default language.
-pub fn owner_texts(
-    title: &str,
-    description: Option<&str>,
-    questions: &[Question],
-    layout: &[PageLayout],
-    thank_you: Option<&str>,
-    closed_message: Option<&str>,
-    quotas: &[Quota],
-) -> Vec<(String, String)> {
+pub fn owner_texts(of: &TextSources<'_>) -> Vec<(String, String)> {
+    let TextSources {
+        title,
+        description,
+        questions,
+        layout,
+        thank_you,
+        closed_message,
+        quotas,
+        endings,
+    } = *of;
     let mut texts = vec![("title".to_owned(), title.to_owned())];
     let optional = |texts: &mut Vec<(String, String)>, key: String, text: Option<&str>| {
         if let Some(text) = text.filter(|t| !t.is_empty()) {
@@ -55,6 +69,8 @@ pub fn owner_texts(
         let id = &question.id;
         texts.push((format!("q:{id}:text"), question.text.clone()));
         optional(&mut texts, format!("q:{id}:help"), question.help.as_deref());
+        let refusal = question.validate.as_ref().map(|v| v.message.as_str());
+        optional(&mut texts, format!("q:{id}:validate"), refusal);
         let listed = |texts: &mut Vec<(String, String)>, part: &str, items: &[String]| {
             for (at, item) in items.iter().enumerate() {
                 texts.push((format!("q:{id}:{part}:{at}"), item.clone()));
@@ -90,6 +106,10 @@ pub fn owner_texts(
         let key = format!("quota:{}:message", quota.id);
         optional(&mut texts, key, quota.message.as_deref());
     }
+    for ending in endings {
+        let key = format!("ending:{}:text", ending.id);
+        optional(&mut texts, key, ending.text.as_deref());
+    }
     texts
 }
 
@@ -112,6 +132,7 @@ pub fn describe(key: &str, questions: &[Question]) -> String {
         ["page", at, "title"] => format!("Page {} title", count(at)),
         ["page", at, "description"] => format!("Page {} introduction", count(at)),
         ["quota", id, "message"] => format!("Message of quota {id}"),
+        ["ending", id, "text"] => format!("Text of ending {id}"),
         ["q", id, rest @ ..] => {
             let number = questions
                 .iter()
@@ -121,6 +142,7 @@ pub fn describe(key: &str, questions: &[Question]) -> String {
             match rest {
                 ["text"] => question,
                 ["help"] => format!("{question}, help text"),
+                ["validate"] => format!("{question}, message when its rule fails"),
                 ["min_label"] => format!("{question}, low end label"),
                 ["max_label"] => format!("{question}, high end label"),
                 [part, at] => format!("{question}, {part} {}", count(at)),
@@ -136,6 +158,7 @@ pub fn describe(key: &str, questions: &[Question]) -> String {
 pub fn is_markdown(key: &str) -> bool {
     matches!(key, "description" | "thank_you" | "closed_message")
         || (key.starts_with("quota:") && key.ends_with(":message"))
+        || (key.starts_with("ending:") && key.ends_with(":text"))
 }
 
 /// What a translation of a Markdown text breaks, if anything: it must link to the addresses
@@ -470,6 +493,8 @@ mod tests {
         Question {
             randomize_options: false,
             fixed_last: 0,
+            validate: None,
+            scoring: Default::default(),
             id: QuestionId::parse(id).expect("an id"),
             text: format!("Question {id}?"),
             help: None,
@@ -497,15 +522,16 @@ mod tests {
                 },
             ),
         ];
-        owner_texts(
-            "Lunch",
-            Some("Tell us"),
-            &questions,
-            &[],
-            Some("Thanks!"),
-            None,
-            &[],
-        )
+        owner_texts(&TextSources {
+            title: "Lunch",
+            description: Some("Tell us"),
+            questions: &questions,
+            layout: &[],
+            thank_you: Some("Thanks!"),
+            closed_message: None,
+            quotas: &[],
+            endings: &[],
+        })
     }
 
     #[test]

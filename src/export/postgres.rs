@@ -242,6 +242,10 @@ pub(super) async fn copy_responses(
             .or_null(participant(answer).as_deref(), CopyRows::text)
             .or_null(hidden(answer).as_deref(), CopyRows::text)
             .or_null(shown_order(answer).as_deref(), CopyRows::text)
+            .or_null(variables(answer).as_deref(), CopyRows::text)
+            .or_null(answer.score, CopyRows::plain)
+            .or_null(answer.correct, CopyRows::plain)
+            .or_null(answer.ending.as_deref(), CopyRows::text)
             .end_row();
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
@@ -263,7 +267,7 @@ pub(super) async fn copy_responses(
     }
     copy_in(
         transaction,
-        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden, shown_order) from stdin",
+        "copy canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden, shown_order, variables, score, correct, ending) from stdin",
         responses,
     )
     .await?;
@@ -317,6 +321,14 @@ fn shown_order(answer: &Answer) -> Option<String> {
         .flatten()
 }
 
+/// The variables computed for an answer, as JSON (`None`: none had a value, written as
+/// NULL).
+fn variables(answer: &Answer) -> Option<String> {
+    (!answer.variables.is_empty())
+        .then(|| serde_json::to_string(&answer.variables).ok())
+        .flatten()
+}
+
 /// Whether `error` says a row was there already.
 pub(super) fn is_duplicate(error: &sqlx::Error) -> bool {
     error
@@ -350,16 +362,24 @@ pub(super) async fn write_responses(
     let participants: Vec<Option<String>> = answers.iter().map(|(_, a)| participant(a)).collect();
     let hiddens: Vec<Option<String>> = answers.iter().map(|(_, a)| hidden(a)).collect();
     let orders: Vec<Option<String>> = answers.iter().map(|(_, a)| shown_order(a)).collect();
+    let variables: Vec<Option<String>> = answers.iter().map(|(_, a)| variables(a)).collect();
+    let scores: Vec<Option<f64>> = answers.iter().map(|(_, a)| a.score).collect();
+    let corrects: Vec<Option<i32>> = answers
+        .iter()
+        .map(|(_, a)| a.correct.map(|n| i32::try_from(n).unwrap_or(i32::MAX)))
+        .collect();
+    let endings: Vec<Option<String>> = answers.iter().map(|(_, a)| a.ending.clone()).collect();
     sqlx::query(
-        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden, shown_order)
+        "insert into canvass.response (tenant, survey, reference, submitted_at, version, position, language, over_quota, participant, hidden, shown_order, variables, score, correct, ending)
          select $1, $2, r, s::timestamptz, v, p, l,
              case when o is null then null else array(select jsonb_array_elements_text(o::jsonb)) end,
-             w::jsonb, h::jsonb, d::jsonb
-         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) as u(r, s, v, p, l, o, w, h, d)
+             w::jsonb, h::jsonb, d::jsonb, x::jsonb, sc, co, en
+         from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::float8[], $14::int[], $15::text[]) as u(r, s, v, p, l, o, w, h, d, x, sc, co, en)
          on conflict (tenant, survey, reference) do update set submitted_at = excluded.submitted_at,
              version = excluded.version, position = excluded.position, language = excluded.language,
              over_quota = excluded.over_quota, participant = excluded.participant, hidden = excluded.hidden,
-             shown_order = excluded.shown_order",
+             shown_order = excluded.shown_order, variables = excluded.variables, score = excluded.score,
+             correct = excluded.correct, ending = excluded.ending",
     )
     .bind(tenant.as_str())
     .bind(survey.as_str())
@@ -372,6 +392,10 @@ pub(super) async fn write_responses(
     .bind(&participants)
     .bind(&hiddens)
     .bind(&orders)
+    .bind(&variables)
+    .bind(&scores)
+    .bind(&corrects)
+    .bind(&endings)
     .execute(&mut **transaction)
     .await?;
 

@@ -57,6 +57,14 @@ enum Source {
     Hidden(String),
     /// The orders drawn for the respondent, as JSON (`{"drink": ["Tea", "Coffee"]}`).
     Order,
+    /// A variable's value (a number or text as it is; a list or map as JSON).
+    Variable(String),
+    /// The score.
+    Score,
+    /// How many quiz answers were correct.
+    Correct,
+    /// The ending reached.
+    Ending,
     /// The whole answer to a question.
     Whole(QuestionId),
     /// 1 when a multiple-choice option was ticked, 0 when the question was answered without it.
@@ -163,6 +171,24 @@ impl Layout {
         // A survey that draws orders: the orders each respondent was shown.
         if survey.draws_orders() {
             columns.push(column("Order shown".into(), "order".into(), Source::Order));
+        }
+        // What the survey computed: variables, score, correct answers, ending.
+        columns.extend(survey.variables.iter().map(|variable| {
+            let id = format!("v.{}", variable.id);
+            column(id.clone(), id, Source::Variable(variable.id.clone()))
+        }));
+        if survey
+            .questions
+            .iter()
+            .any(|q| !q.scoring.scores.is_empty())
+        {
+            columns.push(column("Score".into(), "score".into(), Source::Score));
+        }
+        if survey.quiz_questions() > 0 {
+            columns.push(column("Correct".into(), "correct".into(), Source::Correct));
+        }
+        if !survey.endings.is_empty() {
+            columns.push(column("Ending".into(), "ending".into(), Source::Ending));
         }
         for question in &survey.questions {
             // A recall in a question's text is headed by the recalled question's label.
@@ -294,6 +320,17 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
             .hidden
             .get(name)
             .map_or(Cell::Empty, |value| Cell::Text(value.to_owned())),
+        Source::Variable(id) => match answer.variables.get(id) {
+            None | Some(serde_json::Value::Null) => Cell::Empty,
+            Some(serde_json::Value::Number(n)) => n.as_f64().map_or(Cell::Empty, Cell::Number),
+            Some(serde_json::Value::String(text)) => Cell::Text(text.clone()),
+            Some(other) => Cell::Text(other.to_string()),
+        },
+        Source::Score => answer.score.map_or(Cell::Empty, Cell::Number),
+        Source::Correct => answer
+            .correct
+            .map_or(Cell::Empty, |n| Cell::Number(f64::from(n))),
+        Source::Ending => answer.ending.clone().map_or(Cell::Empty, Cell::Text),
         Source::Order => match answer.order.is_empty() {
             true => Cell::Empty,
             false => serde_json::to_string(&answer.order).map_or(Cell::Empty, Cell::Text),
@@ -465,6 +502,10 @@ mod tests {
             order: Default::default(),
             language: None,
             over_quota: Default::default(),
+            variables: Default::default(),
+            score: None,
+            correct: None,
+            ending: None,
             participant: None,
         };
         let row = layout.row(&answer);

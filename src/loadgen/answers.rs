@@ -149,5 +149,12 @@ fn answer_pairs(survey: &Survey, n: u64) -> Vec<(String, String)> {
         };
         pairs.extend(values.into_iter().map(|value| (field.clone(), value)));
     }
+    // The link's values, as a panel's respondent brings them.
+    pairs.extend(
+        survey
+            .hidden_fields
+            .iter()
+            .map(|name| (format!("h-{name}"), format!("p{n}"))),
+    );
     pairs
 }

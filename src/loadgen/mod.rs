@@ -11,13 +11,15 @@
 //! as a browser would: a POST per page on its route (Next), the last one sending; only that
 //! one is a submission. Both POST rates are reported against the ceiling's. With `--quota`,
 //! each answer claims a place in a quota (see `quota`); with `--upload`, each uploads a photo
-//! before sending (see `upload`).
+//! before sending (see `upload`); with `--research`, each answers a survey of one page using
+//! hidden fields, drawn orders, a rule, scores, variables and endings (see `research`).
 
 mod answers;
 mod ceiling;
 mod paged;
 mod quota;
 mod report;
+mod research;
 mod upload;
 
 use std::sync::Arc;
@@ -64,6 +66,10 @@ pub struct LoadSettings {
     /// an address of its own (run `serve` with CANVASS_TRUSTED_PROXIES=127.0.0.1). No ceiling.
     #[arg(long, conflicts_with = "pages")]
     pub upload: bool,
+    /// Answer a survey of one page that uses hidden fields, drawn orders, a rule, scores,
+    /// variables and endings (made in the tenant if it is not there).
+    #[arg(long, conflicts_with_all = ["pages", "quota", "upload"])]
+    pub research: bool,
     /// The size of each uploaded file, in KiB (with `--upload`).
     #[arg(long, default_value_t = 100)]
     pub file_kb: usize,
@@ -99,6 +105,8 @@ pub async fn run(
         upload::ensure(&stores.catalog, &tenant).await?
     } else if settings.quota {
         quota::ensure(&stores.catalog, &tenant).await?
+    } else if settings.research {
+        research::ensure(&stores.catalog, &tenant).await?
     } else {
         SurveySlug::parse(&settings.survey).map_err(|_| no_such_survey(settings))?
     };

@@ -233,6 +233,8 @@ pub struct Submission<'a> {
     pub participant: Option<&'a Participant>,
     /// The progress it was resumed from (forgotten once it is sent, or ended).
     pub resume: Option<ResumeId>,
+    /// What the survey computed from it (variables, score, ending).
+    pub outcome: crate::domain::calculation::Outcome,
 }
 
 /// What became of a submission.
@@ -289,6 +291,10 @@ pub async fn submit<'a>(
         // answers by the language they were given in.
         language: submission.language,
         over_quota: places.over.clone(),
+        variables: submission.outcome.variables,
+        score: submission.outcome.score,
+        correct: submission.outcome.correct,
+        ending: submission.outcome.ending,
         // Named, unless its survey's answers are anonymous.
         participant: submission
             .participant

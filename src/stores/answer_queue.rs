@@ -47,8 +47,8 @@ pub const TRANSFER_QUEUE: &str = "transfer-";
 pub enum AnswerMessage {
     /// The whole answer.
     Answer {
-        /// The answer.
-        answer: Answer,
+        /// The answer (boxed: the other kinds are a few names).
+        answer: Box<Answer>,
     },
     /// An answer too large for a message, stored at `keys::incoming_answer`.
     Pointer {
@@ -297,7 +297,7 @@ impl AnswerQueues {
     /// Queues an answer on `queue`, whole or through an incoming blob when it is too large.
     async fn submit_to(&self, queue: &QueueName, answer: &Answer) -> Result<Delivery, StoreError> {
         let whole = AnswerMessage::Answer {
-            answer: answer.clone(),
+            answer: Box::new(answer.clone()),
         };
         let doing = || {
             format!(

@@ -64,6 +64,11 @@ impl SummaryDoc {
     pub(super) fn count_in_segments(&mut self, answer: &Answer, day: &str) {
         for (key, segments) in &mut self.segments {
             for option in key.options_in(answer) {
+                // A value's segment is kept only for the first values seen.
+                let full = segments.options.len() >= crate::domain::segment::MAX_VALUE_SEGMENTS;
+                if key.takes_values_seen() && full && !segments.options.contains_key(&option) {
+                    continue;
+                }
                 let tally = segments.options.entry(option).or_default();
                 let position = segments.from + tally.since;
                 tally.since += 1;

@@ -378,7 +378,7 @@ impl Worker {
     async fn answer_of(&self, received: &Received) -> Result<Option<(Answer, Source)>, String> {
         match &received.content {
             Err(reason) => Err(format!("not an answer message: {reason}")),
-            Ok(AnswerMessage::Answer { answer }) => Ok(Some((answer.clone(), Source::Message))),
+            Ok(AnswerMessage::Answer { answer }) => Ok(Some(((**answer).clone(), Source::Message))),
             Ok(stored @ AnswerMessage::Stored { .. }) => {
                 let (survey, reference) = stored.addressee();
                 let found = self

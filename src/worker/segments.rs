@@ -228,6 +228,12 @@ async fn sum(
             {
                 let day = crate::stores::day_of(&answer);
                 for option in question.options_in(&answer) {
+                    // A value's segment is kept only for the first values seen.
+                    let full = state.options.len() >= crate::domain::segment::MAX_VALUE_SEGMENTS;
+                    if question.takes_values_seen() && full && !state.options.contains_key(&option)
+                    {
+                        continue;
+                    }
                     let built = state.options.entry(option.clone()).or_default();
                     entries
                         .entry(option)

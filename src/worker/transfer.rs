@@ -228,7 +228,7 @@ async fn resolve(
         .map_err(|e| format!("not an answer message: {e}"))?;
     let (survey, reference) = message.addressee();
     let answer = match message {
-        AnswerMessage::Answer { answer } => (answer.clone(), false),
+        AnswerMessage::Answer { answer } => ((**answer).clone(), false),
         AnswerMessage::Pointer { .. } => {
             match stores.answering.answers.incoming(&survey, reference).await {
                 Ok(Some(answer)) => (answer, true),

@@ -136,6 +136,10 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             order: Default::default(),
             language: None,
             over_quota: Default::default(),
+            variables: Default::default(),
+            score: None,
+            correct: None,
+            ending: None,
             participant: None,
         };
         stores

@@ -285,6 +285,15 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
     answer.hidden =
         canvass::domain::hidden::HiddenValues::read(&["pid".to_owned()], [("pid", pid)])
             .expect("a value");
+    // What the survey computed travels too: variables as JSON, score, correct, ending.
+    answer.variables = [
+        ("total".to_owned(), serde_json::json!(7.5)),
+        ("band".to_owned(), serde_json::json!(pid)),
+    ]
+    .into();
+    answer.score = Some(3.5);
+    answer.correct = Some(2);
+    answer.ending = Some("top".into());
     let stores = app.stores().await;
     stores
         .answering
@@ -318,6 +327,18 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
     let hidden =
         "select hidden->>'pid', null::text[] from canvass.response where reference = 200000";
     assert_eq!(read(hidden).await.0.as_deref(), Some(pid));
+    let band =
+        "select variables->>'band', null::text[] from canvass.response where reference = 200000";
+    assert_eq!(read(band).await.0.as_deref(), Some(pid));
+    let outcome = "select concat_ws('/', variables->>'total', score, correct, ending), null::text[] \
+                   from canvass.response where reference = 200000";
+    assert_eq!(read(outcome).await.0.as_deref(), Some("7.5/3.5/2/top"));
+    assert_eq!(
+        db.count("select count(*) from canvass.response where variables is null and score is null and correct is null and ending is null")
+            .await,
+        4,
+        "the others computed nothing"
+    );
     assert_eq!(
         db.count("select count(*) from canvass.response where hidden is null")
             .await,

@@ -117,6 +117,8 @@ pub fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
     Question {
         randomize_options: false,
         fixed_last: 0,
+        validate: None,
+        scoring: Default::default(),
         id: QuestionId::parse(id).expect("an id"),
         text: format!("Question {id}?"),
         help: None,
@@ -306,6 +308,10 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         order: Default::default(),
         language: None,
         over_quota: Default::default(),
+        variables: Default::default(),
+        score: None,
+        correct: None,
+        ending: None,
         participant: None,
     }
 }

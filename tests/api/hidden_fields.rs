@@ -33,7 +33,7 @@ fn definition() -> Value {
 }
 
 /// A client that does not follow redirects, so a test sees where it is sent.
-fn client() -> reqwest::Client {
+pub(crate) fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -8,6 +8,7 @@ mod azure;
 mod backup;
 mod branding;
 mod browser;
+mod calculations;
 mod claims;
 mod designer_saves;
 mod docs;

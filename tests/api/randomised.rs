@@ -170,3 +170,141 @@ async fn only_choice_questions_draw_and_some_options_must_move() {
     assert!(fields["questions[1].fixed_last"].is_string(), "{body}");
     assert!(fields["questions[2].fixed_last"].is_string(), "{body}");
 }
+
+fn blocked() -> Value {
+    json!({
+        "title": "Page order",
+        "randomize_pages": [1, 2],
+        "pages": [
+            {"title": "Start", "questions": [{"id": "start", "text": "Ready?", "type": "short_text"}]},
+            {"title": "Tea page", "questions": [{"id": "tea", "text": "About tea?", "type": "short_text"}]},
+            {"title": "Coffee page", "questions": [{"id": "coffee", "text": "About coffee?", "type": "short_text"}]},
+            {"title": "End", "questions": [{"id": "end", "text": "Anything else?", "type": "short_text"}]}
+        ]
+    })
+}
+
+#[tokio::test]
+async fn a_block_of_pages_comes_in_each_respondents_order_kept_and_recorded() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    let survey = app.published_survey(&key, blocked()).await;
+    assert_eq!(survey["randomize_pages"], json!([1, 2]));
+    let client = reqwest::Client::new();
+    let post = |fields: Vec<(&'static str, String)>| {
+        let client = client.clone();
+        let url = format!("{}/s/acme/page-order", app.address);
+        async move {
+            let page = client
+                .post(url)
+                .form(&fields)
+                .send()
+                .await
+                .expect("answered");
+            page.text().await.expect("a page")
+        }
+    };
+    let mut firsts = BTreeSet::new();
+    let mut walked = None;
+    for _ in 0..24 {
+        let token = token_in(&app.form("acme", "page-order").await);
+        let second = post(vec![
+            ("token", token.clone()),
+            ("page", "0".into()),
+            ("nav", "next".into()),
+            ("q-start", "yes".into()),
+        ])
+        .await;
+        let first = match (second.contains("Tea page"), second.contains("Coffee page")) {
+            (true, false) => "1",
+            (false, true) => "2",
+            _ => panic!("the second page is one of the block's: {second}"),
+        };
+        firsts.insert(first);
+        // The same form, sent again from the start, meets the same order.
+        let again = post(vec![
+            ("token", token.clone()),
+            ("page", "0".into()),
+            ("nav", "next".into()),
+            ("q-start", "yes".into()),
+        ])
+        .await;
+        assert_eq!(again.contains("Tea page"), first == "1");
+        walked.get_or_insert((token, first));
+    }
+    assert_eq!(firsts.len(), 2, "both orders are drawn: {firsts:?}");
+
+    // One respondent through every page: the third page is the block's other one.
+    let (token, first) = walked.expect("a walk");
+    let mut fields = vec![
+        ("token", token.clone()),
+        ("nav", "next".into()),
+        ("q-start", "yes".into()),
+        ("q-tea", "green".into()),
+        ("q-coffee", "black".into()),
+    ];
+    fields.push(("page", "1".into()));
+    let third = post(fields.clone()).await;
+    let other = if first == "1" {
+        "Coffee page"
+    } else {
+        "Tea page"
+    };
+    assert!(third.contains(other), "{third}");
+    fields.retain(|(name, _)| *name != "page");
+    fields.push(("page", "2".into()));
+    let fourth = post(fields.clone()).await;
+    assert!(fourth.contains("Anything else?"), "{fourth}");
+    fields.retain(|(name, _)| *name != "page");
+    fields.push(("page", "3".into()));
+    fields.push(("q-end", "no".into()));
+    post(fields).await;
+    let list = app.counted_responses(&key, "page-order").await;
+    let response = &list[0];
+    let expected = if first == "1" {
+        json!(["1", "2"])
+    } else {
+        json!(["2", "1"])
+    };
+    assert_eq!(response["order"]["pages"], expected, "{response}");
+    assert_eq!(response["values"]["tea"]["text"], "green");
+    assert_eq!(response["values"]["coffee"]["text"], "black");
+}
+
+#[tokio::test]
+async fn a_block_whose_pages_jump_or_name_each_other_is_refused() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    for (change, says) in [
+        (json!({"randomize_pages": [2, 2]}), "two or more"),
+        (json!({"randomize_pages": [1, 4]}), "two or more"),
+        (
+            json!({"pages": [
+                {"questions": [{"id": "start", "text": "Ready?", "type": "short_text"}],
+                 "jumps": [{"if": {"question": "start", "answered": true}, "to": 2}]},
+                {"questions": [{"id": "tea", "text": "About tea?", "type": "short_text"}]},
+                {"questions": [{"id": "coffee", "text": "About coffee?", "type": "short_text"}]},
+                {"questions": [{"id": "end", "text": "Anything else?", "type": "short_text"}]}]}),
+            "a jump may lead only to its first page",
+        ),
+        (
+            json!({"pages": [
+                {"questions": [{"id": "start", "text": "Ready?", "type": "short_text"}]},
+                {"questions": [{"id": "tea", "text": "About tea?", "type": "short_text"}]},
+                {"questions": [{"id": "coffee", "text": "More than {{q:tea}}?", "type": "short_text"}]},
+                {"questions": [{"id": "end", "text": "Anything else?", "type": "short_text"}]}]}),
+            "names question \"tea\"",
+        ),
+    ] {
+        let mut definition = blocked();
+        for (name, value) in change.as_object().expect("an object") {
+            definition[name] = value.clone();
+        }
+        let (status, body) = app
+            .api(Method::POST, "/api/v1/surveys", &key, Some(definition))
+            .await;
+        assert_eq!(status, 422, "{body}");
+        let said = body["fields"]["randomize_pages"].as_str().unwrap_or("");
+        assert!(said.contains(says), "{says:?} in {body}");
+    }
+}

@@ -700,6 +700,10 @@ async fn a_text_search_finds_written_answers_a_thousand_responses_at_a_time() {
             order: Default::default(),
             language: None,
             over_quota: Default::default(),
+            variables: Default::default(),
+            score: None,
+            correct: None,
+            ending: None,
             participant: None,
         };
         stores

@@ -209,6 +209,55 @@ async function main() {
     const recorded = ordered.responses.map((r) => JSON.stringify(r.order.fruit)).sort();
     expect(JSON.stringify(recorded) === JSON.stringify([...seen].sort()),
       `the orders shown are recorded: ${recorded} against ${seen}`);
+
+    // A quiz with a rule: the shares must add up to 100 (the owner's message says so, on the
+    // server, with or without JavaScript), and the thank-you page shows the score and the
+    // correct answer, worked out on the server.
+    const quiz = await api("POST", "/surveys", {
+      title: "Quick quiz",
+      variables: [{ id: "total", expression: "score * 10.0" }],
+      endings: [{ id: "top", if: "correct == 1.0", text: "**Well done!**" }, { id: "rest", text: "Thanks for trying." }],
+      quiz: { show_score: true, show_answers: true },
+      pages: [
+        { questions: [
+          { id: "capital", text: "The capital of France?", type: "single_choice", required: true,
+            options: ["Paris", "Lyon", "Nice"], scores: [2, 0, 0], correct: ["Paris"] }] },
+        { questions: [
+          { id: "a", text: "Share for tea (%), after {{v:total}} points", type: "numeric", required: true },
+          { id: "b", text: "Share for coffee (%)", type: "numeric", required: true,
+            validate: { expression: "q.a + q.b == 100.0", message: "The two shares add up to 100." } }] },
+      ],
+    });
+    await api("POST", `/surveys/${quiz.slug}/publish`);
+    for (const [name, context] of [
+      ["js", await browser.newContext(phone)],
+      ["no-js", await browser.newContext({ ...phone, javaScriptEnabled: false })],
+    ]) {
+      const page = name === "js" ? await context.newPage() : scriptless(await context.newPage());
+      await page.goto(`${base}/s/${quiz.tenant}/${quiz.slug}`);
+      await page.check("input[name=q-capital][value=Paris]");
+      await page.click("button[value=next]");
+      await page.waitForSelector("text=after 20 points");
+      await page.fill("input[name=q-a]", "60");
+      await page.fill("input[name=q-b]", "30");
+      await page.click("button[value=next]");
+      await page.waitForSelector("text=The two shares add up to 100.");
+      await shoot(page, `quiz-${name}-refused`);
+      await page.fill("input[name=q-b]", "40");
+      await page.click("button[value=next]");
+      await page.waitForSelector(".reference");
+      const thanks = await page.textContent("main");
+      for (const shown of ["Well done!", "Your score: 2", "1 of 1 answers correct", "Correct answer: Paris"]) {
+        expect(thanks.includes(shown), `${shown} on the thank-you page: ${thanks}`);
+      }
+      await shoot(page, `quiz-${name}-thanks`);
+      await context.close();
+    }
+    const scored = await counted(api, quiz.slug, 2);
+    for (const response of scored.responses) {
+      expect(response.score === 2 && response.correct === 1 && response.ending === "top"
+        && response.variables.total === 20, `computed and stored: ${JSON.stringify(response)}`);
+    }
     check();
     console.log("browser logic walk: ok");
   } finally {

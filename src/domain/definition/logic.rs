@@ -8,7 +8,10 @@ use serde_json::Value;
 
 use super::{CONTROL, DefinitionErrors, Placed, SurveyInput};
 use crate::domain::answer::has_control_characters;
-use crate::domain::logic::{Bound, Condition, HiddenRule, Jump, PageLayout, Rule, Target, Test};
+use crate::domain::arrangement::PageBlock;
+use crate::domain::logic::{
+    Bound, Condition, ExpressionRule, HiddenRule, Jump, PageLayout, Rule, Target, Test,
+};
 use crate::domain::{Question, QuestionKind};
 
 /// Most rules in one condition.
@@ -28,6 +31,11 @@ pub(super) fn check(
     questions: &mut [Question],
     errors: &mut DefinitionErrors,
 ) -> Vec<PageLayout> {
+    let variables: Vec<String> = input
+        .variables
+        .iter()
+        .map(|v| v.id.trim().to_owned())
+        .collect();
     for index in 0..questions.len() {
         let Some(json) = &placed[index].input.show_if else {
             continue;
@@ -36,6 +44,8 @@ pub(super) fn check(
             questions,
             earlier: index,
             hidden: &input.hidden_fields,
+            variables: &variables,
+            quota: false,
         };
         match scope.condition(json, 1, &mut 0) {
             Ok(condition) => questions[index].show_if = Some(condition),
@@ -80,6 +90,8 @@ pub(super) fn check(
                 questions,
                 earlier: start,
                 hidden: &input.hidden_fields,
+                variables: &variables,
+                quota: false,
             };
             scope
                 .condition(json, 1, &mut 0)
@@ -104,6 +116,8 @@ pub(super) fn check(
                 questions,
                 earlier: end,
                 hidden: &input.hidden_fields,
+                variables: &variables,
+                quota: false,
             };
             let condition = scope.condition(&jump.condition, 1, &mut 0);
             let to = target(&jump.to, index, pages.len());
@@ -125,6 +139,7 @@ pub(super) fn check(
             jumps,
             randomize_questions: page.randomize_questions,
             question_show_if: None,
+            origin: None,
         });
         start = end;
     }
@@ -181,6 +196,8 @@ pub(super) fn condition_on(questions: &[Question], json: &Value) -> Result<Condi
         questions,
         earlier: questions.len(),
         hidden: &[],
+        variables: &[],
+        quota: true,
     };
     scope.condition(json, 1, &mut 0)
 }
@@ -191,6 +208,10 @@ struct Scope<'a> {
     questions: &'a [Question],
     earlier: usize,
     hidden: &'a [String],
+    /// The variables it may read (none for a quota).
+    variables: &'a [String],
+    /// Whether it is a quota's condition (rules on answers only).
+    quota: bool,
 }
 
 impl Scope<'_> {
@@ -240,6 +261,21 @@ impl Scope<'_> {
         }
         if map.contains_key("hidden") {
             return self.hidden_rule(map).map(Condition::Hidden);
+        }
+        if let Some(source) = map.get("expression") {
+            if map.len() != 1 {
+                return Err("an expression condition has only its \"expression\"".into());
+            }
+            if self.quota {
+                return Err("a quota tests answers with rules, not expressions".into());
+            }
+            let expression = super::calculation::condition_expression(
+                source,
+                &self.questions[..self.earlier.min(self.questions.len())],
+                self.hidden,
+                self.variables,
+            )?;
+            return Ok(Condition::Expression(ExpressionRule { expression }));
         }
         self.rule(map).map(Condition::Rule)
     }
@@ -498,5 +534,101 @@ pub(super) fn short(text: &str) -> String {
         format!("{head}…")
     } else {
         head
+    }
+}
+
+/// What is wrong with a block of pages drawn in order (`randomize_pages`) for `layout`: it
+/// must name two or more pages in order; its pages may have no jumps, a jump from before it
+/// may lead only to its first page, and nothing on one of its pages (conditions, recalls,
+/// rules) may name a question of another of them, since any of them may come first.
+pub(super) fn block_problem(
+    block: PageBlock,
+    layout: &[PageLayout],
+    questions: &[Question],
+) -> Option<String> {
+    let pages = layout.len().max(1);
+    let PageBlock(first, last) = block;
+    if first >= last || last >= pages {
+        return Some(format!(
+            "pages shown in a random order are a run of two or more of the survey's {pages} \
+             pages (in the API, [FIRST, LAST] counted from 0: 0 to {})",
+            pages - 1
+        ));
+    }
+    if let Some(at) = (first..=last).find(|&at| !layout[at].jumps.is_empty()) {
+        return Some(format!(
+            "page {} (index {at}) is in the block drawn in order, so it may not jump (its place \
+             varies)",
+            at + 1
+        ));
+    }
+    for (at, page) in layout.iter().enumerate().take(first) {
+        let into = page.jumps.iter().find_map(|jump| match jump.to {
+            Target::Page(to) if block.holds(to) && to != first => Some(to),
+            _ => None,
+        });
+        if let Some(to) = into {
+            return Some(format!(
+                "page {} jumps to page {}, inside the block drawn in order: a jump may lead \
+                 only to its first page, page {} (index {first})",
+                at + 1,
+                to + 1,
+                first + 1
+            ));
+        }
+    }
+    let page_of = |index: usize| {
+        layout
+            .iter()
+            .rposition(|page| page.start <= index)
+            .unwrap_or(0)
+    };
+    let position = |id: &str| questions.iter().position(|q| q.id.as_str() == id);
+    for page in first..=last {
+        let mut named: Vec<String> = layout[page]
+            .show_if
+            .iter()
+            .flat_map(named_questions)
+            .collect();
+        let end = layout
+            .get(page + 1)
+            .map_or(questions.len(), |next| next.start);
+        for question in &questions[layout[page].start..end] {
+            named.extend(question.show_if.iter().flat_map(named_questions));
+            if let Some(rule) = &question.validate {
+                named.extend(rule.expression.names().questions);
+            }
+            let texts = [Some(&question.text), question.help.as_ref()];
+            for text in texts.into_iter().flatten().chain(question.kind.options()) {
+                let recalled = crate::domain::recall::recalled(text).unwrap_or_default();
+                named.extend(recalled.iter().map(ToString::to_string));
+            }
+        }
+        let other = named.iter().find(|id| {
+            position(id).is_some_and(|at| {
+                let on = page_of(at);
+                on != page && block.holds(on)
+            })
+        });
+        if let Some(id) = other {
+            return Some(format!(
+                "page {} names question \"{id}\" of another page of the block drawn in order, \
+                 which may come after it",
+                page + 1
+            ));
+        }
+    }
+    None
+}
+
+/// The questions a condition names: its rules' and its expressions'.
+fn named_questions(condition: &Condition) -> Vec<String> {
+    match condition {
+        Condition::All { all: list } | Condition::Any { any: list } => {
+            list.iter().flat_map(named_questions).collect()
+        }
+        Condition::Rule(rule) => vec![rule.question.to_string()],
+        Condition::Hidden(_) => Vec::new(),
+        Condition::Expression(rule) => rule.expression.names().questions,
     }
 }

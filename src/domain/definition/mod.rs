@@ -3,6 +3,7 @@
 //! owner may choose the ids of new questions, so conditions can name them); questions sent
 //! without one get a new id.
 
+mod calculation;
 pub mod checked;
 pub mod localized;
 mod logic;
@@ -10,6 +11,7 @@ mod path;
 pub mod quota;
 mod recall;
 
+pub use calculation::{EndingInput, ValidationInput, VariableInput};
 pub use path::FieldPath;
 
 use std::collections::{BTreeMap, HashSet};
@@ -151,6 +153,19 @@ pub struct QuestionInput {
     /// than its number of options.
     #[serde(default)]
     pub fixed_last: usize,
+    /// A check on the answer beyond its type's: `{"expression": "q.a + q.b == 100.0",
+    /// "message": "The shares add up to 100"}`; the answer is refused with the message when
+    /// the expression is not true. It may read this question and those before it.
+    #[serde(default)]
+    pub validate: Option<ValidationInput>,
+    /// Points for each option, in the options' order (a choice question): summed into the
+    /// response's `score`.
+    #[serde(default)]
+    pub scores: Vec<f64>,
+    /// The correct options, by their text (a choice question): counted into the response's
+    /// `correct`.
+    #[serde(default)]
+    pub correct: Vec<String>,
 }
 
 /// One page as submitted.
@@ -318,6 +333,33 @@ pub struct SurveyInput {
     /// that may recall `{{h:NAME}}`, `{{q:ID}}` and `{{ref}}`, URL-encoded. Absent: none.
     #[serde(default)]
     pub redirects: Redirects,
+    /// A block of pages shown in an order drawn for each respondent: `[FIRST, LAST]`, page
+    /// indices from 0 (at least two pages). Its pages have no jumps, a jump from before it
+    /// leads only to its first page, and no condition, recall or rule on one of its pages
+    /// names a question of another of them (their order varies). Not with `one_per_screen`.
+    /// Absent: none.
+    #[serde(default)]
+    #[schema(value_type = Option<[usize; 2]>)]
+    pub randomize_pages: Option<crate::domain::arrangement::PageBlock>,
+    /// The hidden fields whose values segment the results (`["source"]`; at most 2, each
+    /// declared in `hidden_fields`; each divides answers into at most 50 values, the first
+    /// seen). Absent: none.
+    #[serde(default)]
+    #[schema(max_items = 2)]
+    pub segment_hidden: Vec<String>,
+    /// Values computed from the answers when a response is sent, stored with it: `[{"id":
+    /// "total", "expression": "q.a + q.b"}]` (at most 20; each may read those before it).
+    #[serde(default)]
+    #[schema(max_items = 20)]
+    pub variables: Vec<VariableInput>,
+    /// Thank-you texts (and redirects) chosen by an expression: the first whose `if` holds
+    /// is the respondent's (at most 10).
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub endings: Vec<EndingInput>,
+    /// What the thank-you page shows of a quiz (questions with `correct` options).
+    #[serde(default)]
+    pub quiz: crate::domain::calculation::Quiz,
     /// Texts given in place per language, by the field they were given at
     /// (`questions[0].text`): language to text. Filled by the API's body reader.
     #[serde(skip)]
@@ -374,6 +416,16 @@ pub struct Definition {
     pub hidden_fields: Vec<String>,
     /// Where respondents are sent on.
     pub redirects: Redirects,
+    /// The hidden fields whose values segment the results.
+    pub segment_hidden: Vec<String>,
+    /// A block of pages shown in a drawn order.
+    pub randomize_pages: Option<crate::domain::arrangement::PageBlock>,
+    /// Values computed from the answers.
+    pub variables: Vec<crate::domain::calculation::Variable>,
+    /// Thank-you texts chosen by an expression.
+    pub endings: Vec<crate::domain::calculation::Ending>,
+    /// What the thank-you page shows of a quiz.
+    pub quiz: crate::domain::calculation::Quiz,
 }
 
 /// One submitted question with its field path, for messages.
@@ -514,6 +566,8 @@ impl SurveyInput {
             questions.push(Question {
                 randomize_options: item.input.randomize_options,
                 fixed_last: item.input.fixed_last,
+                validate: None,
+                scoring: Default::default(),
                 id,
                 text: item.input.text.trim().to_owned(),
                 help: item
@@ -565,7 +619,14 @@ impl SurveyInput {
             return Err(errors);
         }
         // Every question checked: now the logic, which names questions by id.
+        calculation::check_scoring(&placed, &mut questions, &mut errors);
         let layout = logic::check(self, &placed, &mut questions, &mut errors);
+        let calculations = calculation::check(self, &placed, &mut questions, &mut errors);
+        if let Some(block) = self.randomize_pages
+            && let Some(problem) = logic::block_problem(block, &layout, &questions)
+        {
+            errors.insert("randomize_pages".into(), problem);
+        }
         recall::check(self, &placed, &questions, &layout, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
@@ -604,6 +665,11 @@ impl SurveyInput {
             segment_attributes: self.segment_attributes.clone(),
             hidden_fields: self.hidden_fields.clone(),
             redirects,
+            segment_hidden: calculations.segment_hidden,
+            randomize_pages: self.randomize_pages,
+            variables: calculations.variables,
+            endings: calculations.endings,
+            quiz: self.quiz.clone(),
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {
@@ -639,15 +705,16 @@ impl SurveyInput {
                     .insert(key.clone(), text.clone());
             }
         }
-        let texts = translation::owner_texts(
-            &definition.title,
-            definition.description.as_deref(),
-            &definition.questions,
-            &definition.layout,
-            definition.thank_you.as_deref(),
-            definition.closed_message.as_deref(),
-            definition.quotas.as_deref().unwrap_or_default(),
-        );
+        let texts = translation::owner_texts(&translation::TextSources {
+            title: &definition.title,
+            description: definition.description.as_deref(),
+            questions: &definition.questions,
+            layout: &definition.layout,
+            thank_you: definition.thank_you.as_deref(),
+            closed_message: definition.closed_message.as_deref(),
+            quotas: definition.quotas.as_deref().unwrap_or_default(),
+            endings: &definition.endings,
+        });
         let languages = match definition.languages.is_empty() {
             true => vec![LanguageTag::english()],
             false => definition.languages.clone(),

@@ -65,6 +65,15 @@ pub(super) fn check(
                             "it recalls the hidden field \"{name}\", which the survey does not \
                              declare in hidden_fields"
                         ))
+                    })
+                    .or_else(|| {
+                        let unknown =
+                            |name: &&str| !input.variables.iter().any(|v| v.id.trim() == *name);
+                        let name = recall::variables_recalled(text).into_iter().find(unknown)?;
+                        Some(format!(
+                            "it recalls the variable \"{name}\", which is not one of the \
+                             survey's variables"
+                        ))
                     }),
             };
             if let Some(problem) = problem {

@@ -527,6 +527,9 @@ pub struct SurveySummary {
     /// logic): it was shown to `total` minus that many.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub hidden: BTreeMap<QuestionId, u64>,
+    /// How many counted answers reached each ending, by the ending's id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub endings: BTreeMap<String, u64>,
 }
 
 impl SurveySummary {
@@ -536,6 +539,7 @@ impl SurveySummary {
             total: 1,
             questions: BTreeMap::new(),
             hidden: answer.skipped.iter().map(|q| (q.clone(), 1)).collect(),
+            endings: answer.ending.iter().map(|e| (e.clone(), 1)).collect(),
         };
         for (question, value) in &answer.values {
             one.questions
@@ -555,6 +559,14 @@ impl SurveySummary {
                 *mine = mine.saturating_sub(*count);
                 if *mine == 0 {
                     self.hidden.remove(question);
+                }
+            }
+        }
+        for ending in one.endings.keys() {
+            if let Some(mine) = self.endings.get_mut(ending) {
+                *mine = mine.saturating_sub(1);
+                if *mine == 0 {
+                    self.endings.remove(ending);
                 }
             }
         }
@@ -584,6 +596,9 @@ impl SurveySummary {
         self.total += other.total;
         for (question, count) in &other.hidden {
             *self.hidden.entry(question.clone()).or_default() += count;
+        }
+        for (ending, count) in &other.endings {
+            *self.endings.entry(ending.clone()).or_default() += count;
         }
         for (question, summary) in &other.questions {
             match self.questions.get_mut(question) {

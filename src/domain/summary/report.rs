@@ -40,6 +40,19 @@ pub struct SummaryReport {
     /// Every segment of the survey with its count (absent without segment questions).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub segments: Vec<SegmentReport>,
+    /// How many counted responses reached each of the survey's endings, in its order (absent
+    /// for a survey without endings).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub endings: Vec<EndingReport>,
+}
+
+/// One ending and how many counted responses reached it.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct EndingReport {
+    /// The ending's id.
+    pub id: String,
+    /// How many counted responses reached it.
+    pub count: u64,
 }
 
 /// One question's statistics.
@@ -205,6 +218,23 @@ impl SummaryReport {
             recounting: None,
             segment: None,
             segments: Vec::new(),
+            // Each of the survey's endings, then any removed one that was reached.
+            endings: survey
+                .endings
+                .iter()
+                .map(|e| e.id.clone())
+                .chain(
+                    summary
+                        .endings
+                        .keys()
+                        .filter(|id| survey.ending(id).is_none())
+                        .cloned(),
+                )
+                .map(|id| EndingReport {
+                    count: summary.endings.get(&id).copied().unwrap_or(0),
+                    id,
+                })
+                .collect(),
         }
     }
 

@@ -123,6 +123,22 @@ pub struct SurveyDocument<'a> {
     hidden_fields: &'a [String],
     /// Where respondents are sent on once their visit ends (each address optional).
     redirects: &'a crate::domain::redirect::Redirects,
+    /// The hidden fields whose values segment the results.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    segment_hidden: &'a [String],
+    /// A block of pages shown in an order drawn for each respondent: `[FIRST, LAST]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<[usize; 2]>)]
+    randomize_pages: Option<crate::domain::arrangement::PageBlock>,
+    /// Values computed from the answers when a response is sent, stored with it under
+    /// `variables`.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    variables: &'a [crate::domain::calculation::Variable],
+    /// Thank-you texts (and redirects) chosen by an expression, the first that holds.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    endings: &'a [crate::domain::calculation::Ending],
+    /// What the thank-you page shows of a quiz.
+    quiz: &'a crate::domain::calculation::Quiz,
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -171,6 +187,11 @@ impl<'a> SurveyDocument<'a> {
             quotas: &survey.quotas,
             hidden_fields: &survey.hidden_fields,
             redirects: &survey.redirects,
+            segment_hidden: &survey.segment_hidden,
+            randomize_pages: survey.randomize_pages,
+            variables: &survey.variables,
+            endings: &survey.endings,
+            quiz: &survey.quiz,
         }
     }
 }

@@ -12,7 +12,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::error::ErrorBody;
 use super::{audit, dropoff, mailings, participants, quotas, surveys, templates, webhooks};
-use crate::domain::logic::{HiddenRule, Rule};
+use crate::domain::logic::{ExpressionRule, HiddenRule, Rule};
 use crate::export::SheetFormat;
 
 /// The schema of the API.
@@ -57,7 +57,7 @@ use crate::export::SheetFormat;
     ),
     // Named here as well: a path parameter's type and the condition a recursive group
     // refers to are not collected from the operations.
-    components(schemas(ErrorBody, SheetFormat, Rule, HiddenRule)),
+    components(schemas(ErrorBody, SheetFormat, Rule, HiddenRule, ExpressionRule)),
     modifiers(&BearerKey, &CommonErrors),
     security(("api_key" = [])),
     tags(

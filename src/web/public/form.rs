@@ -3,7 +3,7 @@
 
 use crate::domain::hidden::{HiddenValues, MAX_HIDDEN_FIELDS, ValueProblem};
 use crate::domain::translation::{Translations, text_in};
-use crate::domain::{FieldErrors, Question, QuestionKind, RawAnswers, Survey};
+use crate::domain::{AnswerProblem, FieldErrors, Question, QuestionKind, RawAnswers, Survey};
 use crate::i18n::Words;
 use crate::web::WebError;
 use crate::web::forms::parse_pairs;
@@ -320,9 +320,13 @@ impl QuestionView {
             kind: question.kind.name(),
             choices,
             value: values.first().map(|v| (*v).to_owned()).unwrap_or_default(),
-            error: errors
-                .get(&question.id)
-                .map(|found| super::words::problem(words, found)),
+            error: errors.get(&question.id).map(|found| match found {
+                // The owner's own message, in the page's language where it is translated.
+                AnswerProblem::Refused { message } => {
+                    translated(format!("q:{id}:validate"), message).to_owned()
+                }
+                found => super::words::problem(words, found),
+            }),
             range: match &question.kind {
                 QuestionKind::Numeric { min, max, integer } => {
                     super::words::number_range(words, *min, *max, *integer)
@@ -430,6 +434,8 @@ mod tests {
             let question = crate::domain::Question {
                 randomize_options: false,
                 fixed_last: 0,
+                validate: None,
+                scoring: Default::default(),
                 id: crate::domain::QuestionId::parse("n").expect("an id"),
                 text: "How many?".into(),
                 help: None,

@@ -6,6 +6,7 @@ mod notice;
 mod opt_out;
 mod pages;
 mod participant;
+mod quiz;
 mod quotas;
 mod reach;
 mod redirect;

@@ -18,6 +18,7 @@ use crate::domain::language::LanguageTag;
 use crate::domain::markdown;
 use crate::domain::participant::Access;
 use crate::domain::progress::ResumeId;
+use crate::domain::submission::{result_signature, result_signed};
 use crate::domain::{Reference, Survey, Tenant, thanks_signature, thanks_signed};
 use crate::i18n::Words;
 use crate::service::answering::{self, Submitted};
@@ -52,8 +53,10 @@ struct ThanksPage {
     title: String,
     /// "Your reference number is N ...", as safe HTML with the number in bold.
     reference_line: String,
-    /// The owner's thank-you message, as safe HTML.
+    /// The owner's thank-you message (or the ending's), as safe HTML.
     message: Option<String>,
+    /// The respondent's quiz result, when the survey shows it.
+    quiz: Option<super::quiz::QuizResult>,
 }
 
 /// `GET /s/{tenant}?page=N`: the tenant's published surveys, 20 to a page.
@@ -162,6 +165,7 @@ pub async fn submit(
         upload_max: state.uploads.max_bytes,
         words,
     };
+    let survey = super::survey_page::for_respondent(survey, &posted.token);
     let keep = Keep::Answer(token.reference);
     match uploads::take(&state, &request, &survey, keep, &mut posted, files).await? {
         Taken::Checked(errors) if errors.is_empty() => {}
@@ -236,7 +240,12 @@ pub async fn submit(
     };
     // Where a panel's respondent goes next, filled now: the submission takes the answers.
     let hidden = posted.answers.hidden();
-    let onward = super::redirect::Onward::of(&survey, hidden, &walk.values, token.reference);
+    // Computed here, from the checked answers alone: nothing the form sends sets it.
+    let outcome = survey.outcome(&walk.values, hidden);
+    let result = outcome.result(&survey, &walk.values);
+    let ending = outcome.ending.as_deref().and_then(|id| survey.ending(id));
+    let onward =
+        super::redirect::Onward::of(&survey, ending, hidden, &walk.values, token.reference);
     let order = survey.shown_order(
         &crate::domain::order::Draw::of_token(&posted.token),
         &walk.route,
@@ -254,6 +263,7 @@ pub async fn submit(
         language: LanguageTag::parse(form.words.lang()).ok(),
         participant: participant.as_ref(),
         resume,
+        outcome,
     };
     let reference = match answering::submit(&state.app, submission).await? {
         Submitted::Thanked(reference) => reference,
@@ -273,8 +283,16 @@ pub async fn submit(
         return Ok(redirect);
     }
     let signature = thanks_signature(state.app.signing_key(), &survey.survey_ref(), reference);
+    let shown = match result.is_empty() {
+        true => String::new(),
+        false => {
+            let key = state.app.signing_key();
+            let signed = result_signature(key, &survey.survey_ref(), reference, &result);
+            format!("&result={result}&rsig={signed}")
+        }
+    };
     let thanks = format!(
-        "/s/{}/{}/thanks/{}?sig={signature}{language}",
+        "/s/{}/{}/thanks/{}?sig={signature}{shown}{language}",
         tenant.slug, survey.slug, reference
     );
     Ok(HttpResponse::SeeOther()
@@ -286,6 +304,9 @@ pub async fn submit(
 #[derive(serde::Deserialize)]
 pub struct ThanksQuery {
     sig: Option<String>,
+    /// What the page shows of the outcome (see `Outcome::result`), and its signature.
+    result: Option<String>,
+    rsig: Option<String>,
 }
 
 /// `GET /s/{tenant}/{survey}/thanks/{reference}?sig=..`: the thank-you page with the reference,
@@ -313,6 +334,17 @@ pub async fn thanks(
         return Err(WebError::NotFound);
     }
     let words = words_for(&request, &survey);
+    let key = state.app.signing_key();
+    let shown = match (&query.result, &query.rsig) {
+        (Some(result), Some(rsig))
+            if result_signed(key, &survey.survey_ref(), reference, result, rsig) =>
+        {
+            survey.read_result(result)
+        }
+        _ => None,
+    }
+    .unwrap_or_default();
+    let quiz = super::quiz::QuizResult::of(&survey, &shown, &words);
     // The number in bold inside the sentence, wherever the language puts it.
     const NUMBER: &str = "\u{E000}";
     let reference_line = askama::filters::escape(
@@ -332,11 +364,19 @@ pub async fn thanks(
         &format!(r#"<strong class="reference">{reference}</strong>"#),
     );
     let language = words.lang();
-    render(&ThanksPage {
-        message: survey
+    let message = match shown.ending.and_then(|e| Some((e, e.text.as_deref()?))) {
+        Some((ending, text)) => {
+            let key = format!("ending:{}:text", ending.id);
+            Some(markdown::to_html(survey.text_in(language, &key, text)))
+        }
+        None => survey
             .thank_you
             .as_deref()
             .map(|text| markdown::to_html(survey.text_in(language, "thank_you", text))),
+    };
+    render(&ThanksPage {
+        message,
+        quiz,
         title: survey.text_in(language, "title", &survey.title).to_owned(),
         tenant,
         words: words.clone(),

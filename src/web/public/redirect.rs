@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use actix_web::HttpResponse;
 use actix_web::http::header::LOCATION;
 
+use crate::domain::calculation::Ending;
 use crate::domain::hidden::HiddenValues;
 use crate::domain::redirect;
 use crate::domain::{AnswerValue, QuestionId, Reference, Survey};
@@ -51,6 +52,7 @@ pub(super) struct Onward {
 impl Onward {
     pub(super) fn of(
         survey: &Survey,
+        ending: Option<&Ending>,
         hidden: &HiddenValues,
         values: &BTreeMap<QuestionId, AnswerValue>,
         reference: Reference,
@@ -60,7 +62,11 @@ impl Onward {
             Some(filled(address, hidden, values, Some(reference)))
         };
         Self {
-            complete: fill(&survey.redirects.complete),
+            // The ending's own address, if it has one, else the survey's.
+            complete: match ending.and_then(|e| e.redirect.clone()) {
+                Some(address) => fill(&Some(address)),
+                None => fill(&survey.redirects.complete),
+            },
             screened_out: fill(&survey.redirects.screened_out),
         }
     }

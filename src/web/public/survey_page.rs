@@ -118,9 +118,14 @@ impl SurveyPage {
             |key: String, default: &str| survey.text_in(language, &key, default).to_owned();
         // Earlier answers recalled in question texts: only those the walk kept, which are
         // answers to questions the respondent was shown.
+        // Variables recalled are computed from those same answers.
+        let variables = match survey.variables.is_empty() {
+            true => Default::default(),
+            false => survey.scope(&walk.values, posted.hidden()).1,
+        };
         let recall = |text: &str| -> String {
             let theirs = |name: &str| form.participant.as_ref()?.recalled(name).map(str::to_owned);
-            recall::render_with_hidden(
+            recall::render_all(
                 text,
                 |id| {
                     let value = walk.values.get(id)?;
@@ -128,6 +133,7 @@ impl SurveyPage {
                 },
                 theirs,
                 posted.hidden(),
+                |name| variables.get(name).map(crate::domain::expression::shown),
             )
             .into_owned()
         };
@@ -320,7 +326,7 @@ pub(crate) enum Step {
     /// Another page (or the same one, with its errors), with its status.
     Page(StatusCode, Box<SurveyPage>),
     /// The end of the respondent's route, every page checked: the whole response.
-    Done(crate::domain::answer::Walk),
+    Done(crate::domain::walk::Walk),
 }
 
 /// Reads a posted page: Back goes to the page before on the respondent's route (input kept,
@@ -405,6 +411,15 @@ fn file_view(view: &mut QuestionView, words: &Words, accept: &[FileKind], limit:
     });
 }
 
+/// The survey as the respondent of form `token` sees it: its block of pages in the order drawn
+/// for them, if it draws one (see `arrangement`).
+pub(super) fn for_respondent(survey: Arc<Survey>, token: &str) -> Arc<Survey> {
+    match survey.arranged(&Draw::of_token(token)) {
+        Some(arranged) => Arc::new(arranged),
+        None => survey,
+    }
+}
+
 /// A survey's first page with a fresh signed token (counted as opened), answered in `words`'
 /// language, by `participant` (through their personal link) when given.
 pub(super) async fn fresh_form(
@@ -418,6 +433,7 @@ pub(super) async fn fresh_form(
     state.funnel.opened(&filed);
     // A personal link whose answer is being sent (or was cut off) is that answer's form.
     let token = crate::service::answering::new_token(&state.app, &survey, pinned).await?;
+    let survey = for_respondent(survey, &token);
     let form = FormContext {
         action: format!(
             "/s/{}/{}{}",

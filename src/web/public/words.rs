@@ -61,6 +61,7 @@ pub fn problem(words: &Words, problem: &AnswerProblem) -> String {
             words.s("problem-file-too-large", "limit", &megabytes(words, *limit))
         }
         AnswerProblem::FileUnknown => words.t("problem-file-unknown"),
+        AnswerProblem::Refused { message } => message.clone(),
     }
 }
 
@@ -149,6 +150,8 @@ fn described(
         Condition::Any { any } => return group(any, "condition-or"),
         Condition::Rule(rule) => (name(&rule.question), &rule.test, Some(&rule.question)),
         Condition::Hidden(rule) => (rule.hidden.clone(), &rule.test, None),
+        // An owner's expression is shown as written: it is already the rule's words.
+        Condition::Expression(rule) => return rule.expression.to_string(),
     };
     let question = FluentValue::from(question);
     let said = |id: &str, tested: String| {

@@ -95,7 +95,7 @@ fn ticks_of(when: &Condition) -> Option<BTreeMap<String, Vec<String>>> {
     let rules: Vec<&Condition> = match when {
         Condition::All { all } => all.iter().collect(),
         rule @ Condition::Rule(_) => vec![rule],
-        Condition::Any { .. } | Condition::Hidden(_) => return None,
+        Condition::Any { .. } | Condition::Hidden(_) | Condition::Expression(_) => return None,
     };
     let mut ticked = BTreeMap::new();
     for rule in rules {

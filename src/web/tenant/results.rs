@@ -99,6 +99,8 @@ struct SummaryPage {
     dropoff: Option<super::dropoff::Dropoff>,
     /// Each quota (name, places taken, limit).
     quotas: Vec<(String, u32, u32)>,
+    /// Each ending (id, responses that reached it, their share in percent).
+    endings: Vec<(String, u64, String)>,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -220,7 +222,19 @@ pub async fn summary(
         .zip(&survey.quotas)
         .map(|(placed, quota)| (quota.name.clone(), placed, quota.limit))
         .collect();
+    let endings = report
+        .endings
+        .iter()
+        .map(|e| {
+            (
+                e.id.clone(),
+                e.count,
+                super::charts::share(e.count, report.total),
+            )
+        })
+        .collect();
     render(&SummaryPage {
+        endings,
         quotas,
         picker,
         dropoff,

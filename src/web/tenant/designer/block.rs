@@ -85,6 +85,13 @@ pub(super) struct QuestionEdit {
     /// the last stay last.
     pub(super) randomize: bool,
     pub(super) fixed_last: String,
+    /// Points per option, in the options' order ("1, 0, 0"), and the correct options (one
+    /// per line).
+    pub(super) scores: String,
+    pub(super) correct: String,
+    /// Its validation: what must be true, and what the respondent reads when it is not.
+    pub(super) validate: String,
+    pub(super) validate_message: String,
     /// Whether it starts a page, that page's texts and jump, and the rule that shows it.
     pub(super) logic: LogicEdit,
     /// Whether its owner removed it: it stays in the form, collapsed with an Undo button,
@@ -120,6 +127,10 @@ impl QuestionEdit {
             segment: false,
             randomize: false,
             fixed_last: String::new(),
+            scores: String::new(),
+            correct: String::new(),
+            validate: String::new(),
+            validate_message: String::new(),
             logic: LogicEdit::default(),
             removed: false,
             new: false,
@@ -156,6 +167,18 @@ impl QuestionEdit {
                     n => n.to_string(),
                 };
                 block.options = q.kind.options().join("\n");
+                block.scores = q
+                    .scoring
+                    .scores
+                    .iter()
+                    .map(|n| crate::web::tenant::charts::number(*n))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                block.correct = q.scoring.correct.join("\n");
+                if let Some(validation) = &q.validate {
+                    block.validate = validation.expression.to_string();
+                    block.validate_message = validation.message.clone();
+                }
                 match &q.kind {
                     QuestionKind::Numeric { min, max, integer } => {
                         block.min = min.map(|n| n.to_string()).unwrap_or_default();
@@ -225,9 +248,23 @@ impl QuestionEdit {
             segment: !q("segment").is_empty(),
             randomize: !q("randomize").is_empty(),
             fixed_last: q("fixed_last"),
+            scores: q("scores"),
+            correct: q("correct"),
+            validate: q("validate"),
+            validate_message: q("validate_message"),
             removed: !q("removed").is_empty(),
             new: !q("new").is_empty(),
             logic: LogicEdit::posted(q),
+        }
+    }
+
+    /// How an expression names its answer: `q.ID`, or `q["ID"]` for an id that starts with
+    /// a digit (made before ids started with a letter).
+    pub(super) fn in_expressions(&self) -> String {
+        match self.id.chars().next() {
+            None => "q.ID".into(),
+            Some(first) if first.is_ascii_digit() => format!("q[\"{}\"]", self.id),
+            Some(_) => format!("q.{}", self.id),
         }
     }
 
@@ -361,7 +398,38 @@ impl QuestionEdit {
                 0
             }),
         };
+        let scored = self.uses("shuffle");
+        let scores = match self.scores.trim() {
+            "" => Vec::new(),
+            _ if !scored => Vec::new(),
+            typed => typed
+                .split([',', ';', '\n'])
+                .map(|n| n.trim().parse::<f64>())
+                .collect::<Result<Vec<f64>, _>>()
+                .unwrap_or_else(|_| {
+                    errors.insert(
+                        at("scores"),
+                        "Enter one number per option, in order, separated by commas (1, 0, 0)."
+                            .into(),
+                    );
+                    Vec::new()
+                }),
+        };
+        let validate = match (self.validate.trim(), self.validate_message.trim()) {
+            ("", "") => None,
+            (expression, message) => Some(crate::domain::definition::ValidationInput {
+                expression: expression.to_owned(),
+                message: message.to_owned(),
+            }),
+        };
         let question = QuestionInput {
+            validate,
+            scores,
+            correct: lines(&self.correct, scored)
+                .into_iter()
+                .map(|c| c.trim().to_owned())
+                .filter(|c| !c.is_empty())
+                .collect(),
             randomize_options: shuffles,
             fixed_last: if shuffles { fixed_last } else { 0 },
             id: (!self.id.is_empty()).then(|| self.id.clone()),

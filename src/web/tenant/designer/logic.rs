@@ -67,7 +67,7 @@ impl RuleEdit {
             None => Self::default(),
             Some(Condition::Rule(rule)) => Self::of(rule),
             // A hidden field's rule is made through the API: kept as it is.
-            Some(Condition::Hidden(_)) => Self::keep(),
+            Some(Condition::Hidden(_) | Condition::Expression(_)) => Self::keep(),
             Some(Condition::All { all: list } | Condition::Any { any: list }) => {
                 match list.as_slice() {
                     [Condition::Rule(rule)] => Self::of(rule),

@@ -90,7 +90,51 @@ struct SurveyFields {
     redirect_complete: String,
     redirect_screened_out: String,
     redirect_closed: String,
+    /// The pages shown in a drawn order, counted from 1 as the form shows them.
+    shuffle_from: String,
+    shuffle_to: String,
+    /// The hidden fields whose values segment the results, comma-separated.
+    segment_hidden: String,
+    /// The variables, one per line: `id = expression`.
+    variables: String,
+    /// The variables whose values segment the results, comma-separated.
+    segment_variables: String,
+    /// The endings as typed, and one blank row to add another.
+    endings: Vec<EndingFields>,
+    /// What the thank-you page shows of a quiz.
+    quiz_show_score: bool,
+    quiz_show_answers: bool,
 }
+
+/// One ending's fields, as typed.
+#[derive(Clone, Default, PartialEq)]
+struct EndingFields {
+    id: String,
+    when: String,
+    text: String,
+    redirect: String,
+}
+
+impl EndingFields {
+    fn is_blank(&self) -> bool {
+        [&self.id, &self.when, &self.text, &self.redirect]
+            .iter()
+            .all(|typed| typed.trim().is_empty())
+    }
+}
+
+/// Names typed in one field, split at commas or spaces.
+fn names(typed: &str) -> Vec<String> {
+    typed
+        .split([',', ' ', '\n'])
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Most ending rows the form reads (the survey's limit).
+const MAX_ENDING_ROWS: usize = crate::domain::calculation::MAX_ENDINGS;
 
 impl SurveyFields {
     fn of(survey: &Survey, zone: &Zone) -> Self {
@@ -131,6 +175,40 @@ impl SurveyFields {
             redirect_complete: text(&survey.redirects.complete),
             redirect_screened_out: text(&survey.redirects.screened_out),
             redirect_closed: text(&survey.redirects.closed),
+            shuffle_from: survey
+                .randomize_pages
+                .map(|block| (block.0 + 1).to_string())
+                .unwrap_or_default(),
+            shuffle_to: survey
+                .randomize_pages
+                .map(|block| (block.1 + 1).to_string())
+                .unwrap_or_default(),
+            segment_hidden: survey.segment_hidden.join(", "),
+            variables: survey
+                .variables
+                .iter()
+                .map(|v| format!("{} = {}", v.id, v.expression))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            segment_variables: survey
+                .variables
+                .iter()
+                .filter(|v| v.segment)
+                .map(|v| v.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            endings: survey
+                .endings
+                .iter()
+                .map(|e| EndingFields {
+                    id: e.id.clone(),
+                    when: e.when.as_ref().map(ToString::to_string).unwrap_or_default(),
+                    text: text(&e.text),
+                    redirect: text(&e.redirect),
+                })
+                .collect(),
+            quiz_show_score: survey.quiz.show_score,
+            quiz_show_answers: survey.quiz.show_answers,
         }
     }
 
@@ -157,17 +235,56 @@ impl SurveyFields {
             redirect_complete: get("redirect_complete"),
             redirect_screened_out: get("redirect_screened_out"),
             redirect_closed: get("redirect_closed"),
+            shuffle_from: get("shuffle_from"),
+            shuffle_to: get("shuffle_to"),
+            segment_hidden: get("segment_hidden"),
+            variables: get("variables"),
+            segment_variables: get("segment_variables"),
+            endings: (0..MAX_ENDING_ROWS)
+                .map(|at| EndingFields {
+                    id: get(&format!("ending{at}.id")),
+                    when: get(&format!("ending{at}.if")),
+                    text: get(&format!("ending{at}.text")),
+                    redirect: get(&format!("ending{at}.redirect")),
+                })
+                .filter(|e| !e.is_blank())
+                .collect(),
+            quiz_show_score: !get("quiz_show_score").is_empty(),
+            quiz_show_answers: !get("quiz_show_answers").is_empty(),
         }
+    }
+
+    /// The endings' rows to draw: those typed, and a blank one to add another.
+    fn ending_rows(&self) -> Vec<EndingFields> {
+        let mut rows = self.endings.clone();
+        if rows.len() < MAX_ENDING_ROWS {
+            rows.push(EndingFields::default());
+        }
+        rows
+    }
+
+    /// The variables typed, one per line `id = expression` (a line without `=` is an id
+    /// without an expression, refused by the check).
+    fn variable_inputs(&self) -> Vec<crate::domain::definition::VariableInput> {
+        self.variables
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| {
+                let (id, expression) = line.split_once('=').unwrap_or((line, ""));
+                crate::domain::definition::VariableInput {
+                    id: id.trim().to_owned(),
+                    expression: expression.trim().to_owned(),
+                    segment: names(&self.segment_variables)
+                        .iter()
+                        .any(|n| n == id.trim()),
+                }
+            })
+            .collect()
     }
 
     /// The hidden fields' names typed, split at commas or spaces.
     fn hidden_names(&self) -> Vec<String> {
-        self.hidden_fields
-            .split([',', ' ', '\n'])
-            .map(str::trim)
-            .filter(|name| !name.is_empty())
-            .map(str::to_owned)
-            .collect()
+        names(&self.hidden_fields)
     }
 
     /// The survey-level part of the input, or errors by field.
@@ -213,8 +330,42 @@ impl SurveyFields {
             }
         };
         let address = |typed: &str| Some(typed.trim().to_owned()).filter(|a| !a.is_empty());
+        let typed = |t: &str| Some(t.trim().to_owned()).filter(|t| !t.is_empty());
+        let page = |t: &str| t.trim().parse::<usize>().ok().filter(|n| *n >= 1);
+        let randomize_pages = match (self.shuffle_from.trim(), self.shuffle_to.trim()) {
+            ("", "") => None,
+            (from, to) => match (page(from), page(to)) {
+                (Some(from), Some(to)) => {
+                    Some(crate::domain::arrangement::PageBlock(from - 1, to - 1))
+                }
+                _ => {
+                    errors.insert(
+                        "randomize_pages".into(),
+                        "Enter the first and the last page of the run, or leave both blank.".into(),
+                    );
+                    None
+                }
+            },
+        };
         SurveyInput {
             title: self.title.clone(),
+            variables: self.variable_inputs(),
+            segment_hidden: names(&self.segment_hidden),
+            randomize_pages,
+            endings: self
+                .endings
+                .iter()
+                .map(|e| crate::domain::definition::EndingInput {
+                    id: e.id.trim().to_owned(),
+                    when: typed(&e.when),
+                    text: typed(&e.text),
+                    redirect: typed(&e.redirect),
+                })
+                .collect(),
+            quiz: crate::domain::calculation::Quiz {
+                show_score: self.quiz_show_score,
+                show_answers: self.quiz_show_answers,
+            },
             hidden_fields: self.hidden_names(),
             redirects: crate::domain::redirect::Redirects {
                 complete: address(&self.redirect_complete),
@@ -284,6 +435,10 @@ impl DesignerPage {
     fn error(&self, field: &str) -> Option<String> {
         let message = self.errors.get(field)?;
         Some(problems::named(message, &self.questions))
+    }
+
+    fn ending_error(&self, index: &usize, field: &str) -> Option<String> {
+        self.error(&format!("ending{index}.{field}"))
     }
 
     fn question_error(&self, index: &usize, field: &str) -> Option<String> {
@@ -367,20 +522,35 @@ impl DesignerPage {
         starts && (self.paged() || !block.logic.jump.question.is_empty())
     }
 
+    /// Whether "Scores and calculations" is drawn open: something is set there, or wrong.
+    fn calculations_open(&self) -> bool {
+        let fields = &self.fields;
+        !fields.variables.trim().is_empty()
+            || !fields.endings.is_empty()
+            || fields.quiz_show_score
+            || fields.quiz_show_answers
+            || self
+                .errors
+                .keys()
+                .any(|key| key.starts_with("variables") || key.starts_with("ending"))
+    }
+
     /// Whether "Panels and links" is drawn open: something is set there, or wrong.
     fn panel_links_open(&self) -> bool {
         let fields = &self.fields;
         let set = [
             &fields.hidden_fields,
+            &fields.segment_hidden,
             &fields.redirect_complete,
             &fields.redirect_screened_out,
             &fields.redirect_closed,
         ];
         set.iter().any(|typed| !typed.trim().is_empty())
-            || self
-                .errors
-                .keys()
-                .any(|key| key.starts_with("hidden_fields") || key.starts_with("redirects"))
+            || self.errors.keys().any(|key| {
+                ["hidden_fields", "segment_hidden", "redirects"]
+                    .iter()
+                    .any(|field| key.starts_with(field))
+            })
     }
 
     /// Whether block `index`'s card is drawn unfolded: it is new, changed since the save,
@@ -754,6 +924,20 @@ fn input_of(
 /// A problem's field as the form shows it: a page's question at its block (questions counted
 /// over every page, then mapped to the blocks that were kept), a page's own problem at its
 /// first question.
+/// The form's field for a survey-level check's field that the form writes differently: the
+/// hidden fields' and the variables' (one field each), an ending's (`ending0.if`).
+fn calculation_field(field: &str) -> Option<String> {
+    if field.starts_with("hidden_fields") {
+        return Some("hidden_fields".into());
+    }
+    if field.starts_with("variables") {
+        return Some("variables".into());
+    }
+    let (at, part) = field.strip_prefix("endings[")?.split_once(']')?;
+    let part = part.strip_prefix('.').unwrap_or("id");
+    Some(format!("ending{at}.{part}"))
+}
+
 fn form_field(field: &str, input: &SurveyInput, kept: &[usize]) -> String {
     let sizes: Vec<usize> = input
         .pages
@@ -856,13 +1040,10 @@ async fn save_form(
                 .map_err(|errors| {
                     errors
                         .into_iter()
-                        .map(
-                            |(field, message)| match field.starts_with("hidden_fields") {
-                                // The names are one field in the form.
-                                true => ("hidden_fields".to_owned(), message),
-                                false => (form_field(&field, &input, &kept), message),
-                            },
-                        )
+                        .map(|(field, message)| match calculation_field(&field) {
+                            Some(field) => (field, message),
+                            None => (form_field(&field, &input, &kept), message),
+                        })
                         .collect()
                 })
         }

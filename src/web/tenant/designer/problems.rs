@@ -16,12 +16,22 @@ pub(super) struct Problem {
 
 /// The survey's own fields, with their element ids and names, in the form's order; those
 /// before the questions come first.
-const SURVEY_FIELDS: [(&str, &str, &str); 12] = [
+const SURVEY_FIELDS: [(&str, &str, &str); 15] = [
     ("title", "title", "Title"),
     ("description", "description", "Introduction"),
     ("questions", "add", "Questions"),
+    (
+        "randomize_pages",
+        "shuffle_from",
+        "Pages shown in a random order",
+    ),
     ("resume_days", "resume_days", "Keep saved answers for"),
     ("hidden_fields", "hidden_fields", "Values the link carries"),
+    (
+        "segment_hidden",
+        "segment_hidden",
+        "Divide the results by the link's",
+    ),
     (
         "redirects.complete",
         "redirect_complete",
@@ -37,6 +47,7 @@ const SURVEY_FIELDS: [(&str, &str, &str); 12] = [
         "redirect_closed",
         "Once closed, send them to",
     ),
+    ("variables", "variables", "Calculations"),
     ("thank_you", "thank_you", "Thank-you message"),
     ("closes_at", "closes_at", "Close on"),
     ("response_limit", "response_limit", "Response limit"),
@@ -64,6 +75,10 @@ fn element(field: &str) -> &'static str {
         "max_bytes" => "max-mb",
         "latest" => "latest",
         "show_if" => "if-question",
+        "scores" => "scores",
+        "correct" => "correct",
+        "validate.expression" => "validate",
+        "validate.message" => "validate-message",
         "pages" => "jump-question",
         _ => "text",
     }
@@ -123,6 +138,17 @@ pub(super) fn problems(
                         message,
                     },
                 );
+            }
+            // An ending's field (`ending1.if`): its row's element.
+            if let Some((at, part)) = key.strip_prefix("ending").and_then(|k| k.split_once('.'))
+                && let Ok(at) = at.parse::<usize>()
+            {
+                let problem = Problem {
+                    href: format!("#ending{at}-{part}"),
+                    label: format!("Ending {}", at + 1),
+                    message,
+                };
+                return ((3, 7 + at), problem);
             }
             let rank = SURVEY_FIELDS.iter().position(|(name, ..)| *name == key);
             let (_, id, name) = rank.map_or(("", "title", "Survey"), |r| SURVEY_FIELDS[r]);
