@@ -374,6 +374,24 @@ async fn the_designer_sets_scores_rules_calculations_endings_and_the_quiz() {
     ] {
         assert!(page.contains(shown), "{shown} in {page}");
     }
+    // Answered, the response's page lists what was computed.
+    let publish = format!("/api/v1/surveys/{slug}/publish");
+    assert_eq!(app.api(Method::POST, &publish, &key, None).await.0, 200);
+    let token = token_in(&app.form("acme", &slug).await);
+    let place = format!("q-{}", crate::owner::field_of(&form, "q2.id"));
+    let fields = [("token", token.as_str()), (place.as_str(), "Beach")];
+    assert_eq!(post_to(&app, &slug, &fields).await.status(), 303);
+    crate::helpers::drain(&app.stores().await).await;
+    let response = owner.page(&format!("{path}/responses/1")).await;
+    for shown in [
+        "<h2>Computed</h2>",
+        "<dt>Score</dt><dd>3</dd>",
+        "<dt>Correct answers</dt><dd>1</dd>",
+        "<dt>Ending</dt><dd>beach</dd>",
+        "<dt>v.points</dt><dd>6</dd>",
+    ] {
+        assert!(response.contains(shown), "{shown} in {response}");
+    }
 }
 
 #[tokio::test]

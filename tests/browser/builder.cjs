@@ -92,6 +92,21 @@ async function main() {
     const blocks = await owner.$$eval("input[name$='.text'][id$='-text']", (inputs) => inputs.length);
     expect(blocks === 9, `nine questions saved: ${blocks}`);
 
+    // Scoring: points for the sessions, a calculation and an ending chosen by it, set in the
+    // designer without leaving the page.
+    await owner.click("#q1-card > summary");
+    await owner.fill("#q1-scores", "1, 2, 3");
+    await owner.click("#panel-calculations > summary");
+    await owner.fill("#variables", "interest = score * 10.0");
+    await owner.fill("#ending0-id", "evening");
+    await owner.fill("#ending0-if", "v.interest >= 30.0");
+    await owner.fill("#ending0-text", "See you tonight!");
+    await shoot(owner, "designer-calculations");
+    await owner.click("#save");
+    await owner.waitForURL(/\/tenant\/surveys\/talk-feedback\?saved=1/);
+    expectEqual(await owner.inputValue("#ending0-if"), "v.interest >= 30.0", "the ending is saved");
+    expectEqual(await owner.inputValue("#q1-scores"), "1, 2, 3", "the points are saved");
+
     // The form: "No" ends it after page 1; "Yes" reaches page 2 with the rating recalled.
     const respondent = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     const url = `${base}/s/builder-talks/talk-feedback`;
@@ -107,6 +122,12 @@ async function main() {
     await respondent.click("button[value=next]");
     await respondent.waitForSelector("text=You gave it 5 stars: what would make it five?");
     await shoot(respondent, "builder-form-page-2");
+    // "Evening" is worth 3 points: the ending chosen by the calculation thanks them.
+    await respondent.goto(url);
+    await respondent.check("label.choice:has(span:text-is('Evening')) input");
+    await respondent.check("label.choice:has(span:text-is('No')) input");
+    await respondent.click("button[value=next]");
+    await respondent.waitForSelector("text=See you tonight!");
   } finally {
     await browser.close();
   }

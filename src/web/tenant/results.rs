@@ -565,6 +565,9 @@ struct ResponsePage {
     files: Vec<(String, String, String, String)>,
     /// The hidden fields' values its address gave, by name.
     hidden: Vec<(String, String)>,
+    /// What the survey computed for it: the score, correct answers, ending, then each
+    /// variable (what it is, its value).
+    computed: Vec<(String, String)>,
 }
 
 impl ResponsePage {
@@ -641,10 +644,32 @@ impl ResponsePage {
                 .iter()
                 .map(|(name, value)| (name.to_owned(), value.to_owned()))
                 .collect(),
+            computed: computed(&answer),
             survey,
             answers,
         })
     }
+}
+
+/// What the survey computed for `answer`, as the response's page lists it.
+fn computed(answer: &Answer) -> Vec<(String, String)> {
+    let mut shown = Vec::new();
+    if let Some(score) = answer.score {
+        shown.push(("Score".to_owned(), number(score)));
+    }
+    if let Some(correct) = answer.correct {
+        shown.push(("Correct answers".to_owned(), correct.to_string()));
+    }
+    if let Some(ending) = &answer.ending {
+        shown.push(("Ending".to_owned(), ending.clone()));
+    }
+    shown.extend(
+        answer
+            .variables
+            .iter()
+            .map(|(id, value)| (format!("v.{id}"), crate::domain::expression::shown(value))),
+    );
+    shown
 }
 
 /// `GET /tenant/surveys/{slug}/responses/{n}`: the `n`th newest response, with previous/next.
