@@ -644,7 +644,7 @@ impl ResponsePage {
                 .iter()
                 .map(|(name, value)| (name.to_owned(), value.to_owned()))
                 .collect(),
-            computed: computed(&answer),
+            computed: computed(answer),
             survey,
             answers,
         })
