@@ -19,6 +19,7 @@ pub mod text_sheet;
 pub mod workbook;
 #[cfg(test)]
 mod workbook_tests;
+pub mod xlsform;
 mod xlsx;
 
 pub use csv::{csv_stream, formula_safe};

@@ -63,3 +63,14 @@ pub fn attachment(format: SheetFormat, filename: &str) -> HttpResponseBuilder {
         ));
     response
 }
+
+/// The XLSForm of `survey` as a download; what it could not carry is named in the
+/// `X-Canvass-Skipped` header, `; `-separated (empty when nothing was left out).
+pub fn xlsform(survey: &Survey) -> Result<HttpResponse, rust_xlsxwriter::XlsxError> {
+    let form = crate::export::xlsform::XlsForm::of(survey);
+    let body = form.to_xlsx()?;
+    let filename = format!("{}-{}-xlsform.xlsx", survey.tenant, survey.slug);
+    Ok(attachment(SheetFormat::Xlsx, &filename)
+        .insert_header(("x-canvass-skipped", form.skipped.join("; ")))
+        .body(body))
+}

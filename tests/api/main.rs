@@ -73,3 +73,4 @@ mod uploads;
 mod webhooks;
 mod worker;
 mod worker_crash;
+mod xlsform;

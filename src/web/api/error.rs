@@ -54,6 +54,9 @@ pub enum ApiError {
     /// A store failed.
     #[error("internal error")]
     Store(#[from] StoreError),
+    /// Something else failed on the server (logged with its reason).
+    #[error("internal error")]
+    Internal(String),
 }
 
 /// The body of every error the API answers.
@@ -83,13 +86,16 @@ impl ResponseError for ApiError {
             ApiError::Store(error) if error.is_full() || error.is_corrupt() => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
-            ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
         if let ApiError::Store(error) = self {
             tracing::error!(error = %error_chain(error), "API request failed");
+        }
+        if let ApiError::Internal(reason) = self {
+            tracing::error!(%reason, "API request failed");
         }
         let (error, fields) = match self {
             ApiError::Invalid { reason, fields } => (reason.clone(), Some(fields.clone())),

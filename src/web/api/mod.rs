@@ -40,6 +40,7 @@ static ROUTES: &[Route] = routes![
     POST "/surveys/{slug}/publish" for Editor => surveys::publish,
     POST "/surveys/{slug}/unpublish" for Editor => surveys::unpublish,
     GET "/surveys/{slug}/summary" for Viewer => surveys::summary,
+    GET "/surveys/{slug}/xlsform" for Viewer => surveys::xlsform,
     GET "/surveys/{slug}/dropoff" for Viewer => dropoff::dropoff,
     GET "/surveys/{slug}/quotas" for Viewer => quotas::quotas,
     POST "/surveys/{slug}/participants" for Editor => participants::add,

@@ -36,6 +36,7 @@ use crate::export::SheetFormat;
         surveys::publish,
         surveys::unpublish,
         surveys::summary,
+        surveys::xlsform,
         dropoff::dropoff,
         quotas::quotas,
         participants::add,

@@ -267,6 +267,23 @@ pub async fn summary(
     Ok(HttpResponse::Ok().json(results::summary(&state.app, &survey, segment.as_ref()).await?))
 }
 
+/// `GET /api/v1/surveys/{slug}/xlsform`: the survey as an XLSForm workbook (survey, choices
+/// and settings sheets). What XLSForm cannot say (CEL expressions) is named in the
+/// `X-Canvass-Skipped` header, `; `-separated.
+#[utoipa::path(get, path = "/api/v1/surveys/{slug}/xlsform", operation_id = "get_xlsform",
+    summary = "Download the survey as an XLSForm", tag = "surveys", params(SlugPath),
+    responses((status = 200, description = "The XLSForm workbook",
+        content(("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")))))]
+pub async fn xlsform(
+    state: State,
+    caller: ApiCaller<Viewer>,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &caller.tenant, &slug).await?;
+    crate::web::download::xlsform(&survey)
+        .map_err(|error| ApiError::Internal(format!("writing an XLSForm: {error}")))
+}
+
 /// The page asked for.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

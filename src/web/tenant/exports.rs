@@ -69,3 +69,10 @@ pub async fn download_responses(
     responses::downloaded(&state.app, signed_in.actor(), &survey, &extension).await?;
     Ok(download(&state.app, survey, format, &query).await?)
 }
+
+/// `GET /tenant/surveys/{slug}/xlsform`: the survey as an XLSForm workbook, to build on in
+/// ODK, KoboToolbox, SurveyCTO or Survey123.
+pub async fn xlsform(_state: State, OwnSurvey { survey, .. }: OwnSurvey<Viewer>) -> Reply {
+    crate::web::download::xlsform(&survey)
+        .map_err(|error| WebError::Internal(format!("writing an XLSForm: {error}")))
+}

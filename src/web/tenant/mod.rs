@@ -115,6 +115,7 @@ static ROUTES: &[Route] = routes![
     POST "/surveys/{slug}/mailings/template" for Editor => mailings::save_template,
     POST "/surveys/{slug}/mailings/send" for Editor => mailings::send,
     GET "/surveys/{slug}/summary" for Viewer => results::summary,
+    GET "/surveys/{slug}/xlsform" for Viewer => exports::xlsform,
     GET "/surveys/{slug}/responses" for Viewer => results::responses,
     GET "/surveys/{slug}/responses.{format}" for Viewer => exports::download_responses,
     POST "/surveys/{slug}/exports" for Editor => exports::request,

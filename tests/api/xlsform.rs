@@ -1,0 +1,150 @@
+//! The XLSForm export, proven by the reference converter: a survey of several pages with
+//! logic, every type XLSForm has, a hidden field and two languages is downloaded as an
+//! XLSForm, and pyxform's `xls2xform` (pinned by scripts/test) turns it into an XForm with
+//! the questions, the jump as relevance, the bounds as constraints and both languages.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::helpers::spawn_app;
+
+#[tokio::test]
+async fn a_survey_downloads_as_an_xlsform_that_pyxform_converts() {
+    let xls2xform = std::env::var("CANVASS_TEST_XLS2XFORM").expect(
+        "CANVASS_TEST_XLS2XFORM names pyxform's xls2xform command: run the tests with \
+         scripts/test",
+    );
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    let definition = json!({
+        "title": "Field visit",
+        "languages": ["en", "de"],
+        "hidden_fields": ["enumerator"],
+        "pages": [
+            {"title": "Household", "questions": [
+                {"id": "first", "text": {"en": "First visit?", "de": "Erster Besuch?"},
+                 "type": "single_choice", "required": true,
+                 "options": [{"en": "Yes", "de": "Ja"}, {"en": "No", "de": "Nein"}]},
+                {"id": "people", "text": "How many people live here?", "type": "numeric",
+                 "integer": true, "min": 1, "max": 30, "help": "Count children too."},
+                {"id": "water", "text": "Water sources", "type": "multiple_choice",
+                 "options": ["Tap", "Well", "River"], "other": true}],
+             "jumps": [{"if": {"question": "first", "equals": "No"}, "to": 2}]},
+            {"title": "New households", "questions": [
+                {"id": "moved", "text": "When did you move, {{h:enumerator}}?", "type": "date",
+                 "earliest": "2000-01-01"},
+                {"id": "why", "text": "Why here?", "type": "long_text",
+                 "show_if": {"question": "water", "equals": "River"}}]},
+            {"title": "Views", "questions": [
+                {"id": "rating", "text": "Your rating", "type": "five_stars"},
+                {"id": "nps", "text": "Recommend the programme?", "type": "nps"},
+                {"id": "agree", "text": "Services improved.", "type": "scale", "points": 5},
+                {"id": "region", "text": "Region", "type": "dropdown",
+                 "options": ["North", "South"]},
+                {"id": "rank", "text": "What matters most?", "type": "ranking",
+                 "options": ["Water", "Roads", "Schools"]},
+                {"id": "grid", "text": "How is each?", "type": "matrix",
+                 "rows": ["Roads", "Clinics"], "columns": ["Poor", "Good"]},
+                {"id": "photo", "text": "A photo", "type": "file"}]}
+        ]
+    });
+    let (status, body) = app
+        .api(Method::POST, "/api/v1/surveys", &key, Some(definition))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let response = reqwest::Client::new()
+        .get(format!(
+            "{}/api/v1/surveys/field-visit/xlsform",
+            app.address
+        ))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    );
+    assert_eq!(response.headers()["x-canvass-skipped"], "");
+    let workbook = response.bytes().await.expect("a workbook");
+    let dir = tempfile::tempdir().expect("a directory");
+    let (form, xform) = (
+        dir.path().join("field_visit.xlsx"),
+        dir.path().join("field_visit.xml"),
+    );
+    std::fs::write(&form, &workbook).expect("written");
+    // Its internal checks only: ODK Validate is a Java download this machine cannot make.
+    let converted = std::process::Command::new(&xls2xform)
+        .arg("--skip_validate")
+        .arg(&form)
+        .arg(&xform)
+        .output()
+        .expect("xls2xform runs");
+    let said = String::from_utf8_lossy(&converted.stdout);
+    let warned = String::from_utf8_lossy(&converted.stderr);
+    assert!(converted.status.success(), "xls2xform: {said} {warned}");
+    assert!(
+        !said.contains("Warning") && !warned.contains("Warning"),
+        "{said} {warned}"
+    );
+    let xml = std::fs::read_to_string(&xform).expect("the XForm");
+    for part in [
+        // Every question, in its page's group.
+        "/data/page_1/first",
+        "/data/page_1/people",
+        "/data/page_2/moved",
+        "/data/page_3/grid/grid_1",
+        "/data/page_3/photo",
+        "/data/enumerator",
+        // The jump over page 2, the bounds, the condition on a ticked option.
+        "not( /data/page_1/first  = 'o2')",
+        ". &gt;= 1 and . &lt;= 30",
+        "selected( /data/page_1/water , 'o3')",
+        // Both languages, and the recalled hidden field.
+        "lang=\"German (de)\"",
+        "Erster Besuch?",
+        "<output value=\" /data/enumerator \"/>",
+    ] {
+        assert!(xml.contains(part), "{part:?} in the XForm:\n{xml}");
+    }
+}
+
+#[tokio::test]
+async fn the_designer_offers_the_xlsform_and_names_what_it_cannot_carry() {
+    use crate::owner::Owner;
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    let slug = owner.design("Team day").await;
+    let page = owner.page(&format!("/tenant/surveys/{slug}")).await;
+    let link = format!(r#"href="/tenant/surveys/{slug}/xlsform" download"#);
+    assert!(page.contains(&link), "{page}");
+    let download = owner.get(&format!("/tenant/surveys/{slug}/xlsform")).await;
+    assert_eq!(download.status(), 200);
+    assert_eq!(download.headers()["x-canvass-skipped"], "");
+    // A calculation has no XLSForm form: the download says it was left out.
+    let key = owner.api_key("script").await;
+    let (status, body) = app
+        .api(
+            Method::POST,
+            "/api/v1/surveys",
+            &key,
+            Some(json!({
+                "title": "Scored",
+                "variables": [{"id": "total", "expression": "score * 2.0"}],
+                "questions": [{"id": "n", "text": "N?", "type": "numeric",
+                               "validate": {"expression": "q.n > 0.0", "message": "Above 0"}}]
+            })),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let download = owner.get("/tenant/surveys/scored/xlsform").await;
+    let skipped = download.headers()["x-canvass-skipped"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        skipped.contains("question n: its rule") && skipped.contains("variables"),
+        "{skipped}"
+    );
+}
