@@ -148,3 +148,124 @@ async fn the_designer_offers_the_xlsform_and_names_what_it_cannot_carry() {
         "{skipped}"
     );
 }
+
+/// POSTs `body` to the import.
+async fn import(
+    app: &crate::helpers::TestApp,
+    key: &str,
+    format: &str,
+    body: Vec<u8>,
+) -> (u16, serde_json::Value) {
+    let response = reqwest::Client::new()
+        .post(format!(
+            "{}/api/v1/surveys/import?format={format}",
+            app.address
+        ))
+        .bearer_auth(key)
+        .header(
+            "content-type",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        )
+        .body(body)
+        .send()
+        .await
+        .expect("answered");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or_default())
+}
+
+#[tokio::test]
+async fn an_xlsform_imports_as_a_draft_with_what_it_could_not_carry_listed_by_row() {
+    let app = spawn_app().await;
+    let key = app.api_tenant("acme").await;
+    // A form as the XLSForm documentation describes one, written here.
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let rows: [(&str, Vec<Vec<&str>>); 2] = [
+        (
+            "survey",
+            vec![
+                vec!["type", "name", "label", "required", "relevant"],
+                vec!["select_one yes_no", "likes", "Do you like it?", "yes", ""],
+                vec!["text", "why", "Why not?", "", "${likes} = 'no'"],
+                vec!["geopoint", "where", "Where are you?", "", ""],
+                vec!["integer", "age", "Your age", "", ""],
+            ],
+        ),
+        (
+            "choices",
+            vec![
+                vec!["list_name", "name", "label"],
+                vec!["yes_no", "yes", "Yes"],
+                vec!["yes_no", "no", "No"],
+            ],
+        ),
+    ];
+    for (name, rows) in rows {
+        let sheet = book.add_worksheet();
+        sheet.set_name(name).expect("a name");
+        for (r, row) in rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                sheet
+                    .write_string(r as u32, c as u16, *cell)
+                    .expect("written");
+            }
+        }
+    }
+    let (status, body) = import(
+        &app,
+        &key,
+        "xlsform",
+        book.save_to_buffer().expect("a book"),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["survey"]["state"], "draft");
+    let ids: Vec<&str> = body["survey"]["questions"]
+        .as_array()
+        .expect("questions")
+        .iter()
+        .filter_map(|q| q["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["likes", "why", "age"]);
+    assert_eq!(
+        body["survey"]["questions"][1]["show_if"],
+        json!({"question": "likes", "equals": "No"})
+    );
+    assert_eq!(body["skipped"].as_array().map(Vec::len), Some(1), "{body}");
+    assert_eq!(body["skipped"][0]["row"], 4);
+    assert!(
+        body["skipped"][0]["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("geopoint")
+    );
+
+    // A survey's own XLSForm comes back as the same survey.
+    let slug = body["survey"]["slug"].as_str().expect("a slug").to_owned();
+    let exported = reqwest::Client::new()
+        .get(format!("{}/api/v1/surveys/{slug}/xlsform", app.address))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("answered")
+        .bytes()
+        .await
+        .expect("a workbook");
+    let (status, again) = import(&app, &key, "xlsform", exported.to_vec()).await;
+    assert_eq!(status, 201, "{again}");
+    assert_eq!(again["skipped"], json!([]));
+    assert_eq!(again["survey"]["questions"], body["survey"]["questions"]);
+
+    // What is not an XLSForm is refused clearly.
+    let (status, refused) = import(&app, &key, "xlsform", b"not a workbook".to_vec()).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cannot be read"),
+        "{refused}"
+    );
+    let (status, _) = import(&app, &key, "spss", b"x".to_vec()).await;
+    assert_eq!(status, 400);
+}

@@ -34,6 +34,7 @@ static ROUTES: &[Route] = routes![
     GET "/templates" for Viewer => templates::list,
     GET "/surveys" for Viewer => surveys::list,
     POST "/surveys" for Editor => surveys::create,
+    POST "/surveys/import" for Editor => surveys::import,
     GET "/surveys/{slug}" for Viewer => surveys::get,
     PUT "/surveys/{slug}" for Editor => surveys::update,
     DELETE "/surveys/{slug}" for Editor => surveys::delete,

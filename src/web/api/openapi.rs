@@ -30,6 +30,7 @@ use crate::export::SheetFormat;
         templates::list,
         surveys::list,
         surveys::create,
+        surveys::import,
         surveys::get,
         surveys::update,
         surveys::delete,
@@ -252,7 +253,7 @@ mod tests {
             })
             .collect();
         let mounted = mounted();
-        assert_eq!(mounted.len(), 27, "{mounted:?}");
+        assert_eq!(mounted.len(), 29, "{mounted:?}");
         assert_eq!(documented, mounted);
     }
 

@@ -9,6 +9,7 @@ use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::body::WorkbookBody;
 use super::document::SurveyDocument;
 use super::error::ErrorBody;
 use super::templates::{self, FromTemplate};
@@ -157,6 +158,79 @@ pub async fn create(
     Ok(HttpResponse::Created()
         .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
         .json(SurveyDocument::new(&survey, now)))
+}
+
+/// The format of a survey file to import.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ImportQuery {
+    /// `xlsform` (an XLSForm workbook).
+    format: String,
+}
+
+/// What an import made: the draft, and what the file held that it could not carry.
+#[derive(Serialize, ToSchema)]
+pub struct ImportedSurvey<'a> {
+    /// The new survey, a draft.
+    survey: SurveyDocument<'a>,
+    /// The rows left out, each with the reason (empty when everything was carried).
+    skipped: Vec<crate::export::xlsform::Skipped>,
+}
+
+/// `POST /api/v1/surveys/import?format=xlsform`: the workbook as the body; 201 with the draft
+/// it makes and what it left out, by row.
+#[utoipa::path(post, path = "/api/v1/surveys/import", operation_id = "import_survey",
+    summary = "Create a survey (a draft) from an XLSForm workbook", tag = "surveys",
+    params(ImportQuery),
+    request_body(content = Vec<u8>, description = "The XLSForm workbook (XLSX), at most 5 MiB",
+        content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    responses(
+        (status = 201, description = "Created, as a draft, with the rows left out", body = ImportedSurvey,
+            headers(("location" = String, description = "The new survey's address"))),
+        (status = 413, description = "The workbook is over 5 MiB", body = ErrorBody),
+        (status = 422, description = "The workbook cannot be read (or is past its bounds), the survey it makes is not valid (by field), or the tenant has its most surveys", body = ErrorBody),
+    ))]
+pub async fn import(
+    state: State,
+    caller: ApiCaller<Editor>,
+    query: web::Query<ImportQuery>,
+    WorkbookBody(body): WorkbookBody,
+) -> Result<HttpResponse, ApiError> {
+    if query.format != "xlsform" {
+        return Err(ApiError::BadRequest(format!(
+            "format {:?} is not one this server imports: xlsform",
+            query.format
+        )));
+    }
+    // Reading is bounded in size and time, and off the request threads.
+    let read = web::block(move || crate::export::xlsform::read(&body))
+        .await
+        .map_err(|error| ApiError::Internal(format!("reading an XLSForm: {error}")))?;
+    let imported = read.map_err(|problem| ApiError::Invalid {
+        reason: format!("the workbook cannot be read as an XLSForm: {problem}"),
+        fields: Default::default(),
+    })?;
+    let input = serde_json::from_value::<LocalizedInput>(imported.definition)
+        .map_err(|error| ApiError::Internal(format!("an imported definition: {error}")))?
+        .0;
+    let definition = service::check(&state.app, &input, None, &[])
+        .await?
+        .map_err(invalid)?;
+    let survey = service::create(&state.app, caller.actor(), definition)
+        .await?
+        .ok_or_else(|| ApiError::Invalid {
+            reason: format!(
+                "a tenant has at most {MAX_SURVEYS_PER_TENANT} surveys: delete one first"
+            ),
+            fields: Default::default(),
+        })?;
+    let now = results::state_now(&state.app, &survey).await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
+        .json(ImportedSurvey {
+            survey: SurveyDocument::new(&survey, now),
+            skipped: imported.skipped,
+        }))
 }
 
 /// `GET /api/v1/surveys/{slug}`

@@ -6,6 +6,10 @@
 //! `label::Name (tag)` column. CEL expressions (variables, rules, endings, expression
 //! conditions) have no XLSForm equivalent and are not carried; `skipped` lists them.
 
+mod import;
+
+pub use import::{Imported, Skipped, read};
+
 use crate::domain::logic::{Bound, Condition, Target, Test};
 use crate::domain::recall::{self, Piece};
 use crate::domain::{Question, QuestionKind, Survey};
@@ -95,11 +99,20 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// `text` (by `key`) in each language, recalls as `${name}`.
+    /// `text` (by `key`) in each language, recalls as `${name}`: the default's, then each
+    /// translation there is (blank where there is none, so a form read back gains none).
     fn texts(&self, key: &str, text: &str) -> Vec<String> {
+        let translated = |tag: &crate::domain::language::LanguageTag| {
+            let theirs = self.survey.translations.get(tag)?.get(key)?;
+            Some(recalls(theirs))
+        };
         self.languages
             .iter()
-            .map(|tag| recalls(self.survey.text_in(tag.as_str(), key, text)))
+            .enumerate()
+            .map(|(at, tag)| match at {
+                0 => recalls(text),
+                _ => translated(tag).unwrap_or_default(),
+            })
             .collect()
     }
 
@@ -133,7 +146,11 @@ impl<'a> Writer<'a> {
             }
             for question in survey.page_questions(index) {
                 // One page: its condition is each question's (it has none to show).
-                let outer = if paged { String::new() } else { relevant.clone() };
+                let outer = if paged {
+                    String::new()
+                } else {
+                    relevant.clone()
+                };
                 self.question(question, outer);
             }
             if paged {
@@ -229,7 +246,10 @@ impl<'a> Writer<'a> {
                 row.kind = format!("rank {list}");
                 self.options(&list, question, options, false);
             }
-            QuestionKind::FiveStars => range(&mut row, 1, 5),
+            QuestionKind::FiveStars => {
+                range(&mut row, 1, 5);
+                row.appearance = "rating".into();
+            }
             QuestionKind::Nps => range(&mut row, 0, 10),
             QuestionKind::Scale { points, .. } => range(&mut row, 1, u32::from(*points)),
             QuestionKind::Numeric { min, max, integer } => {
