@@ -269,3 +269,83 @@ async fn an_xlsform_imports_as_a_draft_with_what_it_could_not_carry_listed_by_ro
     let (status, _) = import(&app, &key, "spss", b"x".to_vec()).await;
     assert_eq!(status, 400);
 }
+
+/// Uploads `bytes` to the site's import: the status and the page.
+async fn upload(owner: &crate::owner::Owner<'_>, bytes: Vec<u8>) -> (u16, String) {
+    use reqwest::multipart::{Form, Part};
+    let csrf = crate::owner::value_of(&owner.page("/tenant/surveys/import").await, "csrf");
+    let form = Form::new()
+        .text("csrf", csrf)
+        .part("sheet", Part::bytes(bytes).file_name("form.xlsx"));
+    let response = owner
+        .client
+        .post(format!("{}/tenant/surveys/import", owner.address()))
+        .multipart(form)
+        .send()
+        .await
+        .expect("answered");
+    let status = response.status().as_u16();
+    (status, response.text().await.expect("a page"))
+}
+
+#[tokio::test]
+async fn the_site_reads_an_xlsform_shows_what_it_holds_and_makes_the_draft_on_request() {
+    use crate::owner::{Owner, form_fields};
+    let app = spawn_app().await;
+    let owner = Owner::signed_up(&app, "Acme", "acme", "owner@acme.test").await;
+    assert!(
+        owner
+            .page("/tenant")
+            .await
+            .contains(r#"href="/tenant/surveys/import""#)
+    );
+    // The XLSForm of a survey of the designer's, as the site gives it.
+    let slug = owner.design("Team day").await;
+    let exported = owner.get(&format!("/tenant/surveys/{slug}/xlsform")).await;
+    let mut bytes = exported.bytes().await.expect("a workbook").to_vec();
+    let (status, page) = upload(&owner, bytes.clone()).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("&#8220;Team day&#8221;: 6 questions")
+            || page.contains("Team day&rdquo;: 6 questions"),
+        "{page}"
+    );
+    assert!(page.contains("Every row comes along."), "{page}");
+    // Nothing is made until the owner asks.
+    let key = owner.api_key("script").await;
+    let (_, listed) = app.api(Method::GET, "/api/v1/surveys", &key, None).await;
+    assert_eq!(listed["total"], 1, "{listed}");
+    let form = form_fields(&page, r#"action="/tenant/surveys/import/create""#);
+    let created = owner
+        .post_owned("/tenant/surveys/import/create", &form)
+        .await;
+    assert_eq!(created.status(), 303);
+    let location = created.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        location.starts_with("/tenant/surveys/team-day-"),
+        "{location}"
+    );
+    let (_, listed) = app.api(Method::GET, "/api/v1/surveys", &key, None).await;
+    assert_eq!(listed["total"], 2, "{listed}");
+
+    // What is not a workbook, and hostile ones, are refused and the server lives on.
+    use canvass::bench::uploads;
+    bytes.truncate(100);
+    for (name, sent) in [
+        ("cut short", bytes),
+        ("two far cells", uploads::two_cells()),
+        ("zip bomb", uploads::zip_bomb()),
+        ("repeated cells", uploads::repeated_cells()),
+    ] {
+        let (status, page) = upload(&owner, sent).await;
+        assert_eq!(status, 422, "{name}: {page}");
+        assert!(
+            page.contains("This file was not imported"),
+            "{name}: {page}"
+        );
+        assert_eq!(app.get("/healthz").await.status(), 200, "after {name}");
+    }
+}

@@ -107,6 +107,27 @@ async function main() {
     expectEqual(await owner.inputValue("#ending0-if"), "v.interest >= 30.0", "the ending is saved");
     expectEqual(await owner.inputValue("#q1-scores"), "1, 2, 3", "the points are saved");
 
+    // The survey as an XLSForm, read back in as a new draft through the import page, at
+    // phone size: what it holds is shown before anything is made.
+    const fs = require("fs");
+    const path = require("path");
+    const xlsform = await owner.request.get(`${base}/tenant/surveys/talk-feedback/xlsform`);
+    expect(xlsform.ok(), `the XLSForm downloads: ${xlsform.status()}`);
+    const file = path.join(shots, "talk-feedback-xlsform.xlsx");
+    fs.writeFileSync(file, await xlsform.body());
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.goto(`${base}/tenant/surveys/import`);
+    await owner.setInputFiles("#sheet", file);
+    await owner.click("text=Read the form");
+    await owner.waitForSelector("text=Every row comes along.");
+    expect((await owner.textContent("#preview-title")).includes("9 questions on 2 pages"),
+      `the preview counts the questions: ${await owner.textContent("#preview-title")}`);
+    await shoot(owner, "import-preview");
+    await owner.click("text=Create the draft");
+    await owner.waitForURL(/\/tenant\/surveys\/talk-feedback-[a-z0-9-]+\?saved=1/);
+    await owner.setViewportSize({ width: 1280, height: 900 });
+    await owner.goto(`${base}/tenant/surveys/talk-feedback`);
+
     // The form: "No" ends it after page 1; "Yes" reaches page 2 with the rating recalled.
     const respondent = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     const url = `${base}/s/builder-talks/talk-feedback`;

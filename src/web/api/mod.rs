@@ -18,7 +18,7 @@ mod webhooks;
 
 pub use audit::checked_token;
 pub use auth::ApiCaller;
-pub use body::JsonBody;
+pub use body::{JsonBody, MAX_WORKBOOK_BODY};
 pub use error::ApiError;
 
 use actix_web::web::{self, ServiceConfig};

@@ -13,6 +13,7 @@ mod dropoff;
 mod error_menu;
 mod exports;
 mod gallery;
+mod imports;
 mod join;
 mod keys;
 mod mailings;
@@ -84,6 +85,9 @@ static ROUTES: &[Route] = routes![
     GET "/templates/{id}" for Editor => gallery::preview,
     POST "/templates/{id}" for Editor => gallery::create,
     GET "/surveys/new" for Editor => designer::new,
+    GET "/surveys/import" for Editor => imports::show,
+    POST "/surveys/import" for Editor => imports::preview,
+    POST "/surveys/import/create" for Editor => imports::create,
     POST "/surveys" for Editor => designer::create,
     GET "/surveys/{slug}" for Editor => designer::edit,
     POST "/surveys/{slug}" for Editor => designer::save,

@@ -136,6 +136,31 @@ impl<R: Needs + 'static, const MAX: usize> FromRequest for SurveySheet<R, MAX> {
     }
 }
 
+/// A spreadsheet a member uploads for their tenant (not one survey): a multipart form with the
+/// file in its `sheet` field (at most `MAX` bytes), the form's CSRF token checked.
+pub struct MemberSheet<R: Needs, const MAX: usize> {
+    /// The member, at least of role `R`.
+    pub signed_in: AtLeast<R>,
+    /// The form's fields and its file.
+    pub sent: Upload,
+}
+
+impl<R: Needs + 'static, const MAX: usize> FromRequest for MemberSheet<R, MAX> {
+    type Error = WebError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let opened = member_and_body::<R>(request, payload);
+        let request = request.clone();
+        Box::pin(async move {
+            let (signed_in, body, _) = opened.await?;
+            let sent = upload::read(&request, body, "sheet", MAX, 4).await?;
+            signed_in.check_csrf(sent.field("csrf"))?;
+            Ok(Self { signed_in, sent })
+        })
+    }
+}
+
 /// The member (at least of role `R`), the request's body and the application: what each of
 /// these extractors starts from.
 fn member_and_body<R: Needs + 'static>(
