@@ -182,8 +182,8 @@ pub struct ImportedSurvey<'a> {
 #[utoipa::path(post, path = "/api/v1/surveys/import", operation_id = "import_survey",
     summary = "Create a survey (a draft) from an XLSForm workbook", tag = "surveys",
     params(ImportQuery),
-    request_body(content = Vec<u8>, description = "The XLSForm workbook (XLSX), at most 5 MiB",
-        content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    request_body(content = Vec<u8>, description = "The XLSForm workbook (XLSX), at most 5 MiB, as the whole body (any content type: it is told from its bytes)",
+        content_type = "application/octet-stream"),
     responses(
         (status = 201, description = "Created, as a draft, with the rows left out", body = ImportedSurvey,
             headers(("location" = String, description = "The new survey's address"))),
