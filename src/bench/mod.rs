@@ -148,6 +148,9 @@ pub enum Bench {
         /// The download's type.
         #[arg(long, value_enum)]
         format: crate::export::SheetFormat,
+        /// The download for R (a zip of the CSV and its script) instead.
+        #[arg(long)]
+        r: bool,
     },
     /// Summary freshness of premium and standard answers under load with a backlog.
     Freshness {
@@ -218,7 +221,11 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
         Bench::Responses { answers, days } => responses::run(answers, days).await,
         Bench::Participants { count } => participants::run(count).await,
         Bench::Mailing { count, smtp, rate } => mailing::run(count, &smtp, rate).await,
-        Bench::SheetDownload { data_dir, format } => sheets::download(&data_dir, format).await,
+        Bench::SheetDownload {
+            data_dir,
+            format,
+            r,
+        } => sheets::download(&data_dir, format, r).await,
         Bench::Uploads => uploads::run().await,
         Bench::UploadRead { file } => uploads::read(&file).await,
     }

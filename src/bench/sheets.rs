@@ -30,11 +30,13 @@ pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
         while let StepOutcome::BatchDone { .. } = worker.step().await? {}
         drop(worker);
         drop(stores);
-        for format in ["xlsx", "csv"] {
-            eprintln!("downloading {count} answers as {format} in a process of its own");
+        for (format, r) in [("xlsx", false), ("csv", false), ("csv", true)] {
+            let what = if r { "the R zip" } else { format };
+            eprintln!("downloading {count} answers as {what} in a process of its own");
             let output = Command::new(&exe)
                 .args(["bench", "sheet-download", "--format", format, "--data-dir"])
                 .arg(&dir.0)
+                .args(r.then_some("--r"))
                 .output()
                 .map_err(BenchError::Spawn)?;
             if !output.status.success() {
@@ -51,7 +53,7 @@ pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
 
 /// Makes one download of the benchmark survey in `dir`, discarding the bytes, and prints its
 /// rows/s and this process's peak memory.
-pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), BenchError> {
+pub(super) async fn download(dir: &Path, format: SheetFormat, r: bool) -> Result<(), BenchError> {
     let stores = Stores::open(local::storage(dir).await?, &Default::default()).await?;
     let at = answers::survey_ref(0);
     let survey = answers::first_survey(&stores.catalog).await?;
@@ -60,7 +62,15 @@ pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), Benc
     let started = Instant::now();
     let mut bytes = 0usize;
     let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
-    let mut stream = format.stream(stores.clone(), survey, layout, options);
+    let mut stream = match r {
+        true => crate::export::r::r_zip_stream(stores.clone(), survey, layout).boxed(),
+        false => format.stream(stores.clone(), survey, layout, options),
+    };
+    let label = if r {
+        "R zip".to_owned()
+    } else {
+        format!("{format:?}")
+    };
     let mut shown = Instant::now();
     while let Some(chunk) = stream.next().await {
         bytes += chunk?.len();
@@ -71,7 +81,7 @@ pub(super) async fn download(dir: &Path, format: SheetFormat) -> Result<(), Benc
     }
     let elapsed = started.elapsed().as_secs_f64();
     println!(
-        "  {format:<4?} {rows:>8} rows  {elapsed:>6.2} s  {:>8.0} rows/s  {:>6.1} MB file  peak memory {}",
+        "  {label:<6} {rows:>8} rows  {elapsed:>6.2} s  {:>8.0} rows/s  {:>6.1} MB file  peak memory {}",
         rows as f64 / elapsed,
         bytes as f64 / 1e6,
         super::peak_memory().map_or_else(

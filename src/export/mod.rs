@@ -12,6 +12,7 @@
 mod copy_text;
 mod csv;
 mod postgres;
+pub mod r;
 mod responses;
 mod sheet;
 mod target;

@@ -117,6 +117,55 @@ pub struct Layout {
     pub columns: Vec<Column>,
 }
 
+/// What a column holds, for a tool that types its columns (R).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// Text as written.
+    Text,
+    /// Numbers (counts, ratings, 0/1 for a ticked option).
+    Number,
+    /// Calendar dates, `YYYY-MM-DD`.
+    Date,
+    /// Moments in UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    Moment,
+    /// One of these values, in this order.
+    Choice(Vec<String>),
+}
+
+impl Column {
+    /// What the column holds in `survey`.
+    pub fn kind(&self, survey: &Survey) -> Kind {
+        match &self.source {
+            Source::Submitted => Kind::Moment,
+            Source::Reference | Source::Version | Source::Score | Source::Correct => Kind::Number,
+            Source::Ticked(..) | Source::Place(..) => Kind::Number,
+            Source::Ending => Kind::Choice(survey.endings.iter().map(|e| e.id.clone()).collect()),
+            Source::MatrixRow(id, _) => match survey.question(id).map(|q| &q.kind) {
+                Some(QuestionKind::Matrix { columns, .. }) => Kind::Choice(columns.clone()),
+                _ => Kind::Text,
+            },
+            Source::Whole(id) => match survey.question(id).map(|q| &q.kind) {
+                Some(
+                    QuestionKind::SingleChoice {
+                        options,
+                        other: false,
+                    }
+                    | QuestionKind::Dropdown { options },
+                ) => Kind::Choice(options.clone()),
+                Some(
+                    QuestionKind::FiveStars
+                    | QuestionKind::Nps
+                    | QuestionKind::Scale { .. }
+                    | QuestionKind::Numeric { .. },
+                ) => Kind::Number,
+                Some(QuestionKind::Date { .. }) => Kind::Date,
+                _ => Kind::Text,
+            },
+            _ => Kind::Text,
+        }
+    }
+}
+
 fn column(header: String, id: String, source: Source) -> Column {
     Column { header, id, source }
 }

@@ -27,7 +27,7 @@ const MAX_CELL_CHARS: usize = 32_767;
 /// Bytes handed to the response at a time.
 const CHUNK_BYTES: usize = 64 * 1024;
 
-fn failed(doing: &str, error: impl std::fmt::Display) -> StoreError {
+pub(super) fn failed(doing: &str, error: impl std::fmt::Display) -> StoreError {
     StoreError::Storage {
         doing: doing.into(),
         source: crate::storage::Error::backend(error.to_string()),
@@ -162,7 +162,8 @@ fn put(
 }
 
 /// Hands written bytes to the response; fails once the response is gone.
-struct ChannelWriter(mpsc::Sender<Result<Bytes, StoreError>>);
+/// Bytes written, sent on to the response as they come.
+pub(super) struct ChannelWriter(pub(super) mpsc::Sender<Result<Bytes, StoreError>>);
 
 impl Write for ChannelWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

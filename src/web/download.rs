@@ -51,6 +51,25 @@ pub async fn download(
     Ok(attachment(format, &filename).streaming(stream))
 }
 
+/// The survey's responses as the download for R (`.zip`: the CSV and a script).
+pub async fn download_r(app: &App, survey: Arc<Survey>) -> Result<HttpResponse, StoreError> {
+    let filename = format!("{}-{}-r.zip", survey.tenant, survey.slug);
+    let stream = crate::service::responses::download_r(app, survey)
+        .await?
+        .map_err(|error| {
+            tracing::error!(error = %error_chain(&error), "streaming a download failed");
+            actix_web::error::ErrorInternalServerError("the download stopped")
+        });
+    Ok(HttpResponse::Ok()
+        .content_type("application/zip")
+        .insert_header((CACHE_CONTROL, "no-store"))
+        .insert_header((
+            CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{filename}\""),
+        ))
+        .streaming(stream))
+}
+
 /// The start of a download in `format` saved as `filename`: its type, never cached.
 pub fn attachment(format: SheetFormat, filename: &str) -> HttpResponseBuilder {
     let mut response = HttpResponse::Ok();

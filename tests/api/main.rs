@@ -46,6 +46,7 @@ mod question_types;
 mod quotas;
 mod quotas_race;
 mod quotas_regions;
+mod r_export;
 mod randomised;
 mod recall;
 mod references;

@@ -523,14 +523,16 @@ pub async fn export_status(
     Ok(HttpResponse::Ok().json(job))
 }
 
-/// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx}`: as the site's downloads
-/// (`?bom=false` for a CSV without the byte order mark, `?ids=true`).
+/// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx|zip}`: as the site's downloads
+/// (`?bom=false` for a CSV without the byte order mark, `?ids=true`); `.zip` is the download
+/// for R (the CSV and a script that reads it typed and labelled).
 #[utoipa::path(get, path = "/api/v1/surveys/{slug}/responses.{format}", operation_id = "download_responses",
     summary = "Download every response as CSV or XLSX", tag = "responses",
     params(SlugPath, ("format" = SheetFormat, Path, description = "The file's format"), DownloadQuery),
     responses((status = 200, description = "Every response, one row each, streamed", content(
         ("text/csv"),
         ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        ("application/zip"),
     ))))]
 pub async fn download_responses(
     state: State,
@@ -539,10 +541,16 @@ pub async fn download_responses(
     query: web::Query<DownloadQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, extension) = path.into_inner();
-    let format = SheetFormat::from_extension(&extension).ok_or(ApiError::NotFound)?;
+    let format = SheetFormat::from_extension(&extension);
+    if format.is_none() && extension != "zip" {
+        return Err(ApiError::NotFound);
+    }
     let survey = find(&state, &caller.tenant, &slug).await?;
     responses::downloaded(&state.app, caller.actor(), &survey, &extension).await?;
-    Ok(download(&state.app, survey, format, &query).await?)
+    Ok(match format {
+        Some(format) => download(&state.app, survey, format, &query).await?,
+        None => crate::web::download::download_r(&state.app, survey).await?,
+    })
 }
 
 /// `DELETE /api/v1/surveys/{slug}/responses/{reference}`: 202 once the deletion is recorded

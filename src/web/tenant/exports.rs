@@ -65,9 +65,15 @@ pub async fn download_responses(
     query: web::Query<DownloadQuery>,
 ) -> Reply {
     let (_, extension) = path.into_inner();
-    let format = SheetFormat::from_extension(&extension).ok_or(WebError::NotFound)?;
+    let format = SheetFormat::from_extension(&extension);
+    if format.is_none() && extension != "zip" {
+        return Err(WebError::NotFound);
+    }
     responses::downloaded(&state.app, signed_in.actor(), &survey, &extension).await?;
-    Ok(download(&state.app, survey, format, &query).await?)
+    Ok(match format {
+        Some(format) => download(&state.app, survey, format, &query).await?,
+        None => crate::web::download::download_r(&state.app, survey).await?,
+    })
 }
 
 /// `GET /tenant/surveys/{slug}/xlsform`: the survey as an XLSForm workbook, to build on in
