@@ -148,9 +148,10 @@ pub enum Bench {
         /// The download's type.
         #[arg(long, value_enum)]
         format: crate::export::SheetFormat,
-        /// The download for R (a zip of the CSV and its script) instead.
+        /// A statistics tool's download instead: `r` (a zip of the CSV and its script) or
+        /// `stata` (a `.dta` file).
         #[arg(long)]
-        r: bool,
+        tool: Option<String>,
     },
     /// Summary freshness of premium and standard answers under load with a backlog.
     Freshness {
@@ -224,8 +225,8 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
         Bench::SheetDownload {
             data_dir,
             format,
-            r,
-        } => sheets::download(&data_dir, format, r).await,
+            tool,
+        } => sheets::download(&data_dir, format, tool.as_deref()).await,
         Bench::Uploads => uploads::run().await,
         Bench::UploadRead { file } => uploads::read(&file).await,
     }

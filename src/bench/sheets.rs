@@ -30,13 +30,18 @@ pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
         while let StepOutcome::BatchDone { .. } = worker.step().await? {}
         drop(worker);
         drop(stores);
-        for (format, r) in [("xlsx", false), ("csv", false), ("csv", true)] {
-            let what = if r { "the R zip" } else { format };
+        for (format, tool) in [
+            ("xlsx", None),
+            ("csv", None),
+            ("csv", Some("r")),
+            ("csv", Some("stata")),
+        ] {
+            let what = tool.unwrap_or(format);
             eprintln!("downloading {count} answers as {what} in a process of its own");
             let output = Command::new(&exe)
                 .args(["bench", "sheet-download", "--format", format, "--data-dir"])
                 .arg(&dir.0)
-                .args(r.then_some("--r"))
+                .args(tool.map(|tool| ["--tool", tool]).into_iter().flatten())
                 .output()
                 .map_err(BenchError::Spawn)?;
             if !output.status.success() {
@@ -53,7 +58,11 @@ pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
 
 /// Makes one download of the benchmark survey in `dir`, discarding the bytes, and prints its
 /// rows/s and this process's peak memory.
-pub(super) async fn download(dir: &Path, format: SheetFormat, r: bool) -> Result<(), BenchError> {
+pub(super) async fn download(
+    dir: &Path,
+    format: SheetFormat,
+    tool: Option<&str>,
+) -> Result<(), BenchError> {
     let stores = Stores::open(local::storage(dir).await?, &Default::default()).await?;
     let at = answers::survey_ref(0);
     let survey = answers::first_survey(&stores.catalog).await?;
@@ -62,14 +71,15 @@ pub(super) async fn download(dir: &Path, format: SheetFormat, r: bool) -> Result
     let started = Instant::now();
     let mut bytes = 0usize;
     let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
-    let mut stream = match r {
-        true => crate::export::r::r_zip_stream(stores.clone(), survey, layout).boxed(),
-        false => format.stream(stores.clone(), survey, layout, options),
+    let mut stream = match tool {
+        Some("r") => crate::export::r::r_zip_stream(stores.clone(), survey, layout).boxed(),
+        Some(_) => crate::export::stata::stata_stream(stores.clone(), survey, layout).boxed(),
+        None => format.stream(stores.clone(), survey, layout, options),
     };
-    let label = if r {
-        "R zip".to_owned()
-    } else {
-        format!("{format:?}")
+    let label = match tool {
+        Some("r") => "R zip".to_owned(),
+        Some(_) => "Stata".to_owned(),
+        None => format!("{format:?}"),
     };
     let mut shown = Instant::now();
     while let Some(chunk) = stream.next().await {

@@ -15,6 +15,7 @@ mod postgres;
 pub mod r;
 mod responses;
 mod sheet;
+pub mod stata;
 mod target;
 pub mod text_sheet;
 pub mod workbook;

@@ -133,6 +133,18 @@ pub async fn download_r(
     Ok(crate::export::r::r_zip_stream(stores.clone(), survey, layout).boxed())
 }
 
+/// A survey's responses as the download for Stata (`.dta`, see `export::stata`), streamed.
+pub async fn download_stata(
+    app: &App,
+    survey: std::sync::Arc<crate::domain::Survey>,
+) -> Result<futures_util::stream::BoxStream<'static, Result<bytes::Bytes, StoreError>>, StoreError>
+{
+    use futures_util::StreamExt;
+    let stores = app.stores();
+    let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
+    Ok(crate::export::stata::stata_stream(stores.clone(), survey, layout).boxed())
+}
+
 /// One of `tenant`'s export jobs, if there is one with this id.
 pub async fn export_job(
     app: &App,

@@ -51,23 +51,39 @@ pub async fn download(
     Ok(attachment(format, &filename).streaming(stream))
 }
 
-/// The survey's responses as the download for R (`.zip`: the CSV and a script).
-pub async fn download_r(app: &App, survey: Arc<Survey>) -> Result<HttpResponse, StoreError> {
-    let filename = format!("{}-{}-r.zip", survey.tenant, survey.slug);
-    let stream = crate::service::responses::download_r(app, survey)
-        .await?
-        .map_err(|error| {
-            tracing::error!(error = %error_chain(&error), "streaming a download failed");
-            actix_web::error::ErrorInternalServerError("the download stopped")
-        });
-    Ok(HttpResponse::Ok()
-        .content_type("application/zip")
-        .insert_header((CACHE_CONTROL, "no-store"))
-        .insert_header((
-            CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{filename}\""),
-        ))
-        .streaming(stream))
+/// The survey's responses for a statistics tool: `zip` (R: the CSV and a script) or `dta`
+/// (Stata); `None` for another extension.
+pub async fn download_for_tool(
+    app: &App,
+    survey: Arc<Survey>,
+    extension: &str,
+) -> Result<Option<HttpResponse>, StoreError> {
+    let (stream, content_type) = match extension {
+        "zip" => (
+            crate::service::responses::download_r(app, survey.clone()).await?,
+            "application/zip",
+        ),
+        "dta" => (
+            crate::service::responses::download_stata(app, survey.clone()).await?,
+            "application/x-stata-dta",
+        ),
+        _ => return Ok(None),
+    };
+    let filename = format!("{}-{}.{extension}", survey.tenant, survey.slug);
+    let stream = stream.map_err(|error| {
+        tracing::error!(error = %error_chain(&error), "streaming a download failed");
+        actix_web::error::ErrorInternalServerError("the download stopped")
+    });
+    Ok(Some(
+        HttpResponse::Ok()
+            .content_type(content_type)
+            .insert_header((CACHE_CONTROL, "no-store"))
+            .insert_header((
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{filename}\""),
+            ))
+            .streaming(stream),
+    ))
 }
 
 /// The start of a download in `format` saved as `filename`: its type, never cached.

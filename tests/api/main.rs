@@ -63,6 +63,7 @@ mod service;
 mod site;
 mod smtp_tls;
 mod sso;
+mod stata_export;
 pub mod storage;
 mod stores;
 mod summary_page;

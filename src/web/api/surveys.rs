@@ -523,9 +523,9 @@ pub async fn export_status(
     Ok(HttpResponse::Ok().json(job))
 }
 
-/// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx|zip}`: as the site's downloads
+/// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx|zip|dta}`: as the site's downloads
 /// (`?bom=false` for a CSV without the byte order mark, `?ids=true`); `.zip` is the download
-/// for R (the CSV and a script that reads it typed and labelled).
+/// for R (the CSV and a script that reads it typed and labelled), `.dta` the one for Stata.
 #[utoipa::path(get, path = "/api/v1/surveys/{slug}/responses.{format}", operation_id = "download_responses",
     summary = "Download every response as CSV or XLSX", tag = "responses",
     params(SlugPath, ("format" = SheetFormat, Path, description = "The file's format"), DownloadQuery),
@@ -533,6 +533,7 @@ pub async fn export_status(
         ("text/csv"),
         ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
         ("application/zip"),
+        ("application/x-stata-dta"),
     ))))]
 pub async fn download_responses(
     state: State,
@@ -542,15 +543,17 @@ pub async fn download_responses(
 ) -> Result<HttpResponse, ApiError> {
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension);
-    if format.is_none() && extension != "zip" {
+    if format.is_none() && !["zip", "dta"].contains(&extension.as_str()) {
         return Err(ApiError::NotFound);
     }
     let survey = find(&state, &caller.tenant, &slug).await?;
     responses::downloaded(&state.app, caller.actor(), &survey, &extension).await?;
-    Ok(match format {
-        Some(format) => download(&state.app, survey, format, &query).await?,
-        None => crate::web::download::download_r(&state.app, survey).await?,
-    })
+    let tool = crate::web::download::download_for_tool(&state.app, survey.clone(), &extension);
+    match (format, tool.await?) {
+        (_, Some(response)) => Ok(response),
+        (Some(format), None) => Ok(download(&state.app, survey, format, &query).await?),
+        (None, None) => Err(ApiError::NotFound),
+    }
 }
 
 /// `DELETE /api/v1/surveys/{slug}/responses/{reference}`: 202 once the deletion is recorded

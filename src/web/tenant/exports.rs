@@ -66,14 +66,16 @@ pub async fn download_responses(
 ) -> Reply {
     let (_, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension);
-    if format.is_none() && extension != "zip" {
+    if format.is_none() && !["zip", "dta"].contains(&extension.as_str()) {
         return Err(WebError::NotFound);
     }
     responses::downloaded(&state.app, signed_in.actor(), &survey, &extension).await?;
-    Ok(match format {
-        Some(format) => download(&state.app, survey, format, &query).await?,
-        None => crate::web::download::download_r(&state.app, survey).await?,
-    })
+    let tool = crate::web::download::download_for_tool(&state.app, survey.clone(), &extension);
+    match (format, tool.await?) {
+        (_, Some(response)) => Ok(response),
+        (Some(format), None) => Ok(download(&state.app, survey, format, &query).await?),
+        (None, None) => Err(WebError::NotFound),
+    }
 }
 
 /// `GET /tenant/surveys/{slug}/xlsform`: the survey as an XLSForm workbook, to build on in
