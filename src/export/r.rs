@@ -10,14 +10,13 @@ use std::io::Write;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use futures_util::{Stream, StreamExt};
-use tokio::sync::mpsc;
+use futures_util::Stream;
 use zip::write::SimpleFileOptions;
 
-use super::responses::response_batches;
+use super::responses::{Batches, Written, written_on_a_thread};
 use super::sheet::{Cell, Kind, Layout};
 use super::xlsx::{ChannelWriter, failed};
-use crate::domain::{Answer, Survey};
+use crate::domain::Survey;
 use crate::stores::{StoreError, Stores};
 
 /// Bytes handed to the response at a time.
@@ -172,26 +171,9 @@ pub fn r_zip_stream(
     survey: Arc<Survey>,
     layout: Layout,
 ) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    let (batches_tx, batches_rx) = mpsc::channel::<Result<Vec<Answer>, StoreError>>(2);
-    let (bytes_tx, bytes_rx) = mpsc::channel::<Result<Bytes, StoreError>>(8);
     let script = script(&survey, &layout);
-    tokio::spawn(async move {
-        let mut batches = std::pin::pin!(response_batches(stores, survey));
-        while let Some(batch) = batches.next().await {
-            let failed = batch.is_err();
-            if batches_tx.send(batch).await.is_err() || failed {
-                return;
-            }
-        }
-    });
-    tokio::task::spawn_blocking(move || {
-        let errors = bytes_tx.clone();
-        if let Err(error) = write(&layout, &script, batches_rx, bytes_tx) {
-            let _ = errors.blocking_send(Err(error));
-        }
-    });
-    futures_util::stream::unfold(bytes_rx, |mut rx| async move {
-        rx.recv().await.map(|item| (item, rx))
+    written_on_a_thread(stores, survey, move |batches, out| {
+        write(&layout, &script, batches, out)
     })
 }
 
@@ -199,8 +181,8 @@ pub fn r_zip_stream(
 fn write(
     layout: &Layout,
     script: &str,
-    mut batches: mpsc::Receiver<Result<Vec<Answer>, StoreError>>,
-    out: mpsc::Sender<Result<Bytes, StoreError>>,
+    mut batches: Batches,
+    out: Written,
 ) -> Result<(), StoreError> {
     let zipping = |error: zip::result::ZipError| failed("writing the R download", error);
     let writer = std::io::BufWriter::with_capacity(CHUNK_BYTES, ChannelWriter(out));

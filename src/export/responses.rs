@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use futures_util::Stream;
+use bytes::Bytes;
+use futures_util::{Stream, StreamExt};
+use tokio::sync::mpsc;
 
 use crate::domain::{Answer, Survey};
 use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
@@ -60,5 +62,41 @@ pub fn response_batches(
             }
             Ok(Some((answers, Some((end, doc)))))
         }
+    })
+}
+
+/// Where a file's writer takes the responses from, a batch at a time.
+pub(super) type Batches = mpsc::Receiver<Result<Vec<Answer>, StoreError>>;
+/// Where a file's writer puts its bytes.
+pub(super) type Written = mpsc::Sender<Result<Bytes, StoreError>>;
+
+/// The bytes `write` makes of the responses, as a stream: storage is read on the async side
+/// and the file written on a blocking thread, joined by small bounded channels, so a slow
+/// client slows the download instead of filling memory, and a client that goes away stops
+/// it. What `write` fails with ends the stream as an error.
+pub(super) fn written_on_a_thread(
+    stores: Stores,
+    survey: Arc<Survey>,
+    write: impl FnOnce(Batches, Written) -> Result<(), StoreError> + Send + 'static,
+) -> impl Stream<Item = Result<Bytes, StoreError>> {
+    let (batches_tx, batches_rx) = mpsc::channel::<Result<Vec<Answer>, StoreError>>(2);
+    let (bytes_tx, bytes_rx) = mpsc::channel::<Result<Bytes, StoreError>>(8);
+    tokio::spawn(async move {
+        let mut batches = std::pin::pin!(response_batches(stores, survey));
+        while let Some(batch) = batches.next().await {
+            let failed = batch.is_err();
+            if batches_tx.send(batch).await.is_err() || failed {
+                return;
+            }
+        }
+    });
+    tokio::task::spawn_blocking(move || {
+        let errors = bytes_tx.clone();
+        if let Err(error) = write(batches_rx, bytes_tx) {
+            let _ = errors.blocking_send(Err(error));
+        }
+    });
+    futures_util::stream::unfold(bytes_rx, |mut rx| async move {
+        rx.recv().await.map(|item| (item, rx))
     })
 }

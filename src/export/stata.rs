@@ -11,13 +11,12 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use futures_util::{Stream, StreamExt};
-use tokio::sync::mpsc;
+use futures_util::Stream;
 
-use super::responses::response_batches;
+use super::responses::{Batches, Written, written_on_a_thread};
 use super::sheet::{Cell, Kind, Layout};
 use super::xlsx::{ChannelWriter, failed};
-use crate::domain::{Answer, Survey};
+use crate::domain::Survey;
 use crate::stores::{StoreError, Stores};
 
 /// Stata's missing value of a double (`.`).
@@ -124,8 +123,6 @@ pub fn stata_stream(
     survey: Arc<Survey>,
     layout: Layout,
 ) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    let (batches_tx, batches_rx) = mpsc::channel::<Result<Vec<Answer>, StoreError>>(2);
-    let (bytes_tx, bytes_rx) = mpsc::channel::<Result<Bytes, StoreError>>(8);
     let variables: Vec<Variable> = names(&layout)
         .into_iter()
         .zip(&layout.columns)
@@ -136,23 +133,8 @@ pub fn stata_stream(
         })
         .collect();
     let title = survey.title.clone();
-    tokio::spawn(async move {
-        let mut batches = std::pin::pin!(response_batches(stores, survey));
-        while let Some(batch) = batches.next().await {
-            let failed = batch.is_err();
-            if batches_tx.send(batch).await.is_err() || failed {
-                return;
-            }
-        }
-    });
-    tokio::task::spawn_blocking(move || {
-        let errors = bytes_tx.clone();
-        if let Err(error) = write(&title, &layout, &variables, batches_rx, bytes_tx) {
-            let _ = errors.blocking_send(Err(error));
-        }
-    });
-    futures_util::stream::unfold(bytes_rx, |mut rx| async move {
-        rx.recv().await.map(|item| (item, rx))
+    written_on_a_thread(stores, survey, move |batches, out| {
+        write(&title, &layout, &variables, batches, out)
     })
 }
 
@@ -165,8 +147,8 @@ fn write(
     title: &str,
     layout: &Layout,
     variables: &[Variable],
-    mut batches: mpsc::Receiver<Result<Vec<Answer>, StoreError>>,
-    out: mpsc::Sender<Result<Bytes, StoreError>>,
+    mut batches: Batches,
+    out: Written,
 ) -> Result<(), StoreError> {
     let mut data = std::io::BufWriter::new(tempfile::tempfile().map_err(io)?);
     let mut strls = std::io::BufWriter::new(tempfile::tempfile().map_err(io)?);

@@ -11,13 +11,13 @@ use std::io::Write;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use futures_util::{Stream, StreamExt};
+use futures_util::Stream;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
 use tokio::sync::mpsc;
 
-use super::responses::response_batches;
+use super::responses::{Batches, written_on_a_thread};
 use super::sheet::{Cell, Layout, SheetOptions};
-use crate::domain::{Answer, Survey};
+use crate::domain::Survey;
 use crate::stores::StoreError;
 use crate::stores::Stores;
 
@@ -41,31 +41,12 @@ pub fn xlsx_stream(
     layout: Layout,
     options: SheetOptions,
 ) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    let (batches_tx, batches_rx) = mpsc::channel::<Result<Vec<Answer>, StoreError>>(2);
-    let (bytes_tx, bytes_rx) = mpsc::channel::<Result<Bytes, StoreError>>(8);
-    tokio::spawn(async move {
-        let mut batches = std::pin::pin!(response_batches(stores, survey));
-        while let Some(batch) = batches.next().await {
-            let failed = batch.is_err();
-            if batches_tx.send(batch).await.is_err() || failed {
-                return;
-            }
+    written_on_a_thread(stores, survey, move |batches, out| {
+        match write(&layout, options, batches, out) {
+            Ok(Written::Whole) => Ok(()),
+            Ok(Written::Stopped(error)) => Err(error),
+            Err(error) => Err(failed("writing the XLSX export", error)),
         }
-    });
-    tokio::task::spawn_blocking(move || {
-        let errors = bytes_tx.clone();
-        match write(&layout, options, batches_rx, bytes_tx) {
-            Ok(Written::Whole) => {}
-            Ok(Written::Stopped(error)) => {
-                let _ = errors.blocking_send(Err(error));
-            }
-            Err(error) => {
-                let _ = errors.blocking_send(Err(failed("writing the XLSX export", error)));
-            }
-        }
-    });
-    futures_util::stream::unfold(bytes_rx, |mut rx| async move {
-        rx.recv().await.map(|item| (item, rx))
     })
 }
 
@@ -81,7 +62,7 @@ enum Written {
 fn write(
     layout: &Layout,
     options: SheetOptions,
-    mut batches: mpsc::Receiver<Result<Vec<Answer>, StoreError>>,
+    mut batches: Batches,
     out: mpsc::Sender<Result<Bytes, StoreError>>,
 ) -> Result<Written, XlsxError> {
     let mut workbook = Workbook::new();

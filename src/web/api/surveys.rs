@@ -16,6 +16,7 @@ use super::templates::{self, FromTemplate};
 use super::{ApiCaller, ApiError, JsonBody};
 use crate::domain::definition::SurveyInput;
 use crate::domain::definition::localized::LocalizedInput;
+use crate::domain::lifecycle::SurveyState;
 use crate::domain::summary::SummaryReport;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
 use crate::domain::{Answer, Reference, SegmentId, Survey, SurveySlug, Tenant};
@@ -143,7 +144,17 @@ pub async fn create(
             .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?
             .0
     };
-    let definition = service::check(&state.app, &input, None, &[])
+    let (survey, now) = new_draft(&state, &caller, &input).await?;
+    Ok(created(&survey).json(SurveyDocument::new(&survey, now)))
+}
+
+/// `input` checked and made a new draft of the caller's tenant, with its state now.
+async fn new_draft(
+    state: &State,
+    caller: &ApiCaller<Editor>,
+    input: &SurveyInput,
+) -> Result<(Survey, SurveyState), ApiError> {
+    let definition = service::check(&state.app, input, None, &[])
         .await?
         .map_err(invalid)?;
     let survey = service::create(&state.app, caller.actor(), definition)
@@ -155,9 +166,14 @@ pub async fn create(
             fields: Default::default(),
         })?;
     let now = results::state_now(&state.app, &survey).await?;
-    Ok(HttpResponse::Created()
-        .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
-        .json(SurveyDocument::new(&survey, now)))
+    Ok((survey, now))
+}
+
+/// A 201 naming the new survey's address.
+fn created(survey: &Survey) -> actix_web::HttpResponseBuilder {
+    let mut response = HttpResponse::Created();
+    response.insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)));
+    response
 }
 
 /// The format of a survey file to import.
@@ -213,24 +229,11 @@ pub async fn import(
     let input = serde_json::from_value::<LocalizedInput>(imported.definition)
         .map_err(|error| ApiError::Internal(format!("an imported definition: {error}")))?
         .0;
-    let definition = service::check(&state.app, &input, None, &[])
-        .await?
-        .map_err(invalid)?;
-    let survey = service::create(&state.app, caller.actor(), definition)
-        .await?
-        .ok_or_else(|| ApiError::Invalid {
-            reason: format!(
-                "a tenant has at most {MAX_SURVEYS_PER_TENANT} surveys: delete one first"
-            ),
-            fields: Default::default(),
-        })?;
-    let now = results::state_now(&state.app, &survey).await?;
-    Ok(HttpResponse::Created()
-        .insert_header(("location", format!("/api/v1/surveys/{}", survey.slug)))
-        .json(ImportedSurvey {
-            survey: SurveyDocument::new(&survey, now),
-            skipped: imported.skipped,
-        }))
+    let (survey, now) = new_draft(&state, &caller, &input).await?;
+    Ok(created(&survey).json(ImportedSurvey {
+        survey: SurveyDocument::new(&survey, now),
+        skipped: imported.skipped,
+    }))
 }
 
 /// `GET /api/v1/surveys/{slug}`

@@ -119,14 +119,13 @@ impl<R: Needs + 'static, const MAX: usize> FromRequest for SurveySheet<R, MAX> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, WebError>>>>;
 
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let opened = member_and_body::<R>(request, payload);
-        let request = request.clone();
+        let posted = MemberSheet::<R, MAX>::from_request(request, payload);
+        let state = request.app_data::<State>().cloned();
+        let slug = request.match_info().get("slug").map(str::to_owned);
         Box::pin(async move {
-            let (signed_in, body, state) = opened.await?;
-            let sent = upload::read(&request, body, "sheet", MAX, 4).await?;
-            signed_in.check_csrf(sent.field("csrf"))?;
-            let slug = request.match_info().get("slug").unwrap_or("");
-            let survey = own_survey(&state, &signed_in, slug).await?;
+            let MemberSheet { signed_in, sent } = posted.await?;
+            let state = state.ok_or_else(|| WebError::Internal("no application state".into()))?;
+            let survey = own_survey(&state, &signed_in, slug.as_deref().unwrap_or("")).await?;
             Ok(Self {
                 signed_in,
                 survey,
