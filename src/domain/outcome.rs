@@ -220,3 +220,101 @@ impl Survey {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::domain::definition::SurveyInput;
+    use crate::domain::definition::checked::for_one_region;
+
+    fn survey() -> Survey {
+        let input: SurveyInput = serde_json::from_value(json!({
+            "title": "Quiz",
+            "variables": [{"id": "double", "expression": "score * 2.0"},
+                          {"id": "broken", "expression": "q.missing + 1.0"}],
+            "endings": [{"id": "top", "if": "v.double >= 6.0"}, {"id": "rest"}],
+            "questions": [
+                {"id": "one", "text": "One?", "type": "single_choice",
+                 "options": ["A", "B"], "scores": [3, 0], "correct": ["A"]},
+                {"id": "many", "text": "Many?", "type": "multiple_choice",
+                 "options": ["X", "Y", "Z"], "scores": [1, -1, 1], "correct": ["X", "Z"]},
+                {"id": "missing", "text": "Number?", "type": "numeric"}]
+        }))
+        .expect("the shape");
+        let definition = input.check(&[]).and_then(for_one_region).expect("valid");
+        Survey::draft(
+            crate::domain::TenantSlug::parse("acme").expect("a slug"),
+            crate::domain::SurveySlug::parse("quiz").expect("a slug"),
+            definition,
+            time::OffsetDateTime::UNIX_EPOCH,
+        )
+    }
+
+    fn values(pairs: &[(&str, AnswerValue)]) -> BTreeMap<QuestionId, AnswerValue> {
+        pairs
+            .iter()
+            .map(|(id, value)| (QuestionId::parse(id).expect("an id"), value.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn no_answers_score_nothing_and_reach_the_ending_that_always_holds() {
+        let outcome = survey().outcome(&BTreeMap::new(), &HiddenValues::default());
+        assert_eq!(outcome.score, Some(0.0));
+        assert_eq!(outcome.correct, Some(0));
+        assert_eq!(
+            outcome.variables,
+            BTreeMap::from([("double".into(), json!(0.0))])
+        );
+        assert_eq!(outcome.ending.as_deref(), Some("rest"));
+    }
+
+    #[test]
+    fn points_add_up_wrong_ticks_subtract_and_only_exact_sets_are_correct() {
+        let survey = survey();
+        let all = values(&[
+            ("one", AnswerValue::Choice("A".into())),
+            ("many", AnswerValue::Choices(vec!["X".into(), "Z".into()])),
+        ]);
+        let outcome = survey.outcome(&all, &HiddenValues::default());
+        assert_eq!(outcome.score, Some(5.0));
+        assert_eq!(outcome.correct, Some(2));
+        assert_eq!(outcome.ending.as_deref(), Some("top"));
+        // One tick too many: a point less, and no longer exactly the correct set.
+        let extra = values(&[
+            ("one", AnswerValue::Choice("A".into())),
+            (
+                "many",
+                AnswerValue::Choices(vec!["X".into(), "Y".into(), "Z".into()]),
+            ),
+        ]);
+        let outcome = survey.outcome(&extra, &HiddenValues::default());
+        assert_eq!(outcome.score, Some(4.0));
+        assert_eq!(outcome.correct, Some(1));
+        // A variable whose expression has no value is left out, never stored as an error.
+        assert!(!outcome.variables.contains_key("broken"));
+    }
+
+    #[test]
+    fn a_thank_you_result_reads_back_and_a_wrong_one_is_refused() {
+        let survey = survey();
+        let all = values(&[("one", AnswerValue::Choice("A".into()))]);
+        let result = survey
+            .outcome(&all, &HiddenValues::default())
+            .result(&survey, &all);
+        assert_eq!(result, "");
+        let mut quiz = survey.clone();
+        quiz.quiz.show_score = true;
+        let result = quiz
+            .outcome(&all, &HiddenValues::default())
+            .result(&quiz, &all);
+        assert_eq!(result, "top~3~10");
+        let shown = quiz.read_result(&result).expect("read back");
+        assert_eq!((shown.score, shown.right), (Some(3.0), vec![true, false]));
+        for wrong in ["nope~3~10", "top~x~10", "top~3~1", "top~3~12", "top~3"] {
+            assert!(quiz.read_result(wrong).is_none(), "{wrong}");
+        }
+    }
+}

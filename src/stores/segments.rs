@@ -371,6 +371,32 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_fields_values_make_at_most_fifty_segments_the_first_seen() {
+        let mut doc = SummaryDoc::default();
+        doc.add_segments(&[key("@hidden.source")]);
+        let sourced = |reference: u64, source: &str| {
+            let mut answer = Answer::sample(reference);
+            answer.hidden = crate::domain::hidden::HiddenValues::read(
+                &["source".to_owned()],
+                [("source", source)],
+            )
+            .expect("a value");
+            answer
+        };
+        let max = crate::domain::segment::MAX_VALUE_SEGMENTS as u64;
+        for n in 0..max + 10 {
+            doc.count(&sourced(n + 1, &format!("s{n}")), n);
+            doc.list_len += 1;
+        }
+        // A value already kept still counts after the cap.
+        doc.count(&sourced(max + 11, "s0"), max + 10);
+        let options = &doc.segments[&key("@hidden.source")].options;
+        assert_eq!(options.len() as u64, max);
+        assert!(options.contains_key("s0") && !options.contains_key(&format!("s{max}")));
+        assert_eq!(options["s0"].summary.total, 2);
+    }
+
+    #[test]
     fn segments_follow_the_definition_and_start_built_on_an_empty_survey() {
         let mut doc = SummaryDoc::default();
         assert!(doc.add_segments(&[key("place")]).is_empty());
