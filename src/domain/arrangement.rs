@@ -83,8 +83,9 @@ impl Survey {
             .layout
             .iter()
             .enumerate()
-            .filter(|(at, _)| block.holds(*at))
-            .map(|(at, page)| page.origin.unwrap_or(at).to_string())
+            .map(|(at, page)| page.origin.unwrap_or(at))
+            .filter(|&origin| block.holds(origin))
+            .map(|origin| origin.to_string())
             .collect();
         Some(shown)
     }

@@ -11,7 +11,7 @@ use super::definition::SurveyInput;
 use super::{AnswerValue, QuestionId, RawAnswers, Survey, SurveySlug, Target, TenantSlug};
 
 /// The survey a definition describes, if it is valid.
-fn survey_of(definition: Value) -> Result<Survey, super::definition::DefinitionErrors> {
+pub(super) fn survey_of(definition: Value) -> Result<Survey, super::definition::DefinitionErrors> {
     let input: SurveyInput = serde_json::from_value(definition).expect("the input shape");
     let checked = crate::domain::definition::checked::for_one_region(input.check(&[])?)?;
     Ok(Survey::draft(
@@ -23,11 +23,11 @@ fn survey_of(definition: Value) -> Result<Survey, super::definition::DefinitionE
     .published())
 }
 
-fn raw(pairs: &[(&str, &str)]) -> RawAnswers {
+pub(super) fn raw(pairs: &[(&str, &str)]) -> RawAnswers {
     pairs.iter().copied().collect()
 }
 
-fn id(text: &str) -> QuestionId {
+pub(super) fn id(text: &str) -> QuestionId {
     QuestionId::parse(text).expect("an id")
 }
 

@@ -439,6 +439,8 @@ pub fn one_per_screen(pages: &[PageLayout], show_ifs: &[Option<&Condition>]) -> 
                 show_if: page.show_if.clone(),
                 // The first step is always shown, as the first page is.
                 origin: None,
+                repeat: None,
+                item: page.item.clone(),
                 question_show_if: show_ifs
                     .get(at)
                     .copied()
@@ -487,6 +489,14 @@ pub struct PageLayout {
     /// index as defined, by which its texts are translated and its orders drawn.
     #[serde(skip)]
     pub origin: Option<usize>,
+    /// Whether it (and the pages after it that `pages` counts) repeats for each item of an
+    /// earlier answer (see `looping`).
+    #[serde(rename = "loop", default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<super::looping::Loop>,
+    /// Of a survey unrolled for one respondent (see `looping`), never stored: the loop's item
+    /// this copy of the page is for.
+    #[serde(skip)]
+    pub item: Option<super::looping::LoopItem>,
 }
 
 /// The page after `current` for the answers given so far: the first jump that holds, else the
@@ -510,11 +520,15 @@ pub fn next_page_in(
     hidden: &HiddenValues,
     reader: &dyn Fn(&BTreeMap<QuestionId, AnswerValue>) -> Scope,
 ) -> Target {
-    let holds = |c: &Condition| c.holds_in(values, hidden, reader);
+    // On a loop's page, expressions read the current item's answers as `q.ID`.
+    let holds_on = |page: &PageLayout, c: &Condition| {
+        let read = super::looping::in_item(values, page.item.as_ref());
+        c.holds_in(&read, hidden, reader)
+    };
     let jumped = pages.get(current).and_then(|page| {
         page.jumps
             .iter()
-            .find(|jump| holds(&jump.condition))
+            .find(|jump| holds_on(page, &jump.condition))
             .map(|jump| jump.to)
     });
     let mut next = match jumped {
@@ -523,6 +537,7 @@ pub fn next_page_in(
         None => current + 1,
     };
     while let Some(page) = pages.get(next) {
+        let holds = |c: &Condition| holds_on(page, c);
         if !page.show_if.as_ref().is_none_or(holds) {
             next += 1;
             continue;

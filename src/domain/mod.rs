@@ -17,6 +17,7 @@ mod ids;
 pub mod language;
 pub mod lifecycle;
 pub mod logic;
+pub mod looping;
 pub mod mailing;
 pub mod markdown;
 pub mod member;
@@ -47,6 +48,8 @@ pub mod zone;
 
 #[cfg(test)]
 mod flow_tests;
+#[cfg(test)]
+mod looping_tests;
 #[cfg(test)]
 mod recall_tests;
 

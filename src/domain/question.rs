@@ -18,12 +18,82 @@ pub const MAX_RESPONSE_TEXT: usize = 200_000;
 /// finite number (squared deviations stay below 1e50).
 pub const MAX_NUMBER: f64 = 1e15;
 
-super::ids::lowercase_id!(
-    /// A question's stable id: 1-32 lowercase letters and digits.
-    QuestionId,
-    min = 1,
-    what = "a question id"
-);
+/// A question's stable id: 1-32 lowercase letters and digits. A question repeated by a loop
+/// (see `looping`) is answered once per item under its id and the item's key in brackets,
+/// `ID[item]`; a survey's own questions never have such an id (the definition's check refuses
+/// it).
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+)]
+#[serde(try_from = "String", into = "String")]
+#[schema(pattern = "^[a-z0-9]+(\\[[a-z0-9_]+\\])?$", max_length = 60)]
+pub struct QuestionId(String);
+
+/// Longest plain question id.
+const MAX_QUESTION_ID: usize = 32;
+
+impl QuestionId {
+    /// Checks an id: a plain one, or a loop's `ID[item]` (see `looping::MAX_ITEM_KEY`).
+    pub fn parse(text: &str) -> Option<Self> {
+        let plain = |id: &str| {
+            (1..=MAX_QUESTION_ID).contains(&id.len())
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        };
+        let ok = match text.strip_suffix(']').and_then(|t| t.split_once('[')) {
+            Some((id, item)) => plain(id) && super::looping::is_item_key(item),
+            None => plain(text),
+        };
+        ok.then(|| Self(text.to_owned()))
+    }
+
+    /// The id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Of a loop's answer (`ID[item]`): the question repeated and the item's key.
+    pub fn looped(&self) -> Option<(QuestionId, &str)> {
+        let (id, item) = self.0.strip_suffix(']')?.split_once('[')?;
+        Some((QuestionId(id.to_owned()), item))
+    }
+
+    /// Whether it names a loop's answer rather than a question.
+    pub fn is_looped(&self) -> bool {
+        self.0.ends_with(']')
+    }
+
+    /// The id of this question's answer for one item of a loop.
+    pub fn for_item(&self, item: &str) -> QuestionId {
+        QuestionId(format!("{}[{item}]", self.0))
+    }
+
+    /// A fresh random id of `len` lowercase hex digits.
+    fn random(len: usize) -> Self {
+        Self(uuid::Uuid::new_v4().simple().to_string()[..len].to_owned())
+    }
+}
+
+impl TryFrom<String> for QuestionId {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a question id"))
+    }
+}
+
+impl From<QuestionId> for String {
+    fn from(id: QuestionId) -> String {
+        id.0
+    }
+}
+
+impl std::fmt::Display for QuestionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 
 impl QuestionId {
     /// A fresh random id: `q` and 11 hex digits, so it starts with a letter and an

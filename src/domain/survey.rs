@@ -574,6 +574,8 @@ impl Survey {
             jumps: Vec::new(),
             question_show_if: None,
             origin: None,
+            repeat: None,
+            item: None,
         }];
         if self.layout.is_empty() {
             &ONE_PAGE

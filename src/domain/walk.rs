@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::answer::{AnswerValue, RawAnswers, answer_to};
 use super::logic::{Target, next_page_in};
+use super::looping::in_item;
 use super::outcome::refused;
 use super::problem::AnswerProblem;
 use super::question::MAX_RESPONSE_TEXT;
@@ -61,11 +62,14 @@ impl Survey {
         loop {
             walk.route.push(current);
             let first = pages[current].start;
+            // On a loop's page, expressions read the current item's answers as `q.ID`.
+            let item = pages[current].item.as_ref();
             for (offset, question) in self.step_questions(current).iter().enumerate() {
+                let read = in_item(&walk.values, item);
                 if !question
                     .show_if
                     .as_ref()
-                    .is_none_or(|c| c.holds_in(&walk.values, raw.hidden(), &reader))
+                    .is_none_or(|c| c.holds_in(&read, raw.hidden(), &reader))
                 {
                     continue;
                 }
@@ -77,11 +81,9 @@ impl Survey {
                         walk.values.insert(question.id.clone(), value);
                         // The owner's check runs once the answer is of the right type, over
                         // every answer given so far (this one included).
-                        if let Some(message) = question
-                            .validate
-                            .as_ref()
-                            .and_then(|v| refused(v, &walk.values, self, raw.hidden()))
-                        {
+                        if let Some(message) = question.validate.as_ref().and_then(|v| {
+                            refused(v, &in_item(&walk.values, item), self, raw.hidden())
+                        }) {
                             walk.values.remove(&question.id);
                             walk.errors
                                 .insert(question.id.clone(), AnswerProblem::Refused { message });

@@ -250,10 +250,12 @@ pub(super) async fn copy_responses(
         for (question, value) in &answer.values {
             let columns = AnswerColumns::of(value);
             let path = file_path(survey, answer, question.as_str(), value);
+            let (id, item) = row_key(question);
             rows.text(tenant.as_str())
                 .text(survey.as_str())
                 .plain(answer.reference.0)
-                .text(question.as_str())
+                .text(&id)
+                .text(&item)
                 .or_null(columns.text, CopyRows::text)
                 .or_null(columns.choice, CopyRows::text)
                 .or_null(columns.choices, |rows, choices| {
@@ -273,7 +275,7 @@ pub(super) async fn copy_responses(
     .await?;
     copy_in(
         transaction,
-        "copy canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date, file_path) from stdin",
+        "copy canvass.answer (tenant, survey, reference, question, item, text, choice, choices, number, date, file_path) from stdin",
         rows,
     )
     .await
@@ -291,6 +293,15 @@ async fn copy_in(
         return Err(error);
     }
     copy.finish().await.map(drop)
+}
+
+/// The `question` and `item` of an answer's row: a loop's answer (`ID[item]`) is a row per
+/// item under the question's own id; any other has the empty item.
+fn row_key(question: &crate::domain::QuestionId) -> (String, String) {
+    match question.looped() {
+        Some((id, item)) => (id.to_string(), item.to_owned()),
+        None => (question.to_string(), String::new()),
+    }
 }
 
 /// The quotas an answer was kept over, by id (`None`: none, written as NULL).
@@ -403,17 +414,17 @@ pub(super) async fn write_responses(
     for (_, answer) in answers {
         for (question, value) in &answer.values {
             let path = file_path(survey, answer, question.as_str(), value);
-            rows.push(answer.reference.0 as i64, question.as_str(), value, path);
+            rows.push(answer.reference.0 as i64, row_key(question), value, path);
         }
     }
     sqlx::query(
-        "insert into canvass.answer (tenant, survey, reference, question, text, choice, choices, number, date, file_path)
-         select $1, $2, r, q, t, c,
+        "insert into canvass.answer (tenant, survey, reference, question, item, text, choice, choices, number, date, file_path)
+         select $1, $2, r, q, i, t, c,
              case when cs is null then null else array(select jsonb_array_elements_text(cs::jsonb)) end, n,
              d::date, f
-         from unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[])
-             as u(r, q, t, c, cs, n, d, f)
-         on conflict (tenant, survey, reference, question) do update set text = excluded.text,
+         from unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[], $11::text[])
+             as u(r, q, t, c, cs, n, d, f, i)
+         on conflict (tenant, survey, reference, question, item) do update set text = excluded.text,
              choice = excluded.choice, choices = excluded.choices, number = excluded.number,
              date = excluded.date, file_path = excluded.file_path",
     )
@@ -427,6 +438,7 @@ pub(super) async fn write_responses(
     .bind(&rows.numbers)
     .bind(&rows.dates)
     .bind(&rows.paths)
+    .bind(&rows.items)
     .execute(&mut **transaction)
     .await?;
     Ok(())
@@ -443,14 +455,22 @@ struct AnswerRows {
     numbers: Vec<Option<f64>>,
     dates: Vec<Option<String>>,
     paths: Vec<Option<String>>,
+    items: Vec<String>,
 }
 
 impl AnswerRows {
-    fn push(&mut self, reference: i64, question: &str, value: &AnswerValue, path: Option<String>) {
+    fn push(
+        &mut self,
+        reference: i64,
+        (question, item): (String, String),
+        value: &AnswerValue,
+        path: Option<String>,
+    ) {
         self.paths.push(path);
         let columns = AnswerColumns::of(value);
         self.references.push(reference);
-        self.questions.push(question.to_owned());
+        self.questions.push(question);
+        self.items.push(item);
         self.texts
             .push(columns.text.map(|t| storable(t).into_owned()));
         self.choices

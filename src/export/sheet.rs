@@ -7,6 +7,7 @@
 use time::{Date, OffsetDateTime};
 
 use crate::domain::choice::OTHER;
+use crate::domain::looping;
 use crate::domain::quota::{QuotaId, WhenFull};
 use crate::domain::{Answer, AnswerValue, QuestionId, QuestionKind, Survey, SurveySlug};
 
@@ -140,11 +141,11 @@ impl Column {
             Source::Reference | Source::Version | Source::Score | Source::Correct => Kind::Number,
             Source::Ticked(..) | Source::Place(..) => Kind::Number,
             Source::Ending => Kind::Choice(survey.endings.iter().map(|e| e.id.clone()).collect()),
-            Source::MatrixRow(id, _) => match survey.question(id).map(|q| &q.kind) {
+            Source::MatrixRow(id, _) => match survey.question_answered(id).map(|q| &q.kind) {
                 Some(QuestionKind::Matrix { columns, .. }) => Kind::Choice(columns.clone()),
                 _ => Kind::Text,
             },
-            Source::Whole(id) => match survey.question(id).map(|q| &q.kind) {
+            Source::Whole(id) => match survey.question_answered(id).map(|q| &q.kind) {
                 Some(
                     QuestionKind::SingleChoice {
                         options,
@@ -163,6 +164,64 @@ impl Column {
             },
             _ => Kind::Text,
         }
+    }
+}
+
+/// The columns of one question's answers, under `id` (the question's, or its answer's for one
+/// item of a loop) and headed by `text`.
+fn question_columns(
+    columns: &mut Vec<Column>,
+    survey: &Survey,
+    question: &crate::domain::Question,
+    id: &QuestionId,
+    text: String,
+) {
+    let part = |part: &str, source: Source| {
+        column(format!("{text}: {part}"), format!("{id}[{part}]"), source)
+    };
+    match &question.kind {
+        QuestionKind::MultipleChoice { options, other } => {
+            columns.extend(
+                options
+                    .iter()
+                    .map(|option| part(option, Source::Ticked(id.clone(), option.clone()))),
+            );
+            if *other {
+                columns.push(part(OTHER, Source::OtherText(id.clone())));
+            }
+        }
+        QuestionKind::SingleChoice { other: true, .. } => {
+            columns.push(column(
+                text.clone(),
+                id.to_string(),
+                Source::Whole(id.clone()),
+            ));
+            columns.push(part(OTHER, Source::OtherText(id.clone())));
+        }
+        QuestionKind::Matrix { rows, .. } => columns.extend(
+            rows.iter()
+                .map(|row| part(row, Source::MatrixRow(id.clone(), row.clone()))),
+        ),
+        QuestionKind::File { .. } => columns.extend(
+            [
+                ("file", FilePart::Name),
+                ("kind", FilePart::Kind),
+                ("bytes", FilePart::Bytes),
+                ("path", FilePart::Path(survey.slug.clone())),
+            ]
+            .into_iter()
+            .map(|(name, what)| part(name, Source::File(id.clone(), what))),
+        ),
+        QuestionKind::Ranking { options } => columns.extend(
+            options
+                .iter()
+                .map(|option| part(option, Source::Place(id.clone(), option.clone()))),
+        ),
+        _ => columns.push(column(
+            text.clone(),
+            id.to_string(),
+            Source::Whole(id.clone()),
+        )),
     }
 }
 
@@ -241,53 +300,25 @@ impl Layout {
         }
         for question in &survey.questions {
             // A recall in a question's text is headed by the recalled question's label.
-            let (id, text) = (&question.id, survey.labelled(&question.text).into_owned());
-            let part = |part: &str, source: Source| {
-                column(format!("{text}: {part}"), format!("{id}[{part}]"), source)
-            };
-            match &question.kind {
-                QuestionKind::MultipleChoice { options, other } => {
-                    columns.extend(
-                        options
-                            .iter()
-                            .map(|option| part(option, Source::Ticked(id.clone(), option.clone()))),
-                    );
-                    if *other {
-                        columns.push(part(OTHER, Source::OtherText(id.clone())));
+            let text = survey.labelled(&question.text).into_owned();
+            // A loop's question: its columns once per item its loop can go through.
+            let looped = survey.loop_of(&question.id).and_then(|looped| {
+                let source = survey.question(looped.source()?)?;
+                Some(looping::possible_items(looped, source))
+            });
+            match looped {
+                None => question_columns(&mut columns, survey, question, &question.id, text),
+                Some(items) => {
+                    for (key, label) in items {
+                        let id = question.id.for_item(&key);
+                        // The item named where the text shows it, else after the text.
+                        let text = match text.contains(looping::LOOP_TOKEN) {
+                            true => looping::with_item(&text, Some(&label)).into_owned(),
+                            false => format!("{text} [{label}]"),
+                        };
+                        question_columns(&mut columns, survey, question, &id, text);
                     }
                 }
-                QuestionKind::SingleChoice { other: true, .. } => {
-                    columns.push(column(
-                        text.clone(),
-                        id.to_string(),
-                        Source::Whole(id.clone()),
-                    ));
-                    columns.push(part(OTHER, Source::OtherText(id.clone())));
-                }
-                QuestionKind::Matrix { rows, .. } => columns.extend(
-                    rows.iter()
-                        .map(|row| part(row, Source::MatrixRow(id.clone(), row.clone()))),
-                ),
-                QuestionKind::File { .. } => columns.extend(
-                    [
-                        ("file", FilePart::Name),
-                        ("kind", FilePart::Kind),
-                        ("bytes", FilePart::Bytes),
-                        ("path", FilePart::Path(survey.slug.clone())),
-                    ]
-                    .into_iter()
-                    .map(|(name, what)| part(name, Source::File(id.clone(), what))),
-                ),
-                QuestionKind::Ranking { options } => columns.extend(
-                    options
-                        .iter()
-                        .map(|option| part(option, Source::Place(id.clone(), option.clone()))),
-                ),
-                _ => columns.push(column(
-                    text.clone(),
-                    id.to_string(),
-                    Source::Whole(id.clone()),
-                )),
             }
         }
         Self { columns }

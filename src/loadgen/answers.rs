@@ -53,11 +53,18 @@ impl FormBodies {
 /// The fields of each POST of the `n`th respondent: one per page on their route, each with
 /// the answers so far; a survey of one page is one POST without page fields, as before.
 fn walk_fields(survey: &Survey, n: u64) -> Vec<String> {
+    let raw_of = |pairs: &[(String, String)]| -> RawAnswers {
+        pairs
+            .iter()
+            .map(|(field, value)| (field.trim_start_matches("q-"), value.as_str()))
+            .collect()
+    };
+    // A survey with loops: answered as unrolled for this respondent's answers, each time
+    // round a loop answered too.
+    let unrolled = survey.unrolled(&raw_of(&answer_pairs(survey, n)));
+    let survey = unrolled.as_ref().unwrap_or(survey);
     let all = answer_pairs(survey, n);
-    let raw: RawAnswers = all
-        .iter()
-        .map(|(field, value)| (field.trim_start_matches("q-"), value.as_str()))
-        .collect();
+    let raw = raw_of(&all);
     let walk = survey.walk(&raw, None);
     if survey.pages().len() == 1 {
         return vec![encoded(&all, &walk.skipped, None)];

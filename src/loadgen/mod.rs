@@ -11,8 +11,8 @@
 //! as a browser would: a POST per page on its route (Next), the last one sending; only that
 //! one is a submission. Both POST rates are reported against the ceiling's. With `--quota`,
 //! each answer claims a place in a quota (see `quota`); with `--upload`, each uploads a photo
-//! before sending (see `upload`); with `--research`, each answers a survey of one page using
-//! hidden fields, drawn orders, a rule, scores, variables and endings (see `research`).
+//! before sending (see `upload`); with `--research`, each answers a survey using hidden
+//! fields, drawn orders, a rule, scores, variables, endings and a loop (see `research`).
 
 mod answers;
 mod ceiling;
@@ -66,8 +66,8 @@ pub struct LoadSettings {
     /// an address of its own (run `serve` with CANVASS_TRUSTED_PROXIES=127.0.0.1). No ceiling.
     #[arg(long, conflicts_with = "pages")]
     pub upload: bool,
-    /// Answer a survey of one page that uses hidden fields, drawn orders, a rule, scores,
-    /// variables and endings (made in the tenant if it is not there).
+    /// Answer a survey that uses hidden fields, drawn orders, a rule, scores, variables,
+    /// endings and a loop (made in the tenant if it is not there).
     #[arg(long, conflicts_with_all = ["pages", "quota", "upload"])]
     pub research: bool,
     /// The size of each uploaded file, in KiB (with `--upload`).

@@ -1,8 +1,8 @@
-//! The survey `loadgen --research` answers: one page like the demo's, using what a study
-//! adds on the answer path: a hidden field from the link (recalled in a text), options and
-//! questions in orders drawn per respondent, a rule on an answer, points and a correct
-//! answer, variables, and an ending chosen by an expression, all worked out on the server at
-//! each submission.
+//! The survey `loadgen --research` answers: a page like the demo's, then a loop, using what a
+//! study adds on the answer path: a hidden field from the link (recalled in a text), options
+//! and questions in orders drawn per respondent, a rule on an answer, points and a correct
+//! answer, variables, an ending chosen by an expression, and a page repeated for each option
+//! ticked on the first (none to three times), all worked out on the server at each step.
 
 use crate::domain::{SurveySlug, TenantSlug};
 use crate::stores::{Catalog, StoreError};
@@ -29,7 +29,13 @@ fn definition() -> serde_json::Value {
          "max": 99, "validate": {"expression": "q.age >= 18.0 && q.age <= 99.0",
                                  "message": "An adult's age, please."}},
         {"id": "comments", "text": "Anything else, {{h:pid|friend}}?", "type": "long_text",
-         "required": false}]}]})
+         "required": false},
+        {"id": "also", "text": "What else did you try?", "type": "multiple_choice",
+         "options": ["Cake", "Biscuits", "Fruit"]}]},
+       {"title": "About the {{loop}}", "loop": {"over": "also"}, "questions": [
+        {"id": "liked", "text": "How much did you like the {{loop}}?", "type": "scale",
+         "points": 5, "required": true,
+         "validate": {"expression": "q.liked >= 1.0", "message": "Pick a point."}}]}]})
 }
 
 /// Makes the survey in `tenant` (published) unless it is there; returns its slug.
@@ -43,13 +49,14 @@ mod tests {
     use crate::domain::definition::SurveyInput;
 
     #[test]
-    fn the_survey_uses_every_study_feature_on_one_page() {
+    fn the_survey_uses_every_study_feature_and_a_loop() {
         let input: SurveyInput = serde_json::from_value(definition()).expect("the shape");
         let checked = input.check(&[]).expect("valid");
         assert_eq!(checked.variables.len(), 2);
         assert_eq!(checked.endings.len(), 2);
         assert_eq!(checked.hidden_fields, ["pid"]);
-        assert!(checked.layout.is_empty() || checked.layout.len() == 1);
+        assert_eq!(checked.layout.len(), 2);
+        assert!(checked.layout[1].repeat.is_some());
         assert!(checked.questions[2].validate.is_some());
     }
 }

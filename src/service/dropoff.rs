@@ -31,5 +31,5 @@ pub async fn stored(app: &App, survey: &Survey) -> Result<(Funnel, Vec<RegionNam
 
 /// How many of a survey's responses were sent and counted.
 pub async fn sent(app: &App, survey: &Survey) -> Result<u64, StoreError> {
-    Ok(app.stores().summary_report(survey, None).await?.total)
+    Ok(app.stores().summary_report(survey, None, None).await?.total)
 }

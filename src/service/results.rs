@@ -14,13 +14,15 @@ pub use crate::stores::responses::{
     DateRange, Filter, MAX_SEARCH_CHARS, PER_PAGE, ResponsePage, Standing,
 };
 
-/// `survey`'s summary, or the summary of one of its segments.
+/// `survey`'s summary, or the summary of one of its segments; its loops' questions pooled, or
+/// for one item (checked with `Survey::item_asked`).
 pub async fn summary(
     app: &App,
     survey: &Survey,
     segment: Option<&SegmentId>,
+    item: Option<&str>,
 ) -> Result<SummaryReport, StoreError> {
-    app.stores().summary_report(survey, segment).await
+    app.stores().summary_report(survey, segment, item).await
 }
 
 /// The state `survey` is in now (a response limit counts its counted answers).

@@ -9,11 +9,13 @@ use super::{StoreError, Stores, SummaryDoc};
 
 impl Stores {
     /// The report of every response of the survey, or of those in `segment` (checked against
-    /// the survey beforehand), with every segment listed.
+    /// the survey beforehand), with every segment listed; its loops' questions for one `item`
+    /// (checked too), or pooled.
     pub async fn summary_report(
         &self,
         survey: &Survey,
         segment: Option<&SegmentId>,
+        item: Option<&str>,
     ) -> Result<SummaryReport, StoreError> {
         let at = survey.survey_ref();
         let results = self.results_of(survey).await?;
@@ -32,7 +34,7 @@ impl Stores {
             let id = segment.to_string();
             segments.iter().find(|report| report.id == id).cloned()
         });
-        Ok(SummaryReport::new(survey, summary, doc.updated)
+        Ok(SummaryReport::of_item(survey, summary, doc.updated, item)
             .with_removed(&known)
             .with_unrecounted(doc.unrecounted)
             .with_segments(shown, segments))

@@ -267,6 +267,10 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
     answer
         .values
         .insert(id("comments"), AnswerValue::Text(tricky.to_owned()));
+    // A loop's answer: a row of its own, under the question's id and its item's key.
+    answer
+        .values
+        .insert(id("comments[o2]"), AnswerValue::Text("per item".to_owned()));
     answer.values.insert(
         id("liked"),
         AnswerValue::Choices(liked.iter().map(|s| (*s).to_owned()).collect()),
@@ -316,9 +320,11 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
                 .expect("read back")
         }
     };
-    let text = "select text, null::text[] from canvass.answer where reference = 200000 and question = 'comments'";
+    let text = "select text, null::text[] from canvass.answer where reference = 200000 and question = 'comments' and item = ''";
+    let per_item = "select text, null::text[] from canvass.answer where reference = 200000 and question = 'comments' and item = 'o2'";
     let choices = "select null::text, choices from canvass.answer where reference = 200000 and question = 'liked'";
     assert_eq!(read(text).await.0.as_deref(), Some(tricky));
+    assert_eq!(read(per_item).await.0.as_deref(), Some("per item"));
     let expected: Vec<String> = liked.iter().map(|s| (*s).to_owned()).collect();
     assert_eq!(read(choices).await.1, Some(expected.clone()));
     let who = "select participant->'attributes'->>'team', null::text[] from canvass.response \
@@ -375,6 +381,7 @@ async fn any_text_arrives_exactly_and_rows_found_already_there_are_updated_not_d
         answer.values.len() as i64
     );
     assert_eq!(read(text).await.0.as_deref(), Some(tricky));
+    assert_eq!(read(per_item).await.0.as_deref(), Some("per item"));
     assert_eq!(read(choices).await.1, Some(expected));
     assert_eq!(read(who).await.0.as_deref(), Some(team));
     assert_eq!(

@@ -45,7 +45,9 @@ async fn a_survey_downloads_as_an_xlsform_that_pyxform_converts() {
                  "options": ["Water", "Roads", "Schools"]},
                 {"id": "grid", "text": "How is each?", "type": "matrix",
                  "rows": ["Roads", "Clinics"], "columns": ["Poor", "Good"]},
-                {"id": "photo", "text": "A photo", "type": "file"}]}
+                {"id": "photo", "text": "A photo", "type": "file"}]},
+            {"title": "Each source", "loop": {"over": "water"}, "questions": [
+                {"id": "distance", "text": "How far is it, in minutes?", "type": "numeric"}]}
         ]
     });
     let (status, body) = app
@@ -97,6 +99,10 @@ async fn a_survey_downloads_as_an_xlsform_that_pyxform_converts() {
         "/data/page_3/grid/grid_1",
         "/data/page_3/photo",
         "/data/enumerator",
+        // The loop: a repeat counted by the sources ticked.
+        "/data/loop_4/page_4/distance",
+        "calculate=\"count-selected( /data/page_1/water )\"",
+        "jr:count=\" /data/loop_4_count \"",
         // The jump over page 2, the bounds, the condition on a ticked option.
         "not( /data/page_1/first  = 'o2')",
         ". &gt;= 1 and . &lt;= 30",
@@ -150,7 +156,7 @@ async fn the_designer_offers_the_xlsform_and_names_what_it_cannot_carry() {
 }
 
 /// POSTs `body` to the import.
-async fn import(
+pub(crate) async fn import(
     app: &crate::helpers::TestApp,
     key: &str,
     format: &str,
@@ -271,7 +277,7 @@ async fn an_xlsform_imports_as_a_draft_with_what_it_could_not_carry_listed_by_ro
 }
 
 /// Uploads `bytes` to the site's import: the status and the page.
-async fn upload(owner: &crate::owner::Owner<'_>, bytes: Vec<u8>) -> (u16, String) {
+pub(crate) async fn upload(owner: &crate::owner::Owner<'_>, bytes: Vec<u8>) -> (u16, String) {
     use reqwest::multipart::{Form, Part};
     let csrf = crate::owner::value_of(&owner.page("/tenant/surveys/import").await, "csrf");
     let form = Form::new()
@@ -310,7 +316,7 @@ async fn the_site_reads_an_xlsform_shows_what_it_holds_and_makes_the_draft_on_re
             || page.contains("Team day&rdquo;: 6 questions"),
         "{page}"
     );
-    assert!(page.contains("Every row comes along."), "{page}");
+    assert!(page.contains("Everything comes along."), "{page}");
     // Nothing is made until the owner asks.
     let key = owner.api_key("script").await;
     let (_, listed) = app.api(Method::GET, "/api/v1/surveys", &key, None).await;

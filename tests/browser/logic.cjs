@@ -258,6 +258,48 @@ async function main() {
       expect(response.score === 2 && response.correct === 1 && response.ending === "top"
         && response.variables.total === 20, `computed and stored: ${JSON.stringify(response)}`);
     }
+    // A loop: a page for each drink ticked, named by `{{loop}}`; a rule on the loop's own
+    // answer, on the server, with or without JavaScript.
+    const loop = await api("POST", "/surveys", {
+      title: "Drinks loop",
+      pages: [
+        { questions: [
+          { id: "drinks", text: "Which do you drink?", type: "multiple_choice", required: true,
+            options: ["Tea", "Coffee", "Hot chocolate"] }] },
+        { title: "About {{loop}}", loop: { over: "drinks" }, questions: [
+          { id: "cups", text: "Cups of {{loop}} a day?", type: "numeric", required: true,
+            validate: { expression: "q.cups < 20.0", message: "Fewer than 20 cups, surely?" } }] },
+      ],
+    });
+    await api("POST", `/surveys/${loop.slug}/publish`);
+    for (const [name, context] of [
+      ["js", await browser.newContext(phone)],
+      ["no-js", await browser.newContext({ ...phone, javaScriptEnabled: false })],
+    ]) {
+      const page = name === "js" ? await context.newPage() : scriptless(await context.newPage());
+      await page.goto(`${base}/s/${loop.tenant}/${loop.slug}`);
+      await page.check("input[name=q-drinks][value=Tea]");
+      await page.check("input[name=q-drinks][value='Hot chocolate']");
+      await page.click("button[value=next]");
+      await page.waitForSelector("text=Cups of Tea a day?");
+      await page.fill("input[name='q-cups[tea]']", "25");
+      await page.click("button[value=next]");
+      await page.waitForSelector("text=Fewer than 20 cups, surely?");
+      await shoot(page, `loop-${name}-refused`);
+      await page.fill("input[name='q-cups[tea]']", "3");
+      await page.click("button[value=next]");
+      await page.waitForSelector("text=Cups of Hot chocolate a day?");
+      await shoot(page, `loop-${name}-second`);
+      await page.fill("input[name='q-cups[hot_chocolate]']", "1");
+      await page.click("button[value=next]");
+      await page.waitForSelector(".reference");
+      await context.close();
+    }
+    const looped = await counted(api, loop.slug, 2);
+    for (const response of looped.responses) {
+      expect(response.values["cups[tea]"].number === 3 && response.values["cups[hot_chocolate]"].number === 1
+        && !("cups[coffee]" in response.values), `kept per item: ${JSON.stringify(response.values)}`);
+    }
     check();
     console.log("browser logic walk: ok");
   } finally {

@@ -140,6 +140,8 @@ pub(super) fn check(
             randomize_questions: page.randomize_questions,
             question_show_if: None,
             origin: None,
+            repeat: page.repeat.clone(),
+            item: None,
         });
         start = end;
     }

@@ -7,6 +7,7 @@ mod calculation;
 pub mod checked;
 pub mod localized;
 mod logic;
+mod looping;
 mod path;
 pub mod quota;
 mod recall;
@@ -193,6 +194,11 @@ pub struct PageInput {
     /// the response (numbers follow the order shown).
     #[serde(default)]
     pub randomize_questions: bool,
+    /// Repeats it (and the next `pages` - 1 pages) for each option chosen in an earlier
+    /// multiple-choice question (`{"over": ID}`) or as many times as an earlier number says
+    /// (`{"times": ID}`); at most 50 times.
+    #[serde(default, rename = "loop")]
+    pub repeat: Option<crate::domain::looping::Loop>,
 }
 
 /// A jump as submitted.
@@ -507,7 +513,7 @@ impl SurveyInput {
                 .filter(|id| !id.is_empty())
             {
                 None => QuestionId::generate(),
-                Some(chosen) => match QuestionId::parse(chosen) {
+                Some(chosen) => match QuestionId::parse(chosen).filter(|id| !id.is_looped()) {
                     None => {
                         errors.insert(
                             format!("{}.id", item.path),
@@ -627,6 +633,10 @@ impl SurveyInput {
         {
             errors.insert("randomize_pages".into(), problem);
         }
+        if let Some((field, problem)) = looping::problem(&layout, &questions, self.randomize_pages)
+        {
+            errors.insert(field, problem);
+        }
         recall::check(self, &placed, &questions, &layout, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
@@ -641,6 +651,12 @@ impl SurveyInput {
             .quotas
             .as_ref()
             .map(|sent| quota::check(sent, &questions, &mut errors));
+        if let Some((field, problem)) = quotas
+            .as_deref()
+            .and_then(|quotas| looping::quota_problem(quotas, &layout, &questions))
+        {
+            errors.insert(field, problem);
+        }
         if !errors.is_empty() {
             return Err(errors);
         }

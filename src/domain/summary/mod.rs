@@ -542,8 +542,18 @@ impl SurveySummary {
             endings: answer.ending.iter().map(|e| (e.clone(), 1)).collect(),
         };
         for (question, value) in &answer.values {
-            one.questions
-                .insert(question.clone(), QuestionSummary::of(value, answer));
+            let summary = QuestionSummary::of(value, answer);
+            // A loop's answers are counted per item (`ID[item]`) and pooled under the
+            // question's own id.
+            if let Some((pooled, _)) = question.looped() {
+                match one.questions.get_mut(&pooled) {
+                    Some(mine) => mine.merge(&summary),
+                    None => {
+                        one.questions.insert(pooled, summary.clone());
+                    }
+                }
+            }
+            one.questions.insert(question.clone(), summary);
         }
         self.merge(&one);
     }

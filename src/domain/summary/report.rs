@@ -44,6 +44,24 @@ pub struct SummaryReport {
     /// for a survey without endings).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub endings: Vec<EndingReport>,
+    /// The loop item the loops' questions are shown for (absent: pooled over every item).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+    /// Every item the survey's loops can go through, with how often it was answered (absent
+    /// for a survey without loops).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<LoopItemReport>,
+}
+
+/// One item a loop can go through.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct LoopItemReport {
+    /// Its key (as in `ID[item]`).
+    pub key: String,
+    /// The option it stands for, or its number.
+    pub label: String,
+    /// How many times its pages were answered (its most answered question's count).
+    pub answered: u64,
 }
 
 /// One ending and how many counted responses reached it.
@@ -189,25 +207,70 @@ pub struct WordCount {
 impl SummaryReport {
     /// The report of `summary` for `survey`.
     pub fn new(survey: &Survey, summary: &SurveySummary, updated: Option<OffsetDateTime>) -> Self {
+        Self::of_item(survey, summary, updated, None)
+    }
+
+    /// The report of `summary` for `survey`, its loops' questions for one item only (`item`:
+    /// its key) or pooled over every item (`None`).
+    pub fn of_item(
+        survey: &Survey,
+        summary: &SurveySummary,
+        updated: Option<OffsetDateTime>,
+        item: Option<&str>,
+    ) -> Self {
         let mut questions: Vec<QuestionReport> = survey
             .questions
             .iter()
-            .map(|question| {
-                question_report(
+            .map(|question| match survey.loop_of(&question.id) {
+                // A loop's question is counted over the times it was answered.
+                Some(_) => {
+                    let id = match item {
+                        Some(key) => question.id.for_item(key),
+                        None => question.id.clone(),
+                    };
+                    let stats = summary.questions.get(&id);
+                    let answered = stats.map_or(0, QuestionSummary::answered);
+                    question_report(Some(question), &question.id, stats, answered)
+                }
+                None => question_report(
                     Some(question),
                     &question.id,
                     summary.questions.get(&question.id),
                     summary.shown(&question.id),
-                )
+                ),
             })
             .collect();
         questions.extend(
             summary
                 .questions
                 .iter()
-                .filter(|(id, _)| survey.question(id).is_none())
+                .filter(|(id, _)| !id.is_looped() && survey.question(id).is_none())
                 .map(|(id, stats)| question_report(None, id, Some(stats), summary.shown(id))),
         );
+        let items = survey
+            .loops()
+            .filter_map(|(_, looped)| {
+                let source = survey.question(looped.source()?)?;
+                Some(crate::domain::looping::possible_items(looped, source))
+            })
+            .flatten()
+            .fold(Vec::<LoopItemReport>::new(), |mut items, (key, label)| {
+                if !items.iter().any(|had| had.key == key) {
+                    let answered = summary
+                        .questions
+                        .iter()
+                        .filter(|(id, _)| id.looped().is_some_and(|(_, k)| k == key))
+                        .map(|(_, stats)| stats.answered())
+                        .max()
+                        .unwrap_or(0);
+                    items.push(LoopItemReport {
+                        key,
+                        label,
+                        answered,
+                    });
+                }
+                items
+            });
         Self {
             tenant: survey.tenant.to_string(),
             survey: survey.slug.to_string(),
@@ -218,6 +281,8 @@ impl SummaryReport {
             recounting: None,
             segment: None,
             segments: Vec::new(),
+            item: item.map(str::to_owned),
+            items,
             // Each of the survey's endings, then any removed one that was reached.
             endings: survey
                 .endings

@@ -129,6 +129,8 @@ struct Page {
     title: Option<Value>,
     show_if: Option<Value>,
     questions: Vec<Value>,
+    /// A repeat's page: what it repeats over (`{"times": ID}` or `{"over": ID}`).
+    repeat: Option<Value>,
 }
 
 /// A field-list group inside a page: a matrix when its rows are choices of one list.
@@ -301,6 +303,10 @@ impl Reader {
         let mut depth = 0usize;
         let mut group: Option<Group> = None;
         let mut repeat = 0usize;
+        // Of a loop being read: the index of its first page, and whether a page's group in it
+        // is open.
+        let mut run: Option<usize> = None;
+        let mut page_group = false;
         let mut note: Option<Value> = None;
         for (at, row) in survey.iter().enumerate().skip(1) {
             let number = at + 1;
@@ -326,13 +332,70 @@ impl Reader {
                 continue;
             }
             match head.as_str() {
-                "end_repeat" => {}
+                "end_repeat" => {
+                    if let Some(first) = run.take() {
+                        if !current.questions.is_empty() || pages.len() == first {
+                            pages.push(std::mem::take(&mut current));
+                        }
+                        // A loop over several pages (a group each) repeats them together.
+                        let count = pages.len() - first;
+                        if let Some(looped) = pages.get_mut(first).and_then(|p| p.repeat.as_mut())
+                            && count > 1
+                        {
+                            looped["pages"] = json!(count);
+                        }
+                        depth = 0;
+                    }
+                }
+                // A repeat counted by an earlier number or choice list, outside any group: a
+                // page repeated as a loop.
+                "begin_repeat" if depth == 0 && group.is_none() => match self.repeat_count(row) {
+                    Some(looped) => {
+                        if !current.questions.is_empty() || current.title.is_some() {
+                            pages.push(std::mem::take(&mut current));
+                        }
+                        depth = 1;
+                        run = Some(pages.len());
+                        current.title = self.text(row, "label");
+                        current.show_if = self.relevant(row, number);
+                        current.repeat = Some(looped);
+                    }
+                    None => {
+                        repeat = 1;
+                        self.skip(
+                            number,
+                            "a repeat whose count is not `${number}` or \
+                                 `count-selected(${multiple choice})` of an earlier question: \
+                                 left out with its questions",
+                        );
+                    }
+                },
                 "begin_repeat" => {
                     repeat = 1;
                     self.skip(
                         number,
-                        "a repeat (loops are not built yet): left out with its questions",
+                        "a repeat inside a group (loops repeat whole pages): left out with its \
+                         questions",
                     );
+                }
+                // A page's group inside a loop's repeat: the loop's next page.
+                "begin_group" if depth == 1 && run.is_some() && !page_group => {
+                    page_group = true;
+                    if !current.questions.is_empty() {
+                        pages.push(std::mem::take(&mut current));
+                    }
+                    if let Some(title) = self.text(row, "label") {
+                        current.title = Some(title);
+                    }
+                    if let Some(show_if) = self.relevant(row, number) {
+                        current.show_if = Some(show_if);
+                    }
+                }
+                "end_group" if depth == 1 && page_group => {
+                    page_group = false;
+                    if !current.questions.is_empty() {
+                        pages.push(std::mem::take(&mut current));
+                    }
                 }
                 "begin_group" => {
                     depth += 1;
@@ -395,7 +458,7 @@ impl Reader {
         if pages.len() <= 1
             && pages
                 .first()
-                .is_none_or(|p| p.title.is_none() && p.show_if.is_none())
+                .is_none_or(|p| p.title.is_none() && p.show_if.is_none() && p.repeat.is_none())
         {
             definition["questions"] = json!(pages.pop().map(|p| p.questions).unwrap_or_default());
         } else {
@@ -406,6 +469,9 @@ impl Reader {
                     let mut written = json!({"questions": page.questions});
                     if let Some(title) = page.title {
                         written["title"] = title;
+                    }
+                    if let Some(looped) = page.repeat {
+                        written["loop"] = looped;
                     }
                     // The first page is always shown.
                     if let Some(show_if) = page.show_if.filter(|_| index > 0) {
@@ -662,6 +728,26 @@ impl Reader {
     }
 
     /// `relevant` as a condition, or `None` (listed as skipped when it cannot be read).
+    /// What a `begin_repeat` row's `repeat_count` repeats over, when it names an earlier
+    /// question Canvass can loop over: `${n}` of a number, `count-selected(${c})` of a
+    /// multiple choice.
+    fn repeat_count(&self, row: &[String]) -> Option<Value> {
+        let count = self.cell(row, "repeat_count").trim();
+        let (key, name) = match count
+            .strip_prefix("count-selected(")
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            Some(inner) => ("over", inner.trim()),
+            None => ("times", count),
+        };
+        let name = name.strip_prefix("${")?.strip_suffix('}')?;
+        let Some(Named::Question { id, list }) = self.names.get(name) else {
+            return None;
+        };
+        // Over a choice list (a multiple choice), or a number (no list).
+        (list.is_some() == (key == "over")).then(|| json!({ key: id }))
+    }
+
     fn relevant(&mut self, row: &[String], number: usize) -> Option<Value> {
         let relevant = self.cell(row, "relevant").to_owned();
         if relevant.is_empty() {

@@ -236,7 +236,13 @@ fn a_survey_carried_to_xlsform_and_back_keeps_its_questions_options_conditions_a
                  "options": ["Water", "Roads"]},
                 {"id": "grid", "text": "How is each?", "type": "matrix",
                  "rows": ["Roads", "Clinics"], "columns": ["Poor", "Good"]},
-                {"id": "photo", "text": "A photo", "type": "file"}]}
+                {"id": "photo", "text": "A photo", "type": "file"}]},
+            {"title": "Each source", "loop": {"over": "water"}, "questions": [
+                {"id": "distance", "text": "How far?", "type": "numeric"}]},
+            {"title": "Each person", "loop": {"times": "people", "pages": 2}, "questions": [
+                {"id": "age", "text": "Age?", "type": "numeric"}]},
+            {"title": "Their work", "questions": [
+                {"id": "work", "text": "Work?", "type": "short_text"}]}
         ]
     }));
     let bytes = XlsForm::of(&original).to_xlsx().expect("written");
@@ -257,6 +263,12 @@ fn a_survey_carried_to_xlsform_and_back_keeps_its_questions_options_conditions_a
     assert_eq!(back.hidden_fields, original.hidden_fields);
     assert_eq!(back.languages, original.languages);
     assert_eq!(back.translations, original.translations);
-    assert_eq!(back.layout.len(), 2);
+    assert_eq!(back.layout.len(), 5);
     assert_eq!(back.layout[1].show_if, original.layout[1].show_if);
+    // The loops: over the sources ticked, and a run of two pages per person.
+    let loops = |survey: &Survey| -> Vec<Option<crate::domain::looping::Loop>> {
+        survey.layout.iter().map(|p| p.repeat.clone()).collect()
+    };
+    assert_eq!(loops(&back), loops(&original));
+    assert_eq!(back.layout[4].title.as_deref(), Some("Their work"));
 }

@@ -11,6 +11,7 @@ mod import;
 pub use import::{Imported, Skipped, read};
 
 use crate::domain::logic::{Bound, Condition, Target, Test};
+use crate::domain::looping::LOOP_TOKEN;
 use crate::domain::recall::{self, Piece};
 use crate::domain::{Question, QuestionKind, Survey};
 
@@ -40,15 +41,17 @@ struct Row {
     constraint: String,
     appearance: String,
     parameters: String,
+    repeat_count: String,
 }
 
 /// The survey sheet's columns after the labels and hints.
-const TAIL: [&str; 5] = [
+const TAIL: [&str; 6] = [
     "required",
     "relevant",
     "constraint",
     "appearance",
     "parameters",
+    "repeat_count",
 ];
 
 impl XlsForm {
@@ -127,8 +130,47 @@ impl<'a> Writer<'a> {
         }
         let pages = survey.pages();
         let paged = pages.len() > 1;
+        // The page after a loop's last one, once a loop is open.
+        let mut loop_end = None;
         for (index, page) in pages.iter().enumerate() {
+            if loop_end == Some(index) {
+                self.rows.push(end_repeat(index));
+                loop_end = None;
+            }
             let relevant = self.page_relevant(index);
+            // A loop: a repeat counted by its source (a number, or the options chosen).
+            if let Some(looped) = &page.repeat {
+                let count = match (&looped.over, &looped.times) {
+                    (Some(id), _) => format!("count-selected(${{{id}}})"),
+                    (None, Some(id)) => format!("${{{id}}}"),
+                    (None, None) => String::new(),
+                };
+                let title = page
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| format!("Loop {}", index + 1));
+                let labels = self.texts(&format!("page:{index}:title"), &title);
+                self.rows.push(Row {
+                    kind: "begin_repeat".into(),
+                    name: format!("loop_{}", index + 1),
+                    labels,
+                    repeat_count: count,
+                    ..Row::default()
+                });
+                loop_end = Some(index + looped.pages.max(1));
+                if survey.questions.iter().any(|q| q.text.contains(LOOP_TOKEN))
+                    || page
+                        .title
+                        .as_deref()
+                        .is_some_and(|t| t.contains(LOOP_TOKEN))
+                {
+                    self.skipped.push(format!(
+                        "page {}: {LOOP_TOKEN} is kept as written (XLSForm names a repeat's \
+                         item by position)",
+                        index + 1
+                    ));
+                }
+            }
             if paged {
                 let title = page
                     .title
@@ -160,6 +202,9 @@ impl<'a> Writer<'a> {
                     ..Row::default()
                 });
             }
+        }
+        if loop_end.is_some() {
+            self.rows.push(end_repeat(pages.len()));
         }
         if !survey.variables.is_empty() {
             self.skipped
@@ -364,7 +409,13 @@ impl<'a> Writer<'a> {
             } else {
                 String::new()
             });
-            cells.extend([row.relevant, row.constraint, row.appearance, row.parameters]);
+            cells.extend([
+                row.relevant,
+                row.constraint,
+                row.appearance,
+                row.parameters,
+                row.repeat_count,
+            ]);
             survey.push(cells);
         }
         let mut choices_header = vec!["list_name".to_owned(), "name".to_owned()];
@@ -400,6 +451,15 @@ impl<'a> Writer<'a> {
             settings,
             skipped: self.skipped,
         }
+    }
+}
+
+/// The row that closes the repeat of the loop before page `next`.
+fn end_repeat(next: usize) -> Row {
+    Row {
+        kind: "end_repeat".into(),
+        name: format!("loop_before_{}", next + 1),
+        ..Row::default()
     }
 }
 

@@ -38,6 +38,9 @@ pub struct PageDocument<'a> {
     /// Whether each respondent sees its questions in an order drawn for them.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     randomize_questions: bool,
+    /// What it (and the pages after it that `pages` counts) repeats over.
+    #[serde(rename = "loop", skip_serializing_if = "Option::is_none")]
+    repeat: Option<&'a crate::domain::looping::Loop>,
 }
 
 /// A survey, with its state now.
@@ -155,6 +158,7 @@ impl<'a> SurveyDocument<'a> {
                 jumps: &page.jumps,
                 questions: survey.page_questions(index),
                 randomize_questions: page.randomize_questions,
+                repeat: page.repeat.as_ref(),
             })
             .collect();
         Self {

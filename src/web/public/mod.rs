@@ -19,7 +19,7 @@ mod words;
 pub(crate) use form::read_body;
 pub(crate) use language::{language_query, words_for};
 pub(crate) use reach::{home_elsewhere, tenant_named};
-pub(crate) use survey_page::{FormContext, Step, SurveyPage, step};
+pub(crate) use survey_page::{FormContext, Step, SurveyPage, as_answered, step};
 pub use uploads::UploadLimits;
 pub(crate) use uploads::{Keep, Taken, read as read_answers, take as take_files};
 

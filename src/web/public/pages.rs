@@ -165,7 +165,7 @@ pub async fn submit(
         upload_max: state.uploads.max_bytes,
         words,
     };
-    let survey = super::survey_page::for_respondent(survey, &posted.token);
+    let survey = super::survey_page::for_respondent(survey, &posted.token, &posted.answers);
     let keep = Keep::Answer(token.reference);
     match uploads::take(&state, &request, &survey, keep, &mut posted, files).await? {
         Taken::Checked(errors) if errors.is_empty() => {}
@@ -228,7 +228,7 @@ pub async fn submit(
             // Shown a later page: counted for the drop-off (in memory, merged in batches).
             if onwards {
                 let filed = survey.survey_ref();
-                let to = page.page();
+                let to = survey.funnel_step(page.page());
                 state
                     .funnel
                     .moved_on(&filed, token.reference, posted.page, to)

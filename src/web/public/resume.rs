@@ -372,7 +372,7 @@ pub async fn resume(
         }
     }
     answers.set_hidden(progress.hidden.clone());
-    let survey = super::survey_page::for_respondent(survey, &progress.token);
+    let survey = super::survey_page::for_respondent(survey, &progress.token, &answers);
     let walk = survey.walk(&answers, Some(progress.page));
     let page = walk
         .route

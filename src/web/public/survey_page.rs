@@ -10,7 +10,6 @@ use askama::Template;
 
 use super::form::{self, QuestionView};
 use super::language::{language_query, switcher};
-use crate::domain::markdown;
 use crate::domain::order::Draw;
 use crate::domain::participant::Participant;
 use crate::domain::upload::{FileAnswer, FileKind};
@@ -18,6 +17,7 @@ use crate::domain::{
     FieldErrors, Question, QuestionId, QuestionKind, RawAnswers, Reference, Survey, Target, Tenant,
     recall,
 };
+use crate::domain::{looping, markdown};
 use crate::i18n::Words;
 use crate::web::{AppState, Reply};
 
@@ -123,10 +123,12 @@ impl SurveyPage {
             true => Default::default(),
             false => survey.scope(&walk.values, posted.hidden()).1,
         };
+        // On a loop's page, `{{loop}}` shows its item.
+        let item = survey.loop_label(page, language);
         let recall = |text: &str| -> String {
             let theirs = |name: &str| form.participant.as_ref()?.recalled(name).map(str::to_owned);
             recall::render_all(
-                text,
+                &looping::with_item(text, item.as_deref()),
                 |id| {
                     let value = walk.values.get(id)?;
                     Some(super::words::recalled(&form.words, &survey, id, value))
@@ -256,14 +258,14 @@ impl SurveyPage {
         let reached = walk.route.last() == Some(&page);
         Self {
             pages: steps.len(),
-            page_title: layout
-                .title
-                .as_deref()
-                .map(|text| translated(format!("page:{text_page}:title"), text)),
-            page_description: layout
-                .description
-                .as_deref()
-                .map(|text| translated(format!("page:{text_page}:description"), text)),
+            page_title: layout.title.as_deref().map(|text| {
+                let text = translated(format!("page:{text_page}:title"), text);
+                looping::with_item(&text, item.as_deref()).into_owned()
+            }),
+            page_description: layout.description.as_deref().map(|text| {
+                let text = translated(format!("page:{text_page}:description"), text);
+                looping::with_item(&text, item.as_deref()).into_owned()
+            }),
             intro: survey
                 .description
                 .as_deref()
@@ -411,11 +413,22 @@ fn file_view(view: &mut QuestionView, words: &Words, accept: &[FileKind], limit:
     });
 }
 
-/// The survey as the respondent of form `token` sees it: its block of pages in the order drawn
-/// for them, if it draws one (see `arrangement`).
-pub(super) fn for_respondent(survey: Arc<Survey>, token: &str) -> Arc<Survey> {
-    match survey.arranged(&Draw::of_token(token)) {
+/// The survey as the respondent of form `token` who posted `raw` sees it: its block of pages in
+/// the order drawn for them, if it draws one (see `arrangement`), and its loops' pages once per
+/// item of their answers (see `looping`).
+pub(super) fn for_respondent(survey: Arc<Survey>, token: &str, raw: &RawAnswers) -> Arc<Survey> {
+    let survey = match survey.arranged(&Draw::of_token(token)) {
         Some(arranged) => Arc::new(arranged),
+        None => survey,
+    };
+    as_answered(survey, raw)
+}
+
+/// The survey with its loops' pages once per item of the answers `raw` holds (itself, if it
+/// has no loops).
+pub(crate) fn as_answered(survey: Arc<Survey>, raw: &RawAnswers) -> Arc<Survey> {
+    match survey.unrolled(raw) {
+        Some(unrolled) => Arc::new(unrolled),
         None => survey,
     }
 }
@@ -433,7 +446,7 @@ pub(super) async fn fresh_form(
     state.funnel.opened(&filed);
     // A personal link whose answer is being sent (or was cut off) is that answer's form.
     let token = crate::service::answering::new_token(&state.app, &survey, pinned).await?;
-    let survey = for_respondent(survey, &token);
+    let survey = for_respondent(survey, &token, seed);
     let form = FormContext {
         action: format!(
             "/s/{}/{}{}",

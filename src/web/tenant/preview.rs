@@ -70,6 +70,7 @@ pub async fn answer(
     let (mut posted, files) = read_answers(&request, payload, &state, &survey).await?;
     signed_in.check_csrf(Some(&posted.csrf))?;
     let form = context(&request, &state, &signed_in, &survey);
+    let survey = crate::web::public::as_answered(survey, &posted.answers);
     // Files are checked as respondents' are, and never stored.
     match take_files(&state, &request, &survey, Keep::Preview, &mut posted, files).await? {
         Taken::Checked(errors) if errors.is_empty() => {}

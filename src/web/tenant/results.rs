@@ -101,6 +101,11 @@ struct SummaryPage {
     quotas: Vec<(String, u32, u32)>,
     /// Each ending (id, responses that reached it, their share in percent).
     endings: Vec<(String, u64, String)>,
+    /// Each item the loops go through (key, label, times answered), the one shown (empty:
+    /// pooled), and what is wrong with the one asked for.
+    items: Vec<(String, String, u64)>,
+    item: String,
+    item_error: Option<&'static str>,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -160,10 +165,15 @@ pub(super) fn size(bytes: u64) -> String {
 const UNKNOWN_SEGMENT: &str =
     "This link names a segment this survey does not have. Pick one from the list instead.";
 
-/// The segment a page shows.
+/// What the page says of a loop item it cannot show.
+const UNKNOWN_ITEM: &str =
+    "This link names an item the survey's loops do not have: the answers of every item are shown.";
+
+/// The segment a page shows, and the loop item (absent: pooled).
 #[derive(Deserialize)]
 pub struct SegmentQuery {
     segment: Option<String>,
+    item: Option<String>,
 }
 
 /// `GET /tenant/surveys/{slug}/summary?segment=QUESTION_ID:OPTION`: of every response, or of
@@ -177,7 +187,15 @@ pub async fn summary(
         Ok(segment) => (segment, None),
         Err(_) => (None, Some(UNKNOWN_SEGMENT.to_owned())),
     };
-    let mut report = results::summary(&state.app, &survey, segment.as_ref()).await?;
+    let (item, item_error) = match survey.item_asked(query.item.as_deref()) {
+        Ok(item) => (item, None),
+        Err(_) => (None, Some(UNKNOWN_ITEM)),
+    };
+    let mut report = results::summary(&state.app, &survey, segment.as_ref(), item).await?;
+    let items = std::mem::take(&mut report.items)
+        .into_iter()
+        .map(|i| (i.key, i.label, i.answered))
+        .collect();
     let mut picker = SegmentPicker::new(std::mem::take(&mut report.segments), segment.as_ref());
     picker.error = segment_error;
     // The queue its answers wait on: at home, or in the region they stay in.
@@ -234,6 +252,9 @@ pub async fn summary(
         })
         .collect();
     render(&SummaryPage {
+        items,
+        item: item.unwrap_or_default().to_owned(),
+        item_error,
         endings,
         quotas,
         picker,
@@ -584,22 +605,31 @@ impl ResponsePage {
         let mut answers: Vec<(String, String)> = survey
             .questions
             .iter()
-            .map(|q| {
-                (
-                    survey.labelled(&q.text).into_owned(),
-                    answer
-                        .values
-                        .get(&q.id)
-                        .map(shown)
-                        .unwrap_or_else(|| "(no answer)".into()),
-                )
+            .flat_map(|q| {
+                let text = survey.labelled(&q.text).into_owned();
+                // A loop's question: its answer for each item, in the order given.
+                let items: Vec<(String, String)> = answer
+                    .values
+                    .iter()
+                    .filter_map(|(id, value)| {
+                        let (base, item) = id.looped()?;
+                        (base == q.id).then(|| (format!("{text} [{item}]"), shown(value)))
+                    })
+                    .collect();
+                match (items.is_empty(), answer.values.get(&q.id)) {
+                    (false, _) => items,
+                    (true, value) => vec![(
+                        text,
+                        value.map(shown).unwrap_or_else(|| "(no answer)".into()),
+                    )],
+                }
             })
             .collect();
         answers.extend(
             answer
                 .values
                 .iter()
-                .filter(|(id, _)| survey.question(id).is_none())
+                .filter(|(id, _)| survey.question_answered(id).is_none())
                 .map(|(id, value)| {
                     let text = known
                         .iter()

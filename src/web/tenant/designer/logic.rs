@@ -6,9 +6,10 @@
 
 use serde_json::{Value, json};
 
-use crate::domain::Survey;
 use crate::domain::definition::{JumpInput, PageInput};
 use crate::domain::logic::{Condition, Jump, Rule, Target, Test};
+use crate::domain::looping::Loop;
+use crate::domain::{QuestionId, Survey};
 
 /// The tests offered, with their names for people.
 pub(super) const TESTS: [(&str, &str); 7] = [
@@ -134,6 +135,10 @@ pub(super) struct LogicEdit {
     pub(super) jumps: String,
     /// Whether the page it starts shows its questions in an order drawn for each respondent.
     pub(super) shuffle_page: bool,
+    /// What the page it starts repeats over: `over:ID`, `times:ID`, or empty (it does not).
+    pub(super) repeat: String,
+    /// How many pages, from that one, repeat together (empty: 1).
+    pub(super) repeat_pages: String,
 }
 
 impl LogicEdit {
@@ -170,6 +175,16 @@ impl LogicEdit {
             }
             (edit.jump, edit.jump_to) = jump_fields(&page.jumps);
             edit.shuffle_page = page.randomize_questions;
+            if let Some(looped) = &page.repeat {
+                edit.repeat = match (&looped.over, &looped.times) {
+                    (Some(id), _) => format!("over:{id}"),
+                    (None, Some(id)) => format!("times:{id}"),
+                    (None, None) => String::new(),
+                };
+                if looped.pages > 1 {
+                    edit.repeat_pages = looped.pages.to_string();
+                }
+            }
         }
         edit
     }
@@ -212,7 +227,28 @@ impl LogicEdit {
             jump_to: q("jump_to"),
             jumps: q("jumps"),
             shuffle_page: !q("shuffle_page").is_empty(),
+            repeat: q("repeat"),
+            repeat_pages: q("repeat_pages"),
         }
+    }
+
+    /// The loop of the page this block starts, from its fields (`Err` names what is wrong).
+    fn repeat(&self) -> Result<Option<Loop>, String> {
+        let Some((how, id)) = self.repeat.split_once(':') else {
+            return Ok(None);
+        };
+        let id = QuestionId::parse(id).ok_or("Choose the question the page repeats over.")?;
+        let pages = match self.repeat_pages.trim() {
+            "" => 1,
+            pages => pages
+                .parse::<usize>()
+                .map_err(|_| "Pages repeated together is a whole number, 1 or more.")?,
+        };
+        let (over, times) = match how {
+            "times" => (None, Some(id)),
+            _ => (Some(id), None),
+        };
+        Ok(Some(Loop { over, times, pages }))
     }
 
     /// The question's condition as definition JSON (`Err` names what is wrong): the stored
@@ -264,6 +300,7 @@ impl LogicEdit {
             }
         };
         Ok(Some(PageInput {
+            repeat: self.repeat()?,
             randomize_questions: self.shuffle_page,
             title: text(&self.page_title),
             description: text(&self.page_description),
@@ -281,6 +318,7 @@ impl LogicEdit {
             || !self.page_show_if.trim().is_empty()
             || !self.jump.question.is_empty()
             || self.shuffle_page
+            || !self.repeat.is_empty()
     }
 
     /// Logic made through the API that the fields cannot show, in words.

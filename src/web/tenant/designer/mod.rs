@@ -681,6 +681,32 @@ impl DesignerPage {
             .collect()
     }
 
+    /// The questions before block `index` a page it starts can repeat over: `(value, label)`,
+    /// each multiple choice as `over:ID` and each number as `times:ID` (and the one chosen,
+    /// wherever it is, so it stays chosen while its problem is shown).
+    fn loop_sources(&self, index: &usize) -> Vec<(String, String)> {
+        let current = &self.questions[*index].logic.repeat;
+        self.questions
+            .iter()
+            .filter(|q| !q.id.is_empty() && !q.removed)
+            .filter_map(|q| {
+                let text: String = q.text.chars().take(60).collect();
+                let (value, label) = match q.kind.as_str() {
+                    "multiple_choice" => (
+                        format!("over:{}", q.id),
+                        format!("For each option chosen in {}. {text}", q.index + 1),
+                    ),
+                    "numeric" => (
+                        format!("times:{}", q.id),
+                        format!("As many times as {}. {text} says", q.index + 1),
+                    ),
+                    _ => return None,
+                };
+                (q.index < *index || &value == current).then_some((value, label))
+            })
+            .collect()
+    }
+
     /// The block after the last question of the page block `index` is on.
     fn page_end(&self, index: usize) -> usize {
         self.questions

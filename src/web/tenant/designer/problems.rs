@@ -139,6 +139,29 @@ pub(super) fn problems(
                     },
                 );
             }
+            // A page's field (`pages[2].loop`): the block that starts the page.
+            if let Some((page, field)) = key
+                .strip_prefix("pages[")
+                .and_then(|k| k.split_once(']'))
+                .and_then(|(at, rest)| Some((at.parse::<usize>().ok()?, rest)))
+            {
+                let starts = questions
+                    .iter()
+                    .filter(|q| q.index == 0 || q.logic.page_break)
+                    .nth(page);
+                if let Some(block) = starts {
+                    let element = match field.starts_with(".loop") {
+                        true => "repeat",
+                        false => "jump-question",
+                    };
+                    let problem = Problem {
+                        href: format!("#q{}-{element}", block.index),
+                        label: format!("Page {} (from question {})", page + 1, block.index + 1),
+                        message,
+                    };
+                    return ((2, block.index), problem);
+                }
+            }
             // An ending's field (`ending1.if`): its row's element.
             if let Some((at, part)) = key.strip_prefix("ending").and_then(|k| k.split_once('.'))
                 && let Ok(at) = at.parse::<usize>()
