@@ -148,8 +148,8 @@ pub enum Bench {
         /// The download's type.
         #[arg(long, value_enum)]
         format: crate::export::SheetFormat,
-        /// A statistics tool's download instead: `r` (a zip of the CSV and its script) or
-        /// `stata` (a `.dta` file).
+        /// A statistics tool's download instead: `r` (a zip of the CSV and its script),
+        /// `stata` (a `.dta` file) or `spss` (a `.sav` file).
         #[arg(long)]
         tool: Option<String>,
     },

@@ -35,6 +35,7 @@ pub(super) async fn run(sizes: &[u64]) -> Result<(), BenchError> {
             ("csv", None),
             ("csv", Some("r")),
             ("csv", Some("stata")),
+            ("csv", Some("spss")),
         ] {
             let what = tool.unwrap_or(format);
             eprintln!("downloading {count} answers as {what} in a process of its own");
@@ -71,16 +72,19 @@ pub(super) async fn download(
     let started = Instant::now();
     let mut bytes = 0usize;
     let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
+    use crate::export::ToolFile;
+    let tool = match tool {
+        Some("r") => Some((ToolFile::R, "R zip")),
+        Some("stata") => Some((ToolFile::Stata, "Stata")),
+        Some("spss") => Some((ToolFile::Spss, "SPSS")),
+        Some(other) => return Err(BenchError::Setup(format!("no download for {other}"))),
+        None => None,
+    };
     let mut stream = match tool {
-        Some("r") => crate::export::r::r_zip_stream(stores.clone(), survey, layout).boxed(),
-        Some(_) => crate::export::stata::stata_stream(stores.clone(), survey, layout).boxed(),
+        Some((tool, _)) => tool.stream(stores.clone(), survey, layout),
         None => format.stream(stores.clone(), survey, layout, options),
     };
-    let label = match tool {
-        Some("r") => "R zip".to_owned(),
-        Some(_) => "Stata".to_owned(),
-        None => format!("{format:?}"),
-    };
+    let label = tool.map_or_else(|| format!("{format:?}"), |(_, label)| label.to_owned());
     let mut shown = Instant::now();
     while let Some(chunk) = stream.next().await {
         bytes += chunk?.len();

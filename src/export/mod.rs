@@ -11,11 +11,14 @@
 
 mod copy_text;
 mod csv;
+mod labelled;
+pub mod limesurvey;
 mod postgres;
 pub mod r;
 mod responses;
 mod sheet;
-pub mod stata;
+mod spss;
+mod stata;
 mod target;
 pub mod text_sheet;
 pub mod workbook;
@@ -93,6 +96,64 @@ impl SheetFormat {
         match self {
             SheetFormat::Csv => csv_stream(stores, survey, layout, options).boxed(),
             SheetFormat::Xlsx => xlsx_stream(stores, survey, layout, options).boxed(),
+        }
+    }
+}
+
+/// A response download for an analysts' tool, labelled (`responses.zip`, `.dta`, `.sav`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolFile {
+    /// R: the CSV and a script that reads it typed and labelled.
+    R,
+    /// Stata: a `.dta` file.
+    Stata,
+    /// SPSS: a `.sav` system file.
+    Spss,
+}
+
+impl ToolFile {
+    /// The file a name's extension names, if any.
+    pub fn from_extension(extension: &str) -> Option<Self> {
+        [ToolFile::R, ToolFile::Stata, ToolFile::Spss]
+            .into_iter()
+            .find(|tool| tool.extension() == extension)
+    }
+
+    /// The file name's extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ToolFile::R => "zip",
+            ToolFile::Stata => "dta",
+            ToolFile::Spss => "sav",
+        }
+    }
+
+    /// The HTTP content type.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            ToolFile::R => "application/zip",
+            ToolFile::Stata => "application/x-stata-dta",
+            ToolFile::Spss => "application/x-spss-sav",
+        }
+    }
+
+    /// The survey's responses as this file, in the columns of `layout`, streamed.
+    pub fn stream(
+        self,
+        stores: Stores,
+        survey: Arc<crate::domain::Survey>,
+        layout: Layout,
+    ) -> BoxStream<'static, Result<Bytes, StoreError>> {
+        match self {
+            ToolFile::R => r::r_zip_stream(stores, survey, layout).boxed(),
+            ToolFile::Stata => {
+                labelled::labelled_stream(stores, survey, layout, &stata::NAMING, stata::write)
+                    .boxed()
+            }
+            ToolFile::Spss => {
+                labelled::labelled_stream(stores, survey, layout, &spss::NAMING, spss::write)
+                    .boxed()
+            }
         }
     }
 }

@@ -5,7 +5,6 @@
 //! its `label` attribute. Streamed as the XLSX download is: rows are deflated into the zip
 //! as batches arrive, so memory stays flat whatever the survey's size.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -13,6 +12,7 @@ use bytes::Bytes;
 use futures_util::Stream;
 use zip::write::SimpleFileOptions;
 
+use super::labelled::{Naming, replaced};
 use super::responses::{Batches, Written, written_on_a_thread};
 use super::sheet::{Cell, Kind, Layout};
 use super::xlsx::{ChannelWriter, failed};
@@ -46,47 +46,33 @@ const RESERVED: [&str; 20] = [
     "return",
 ];
 
-/// Each column's name as R takes it (`make.names` and `make.unique` in R's terms): letters,
-/// digits, `.` and `_`, starting with a letter (or a dot not followed by a digit), not a
-/// reserved word, each different.
+/// R's rules for names (`make.names` and `make.unique` in R's terms): letters, digits, `.`
+/// and `_`, starting with a letter (or a dot not followed by a digit), not a reserved word.
+const NAMING: Naming = Naming {
+    shape: |id| {
+        let mut name = replaced(
+            id,
+            |c| c.is_ascii_alphanumeric() || c == '_' || c == '.',
+            '.',
+        );
+        let starts_well = name.starts_with(|c: char| c.is_ascii_alphabetic())
+            || (name.starts_with('.') && !name[1..].starts_with(|c: char| c.is_ascii_digit()));
+        if !starts_well {
+            name = format!("X{name}");
+        }
+        if RESERVED.contains(&name.as_str()) {
+            name.push('.');
+        }
+        name
+    },
+    longest: usize::MAX,
+    joint: '.',
+    case_blind: false,
+};
+
+/// Each column's name as R takes it, each different.
 pub fn names(layout: &Layout) -> Vec<String> {
-    let mut taken: HashSet<String> = HashSet::new();
-    layout
-        .columns
-        .iter()
-        .map(|column| {
-            let mut name: String = column
-                .id
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-                        c
-                    } else {
-                        '.'
-                    }
-                })
-                .collect();
-            let trimmed = name.trim_end_matches('.').to_owned();
-            if !trimmed.is_empty() {
-                name = trimmed;
-            }
-            let starts_well = name.starts_with(|c: char| c.is_ascii_alphabetic())
-                || (name.starts_with('.') && !name[1..].starts_with(|c: char| c.is_ascii_digit()));
-            if !starts_well {
-                name = format!("X{name}");
-            }
-            if RESERVED.contains(&name.as_str()) {
-                name.push('.');
-            }
-            let base = name.clone();
-            let mut n = 1;
-            while !taken.insert(name.clone()) {
-                name = format!("{base}.{n}");
-                n += 1;
-            }
-            name
-        })
-        .collect()
+    super::labelled::names(layout, &NAMING)
 }
 
 /// `text` as an R string literal: double-quoted, non-ASCII as `\u{...}` escapes, so the

@@ -6,18 +6,13 @@
 //! text is a strL, so long texts stay whole. The rows and strLs go to temporary files as they
 //! come (memory stays flat), then the file is sent in order, its offsets known.
 
-use std::collections::HashSet;
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::sync::Arc;
 
-use bytes::Bytes;
-use futures_util::Stream;
-
-use super::responses::{Batches, Written, written_on_a_thread};
+use super::labelled::{Naming, Variable, replaced};
+use super::responses::{Batches, Written};
 use super::sheet::{Cell, Kind, Layout};
 use super::xlsx::{ChannelWriter, failed};
-use crate::domain::Survey;
-use crate::stores::{StoreError, Stores};
+use crate::stores::StoreError;
 
 /// Stata's missing value of a double (`.`).
 const MISSING_DOUBLE: u64 = 0x7fe0_0000_0000_0000;
@@ -39,71 +34,44 @@ const RESERVED: [&str; 30] = [
     "_st", "_merge", "_est", "_s", "_w",
 ];
 
-/// One variable of the file.
-struct Variable {
-    name: String,
-    label: String,
-    kind: Kind,
-}
-
-impl Variable {
-    fn code(&self) -> u16 {
-        match self.kind {
-            Kind::Text => STRL,
-            Kind::Choice(_) => LONG,
-            _ => DOUBLE,
-        }
-    }
-
-    fn format(&self) -> &'static str {
-        match self.kind {
-            Kind::Text => "%9s",
-            Kind::Date => "%td",
-            Kind::Moment => "%tc",
-            Kind::Choice(_) => "%8.0g",
-            Kind::Number => "%10.0g",
-        }
+/// A variable's type code.
+fn type_code(variable: &Variable) -> u16 {
+    match variable.kind {
+        Kind::Text => STRL,
+        Kind::Choice(_) => LONG,
+        _ => DOUBLE,
     }
 }
 
-/// Each column's name as Stata takes it: letters, digits and `_`, starting with a letter or
-/// `_`, at most 32 characters, not one Stata keeps, each different.
-fn names(layout: &Layout) -> Vec<String> {
-    let mut taken: HashSet<String> = HashSet::new();
-    layout
-        .columns
-        .iter()
-        .map(|column| {
-            let mut name: String = column
-                .id
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            name = name.trim_end_matches('_').to_owned();
-            if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-                name = format!("v{name}");
-            }
-            if RESERVED.contains(&name.as_str()) || name.starts_with("str") {
-                name = format!("v_{name}");
-            }
-            name.truncate(32);
-            let base = name.clone();
-            let mut n = 1;
-            while !taken.insert(name.clone()) {
-                let suffix = format!("_{n}");
-                name = format!("{}{suffix}", &base[..base.len().min(32 - suffix.len())]);
-                n += 1;
-            }
-            name
-        })
-        .collect()
+/// A variable's display format.
+fn display_format(variable: &Variable) -> &'static str {
+    match variable.kind {
+        Kind::Text => "%9s",
+        Kind::Date => "%td",
+        Kind::Moment => "%tc",
+        Kind::Choice(_) => "%8.0g",
+        Kind::Number => "%10.0g",
+    }
 }
+
+/// Stata's rules for names: letters, digits and `_`, starting with a letter or `_`, at most
+/// 32 characters, not one Stata keeps.
+pub(super) const NAMING: Naming = Naming {
+    shape: |id| {
+        let mut name = replaced(id, |c| c.is_ascii_alphanumeric() || c == '_', '_');
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            name = format!("v{name}");
+        }
+        if RESERVED.contains(&name.as_str()) || name.starts_with("str") {
+            name = format!("v_{name}");
+        }
+        name.truncate(32);
+        name
+    },
+    longest: 32,
+    joint: '_',
+    case_blind: false,
+};
 
 /// `text` in a fixed field of `width` bytes: cut at a character boundary to leave room for
 /// the closing zero, then zero-padded.
@@ -117,33 +85,12 @@ fn fixed(text: &str, width: usize) -> Vec<u8> {
     field
 }
 
-/// The survey's responses as a stream of `.dta` bytes.
-pub fn stata_stream(
-    stores: Stores,
-    survey: Arc<Survey>,
-    layout: Layout,
-) -> impl Stream<Item = Result<Bytes, StoreError>> {
-    let variables: Vec<Variable> = names(&layout)
-        .into_iter()
-        .zip(&layout.columns)
-        .map(|(name, column)| Variable {
-            name,
-            label: column.header.clone(),
-            kind: column.kind(&survey),
-        })
-        .collect();
-    let title = survey.title.clone();
-    written_on_a_thread(stores, survey, move |batches, out| {
-        write(&title, &layout, &variables, batches, out)
-    })
-}
-
 fn io(error: std::io::Error) -> StoreError {
     failed("writing the Stata download", error)
 }
 
 /// Writes the rows and strLs to temporary files, then the whole file onto `out`.
-fn write(
+pub(super) fn write(
     title: &str,
     layout: &Layout,
     variables: &[Variable],
@@ -244,9 +191,9 @@ fn write(
     let mut variable_labels = Vec::new();
     let mut value_labels = Vec::new();
     for variable in variables {
-        types.extend(variable.code().to_le_bytes());
+        types.extend(type_code(variable).to_le_bytes());
         names.extend(fixed(&variable.name, 129));
-        formats.extend(fixed(variable.format(), 57));
+        formats.extend(fixed(display_format(variable), 57));
         let labelled = matches!(variable.kind, Kind::Choice(_));
         labels_of.extend(fixed(if labelled { &variable.name } else { "" }, 129));
         variable_labels.extend(fixed(&variable.label, 321));

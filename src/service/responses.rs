@@ -120,29 +120,17 @@ pub async fn download(
     Ok(format.stream(stores.clone(), survey, layout, options))
 }
 
-/// A survey's responses as the download for R: a zip of the CSV and a script that reads it
-/// typed and labelled (see `export::r`), streamed.
-pub async fn download_r(
+/// A survey's responses as a labelled file for an analysts' tool (see `export::ToolFile`),
+/// streamed.
+pub async fn download_for_tool(
     app: &App,
     survey: std::sync::Arc<crate::domain::Survey>,
+    tool: crate::export::ToolFile,
 ) -> Result<futures_util::stream::BoxStream<'static, Result<bytes::Bytes, StoreError>>, StoreError>
 {
-    use futures_util::StreamExt;
     let stores = app.stores();
     let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
-    Ok(crate::export::r::r_zip_stream(stores.clone(), survey, layout).boxed())
-}
-
-/// A survey's responses as the download for Stata (`.dta`, see `export::stata`), streamed.
-pub async fn download_stata(
-    app: &App,
-    survey: std::sync::Arc<crate::domain::Survey>,
-) -> Result<futures_util::stream::BoxStream<'static, Result<bytes::Bytes, StoreError>>, StoreError>
-{
-    use futures_util::StreamExt;
-    let stores = app.stores();
-    let layout = crate::export::sheet_layout(&stores.panel, &survey).await?;
-    Ok(crate::export::stata::stata_stream(stores.clone(), survey, layout).boxed())
+    Ok(tool.stream(stores.clone(), survey, layout))
 }
 
 /// One of `tenant`'s export jobs, if there is one with this id.

@@ -51,24 +51,18 @@ pub async fn download(
     Ok(attachment(format, &filename).streaming(stream))
 }
 
-/// The survey's responses for a statistics tool: `zip` (R: the CSV and a script) or `dta`
-/// (Stata); `None` for another extension.
+/// The survey's responses for a statistics tool: `zip` (R: the CSV and a script), `dta`
+/// (Stata) or `sav` (SPSS); `None` for another extension.
 pub async fn download_for_tool(
     app: &App,
     survey: Arc<Survey>,
     extension: &str,
 ) -> Result<Option<HttpResponse>, StoreError> {
-    let (stream, content_type) = match extension {
-        "zip" => (
-            crate::service::responses::download_r(app, survey.clone()).await?,
-            "application/zip",
-        ),
-        "dta" => (
-            crate::service::responses::download_stata(app, survey.clone()).await?,
-            "application/x-stata-dta",
-        ),
-        _ => return Ok(None),
+    let Some(tool) = crate::export::ToolFile::from_extension(extension) else {
+        return Ok(None);
     };
+    let stream = crate::service::responses::download_for_tool(app, survey.clone(), tool).await?;
+    let content_type = tool.content_type();
     let filename = format!("{}-{}.{extension}", survey.tenant, survey.slug);
     let stream = stream.map_err(|error| {
         tracing::error!(error = %error_chain(&error), "streaming a download failed");

@@ -6,9 +6,8 @@
 
 use std::io::Read;
 
-use serde_json::json;
-
-use crate::helpers::{drain, spawn_app};
+use crate::helpers::spawn_app;
+use crate::tool_files::{downloaded, tea_answered};
 
 #[tokio::test]
 async fn r_reads_the_download_typed_labelled_and_exact() {
@@ -16,46 +15,14 @@ async fn r_reads_the_download_typed_labelled_and_exact() {
         .expect("CANVASS_TEST_RSCRIPT names Rscript: run the tests with scripts/test");
     let app = spawn_app().await;
     let key = app.api_tenant("acme").await;
-    app.published_survey(
-        &key,
-        json!({"title": "Tea \"break\"", "questions": [
-            {"id": "drink", "text": "What did you drink?", "type": "single_choice",
-             "options": ["Tea", "Coffee, black"]},
-            {"id": "extras", "text": "Extras", "type": "multiple_choice", "options": ["Sugar", "Milk"]},
-            {"id": "day", "text": "When?", "type": "date"},
-            {"id": "cups", "text": "Cups", "type": "numeric"},
-            {"id": "notes", "text": "Notes", "type": "long_text"}]}),
-    )
-    .await;
     let tricky = "Gut, \"sehr\" gut;\nzweite Zeile — café";
-    for (drink, extras, day, cups, notes) in [
+    let given = [
         ("Coffee, black", vec!["Milk"], "2026-11-02", "3", tricky),
         ("Tea", vec!["Sugar", "Milk"], "2026-11-03", "1", "ok"),
-    ] {
-        let mut pairs = vec![
-            ("drink", drink),
-            ("day", day),
-            ("cups", cups),
-            ("notes", notes),
-        ];
-        pairs.extend(extras.iter().map(|e| ("extras", *e)));
-        let sent = app.answer("acme", "tea-break", &pairs).await;
-        assert_eq!(sent.status(), 303, "sent");
-    }
-    drain(&app.stores().await).await;
-    let response = reqwest::Client::new()
-        .get(format!(
-            "{}/api/v1/surveys/tea-break/responses.zip",
-            app.address
-        ))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.headers()["content-type"], "application/zip");
-    let bytes = response.bytes().await.expect("a zip");
-    let dir = tempfile::tempdir().expect("a directory");
+    ];
+    let slug = tea_answered(&app, &key, "Tea \"break\"", &given).await;
+    let (dir, file) = downloaded(&app, &key, &slug, "zip", "application/zip").await;
+    let bytes = std::fs::read(&file).expect("the zip");
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).expect("a zip");
     for name in ["responses.csv", "responses.R"] {
         let mut entry = zip.by_name(name).expect(name);

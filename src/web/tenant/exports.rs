@@ -66,7 +66,7 @@ pub async fn download_responses(
 ) -> Reply {
     let (_, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension);
-    if format.is_none() && !["zip", "dta"].contains(&extension.as_str()) {
+    if format.is_none() && crate::export::ToolFile::from_extension(&extension).is_none() {
         return Err(WebError::NotFound);
     }
     responses::downloaded(&state.app, signed_in.actor(), &survey, &extension).await?;
