@@ -119,7 +119,7 @@ async function main() {
     await owner.goto(`${base}/tenant/surveys/import`);
     await owner.setInputFiles("#sheet", file);
     await owner.click("text=Read the form");
-    await owner.waitForSelector("text=Every row comes along.");
+    await owner.waitForSelector("text=Everything comes along.");
     expect((await owner.textContent("#preview-title")).includes("9 questions on 2 pages"),
       `the preview counts the questions: ${await owner.textContent("#preview-title")}`);
     await shoot(owner, "import-preview");

@@ -180,7 +180,7 @@ fn created(survey: &Survey) -> actix_web::HttpResponseBuilder {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ImportQuery {
-    /// `xlsform` (an XLSForm workbook).
+    /// `xlsform` (an XLSForm workbook) or `lss` (a LimeSurvey survey structure).
     format: String,
 }
 
@@ -189,22 +189,24 @@ pub struct ImportQuery {
 pub struct ImportedSurvey<'a> {
     /// The new survey, a draft.
     survey: SurveyDocument<'a>,
-    /// The rows left out, each with the reason (empty when everything was carried).
+    /// What was left out, each with the reason: by the row of the XLSForm's `survey` sheet,
+    /// or by a LimeSurvey question's position (its code starting the reason); empty when
+    /// everything was carried.
     skipped: Vec<crate::export::xlsform::Skipped>,
 }
 
-/// `POST /api/v1/surveys/import?format=xlsform`: the workbook as the body; 201 with the draft
-/// it makes and what it left out, by row.
+/// `POST /api/v1/surveys/import?format=xlsform|lss`: the workbook (or LimeSurvey file) as the
+/// body; 201 with the draft it makes and what it left out, by row (or question).
 #[utoipa::path(post, path = "/api/v1/surveys/import", operation_id = "import_survey",
-    summary = "Create a survey (a draft) from an XLSForm workbook", tag = "surveys",
+    summary = "Create a survey (a draft) from an XLSForm workbook or a LimeSurvey structure", tag = "surveys",
     params(ImportQuery),
-    request_body(content = Vec<u8>, description = "The XLSForm workbook (XLSX), at most 5 MiB, as the whole body (any content type: it is told from its bytes)",
+    request_body(content = Vec<u8>, description = "The XLSForm workbook (XLSX) or LimeSurvey survey structure (.lss, XML), at most 5 MiB, as the whole body (any content type)",
         content_type = "application/octet-stream"),
     responses(
-        (status = 201, description = "Created, as a draft, with the rows left out", body = ImportedSurvey,
+        (status = 201, description = "Created, as a draft, with what was left out", body = ImportedSurvey,
             headers(("location" = String, description = "The new survey's address"))),
-        (status = 413, description = "The workbook is over 5 MiB", body = ErrorBody),
-        (status = 422, description = "The workbook cannot be read (or is past its bounds), the survey it makes is not valid (by field), or the tenant has its most surveys", body = ErrorBody),
+        (status = 413, description = "The file is over 5 MiB", body = ErrorBody),
+        (status = 422, description = "The file cannot be read (or is past its bounds), the survey it makes is not valid (by field), or the tenant has its most surveys", body = ErrorBody),
     ))]
 pub async fn import(
     state: State,
@@ -212,18 +214,29 @@ pub async fn import(
     query: web::Query<ImportQuery>,
     WorkbookBody(body): WorkbookBody,
 ) -> Result<HttpResponse, ApiError> {
-    if query.format != "xlsform" {
+    let format = query.format.clone();
+    // Reading is bounded in size and time, and off the request threads.
+    let read =
+        web::block(move || match format.as_str() {
+            "xlsform" => Some(
+                crate::export::xlsform::read(&body)
+                    .map_err(|p| format!("the workbook cannot be read as an XLSForm: {p}")),
+            ),
+            "lss" => Some(crate::export::limesurvey::read(&body).map_err(|p| {
+                format!("the file cannot be read as a LimeSurvey survey structure: {p}")
+            })),
+            _ => None,
+        })
+        .await
+        .map_err(|error| ApiError::Internal(format!("reading an import: {error}")))?;
+    let Some(read) = read else {
         return Err(ApiError::BadRequest(format!(
-            "format {:?} is not one this server imports: xlsform",
+            "format {:?} is not one this server imports: xlsform or lss",
             query.format
         )));
-    }
-    // Reading is bounded in size and time, and off the request threads.
-    let read = web::block(move || crate::export::xlsform::read(&body))
-        .await
-        .map_err(|error| ApiError::Internal(format!("reading an XLSForm: {error}")))?;
-    let imported = read.map_err(|problem| ApiError::Invalid {
-        reason: format!("the workbook cannot be read as an XLSForm: {problem}"),
+    };
+    let imported = read.map_err(|reason| ApiError::Invalid {
+        reason,
         fields: Default::default(),
     })?;
     let input = serde_json::from_value::<LocalizedInput>(imported.definition)
@@ -327,8 +340,9 @@ pub async fn unpublish(
     document(&state, &survey).await
 }
 
-/// `GET /api/v1/surveys/{slug}/summary?segment=QUESTION_ID:OPTION`: the same object as
-/// `canvass summary`, of every response or of one segment's.
+/// `GET /api/v1/surveys/{slug}/summary?segment=QUESTION_ID:OPTION&item=KEY`: the same object
+/// as `canvass summary`, of every response or of one segment's; a loop's questions pooled, or
+/// for one item.
 #[utoipa::path(get, path = "/api/v1/surveys/{slug}/summary", operation_id = "get_summary",
     summary = "Read the summary of every response, or of a segment", tag = "responses",
     params(SlugPath, SegmentQuery),
@@ -341,7 +355,11 @@ pub async fn summary(
 ) -> Result<HttpResponse, ApiError> {
     let survey = find(&state, &caller.tenant, &slug).await?;
     let segment = segment_asked(&survey, query.segment.as_deref())?;
-    Ok(HttpResponse::Ok().json(results::summary(&state.app, &survey, segment.as_ref()).await?))
+    let item = survey
+        .item_asked(query.item.as_deref())
+        .map_err(ApiError::BadRequest)?;
+    let report = results::summary(&state.app, &survey, segment.as_ref(), item).await?;
+    Ok(HttpResponse::Ok().json(report))
 }
 
 /// `GET /api/v1/surveys/{slug}/xlsform`: the survey as an XLSForm workbook (survey, choices
@@ -386,6 +404,9 @@ pub struct SegmentQuery {
     /// `@language:TAG` of a survey in several languages, or `@participant.NAME:VALUE` of a
     /// participant attribute that divides its answers.
     segment: Option<String>,
+    /// A survey with loops: its loops' questions for this item only (its key, as in
+    /// `ID[item]`), instead of pooled over every item.
+    item: Option<String>,
 }
 
 /// The segment a query names (`QUESTION_ID:OPTION`), checked against the survey.
@@ -526,9 +547,10 @@ pub async fn export_status(
     Ok(HttpResponse::Ok().json(job))
 }
 
-/// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx|zip|dta}`: as the site's downloads
+/// `GET /api/v1/surveys/{slug}/responses.{csv|xlsx|zip|dta|sav}`: as the site's downloads
 /// (`?bom=false` for a CSV without the byte order mark, `?ids=true`); `.zip` is the download
-/// for R (the CSV and a script that reads it typed and labelled), `.dta` the one for Stata.
+/// for R (the CSV and a script that reads it typed and labelled), `.dta` the one for Stata,
+/// `.sav` the one for SPSS.
 #[utoipa::path(get, path = "/api/v1/surveys/{slug}/responses.{format}", operation_id = "download_responses",
     summary = "Download every response as CSV or XLSX", tag = "responses",
     params(SlugPath, ("format" = SheetFormat, Path, description = "The file's format"), DownloadQuery),
@@ -537,6 +559,7 @@ pub async fn export_status(
         ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
         ("application/zip"),
         ("application/x-stata-dta"),
+        ("application/x-spss-sav"),
     ))))]
 pub async fn download_responses(
     state: State,
@@ -546,7 +569,7 @@ pub async fn download_responses(
 ) -> Result<HttpResponse, ApiError> {
     let (slug, extension) = path.into_inner();
     let format = SheetFormat::from_extension(&extension);
-    if format.is_none() && !["zip", "dta"].contains(&extension.as_str()) {
+    if format.is_none() && crate::export::ToolFile::from_extension(&extension).is_none() {
         return Err(ApiError::NotFound);
     }
     let survey = find(&state, &caller.tenant, &slug).await?;

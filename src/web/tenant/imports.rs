@@ -1,6 +1,6 @@
-//! Importing a survey made elsewhere: an XLSForm workbook uploaded, read, and shown as what
-//! the draft will hold (its questions, and every row left out with the reason) before the
-//! owner decides to create it.
+//! Importing a survey made elsewhere: an XLSForm workbook or a LimeSurvey survey structure
+//! uploaded, read, and shown as what the draft will hold (its questions, and everything left
+//! out with the reason) before the owner decides to create it.
 
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
@@ -13,6 +13,7 @@ use crate::domain::definition::SurveyInput;
 use crate::domain::definition::localized::LocalizedInput;
 use crate::domain::member::Role;
 use crate::domain::survey::MAX_SURVEYS_PER_TENANT;
+use crate::export::limesurvey;
 use crate::export::xlsform::{self, Skipped};
 use crate::service::surveys as service;
 use crate::web::forms::field;
@@ -41,6 +42,8 @@ struct Preview {
     questions: Vec<(usize, String, &'static str)>,
     pages: usize,
     skipped: Vec<Skipped>,
+    /// What the left-out list numbers: a workbook's `Row`, a LimeSurvey file's `Question`.
+    by: &'static str,
     /// The definition read, as the API takes it (posted back to create the draft).
     definition: String,
 }
@@ -76,16 +79,20 @@ pub async fn preview(posted: MemberSheet<Editor, MAX_WORKBOOK_BYTES>) -> Reply {
         Ok(bytes) => bytes.clone(),
         Err(problem) => return refuse(problem),
     };
-    let read = actix_web::web::block(move || xlsform::read(&bytes))
-        .await
-        .map_err(|error| WebError::Internal(format!("reading an XLSForm: {error}")))?;
+    // A LimeSurvey structure is XML; an XLSForm workbook is a zip archive.
+    let limesurvey = is_xml(&bytes);
+    let read = actix_web::web::block(move || match limesurvey {
+        true => limesurvey::read(&bytes).map_err(|problem| {
+            format!("This file cannot be read as a LimeSurvey survey structure: {problem}.")
+        }),
+        false => xlsform::read(&bytes)
+            .map_err(|problem| format!("This file cannot be read as an XLSForm: {problem}.")),
+    })
+    .await
+    .map_err(|error| WebError::Internal(format!("reading an import: {error}")))?;
     let imported = match read {
         Ok(imported) => imported,
-        Err(problem) => {
-            return refuse(format!(
-                "This file cannot be read as an XLSForm: {problem}."
-            ));
-        }
+        Err(problem) => return refuse(problem),
     };
     let input = match input_of(&imported.definition) {
         Ok(input) => input,
@@ -122,6 +129,7 @@ pub async fn preview(posted: MemberSheet<Editor, MAX_WORKBOOK_BYTES>) -> Reply {
             .collect(),
     };
     let preview = Preview {
+        by: if limesurvey { "Question" } else { "Row" },
         title: input.title.clone(),
         questions,
         pages,
@@ -173,6 +181,13 @@ pub async fn create(state: State, posted: MemberForm<Editor>) -> Reply {
     Ok(HttpResponse::SeeOther()
         .insert_header((LOCATION, format!("/tenant/surveys/{}?saved=1", survey.slug)))
         .finish())
+}
+
+/// Whether an upload is XML (a LimeSurvey file): its first byte past a byte order mark and
+/// spaces is `<`.
+fn is_xml(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
 }
 
 /// A definition as the API reads it (texts given per language included).
