@@ -291,6 +291,7 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
             correct: None,
             ending: None,
             participant: None,
+            partial: false,
         };
         stores
             .answering

@@ -90,6 +90,7 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
         correct: None,
         ending: None,
         participant: None,
+        partial: false,
     }
 }
 

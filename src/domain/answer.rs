@@ -75,6 +75,11 @@ pub struct Answer {
     /// not anonymous.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub participant: Option<Box<super::participant::Respondent>>,
+    /// Whether it is a partial response: the answers so far of a respondent who has not sent
+    /// them (a survey that keeps them; `submitted_at` is when they last left a page). Never
+    /// counted, queued or summarised.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 /// An answer as stored, read: as `Answer`, but answers stored before hidden fields existed
@@ -110,6 +115,8 @@ struct StoredAnswer {
     ending: Option<String>,
     #[serde(default)]
     participant: Option<Box<super::participant::Respondent>>,
+    #[serde(default)]
+    partial: bool,
 }
 
 /// What an answer's `hidden` held: the hidden fields, or (stored before they existed) the
@@ -155,6 +162,7 @@ impl From<StoredAnswer> for Answer {
             correct: stored.correct,
             ending: stored.ending,
             participant: stored.participant,
+            partial: stored.partial,
         }
     }
 }
@@ -543,6 +551,7 @@ impl Answer {
             correct: None,
             ending: None,
             participant: None,
+            partial: false,
         }
     }
 }
@@ -666,6 +675,7 @@ mod tests {
             correct: None,
             ending: None,
             participant: None,
+            partial: false,
         };
         assert!(answer.mentions("lovely coffee"));
         assert!(
@@ -1007,6 +1017,7 @@ mod tests {
             correct: None,
             ending: None,
             participant: None,
+            partial: false,
         };
         let json = serde_json::to_string(&answer).expect("serialises");
         assert!(!json.contains("participant"), "left out when none: {json}");

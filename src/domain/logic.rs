@@ -492,11 +492,11 @@ pub struct PageLayout {
     /// Whether it (and the pages after it that `pages` counts) repeats for each item of an
     /// earlier answer (see `looping`).
     #[serde(rename = "loop", default, skip_serializing_if = "Option::is_none")]
-    pub repeat: Option<super::looping::Loop>,
+    pub repeat: Option<super::iteration::Loop>,
     /// Of a survey unrolled for one respondent (see `looping`), never stored: the loop's item
     /// this copy of the page is for.
     #[serde(skip)]
-    pub item: Option<super::looping::LoopItem>,
+    pub item: Option<super::iteration::LoopItem>,
 }
 
 /// The page after `current` for the answers given so far: the first jump that holds, else the
@@ -522,7 +522,7 @@ pub fn next_page_in(
 ) -> Target {
     // On a loop's page, expressions read the current item's answers as `q.ID`.
     let holds_on = |page: &PageLayout, c: &Condition| {
-        let read = super::looping::in_item(values, page.item.as_ref());
+        let read = super::iteration::in_item(values, page.item.as_ref());
         c.holds_in(&read, hidden, reader)
     };
     let jumped = pages.get(current).and_then(|page| {

@@ -9,75 +9,20 @@
 //! and a loop's answers can only belong to items the respondent chose.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
 
 use super::answer::{AnswerValue, RawAnswers};
 use super::logic::{Condition, PageLayout, Target};
 use super::{Question, QuestionId, QuestionKind, Survey};
 
+pub use super::iteration::{Loop, LoopItem, in_item};
+pub use super::question::{MAX_ITEM_KEY, is_item_key};
+
 /// Most times a run of pages is shown.
 pub const MAX_ITERATIONS: usize = 50;
-/// Longest key of an item (the part in brackets of `ID[item]`).
-pub const MAX_ITEM_KEY: usize = 24;
 /// What a text writes to show the current item.
 pub const LOOP_TOKEN: &str = "{{loop}}";
 /// The key of the item "Other, please specify" makes.
 pub const OTHER_KEY: &str = "other";
-
-/// What a page repeats over.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Loop {
-    /// A multiple-choice question on an earlier page: once for each option chosen.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
-    pub over: Option<QuestionId>,
-    /// A number question on an earlier page: as many times as its answer (at most 50).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
-    pub times: Option<QuestionId>,
-    /// How many pages, from this one, are repeated together (1 when absent).
-    #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub pages: usize,
-}
-
-fn one() -> usize {
-    1
-}
-
-fn is_one(n: &usize) -> bool {
-    *n == 1
-}
-
-impl Loop {
-    /// The question it repeats over.
-    pub fn source(&self) -> Option<&QuestionId> {
-        self.over.as_ref().or(self.times.as_ref())
-    }
-}
-
-/// One time round a loop, as a page of an unrolled survey carries it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoopItem {
-    /// What its answers' ids carry in brackets.
-    pub key: String,
-    /// The question repeated over.
-    pub source: QuestionId,
-    /// The source's option it stands for (by position), if any.
-    pub option: Option<usize>,
-    /// What `{{loop}}` shows, in the survey's default language.
-    pub label: String,
-}
-
-/// Whether `text` can be an item's key: 1 to `MAX_ITEM_KEY` lowercase letters, digits and
-/// underscores.
-pub fn is_item_key(text: &str) -> bool {
-    (1..=MAX_ITEM_KEY).contains(&text.len())
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-}
 
 /// The keys of a list of options: each option's words in lowercase joined by `_`, cut to
 /// `MAX_ITEM_KEY` (`Hot chocolate` → `hot_chocolate`); `oN` (its position from 1) where that
@@ -165,26 +110,6 @@ pub fn possible_items(looped: &Loop, source: &Question) -> Vec<(String, String)>
     }
     items.truncate(MAX_ITERATIONS);
     items
-}
-
-/// The answers as an expression on a page of `item` reads them: this item's answers also under
-/// their questions' own ids, so `q.ID` is the current item's.
-pub fn in_item<'a>(
-    values: &'a BTreeMap<QuestionId, AnswerValue>,
-    item: Option<&LoopItem>,
-) -> Cow<'a, BTreeMap<QuestionId, AnswerValue>> {
-    let Some(item) = item else {
-        return Cow::Borrowed(values);
-    };
-    let mut read = values.clone();
-    for (id, value) in values {
-        if let Some((question, key)) = id.looped()
-            && key == item.key
-        {
-            read.insert(question, value.clone());
-        }
-    }
-    Cow::Owned(read)
 }
 
 /// Points the rules of `condition` that test a question in `run` at that question's answer for

@@ -14,6 +14,7 @@ pub mod expression;
 pub mod funnel;
 pub mod hidden;
 mod ids;
+pub mod iteration;
 pub mod language;
 pub mod lifecycle;
 pub mod logic;

@@ -31,9 +31,20 @@ pub struct QuestionId(String);
 
 /// Longest plain question id.
 const MAX_QUESTION_ID: usize = 32;
+/// Longest key of a loop's item (the part in brackets of `ID[item]`; see `looping`).
+pub const MAX_ITEM_KEY: usize = 24;
+
+/// Whether `text` can be a loop item's key: 1 to `MAX_ITEM_KEY` lowercase letters, digits
+/// and underscores.
+pub fn is_item_key(text: &str) -> bool {
+    (1..=MAX_ITEM_KEY).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
 
 impl QuestionId {
-    /// Checks an id: a plain one, or a loop's `ID[item]` (see `looping::MAX_ITEM_KEY`).
+    /// Checks an id: a plain one, or a loop's `ID[item]` (see `is_item_key`).
     pub fn parse(text: &str) -> Option<Self> {
         let plain = |id: &str| {
             (1..=MAX_QUESTION_ID).contains(&id.len())
@@ -42,7 +53,7 @@ impl QuestionId {
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         };
         let ok = match text.strip_suffix(']').and_then(|t| t.split_once('[')) {
-            Some((id, item)) => plain(id) && super::looping::is_item_key(item),
+            Some((id, item)) => plain(id) && is_item_key(item),
             None => plain(text),
         };
         ok.then(|| Self(text.to_owned()))

@@ -190,6 +190,10 @@ pub struct Survey {
     /// What the thank-you page shows of a quiz.
     #[serde(default, skip_serializing_if = "Quiz::is_off")]
     pub quiz: Quiz,
+    /// Whether the answers of respondents who have not sent them are kept, as partial
+    /// responses, each time they leave a page (see `stores::partials`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_partial: bool,
 }
 
 impl Survey {
@@ -235,6 +239,7 @@ impl Survey {
             variables: definition.variables,
             endings: definition.endings,
             quiz: definition.quiz,
+            keep_partial: definition.keep_partial,
         }
     }
 
@@ -312,6 +317,7 @@ impl Survey {
         self.variables = definition.variables;
         self.endings = definition.endings;
         self.quiz = definition.quiz;
+        self.keep_partial = definition.keep_partial;
         if let Some(quotas) = definition.quotas {
             self.quotas = quotas;
         }
@@ -390,6 +396,7 @@ impl Survey {
             variables: self.variables.clone(),
             endings: self.endings.clone(),
             quiz: self.quiz.clone(),
+            keep_partial: self.keep_partial,
         }
     }
 

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::answer::{AnswerValue, RawAnswers, answer_to};
+use super::iteration::in_item;
 use super::logic::{Target, next_page_in};
-use super::looping::in_item;
 use super::outcome::refused;
 use super::problem::AnswerProblem;
 use super::question::MAX_RESPONSE_TEXT;

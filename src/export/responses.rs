@@ -1,5 +1,5 @@
-//! A survey's counted responses in list order (oldest first), a batch at a time: what the
-//! downloads stream. The summary is read once: its list length bounds the download (answers
+//! A survey's counted responses in list order (oldest first), a batch at a time, then its
+//! partial responses if it keeps them: what the downloads stream. The summary is read once: its list length bounds the download (answers
 //! counted after it started are left for the next one) and its `recent` map fills any list
 //! entry not written yet. Deleted responses are left out.
 
@@ -15,8 +15,30 @@ use crate::stores::{LIST_CHUNK, StoreError, Stores, SummaryDoc};
 /// Answers read per storage call.
 const READ: usize = 64;
 
-/// The responses, one answer-list chunk per item.
+/// The responses, one answer-list chunk per item; then, for a survey that keeps them, its
+/// partial responses (at most `MAX_PARTIALS_READ`) in one last batch.
 pub fn response_batches(
+    stores: Stores,
+    survey: Arc<Survey>,
+) -> impl Stream<Item = Result<Vec<Answer>, StoreError>> {
+    let partials = {
+        let (stores, survey) = (stores.clone(), survey.clone());
+        futures_util::stream::once(async move {
+            match survey.keep_partial {
+                true => {
+                    let partials = &stores.answering.partials;
+                    partials.list(&survey.survey_ref()).await
+                }
+                false => Ok(Vec::new()),
+            }
+        })
+        .filter(|batch| std::future::ready(!matches!(batch, Ok(b) if b.is_empty())))
+    };
+    counted_batches(stores, survey).chain(partials)
+}
+
+/// The counted responses, one answer-list chunk per item.
+fn counted_batches(
     stores: Stores,
     survey: Arc<Survey>,
 ) -> impl Stream<Item = Result<Vec<Answer>, StoreError>> {

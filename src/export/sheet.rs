@@ -66,6 +66,8 @@ enum Source {
     Correct,
     /// The ending reached.
     Ending,
+    /// 1 for a response sent, 0 for a partial one.
+    Complete,
     /// The whole answer to a question.
     Whole(QuestionId),
     /// 1 when a multiple-choice option was ticked, 0 when the question was answered without it.
@@ -139,6 +141,7 @@ impl Column {
         match &self.source {
             Source::Submitted => Kind::Moment,
             Source::Reference | Source::Version | Source::Score | Source::Correct => Kind::Number,
+            Source::Complete => Kind::Number,
             Source::Ticked(..) | Source::Place(..) => Kind::Number,
             Source::Ending => Kind::Choice(survey.endings.iter().map(|e| e.id.clone()).collect()),
             Source::MatrixRow(id, _) => match survey.question_answered(id).map(|q| &q.kind) {
@@ -245,6 +248,14 @@ impl Layout {
                 Source::Version,
             ),
         ];
+        // A survey that keeps partial responses: whether each was sent.
+        if survey.keep_partial {
+            columns.push(column(
+                "Complete".into(),
+                "complete".into(),
+                Source::Complete,
+            ));
+        }
         // A survey in several languages: which one each response was given in.
         if survey.languages.len() > 1 {
             let default = survey.languages[0].to_string();
@@ -411,6 +422,7 @@ fn cell(source: &Source, answer: &Answer) -> Cell {
             .correct
             .map_or(Cell::Empty, |n| Cell::Number(f64::from(n))),
         Source::Ending => answer.ending.clone().map_or(Cell::Empty, Cell::Text),
+        Source::Complete => Cell::Number(if answer.partial { 0.0 } else { 1.0 }),
         Source::Order => match answer.order.is_empty() {
             true => Cell::Empty,
             false => serde_json::to_string(&answer.order).map_or(Cell::Empty, Cell::Text),
@@ -587,6 +599,7 @@ mod tests {
             correct: None,
             ending: None,
             participant: None,
+            partial: false,
         };
         let row = layout.row(&answer);
         assert_eq!(

@@ -57,6 +57,10 @@ pub struct LoadSettings {
     /// instead of `--survey`.
     #[arg(long, conflicts_with = "quota")]
     pub pages: bool,
+    /// With `--pages`: the same survey keeping partial responses (a storage write each time
+    /// a page is left), to measure what that costs.
+    #[arg(long, requires = "pages")]
+    pub keep_partial: bool,
     /// Answer a survey of one page with a quota every answer meets (made in the tenant if it
     /// is not there; it never fills), so each submission claims a place.
     #[arg(long, conflicts_with = "upload")]
@@ -100,7 +104,7 @@ pub async fn run(
 ) -> Result<(Report, Option<Report>), LoadError> {
     let tenant = TenantSlug::parse(&settings.tenant).map_err(|_| no_such_survey(settings))?;
     let slug = if settings.pages {
-        paged::ensure(&stores.catalog, &tenant).await?
+        paged::ensure(&stores.catalog, &tenant, settings.keep_partial).await?
     } else if settings.upload {
         upload::ensure(&stores.catalog, &tenant).await?
     } else if settings.quota {

@@ -31,9 +31,25 @@ fn definition() -> serde_json::Value {
     ]})
 }
 
-/// Makes the survey in `tenant` (published) unless it is there; returns its slug.
-pub async fn ensure(stores: &Catalog, tenant: &TenantSlug) -> Result<SurveySlug, StoreError> {
-    ensure_survey(stores, tenant, SLUG, definition()).await
+/// The slug of the same survey keeping partial responses.
+pub const PARTIAL_SLUG: &str = "loadgen-pages-partial";
+
+/// Makes the survey in `tenant` (published) unless it is there, keeping partial responses
+/// when `keep_partial` asks; returns its slug.
+pub async fn ensure(
+    stores: &Catalog,
+    tenant: &TenantSlug,
+    keep_partial: bool,
+) -> Result<SurveySlug, StoreError> {
+    match keep_partial {
+        false => ensure_survey(stores, tenant, SLUG, definition()).await,
+        true => {
+            let mut definition = definition();
+            definition["title"] = "Loadgen pages partial".into();
+            definition["keep_partial"] = true.into();
+            ensure_survey(stores, tenant, PARTIAL_SLUG, definition).await
+        }
+    }
 }
 
 /// Makes the survey `slug` of `definition` in `tenant`, published, unless it is there.

@@ -237,6 +237,74 @@ pub struct Submission<'a> {
     pub outcome: crate::domain::calculation::Outcome,
 }
 
+/// The answers so far of a respondent leaving a page, for a survey that keeps partial
+/// responses.
+pub struct SoFar<'a> {
+    pub tenant: &'a Tenant,
+    pub survey: &'a Survey,
+    /// The form's reference (its token's).
+    pub reference: Reference,
+    /// The walk through the pages left so far: the answers it kept, the questions it hid.
+    pub walk: &'a crate::domain::walk::Walk,
+    pub hidden: &'a HiddenValues,
+    pub language: Option<LanguageTag>,
+    pub participant: Option<&'a Participant>,
+}
+
+/// Keeps a respondent's answers so far as their partial response (one storage write, for a
+/// survey that keeps them; nothing for one that does not). A failure is logged, not shown:
+/// the respondent's own answer path goes on.
+pub async fn keep_partial(app: &App, so_far: SoFar<'_>) {
+    let survey = so_far.survey;
+    if !survey.keep_partial {
+        return;
+    }
+    let answer = Answer {
+        tenant: so_far.tenant.slug.clone(),
+        survey: survey.slug.clone(),
+        survey_id: survey.id.clone(),
+        survey_version: survey.version,
+        reference: so_far.reference,
+        submitted_at: survey.answer_time(OffsetDateTime::now_utc()),
+        values: so_far.walk.values.clone(),
+        // Only the questions of pages passed: those after are not skipped, just not reached.
+        skipped: BTreeSet::new(),
+        hidden: so_far.hidden.clone(),
+        order: Default::default(),
+        language: so_far.language,
+        over_quota: BTreeSet::new(),
+        variables: BTreeMap::new(),
+        score: None,
+        correct: None,
+        ending: None,
+        participant: so_far
+            .participant
+            .filter(|_| !survey.anonymous)
+            .map(|participant| Box::new(participant.respondent())),
+        partial: true,
+    };
+    let stores = app.stores();
+    if let Err(error) = stores
+        .answering
+        .partials
+        .keep(&survey.survey_ref(), &answer)
+        .await
+    {
+        tracing::warn!(error = %crate::telemetry::error_chain(&error), %survey.slug, "keeping a partial response failed");
+    }
+}
+
+/// Forgets the partial response of a form once it is sent (a survey that keeps them).
+async fn forget_partial(app: &App, survey: &Survey, reference: Reference) {
+    if !survey.keep_partial {
+        return;
+    }
+    let partials = &app.stores().answering.partials;
+    if let Err(error) = partials.forget(&survey.survey_ref(), reference).await {
+        tracing::warn!(error = %crate::telemetry::error_chain(&error), %survey.slug, "forgetting a partial response failed");
+    }
+}
+
 /// What became of a submission.
 pub enum Submitted<'a> {
     /// Queued: the respondent is thanked with this reference.
@@ -300,6 +368,7 @@ pub async fn submit<'a>(
             .participant
             .filter(|_| !survey.anonymous)
             .map(|participant| Box::new(participant.respondent())),
+        partial: false,
     };
     let queues = &stores.answering.queues;
     let queued = match submission.route.moves_home {
@@ -316,6 +385,9 @@ pub async fn submit<'a>(
     }
     crate::telemetry::metrics::submission(submission.tenant.subscription);
     forget_progress(app, survey, submission.resume.as_ref()).await;
+    // After the queue write: a partial response outlives a failed send, never a sent one's
+    // answer.
+    forget_partial(app, survey, reference).await;
     Ok(Submitted::Thanked(reference))
 }
 

@@ -25,6 +25,35 @@ pub async fn summary(
     app.stores().summary_report(survey, segment, item).await
 }
 
+/// As `summary`, with the partial responses of a survey that keeps them counted in when
+/// `partial` asks for them.
+pub async fn summary_with_partial(
+    app: &App,
+    survey: &Survey,
+    segment: Option<&SegmentId>,
+    item: Option<&str>,
+    partial: bool,
+) -> Result<SummaryReport, StoreError> {
+    let stores = app.stores();
+    stores
+        .summary_report_with(survey, segment, item, partial)
+        .await
+}
+
+/// The partial responses of a survey that keeps them (none for one that does not).
+pub async fn partials(app: &App, survey: &Survey) -> Result<Vec<Answer>, StoreError> {
+    match survey.keep_partial {
+        true => {
+            app.stores()
+                .answering
+                .partials
+                .list(&survey.survey_ref())
+                .await
+        }
+        false => Ok(Vec::new()),
+    }
+}
+
 /// The state `survey` is in now (a response limit counts its counted answers).
 pub async fn state_now(app: &App, survey: &Survey) -> Result<SurveyState, StoreError> {
     app.stores().survey_state(survey).await

@@ -245,10 +245,24 @@ pub fn deletions(survey: &SurveyRef) -> String {
     format!("deletions/{survey}.json")
 }
 
+/// Where partial responses live.
+pub const PARTIALS: &str = "partials/";
+
+/// The key of the partial response of the form `reference` of `survey`.
+pub fn partial(survey: &SurveyRef, reference: crate::domain::Reference) -> String {
+    format!("{PARTIALS}{survey}/{:020}.json", reference.0)
+}
+
+/// The prefix of every partial response of `survey`.
+pub fn partials_of(survey: &SurveyRef) -> String {
+    format!("{PARTIALS}{survey}/")
+}
+
 /// Every prefix of one survey's data besides its definition: versions, summary, deletion
 /// records, segment build progress, answer lists, counted index, answers and incoming answers,
-/// saved progress, drop-off counts, quota places, uploaded files and participants.
-pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 13] {
+/// saved progress, partial responses, drop-off counts, quota places, uploaded files and
+/// participants.
+pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 14] {
     [
         survey_versions(survey),
         summary(survey),
@@ -259,6 +273,7 @@ pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 13] {
         answers_of(survey),
         format!("{INCOMING}{survey}/"),
         format!("{PROGRESS}{survey}/"),
+        partials_of(survey),
         funnel(survey),
         quotas_of(survey),
         uploads_of(survey),

@@ -23,6 +23,7 @@ pub mod mail;
 pub mod mailings;
 mod members;
 pub mod membership;
+pub mod partials;
 pub mod participants;
 pub mod progress;
 pub mod quotas;
@@ -176,6 +177,8 @@ pub struct Answering {
     pub counted: CountedIndex,
     /// Respondents' saved progress ("continue later").
     pub progress: progress::ProgressStore,
+    /// Partial responses of surveys that keep them.
+    pub partials: partials::PartialStore,
     /// Each survey's drop-off counts.
     pub funnels: funnels::FunnelStore,
     /// Quota places, claimed exactly across processes.
@@ -380,6 +383,7 @@ impl Stores {
                 lists: AnswerList::new(storage.blobs.clone()),
                 counted: CountedIndex::new(storage.blobs.clone()),
                 progress: progress::ProgressStore::new(storage.blobs.clone()),
+                partials: partials::PartialStore::new(storage.blobs.clone()),
                 funnels: funnels::FunnelStore::new(storage.blobs.clone()),
                 quotas: quotas::QuotaStore::new(storage.blobs.clone()),
                 uploads: uploads::UploadStore::new(storage.blobs.clone()),

@@ -17,6 +17,18 @@ impl Stores {
         segment: Option<&SegmentId>,
         item: Option<&str>,
     ) -> Result<SummaryReport, StoreError> {
+        self.summary_report_with(survey, segment, item, false).await
+    }
+
+    /// As `summary_report`, with the survey's partial responses counted in too when
+    /// `partial` asks for them (a survey that keeps them; every response, not a segment's).
+    pub async fn summary_report_with(
+        &self,
+        survey: &Survey,
+        segment: Option<&SegmentId>,
+        item: Option<&str>,
+        partial: bool,
+    ) -> Result<SummaryReport, StoreError> {
         let at = survey.survey_ref();
         let results = self.results_of(survey).await?;
         let doc = results.answering.summaries.read(&at).await?.doc;
@@ -30,14 +42,29 @@ impl Stores {
                 .segment(&at, segment)
                 .map_or(&empty, |view| &view.tally.summary),
         };
+        // Partial responses are summed on request, never stored in the summary.
+        let mut with_partials;
+        let (summary, partials) = match partial && survey.keep_partial && segment.is_none() {
+            false => (summary, None),
+            true => {
+                let partials = self.answering.partials.list(&at).await?;
+                with_partials = summary.clone();
+                for answer in &partials {
+                    with_partials.add(answer);
+                }
+                (&with_partials, Some(partials.len() as u64))
+            }
+        };
         let shown = segment.and_then(|segment| {
             let id = segment.to_string();
             segments.iter().find(|report| report.id == id).cloned()
         });
-        Ok(SummaryReport::of_item(survey, summary, doc.updated, item)
+        let mut report = SummaryReport::of_item(survey, summary, doc.updated, item)
             .with_removed(&known)
             .with_unrecounted(doc.unrecounted)
-            .with_segments(shown, segments))
+            .with_segments(shown, segments);
+        report.partial = partials;
+        Ok(report)
     }
 }
 

@@ -141,6 +141,7 @@ async fn answer(stores: &Stores, survey: &Survey, count: u64) {
             correct: None,
             ending: None,
             participant: None,
+            partial: false,
         };
         stores
             .answering

@@ -479,7 +479,11 @@ async fn results_are_divided_by_a_links_value_and_by_a_variables_band() {
     assert_eq!(status, 400, "{body}");
 }
 
-async fn post_to(app: &TestApp, slug: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+pub(crate) async fn post_to(
+    app: &TestApp,
+    slug: &str,
+    fields: &[(&str, &str)],
+) -> reqwest::Response {
     client()
         .post(format!("{}/s/acme/{slug}", app.address))
         .form(fields)

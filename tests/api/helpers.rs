@@ -258,15 +258,20 @@ pub fn ids(survey: &serde_json::Value) -> Vec<String> {
 
 /// Where the demo survey of these stores is filed (its identity is made when it is seeded).
 pub async fn demo_survey(stores: &Stores) -> SurveyRef {
-    let tenant = TenantSlug::parse("demo").expect("a slug");
-    let slug = SurveySlug::parse("customer-satisfaction").expect("a slug");
+    filed_survey(stores, "demo", "customer-satisfaction").await
+}
+
+/// Where the survey `slug` of `tenant` is filed (it must exist).
+pub async fn filed_survey(stores: &Stores, tenant: &str, slug: &str) -> SurveyRef {
+    let tenant = TenantSlug::parse(tenant).expect("a slug");
+    let slug = SurveySlug::parse(slug).expect("a slug");
     stores
         .catalog
         .surveys
         .get(&tenant, &slug)
         .await
-        .expect("the demo survey reads")
-        .expect("the demo survey exists")
+        .expect("the survey reads")
+        .expect("the survey exists")
         .survey_ref()
 }
 
@@ -313,6 +318,7 @@ pub fn demo_answer(demo: &SurveyRef, reference: u64, n: u64) -> Answer {
         correct: None,
         ending: None,
         participant: None,
+        partial: false,
     }
 }
 

@@ -40,6 +40,7 @@ mod members;
 mod one_per_screen;
 mod operations;
 mod owner;
+mod partials;
 mod participants;
 mod plain_words;
 mod power_cut;

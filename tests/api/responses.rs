@@ -705,6 +705,7 @@ async fn a_text_search_finds_written_answers_a_thousand_responses_at_a_time() {
             correct: None,
             ending: None,
             participant: None,
+            partial: false,
         };
         stores
             .answering

@@ -366,6 +366,10 @@ pub struct SurveyInput {
     /// What the thank-you page shows of a quiz (questions with `correct` options).
     #[serde(default)]
     pub quiz: crate::domain::calculation::Quiz,
+    /// Whether the answers of respondents who have not sent them are kept, as partial
+    /// responses, each time they leave a page.
+    #[serde(default)]
+    pub keep_partial: bool,
     /// Texts given in place per language, by the field they were given at
     /// (`questions[0].text`): language to text. Filled by the API's body reader.
     #[serde(skip)]
@@ -432,6 +436,8 @@ pub struct Definition {
     pub endings: Vec<crate::domain::calculation::Ending>,
     /// What the thank-you page shows of a quiz.
     pub quiz: crate::domain::calculation::Quiz,
+    /// Whether answers not sent yet are kept as partial responses.
+    pub keep_partial: bool,
 }
 
 /// One submitted question with its field path, for messages.
@@ -686,6 +692,7 @@ impl SurveyInput {
             variables: calculations.variables,
             endings: calculations.endings,
             quiz: self.quiz.clone(),
+            keep_partial: self.keep_partial,
         };
         definition.translations = self.translations_of(&definition, &placed, &mut errors);
         match errors.is_empty() {

@@ -51,6 +51,10 @@ pub struct SummaryReport {
     /// for a survey without loops).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<LoopItemReport>,
+    /// How many partial responses it counts in besides the sent ones (`?partial=true` on a
+    /// survey that keeps them; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<u64>,
 }
 
 /// One item a loop can go through.
@@ -283,6 +287,7 @@ impl SummaryReport {
             segments: Vec::new(),
             item: item.map(str::to_owned),
             items,
+            partial: None,
             // Each of the survey's endings, then any removed one that was reached.
             endings: survey
                 .endings

@@ -142,6 +142,10 @@ pub struct SurveyDocument<'a> {
     endings: &'a [crate::domain::calculation::Ending],
     /// What the thank-you page shows of a quiz.
     quiz: &'a crate::domain::calculation::Quiz,
+    /// Whether the answers of respondents who have not sent them are kept as partial
+    /// responses (`GET /api/v1/surveys/{slug}/partials`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    keep_partial: bool,
 }
 
 impl<'a> SurveyDocument<'a> {
@@ -196,6 +200,7 @@ impl<'a> SurveyDocument<'a> {
             variables: &survey.variables,
             endings: &survey.endings,
             quiz: &survey.quiz,
+            keep_partial: survey.keep_partial,
         }
     }
 }

@@ -51,6 +51,7 @@ static ROUTES: &[Route] = routes![
     GET "/surveys/{slug}/mailings" for Editor => mailings::list,
     GET "/surveys/{slug}/mailings/{id}" for Editor => mailings::one,
     GET "/surveys/{slug}/responses" for Viewer => surveys::responses,
+    GET "/surveys/{slug}/partials" for Viewer => surveys::partials,
     DELETE "/surveys/{slug}/responses/{reference}" for Editor => surveys::delete_response,
     GET "/surveys/{slug}/responses.{format}" for Viewer => surveys::download_responses,
     POST "/surveys/{slug}/exports" for Editor => surveys::request_export,

@@ -47,6 +47,7 @@ use crate::export::SheetFormat;
         mailings::list,
         mailings::one,
         surveys::responses,
+        surveys::partials,
         surveys::delete_response,
         surveys::download_responses,
         surveys::request_export,
@@ -253,7 +254,7 @@ mod tests {
             })
             .collect();
         let mounted = mounted();
-        assert_eq!(mounted.len(), 29, "{mounted:?}");
+        assert_eq!(mounted.len(), 30, "{mounted:?}");
         assert_eq!(documented, mounted);
     }
 

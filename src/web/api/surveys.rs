@@ -358,8 +358,10 @@ pub async fn summary(
     let item = survey
         .item_asked(query.item.as_deref())
         .map_err(ApiError::BadRequest)?;
-    let report = results::summary(&state.app, &survey, segment.as_ref(), item).await?;
-    Ok(HttpResponse::Ok().json(report))
+    let partial = query.partial.unwrap_or(false);
+    let report =
+        results::summary_with_partial(&state.app, &survey, segment.as_ref(), item, partial);
+    Ok(HttpResponse::Ok().json(report.await?))
 }
 
 /// `GET /api/v1/surveys/{slug}/xlsform`: the survey as an XLSForm workbook (survey, choices
@@ -407,6 +409,9 @@ pub struct SegmentQuery {
     /// A survey with loops: its loops' questions for this item only (its key, as in
     /// `ID[item]`), instead of pooled over every item.
     item: Option<String>,
+    /// A survey that keeps partial responses: `true` counts them in too (every response's
+    /// summary only, not a segment's); `false` when absent.
+    partial: Option<bool>,
 }
 
 /// The segment a query names (`QUESTION_ID:OPTION`), checked against the survey.
@@ -464,6 +469,35 @@ pub async fn responses(
         per_page: PER_PAGE,
         responses,
     }))
+}
+
+/// `GET /api/v1/surveys/{slug}/partials`: the partial responses of a survey that keeps them
+/// (`keep_partial`): the answers so far of respondents who have not sent them, by reference,
+/// each with `"partial": true` (at most 10,000; none for a survey that does not keep them).
+#[utoipa::path(get, path = "/api/v1/surveys/{slug}/partials", operation_id = "list_partial_responses",
+    summary = "List the partial responses (answers not sent yet)", tag = "responses",
+    params(SlugPath),
+    responses((status = 200, description = "The partial responses", body = PartialList)))]
+pub async fn partials(
+    state: State,
+    caller: ApiCaller<Viewer>,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let survey = find(&state, &caller.tenant, &slug).await?;
+    let responses = results::partials(&state.app, &survey).await?;
+    Ok(HttpResponse::Ok().json(PartialList {
+        total: responses.len() as u64,
+        responses,
+    }))
+}
+
+/// A survey's partial responses.
+#[derive(Serialize, ToSchema)]
+pub struct PartialList {
+    /// How many there are (at most 10,000 are read).
+    total: u64,
+    /// The answers so far of each respondent who has not sent them, by reference.
+    responses: Vec<Answer>,
 }
 
 /// A page of a survey's responses.

@@ -210,9 +210,26 @@ pub async fn submit(
                 && !posted.back
                 && !posted.stay
                 && page.page() > posted.page;
+            // The answers so far, walked once for the quotas and the partial response.
+            let so_far = (onwards && (!survey.quotas.is_empty() || survey.keep_partial))
+                .then(|| survey.walk(&posted.answers, Some(posted.page)));
+            if let Some(walk) = &so_far {
+                answering::keep_partial(
+                    &state.app,
+                    answering::SoFar {
+                        tenant: &tenant,
+                        survey: &survey,
+                        reference: token.reference,
+                        walk,
+                        hidden: posted.answers.hidden(),
+                        language: LanguageTag::parse(form.words.lang()).ok(),
+                        participant: participant.as_ref(),
+                    },
+                )
+                .await;
+            }
             // Answers so far that fall in a full quota end here, not after the last page.
-            if onwards && !survey.quotas.is_empty() {
-                let walk = survey.walk(&posted.answers, Some(posted.page));
+            if let Some(walk) = so_far.filter(|_| !survey.quotas.is_empty()) {
                 let (shown, values) = (&walk.route, &walk.values);
                 let early = answering::ends_early(&state.app, &route, &survey, shown, values);
                 if let Some(quota) = early.await? {

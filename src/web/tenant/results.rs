@@ -106,6 +106,8 @@ struct SummaryPage {
     items: Vec<(String, String, u64)>,
     item: String,
     item_error: Option<&'static str>,
+    /// How many partial responses are counted in, when asked for.
+    partial: Option<u64>,
 }
 
 fn facts(report: &QuestionReport) -> Vec<(&'static str, String)> {
@@ -169,11 +171,13 @@ const UNKNOWN_SEGMENT: &str =
 const UNKNOWN_ITEM: &str =
     "This link names an item the survey's loops do not have: the answers of every item are shown.";
 
-/// The segment a page shows, and the loop item (absent: pooled).
+/// The segment a page shows, the loop item (absent: pooled), and whether partial responses
+/// are counted in (`partial=1`).
 #[derive(Deserialize)]
 pub struct SegmentQuery {
     segment: Option<String>,
     item: Option<String>,
+    partial: Option<String>,
 }
 
 /// `GET /tenant/surveys/{slug}/summary?segment=QUESTION_ID:OPTION`: of every response, or of
@@ -191,7 +195,9 @@ pub async fn summary(
         Ok(item) => (item, None),
         Err(_) => (None, Some(UNKNOWN_ITEM)),
     };
-    let mut report = results::summary(&state.app, &survey, segment.as_ref(), item).await?;
+    let partial = query.partial.as_deref().is_some_and(|p| !p.is_empty());
+    let asked = results::summary_with_partial(&state.app, &survey, segment.as_ref(), item, partial);
+    let mut report = asked.await?;
     let items = std::mem::take(&mut report.items)
         .into_iter()
         .map(|i| (i.key, i.label, i.answered))
@@ -252,6 +258,7 @@ pub async fn summary(
         })
         .collect();
     render(&SummaryPage {
+        partial: report.partial,
         items,
         item: item.unwrap_or_default().to_owned(),
         item_error,
@@ -412,6 +419,8 @@ struct ResponsesPage {
     columns: Vec<String>,
     /// Whether the survey has more questions than columns.
     more_questions: bool,
+    /// The partial responses of a survey that keeps them.
+    partials: Vec<ResponseRow>,
 }
 
 impl ResponsesPage {
@@ -529,6 +538,12 @@ pub async fn responses(
             at: minute(record.at),
         })
         .collect();
+    // A survey that keeps them: the partial responses, below the sent ones.
+    let partials = results::partials(&state.app, &survey)
+        .await?
+        .iter()
+        .map(|answer| response_row(&survey, answer))
+        .collect();
     let notice = notice::take(&request, &state);
     let shown = notice.is_some();
     let columns = table_columns(&survey);
@@ -560,6 +575,7 @@ pub async fn responses(
             picker,
             columns,
             more_questions,
+            partials,
         },
         shown,
     )

@@ -82,6 +82,8 @@ struct SurveyFields {
     /// Whether respondents may save and continue later, and for how many days.
     save_and_resume: bool,
     resume_days: String,
+    /// Whether the answers of respondents who have not sent them are kept as partial responses.
+    keep_partial: bool,
     /// `one_per_screen` when respondents see one question per screen, else blank (pages).
     layout: String,
     /// The hidden fields' names, comma-separated.
@@ -163,6 +165,7 @@ impl SurveyFields {
                 Residency::Region => "region".into(),
             },
             save_and_resume: survey.resume_days.is_some(),
+            keep_partial: survey.keep_partial,
             resume_days: survey
                 .resume_days
                 .map(|days| days.to_string())
@@ -229,6 +232,7 @@ impl SurveyFields {
                 .join(","),
             residency: get("residency"),
             save_and_resume: !get("save_and_resume").is_empty(),
+            keep_partial: !get("keep_partial").is_empty(),
             resume_days: get("resume_days"),
             layout: get("layout"),
             hidden_fields: get("hidden_fields"),
@@ -378,6 +382,7 @@ impl SurveyFields {
             }),
             save_and_resume: self.save_and_resume,
             resume_days,
+            keep_partial: self.keep_partial,
             description: Some(self.description.clone()),
             thank_you: Some(self.thank_you.clone()),
             closed_message: Some(self.closed_message.clone()),
