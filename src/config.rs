@@ -280,6 +280,18 @@ pub struct WorkerArgs {
     /// fast as the mail server takes them.
     #[arg(long, env = "CANVASS_MAILING_RATE", default_value_t = crate::worker::mailer::DEFAULT_MAILING_RATE, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub mailing_rate: u32,
+
+    /// The answer queues this worker takes: `premium`, `standard`, or `both` (premium first),
+    /// so premium tenants can have workers of their own, scaled apart.
+    #[arg(long, env = "CANVASS_WORKER_PLANS", value_enum, default_value = "both")]
+    pub plans: crate::worker::Plans,
+
+    /// The longest wait, in milliseconds, of a worker's loops between looks when they find
+    /// nothing to do (from 250 ms, doubling): longer costs fewer storage calls when idle, and
+    /// delays the first answer after a quiet spell by up to this much in a worker of another
+    /// process (one in the process that queued it is woken at once).
+    #[arg(long, env = "CANVASS_IDLE_POLL_MAX_MS", default_value_t = crate::worker::idle::DEFAULT_IDLE_POLL_MAX_MS, value_parser = clap::value_parser!(u64).range(250..=60_000))]
+    pub idle_poll_max_ms: u64,
 }
 
 fn parse_smtp_url(url: &str) -> Result<String, String> {
@@ -341,6 +353,8 @@ impl Default for WorkerArgs {
             mail_from: crate::mail::DEFAULT_FROM.into(),
             links_url: None,
             mailing_rate: crate::worker::mailer::DEFAULT_MAILING_RATE,
+            plans: crate::worker::Plans::Both,
+            idle_poll_max_ms: crate::worker::idle::DEFAULT_IDLE_POLL_MAX_MS,
         }
     }
 }
@@ -387,7 +401,11 @@ impl WorkerArgs {
                 mailing_visibility: Duration::from_secs(self.visibility_secs.max(1)),
                 ..Default::default()
             },
-            ..WorkerSettings::default()
+            plans: self.plans,
+            idle: crate::worker::idle::Backoff::new(
+                crate::worker::idle::FIRST_IDLE_WAIT,
+                Duration::from_millis(self.idle_poll_max_ms),
+            ),
         }
     }
 }

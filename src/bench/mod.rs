@@ -16,6 +16,7 @@
 mod answers;
 mod drain;
 mod export;
+mod idle;
 mod mailing;
 mod participants;
 mod responses;
@@ -38,6 +39,14 @@ use crate::worker::{StepOutcome, Worker, WorkerSettings};
 /// Which benchmark to run.
 #[derive(Clone, Debug, Subcommand)]
 pub enum Bench {
+    /// What an idle worker costs in storage calls a minute, and how soon it counts a lone
+    /// answer after a quiet spell (its last line: `idle: N storage calls a minute per worker;
+    /// a lone answer counted in M ms`).
+    Idle {
+        /// Seconds to count an idle worker's calls over (after its waits have grown).
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+    },
     /// Storage transactions per answer (submit + worker).
     Transactions {
         /// Answers to submit and drain.
@@ -187,6 +196,7 @@ pub enum BenchError {
 /// Runs a benchmark, printing progress to stderr and results to stdout.
 pub async fn run(bench: Bench) -> Result<(), BenchError> {
     match bench {
+        Bench::Idle { seconds } => idle::run(seconds).await,
         Bench::Transactions { answers } => transactions(answers).await,
         Bench::Transfer { answers } => transfer::run(answers).await,
         Bench::Drain {

@@ -124,6 +124,9 @@ pub struct AnswerQueues {
     poison: QueueName,
     /// Whether the installation has regions (and so transfer queues).
     regions: bool,
+    /// Signalled by every answer queued through these handles: a worker in the same process
+    /// waiting with nothing to do wakes at once instead of at its next poll.
+    queued: Arc<tokio::sync::Notify>,
 }
 
 /// The most shards a class of answers may be split over.
@@ -182,6 +185,7 @@ impl AnswerQueues {
             premium: shard_names(PREMIUM_QUEUE, shards),
             poison: queue_name(POISON_QUEUE),
             regions,
+            queued: Arc::new(tokio::sync::Notify::new()),
         };
         for (_, queue) in queues.all() {
             queues
@@ -216,7 +220,15 @@ impl AnswerQueues {
         subscription: Subscription,
     ) -> Result<Delivery, StoreError> {
         let queue = self.queue_for(answer.reference, subscription);
-        self.submit_to(queue, answer).await
+        let delivery = self.submit_to(queue, answer).await?;
+        self.queued.notify_one();
+        Ok(delivery)
+    }
+
+    /// Resolves once an answer is queued through these handles (or was since the last call):
+    /// what an idle worker of this process waits on besides its poll.
+    pub async fn queued_here(&self) {
+        self.queued.notified().await;
     }
 
     /// Hands an answer given here to a survey of another region's tenant to that tenant's

@@ -70,12 +70,22 @@ pub async fn step(stores: &Operations, settings: &DeliverySettings) -> Result<us
 pub async fn run(
     stores: Stores,
     settings: DeliverySettings,
+    mut backoff: super::idle::Backoff,
+    paused: super::idle::Paused,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     while !*stop.borrow() {
-        let wait = match step(&stores.operations, &settings).await {
-            Ok(0) => Duration::from_millis(250),
-            Ok(_) => Duration::ZERO,
+        // Paused: nothing is delivered until released.
+        let wait = match super::idle::paused_now(&paused) {
+            true => Ok(0),
+            false => step(&stores.operations, &settings).await,
+        };
+        let wait = match wait {
+            Ok(0) => backoff.idle(),
+            Ok(_) => {
+                backoff.busy();
+                Duration::ZERO
+            }
             Err(error) => {
                 tracing::error!(error = %error_chain(&error), "a webhook delivery step failed");
                 Duration::from_secs(1)

@@ -49,6 +49,8 @@ pub async fn step(
 pub async fn run(
     stores: Stores,
     settings: MailerSettings,
+    mut backoff: super::idle::Backoff,
+    paused: super::idle::Paused,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     let Some(sender) = settings.sender.clone() else {
@@ -57,6 +59,14 @@ pub async fn run(
     };
     let mut last_digest: Option<tokio::time::Instant> = None;
     while !*stop.borrow() {
+        // Paused: nothing is sent until released.
+        if super::idle::paused_now(&paused) {
+            tokio::select! {
+                _ = stop.changed() => {}
+                () = tokio::time::sleep(backoff.idle()) => {}
+            }
+            continue;
+        }
         if last_digest.is_none_or(|at| at.elapsed() >= settings.digest_check) {
             last_digest = Some(tokio::time::Instant::now());
             if let Err(error) = super::digests::send_due(&stores, &settings).await {
@@ -65,8 +75,11 @@ pub async fn run(
             }
         }
         let wait = match step(&stores.panel, &sender, &settings).await {
-            Ok(0) => Duration::from_millis(250),
-            Ok(_) => Duration::ZERO,
+            Ok(0) => backoff.idle(),
+            Ok(_) => {
+                backoff.busy();
+                Duration::ZERO
+            }
             Err(error) => {
                 let error = crate::telemetry::error_chain(&error);
                 tracing::error!(%error, "a mail step failed");

@@ -56,6 +56,8 @@ pub async fn step(
 pub async fn run(
     stores: Stores,
     settings: MailerSettings,
+    mut backoff: super::idle::Backoff,
+    paused: super::idle::Paused,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     let (Some(sender), Some(_)) = (settings.sender.clone(), settings.site.clone()) else {
@@ -64,9 +66,17 @@ pub async fn run(
         return;
     };
     while !*stop.borrow() {
-        let wait = match step(&stores, &sender, &settings, &stop).await {
-            Ok(true) => Duration::ZERO,
-            Ok(false) => Duration::from_millis(500),
+        // Paused: no mailing sends until released (each resumes where it stopped).
+        let stepped = match super::idle::paused_now(&paused) {
+            true => Ok(false),
+            false => step(&stores, &sender, &settings, &stop).await,
+        };
+        let wait = match stepped {
+            Ok(true) => {
+                backoff.busy();
+                Duration::ZERO
+            }
+            Ok(false) => backoff.idle(),
             Err(error) => {
                 let error = crate::telemetry::error_chain(&error);
                 tracing::error!(%error, "a mailing step failed");

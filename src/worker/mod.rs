@@ -14,6 +14,7 @@ pub mod deliveries;
 pub mod digests;
 mod export_job;
 mod hosting_sync;
+pub mod idle;
 pub mod mail;
 pub mod mailer;
 pub mod mailings;
@@ -51,8 +52,9 @@ pub struct WorkerSettings {
     pub max_dequeue: u32,
     /// Batches of 32 read per step (more answers per summary commit).
     pub batches_per_step: usize,
-    /// How long an idle or paused worker waits before looking again.
-    pub idle_wait: Duration,
+    /// How long an idle or paused worker's loops wait before looking again: from 250 ms,
+    /// doubling up to `CANVASS_IDLE_POLL_MAX_MS` (see `idle`).
+    pub idle: idle::Backoff,
     /// How often the worker tries to run the reconcile pass (one instance at a time).
     pub reconcile_every: Duration,
     /// The PostgreSQL database exports are written to.
@@ -63,6 +65,34 @@ pub struct WorkerSettings {
     pub deliveries: deliveries::DeliverySettings,
     /// How email is sent.
     pub mailer: mailer::MailerSettings,
+    /// The classes of answer queues it takes (premium, standard or both).
+    pub plans: Plans,
+}
+
+/// The classes of answer queues a worker takes: both by default, or one, so premium tenants
+/// can have workers of their own (`canvass worker --plans premium`) scaled apart from the
+/// standard ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Plans {
+    /// Premium first, then standard.
+    #[default]
+    Both,
+    /// Premium queues only.
+    Premium,
+    /// Standard queues only.
+    Standard,
+}
+
+impl Plans {
+    /// Whether it takes the premium queues.
+    pub fn premium(self) -> bool {
+        self != Plans::Standard
+    }
+
+    /// Whether it takes the standard queues.
+    pub fn standard(self) -> bool {
+        self != Plans::Premium
+    }
 }
 
 /// Seconds a received message stays hidden from other workers, by default.
@@ -80,12 +110,13 @@ impl Default for WorkerSettings {
             visibility: Duration::from_secs(DEFAULT_VISIBILITY_SECS),
             max_dequeue: DEFAULT_MAX_DEQUEUE,
             batches_per_step: DEFAULT_BATCHES_PER_STEP,
-            idle_wait: Duration::from_millis(250),
+            idle: idle::Backoff::default(),
             reconcile_every: Duration::from_secs(DEFAULT_RECONCILE_EVERY_SECS),
             export_database_url: None,
             export_hosts: crate::outbound::AllowedHosts::default(),
             deliveries: deliveries::DeliverySettings::default(),
             mailer: mailer::MailerSettings::default(),
+            plans: Plans::Both,
         }
     }
 }
@@ -181,6 +212,10 @@ impl Worker {
         }
         self.steps += 1;
         let (premium, standard) = self.stores.answering.queues.work_queues();
+        // A worker of one class takes only that class's queues.
+        let plans = self.settings.plans;
+        let premium = if plans.premium() { premium } else { &[][..] };
+        let standard = if plans.standard() { standard } else { &[][..] };
         let (first, second) = if self.steps.is_multiple_of(4) {
             (standard, premium)
         } else {
@@ -249,26 +284,42 @@ impl Worker {
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) {
         tokio::pin!(shutdown);
         let (stop_deliveries, stop) = tokio::sync::watch::channel(false);
+        let backoff = self.settings.idle;
+        // The pause the main loop reads each step, passed on to the other loops (read once
+        // first, so none of them runs a job of a pause already set).
+        if let Ok(paused) = self.stores.operations.control.paused().await {
+            self.paused = paused;
+        }
+        let (pause, paused) = tokio::sync::watch::channel(self.paused);
         let deliverer = tokio::spawn(deliveries::run(
             self.stores.clone(),
             self.settings.deliveries.clone(),
+            backoff,
+            paused.clone(),
             stop.clone(),
         ));
         let mailer = tokio::spawn(mail::run(
             self.stores.clone(),
             self.settings.mailer.clone(),
+            backoff,
+            paused.clone(),
             stop.clone(),
         ));
         let mailings = tokio::spawn(mailings::run(
             self.stores.clone(),
             self.settings.mailer.clone(),
+            backoff,
+            paused.clone(),
             stop.clone(),
         ));
         let builder = tokio::spawn(segments::run(
             self.stores.clone(),
             self.settings.visibility,
+            backoff,
+            paused,
             stop,
         ));
+        let mut backoff = backoff;
         let mut last_reconcile = Instant::now();
         let mut totals = Totals::default();
         loop {
@@ -284,6 +335,7 @@ impl Worker {
                     totals.duplicates += duplicates as u64;
                     totals.commits += commits as u64;
                     totals.conflicts += conflicts as u64;
+                    backoff.busy();
                     Duration::ZERO
                 }
                 Ok(
@@ -291,14 +343,19 @@ impl Worker {
                     | StepOutcome::DeletionDone { .. }
                     | StepOutcome::TransferDone(_)
                     | StepOutcome::HostingSynced { .. },
-                ) => Duration::ZERO,
-                Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => self.settings.idle_wait,
+                ) => {
+                    backoff.busy();
+                    Duration::ZERO
+                }
+                Ok(StepOutcome::QueuesEmpty | StepOutcome::Paused) => backoff.idle(),
                 Err(error) => {
                     tracing::error!(error = %error_chain(&error), "a worker step failed");
                     Duration::from_secs(1)
                 }
             };
-            if last_reconcile.elapsed() >= self.settings.reconcile_every {
+            pause.send_if_modified(|held| std::mem::replace(held, self.paused) != self.paused);
+            // Paused: the reconcile pass waits too, and runs once released.
+            if !self.paused && last_reconcile.elapsed() >= self.settings.reconcile_every {
                 last_reconcile = Instant::now();
                 if let Err(error) = reconcile::run_if_free(&self.stores).await {
                     tracing::error!(error = %error_chain(&error), "the reconcile pass failed");
@@ -312,9 +369,12 @@ impl Worker {
                 }
                 continue;
             }
+            // An answer queued by this process wakes it at once.
+            let queues = self.stores.answering.queues.clone();
             tokio::select! {
                 biased;
                 () = &mut shutdown => break,
+                () = queues.queued_here() => backoff.busy(),
                 () = tokio::time::sleep(wait) => {}
             }
         }

@@ -45,12 +45,22 @@ pub struct Built {
 pub async fn run(
     stores: Stores,
     visibility: Duration,
+    mut backoff: super::idle::Backoff,
+    paused: super::idle::Paused,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     while !*stop.borrow() {
-        let wait = match step(&stores, visibility, &stop).await {
-            Ok(true) => Duration::ZERO,
-            Ok(false) => Duration::from_millis(500),
+        // Paused: no build runs until released (a build resumes from its message).
+        let stepped = match super::idle::paused_now(&paused) {
+            true => Ok(false),
+            false => step(&stores, visibility, &stop).await,
+        };
+        let wait = match stepped {
+            Ok(true) => {
+                backoff.busy();
+                Duration::ZERO
+            }
+            Ok(false) => backoff.idle(),
             Err(error) => {
                 tracing::error!(error = %error_chain(&error), "a segment build failed; it will be tried again");
                 Duration::from_secs(1)

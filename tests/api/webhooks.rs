@@ -125,6 +125,56 @@ fn verifies(secret: &str, id: &str, timestamp: &str, signature: &str, body: &str
 }
 
 #[tokio::test]
+async fn while_workers_are_paused_no_delivery_is_made_and_once_released_it_is() {
+    let app = app_allowing_this_machine().await;
+    let key = app.api_tenant("acme").await;
+    let (url, received) = receiver(vec![]).await;
+    assert_eq!(register(&app, &key, &url).await.0, 201);
+    app.published_survey(
+        &key,
+        json!({"title": "Held", "questions": [{"id": "x", "text": "X?", "type": "short_text"}]}),
+    )
+    .await;
+    assert_eq!(
+        app.answer("acme", "held", &[("x", "one")]).await.status(),
+        303
+    );
+    let stores = app.stores().await;
+    crate::helpers::drain(&stores).await;
+    stores.operations.control.pause().await.expect("paused");
+    let settings = canvass::worker::WorkerSettings {
+        deliveries: quick(),
+        idle: canvass::worker::idle::Backoff::new(
+            Duration::from_millis(50),
+            Duration::from_millis(200),
+        ),
+        ..canvass::worker::WorkerSettings::default()
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(
+        canvass::worker::Worker::new(stores.clone(), settings).run(async {
+            let _ = stopped.await;
+        }),
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(
+        received.lock().expect("the log").is_empty(),
+        "a delivery was made while paused"
+    );
+    stores.operations.control.resume().await.expect("resumed");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while received.lock().expect("the log").is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not delivered once released"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = stop.send(());
+    running.await.expect("the worker stops");
+}
+
+#[tokio::test]
 async fn a_counted_response_is_delivered_signed_and_retried_with_the_same_id_until_taken() {
     let app = app_allowing_this_machine().await;
     let key = app.api_tenant("acme").await;

@@ -285,6 +285,67 @@ async fn premium_answers_are_served_first_and_standard_ones_still_progress() {
 }
 
 #[tokio::test]
+async fn a_worker_of_one_class_takes_only_that_classs_queues() {
+    use canvass::worker::{Plans, Worker, WorkerSettings};
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let demo = demo(&stores).await;
+    let before = summary(&stores).await.summary.total;
+    for i in 0..40 {
+        let queues = &stores.answering.queues;
+        let premium = demo_answer(&demo, 30_000 + i, i);
+        queues
+            .submit(&premium, Subscription::Premium)
+            .await
+            .expect("queued");
+        let standard = demo_answer(&demo, 40_000 + i, i);
+        queues
+            .submit(&standard, Subscription::Standard)
+            .await
+            .expect("queued");
+    }
+    let of = |plans: Plans| {
+        let settings = WorkerSettings {
+            plans,
+            visibility: LONG,
+            ..WorkerSettings::default()
+        };
+        Worker::new(stores.clone(), settings)
+    };
+    // A standard-only worker drains the standard queue and never takes a premium message.
+    let mut standard = of(Plans::Standard);
+    loop {
+        match standard.step().await.expect("a step") {
+            StepOutcome::BatchDone { queue, .. } => {
+                assert_eq!(queue.to_string(), "answers-standard");
+            }
+            StepOutcome::QueuesEmpty => break,
+            _ => {}
+        }
+    }
+    let queues = &stores.answering.queues;
+    assert_eq!(
+        queues.waiting(Subscription::Standard).await.expect("read"),
+        0
+    );
+    assert_eq!(
+        queues.waiting(Subscription::Premium).await.expect("read"),
+        40
+    );
+    assert_eq!(summary(&stores).await.summary.total, before + 40);
+    // A premium-only worker takes the rest.
+    let mut premium = of(Plans::Premium);
+    while let StepOutcome::BatchDone { queue, .. } = premium.step().await.expect("a step") {
+        assert_eq!(queue.to_string(), "answers-premium");
+    }
+    assert_eq!(
+        queues.waiting(Subscription::Premium).await.expect("read"),
+        0
+    );
+    assert_eq!(summary(&stores).await.summary.total, before + 80);
+}
+
+#[tokio::test]
 async fn an_oversized_answer_is_taken_from_its_blob_which_is_then_removed() {
     let app = spawn_app().await;
     let stores = app.stores().await;
