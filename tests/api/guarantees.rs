@@ -74,6 +74,8 @@ async fn deleting_a_survey_with_drained_answers_leaves_nothing_and_its_slug_star
             || prefix.starts_with("survey-versions")
             || prefix.starts_with("segment-builds")
             || prefix.starts_with(keys::PROGRESS)
+            // It keeps no partial responses (`partials.rs` deletes a survey that does).
+            || prefix.starts_with(keys::PARTIALS)
             // Drop-off counts are merged every 10 s (`dropoff.rs` sweeps a deleted survey's).
             || prefix.starts_with(keys::FUNNELS)
             // No quotas (`quotas.rs` removes a quota with its places).

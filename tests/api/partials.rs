@@ -107,6 +107,20 @@ async fn answers_so_far_are_kept_listed_downloaded_and_summarised_only_when_aske
     );
     let page = owner.page("/tenant/surveys/kept/summary?partial=1").await;
     assert!(page.contains("1 of them partial"), "{page}");
+    // Deleted with their survey.
+    let stores = app.stores().await;
+    let filed = crate::helpers::filed_survey(&stores, "acme", "kept").await;
+    let (status, _) = app
+        .api(Method::DELETE, "/api/v1/surveys/kept", &key, None)
+        .await;
+    assert_eq!(status, 204);
+    let kept = stores
+        .answering
+        .partials
+        .list(&filed)
+        .await
+        .expect("listed");
+    assert!(kept.is_empty(), "{kept:?}");
 }
 
 #[tokio::test]

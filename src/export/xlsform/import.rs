@@ -3,8 +3,12 @@
 //! choices from one list as a matrix), the `choices` sheet as options, `label::Name (tag)`
 //! columns as languages, `relevant` as display conditions (the XPath most forms use:
 //! comparisons, `selected()`, `not()`, `and`, `or`), number and date bounds from
-//! `constraint`, `hint` and `note` rows as help texts, `hidden` rows as hidden fields.
-//! Whatever cannot be carried is listed by row with the reason, never dropped in silence.
+//! `constraint`, `hint` and `note` rows as help texts, `hidden` rows as hidden fields; other
+//! constraints as rules and `calculate` rows as variables where their XPath maps to CEL (see
+//! `cel`). Whatever cannot be carried is listed by row with the reason, never dropped in
+//! silence.
+
+mod cel;
 
 use std::collections::BTreeMap;
 
@@ -114,13 +118,20 @@ struct Reader {
     names: BTreeMap<String, Named>,
     hidden: Vec<String>,
     used: Vec<String>,
+    /// The `calculate` rows read as variables (`{"id", "expression"}`), in order.
+    variables: Vec<Value>,
 }
 
 /// What an XLSForm name stands for once read.
 #[derive(Clone)]
 enum Named {
-    Question { id: String, list: Option<String> },
+    Question {
+        id: String,
+        list: Option<String>,
+    },
     Hidden(String),
+    /// A `calculate` row read as a variable, by its id.
+    Variable(String),
 }
 
 /// A page being read.
@@ -196,6 +207,7 @@ impl Reader {
             names: BTreeMap::new(),
             hidden: Vec::new(),
             used: Vec::new(),
+            variables: Vec::new(),
         }
     }
 
@@ -262,6 +274,7 @@ impl Reader {
             match self.names.get(name) {
                 Some(Named::Question { id, .. }) => out.push_str(&format!("{{{{q:{id}}}}}")),
                 Some(Named::Hidden(field)) => out.push_str(&format!("{{{{h:{field}}}}}")),
+                Some(Named::Variable(id)) => out.push_str(&format!("{{{{v:{id}}}}}")),
                 None => out.push_str(&rest[at..at + 3 + end]),
             }
             rest = &inside[end + 1..];
@@ -488,6 +501,9 @@ impl Reader {
         if !self.hidden.is_empty() {
             definition["hidden_fields"] = json!(self.hidden);
         }
+        if !self.variables.is_empty() {
+            definition["variables"] = json!(self.variables);
+        }
         Imported {
             definition,
             skipped: self.skipped,
@@ -616,10 +632,7 @@ impl Reader {
                 question
             }
             "calculate" => {
-                self.skip(
-                    number,
-                    format!("\"{name}\": a calculation in XPath (Canvass calculates in CEL)"),
-                );
+                self.calculation(row, number, &name);
                 return None;
             }
             other => {
@@ -719,11 +732,49 @@ impl Reader {
                 _ => kept = false,
             }
         }
-        if !kept {
-            self.skip(
+        if kept {
+            return;
+        }
+        // Beyond bounds: the constraint as the question's rule, where its XPath maps to CEL.
+        let id = question["id"].as_str().map(str::to_owned);
+        match self.cel_of(&constraint, id.as_deref()) {
+            Some(expression) => {
+                let message = self
+                    .text(row, "constraint_message")
+                    .unwrap_or_else(|| json!("This answer is not accepted."));
+                question["validate"] = json!({"expression": expression, "message": message});
+            }
+            None => self.skip(
                 number,
-                format!("\"{name}\": the constraint {constraint} (only bounds carry over)"),
-            );
+                format!(
+                    "\"{name}\": the constraint {constraint} (its XPath does not map to a CEL \
+                     rule)"
+                ),
+            ),
+        }
+    }
+
+    /// A `calculate` row as a variable, where its XPath maps to CEL (at most 20, ids as
+    /// Canvass takes them); otherwise listed as skipped.
+    fn calculation(&mut self, row: &[String], number: usize, name: &str) {
+        let id = name.to_ascii_lowercase().replace('-', "_");
+        let valid = id.len() <= 32
+            && id.starts_with(|c: char| c.is_ascii_lowercase())
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        let xpath = self.cell(row, "calculation").to_owned();
+        let expression = self.cel_of(&xpath, None);
+        match (valid && self.variables.len() < 20, expression) {
+            (true, Some(expression)) => {
+                self.variables
+                    .push(json!({"id": id, "expression": expression}));
+                self.names.insert(name.to_owned(), Named::Variable(id));
+            }
+            _ => self.skip(
+                number,
+                format!("\"{name}\": the calculation {xpath} (its XPath does not map to CEL)"),
+            ),
         }
     }
 
@@ -843,6 +894,18 @@ fn tokens(text: &str) -> Option<Vec<Token>> {
                 }
                 tokens.push(Token::Operator(op));
                 i += if two { 2 } else { 1 };
+            }
+            '+' | '*' => {
+                tokens.push(Token::Operator(c.to_string()));
+                i += 1;
+            }
+            // A minus not before a digit (or a dot) is subtraction.
+            '-' if !chars
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_digit() || *n == '.') =>
+            {
+                tokens.push(Token::Operator("-".into()));
+                i += 1;
             }
             c if c.is_ascii_digit() || c == '-' || c == '.' => {
                 let end = chars[i + 1..]
@@ -973,7 +1036,7 @@ impl<'r> Xpath<'r> {
                 };
                 Some((id.clone(), value))
             }
-            Named::Hidden(_) => None,
+            Named::Hidden(_) | Named::Variable(_) => None,
         }
     }
 
@@ -1000,6 +1063,7 @@ impl<'r> Xpath<'r> {
         let (key, subject) = match self.reader.names.get(&name)? {
             Named::Question { id, .. } => ("question", id.clone()),
             Named::Hidden(field) => ("hidden", field.clone()),
+            Named::Variable(_) => return None,
         };
         let mut rule = json!({ key: subject });
         match (op.as_str(), value) {

@@ -28,6 +28,15 @@ fn workbook(sheets: &[(&str, Vec<Vec<&str>>)]) -> Vec<u8> {
     book.save_to_buffer().expect("a workbook")
 }
 
+/// What a form left out: each row and reason.
+fn reasons(imported: &Imported) -> Vec<(usize, &str)> {
+    imported
+        .skipped
+        .iter()
+        .map(|s| (s.row, s.reason.as_str()))
+        .collect()
+}
+
 fn checked(definition: serde_json::Value) -> Survey {
     let input: LocalizedInput = serde_json::from_value(definition).expect("the shape");
     let input: SurveyInput = input.0;
@@ -161,11 +170,7 @@ fn a_form_written_as_the_documentation_describes_reads_with_what_it_cannot_carry
         ),
     ]);
     let imported = read(&bytes).expect("read");
-    let reasons: Vec<(usize, &str)> = imported
-        .skipped
-        .iter()
-        .map(|s| (s.row, s.reason.as_str()))
-        .collect();
+    let reasons = reasons(&imported);
     assert_eq!(reasons.len(), 3, "{reasons:?}");
     assert!(
         reasons[0].0 == 9 && reasons[0].1.contains("geopoint"),
@@ -271,4 +276,75 @@ fn a_survey_carried_to_xlsform_and_back_keeps_its_questions_options_conditions_a
     };
     assert_eq!(loops(&back), loops(&original));
     assert_eq!(back.layout[4].title.as_deref(), Some("Their work"));
+}
+
+#[test]
+fn constraints_beyond_bounds_and_calculations_read_as_cel_where_their_xpath_maps() {
+    let bytes = workbook(&[
+        (
+            "survey",
+            vec![
+                vec![
+                    "type",
+                    "name",
+                    "label",
+                    "constraint",
+                    "constraint_message",
+                    "calculation",
+                ],
+                vec!["integer", "age", "Age", ". >= 18 and . <= 120", "", ""],
+                vec![
+                    "integer",
+                    "kids",
+                    "Children",
+                    ". <= ${age} div 2",
+                    "Fewer than half your age",
+                    "",
+                ],
+                vec!["select_multiple toppings", "top", "Toppings", "", "", ""],
+                vec![
+                    "text",
+                    "nick",
+                    "Nickname",
+                    "string-length(.) < 20 and not(selected(${top}, 'ham'))",
+                    "",
+                    "",
+                ],
+                vec!["calculate", "double_age", "", "", "", "${age} * 2 + 1"],
+                vec!["calculate", "weird", "", "", "", "count-selected(${top})"],
+            ],
+        ),
+        (
+            "choices",
+            vec![
+                vec!["list_name", "name", "label"],
+                vec!["toppings", "cheese", "Cheese"],
+                vec!["toppings", "ham", "Ham"],
+            ],
+        ),
+    ]);
+    let imported = read(&bytes).expect("read");
+    let reasons = reasons(&imported);
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].0 == 7 && reasons[0].1.contains("count-selected"),
+        "{reasons:?}"
+    );
+    let d = &imported.definition;
+    assert_eq!(
+        d["questions"][1]["validate"],
+        json!({"expression": "q.kids <= q.age / 2.0", "message": "Fewer than half your age"})
+    );
+    assert_eq!(
+        d["questions"][3]["validate"]["expression"],
+        "double(size(q.nick)) < 20.0 && !((\"Ham\" in q.top))"
+    );
+    assert_eq!(
+        d["variables"],
+        json!([{"id": "double_age", "expression": "q.age * 2.0 + 1.0"}])
+    );
+    // And the survey check takes them.
+    let survey = checked(imported.definition);
+    assert_eq!(survey.variables.len(), 1);
+    assert!(survey.questions[1].validate.is_some());
 }
