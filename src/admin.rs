@@ -76,6 +76,24 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
     Ok(depths)
 }
 
+/// What `canvass status` shows: whether workers are paused, and what waits for them.
+#[derive(Debug, Serialize)]
+pub struct Status {
+    /// Whether `canvass workers pause` holds every worker.
+    pub paused: bool,
+    /// Every queue with roughly how many messages wait in it: answers, and each worker
+    /// job (exports, deletions, email, mailings, webhook deliveries, segment builds).
+    pub queues: Vec<QueueDepth>,
+}
+
+/// Whether workers are paused, and every queue's length.
+pub async fn status(stores: &Stores) -> Result<Status, AdminError> {
+    Ok(Status {
+        paused: stores.operations.control.paused().await?,
+        queues: queues(stores).await?,
+    })
+}
+
 /// A region as `canvass regions` shows it.
 #[derive(Debug, Serialize)]
 pub struct RegionReport {

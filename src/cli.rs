@@ -59,6 +59,15 @@ pub enum Command {
         #[command(flatten)]
         backend: BackendSettings,
     },
+    /// Print whether workers are paused and what waits for them: each queue (answers,
+    /// exports, deletions, email, mailings, webhook deliveries, segment builds) and its length.
+    Status {
+        /// Print JSON instead of lines.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        backend: BackendSettings,
+    },
     /// Print every queue with its approximate length.
     Queues {
         /// Print JSON instead of a table.

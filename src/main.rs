@@ -160,6 +160,29 @@ async fn run(command: Command) -> Result<(), Failure> {
             outln!("{}", serde_json::to_string_pretty(&report)?);
             Ok(())
         }
+        Command::Status { json, backend } => {
+            let status = admin::status(&open_stores(&backend).await?).await?;
+            if json {
+                outln!("{}", serde_json::json!(status));
+            } else {
+                outln!(
+                    "workers: {}",
+                    match status.paused {
+                        true => "paused (`canvass workers resume` releases them)",
+                        false => "running",
+                    }
+                );
+                for depth in status.queues {
+                    outln!(
+                        "{:<10} {:<20} {:>10} waiting",
+                        depth.role,
+                        depth.name,
+                        depth.length
+                    );
+                }
+            }
+            Ok(())
+        }
         Command::Queues { json, backend } => {
             let depths = admin::queues(&open_stores(&backend).await?).await?;
             if json {

@@ -768,6 +768,32 @@ async fn pausing_from_the_command_line_holds_a_worker_process_and_resuming_relea
         10,
         "every message is there and visible: the worker took none"
     );
+    // `canvass status` says so, and what waits.
+    let shown = std::process::Command::new(env!("CARGO_BIN_EXE_canvass"))
+        .args(["status", "--json"])
+        .env("CANVASS_DATA_DIR", dir.path())
+        .env("CANVASS_LOG", "error")
+        .output()
+        .expect("canvass status runs");
+    assert!(shown.status.success());
+    let status: serde_json::Value = serde_json::from_slice(&shown.stdout).expect("JSON");
+    assert_eq!(status["paused"], true, "{status}");
+    let standard = status["queues"]
+        .as_array()
+        .expect("queues")
+        .iter()
+        .find(|q| q["role"] == "standard")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(standard["length"], 10, "{status}");
+    assert!(
+        status["queues"].as_array().is_some_and(|queues| [
+            "webhook", "mail", "mailing", "segment", "export", "deletion"
+        ]
+        .iter()
+        .all(|role| queues.iter().any(|q| q["role"] == *role))),
+        "{status}"
+    );
     assert_eq!(
         stores
             .answering
