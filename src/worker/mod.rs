@@ -370,11 +370,10 @@ impl Worker {
                 continue;
             }
             // An answer queued by this process wakes it at once.
-            let queues = self.stores.answering.queues.clone();
             tokio::select! {
                 biased;
                 () = &mut shutdown => break,
-                () = queues.queued_here() => backoff.busy(),
+                () = self.stores.answering.queues.queued_here() => backoff.busy(),
                 () = tokio::time::sleep(wait) => {}
             }
         }
