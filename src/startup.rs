@@ -145,8 +145,13 @@ impl Application {
             // The in-process worker gets its own relaxed-durability handle on the database.
             let relaxed = placement.backend.open(Durability::Relaxed).await?;
             storages.push(relaxed.clone());
-            let stores =
+            let mut stores =
                 Stores::open(relaxed, &store_settings(&settings.stores, &placement)).await?;
+            // An answer the web tier queues still wakes this worker at once.
+            stores
+                .answering
+                .queues
+                .wake_with(&application.stores.answering.queues);
             application.worker = Some(Worker::new(stores, settings.worker.settings()));
         }
         if let Some(listen) = &settings.metrics.listen {

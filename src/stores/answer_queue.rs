@@ -225,6 +225,12 @@ impl AnswerQueues {
         Ok(delivery)
     }
 
+    /// Shares `other`'s wake-up: an answer queued through either set of handles (another
+    /// handle on the same storage in this process) wakes a worker waiting on either.
+    pub fn wake_with(&mut self, other: &AnswerQueues) {
+        self.queued = other.queued.clone();
+    }
+
     /// Resolves once an answer is queued through these handles (or was since the last call):
     /// what an idle worker of this process waits on besides its poll.
     pub async fn queued_here(&self) {

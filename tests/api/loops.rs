@@ -333,4 +333,8 @@ async fn the_designer_repeats_a_page_and_the_summary_picks_an_item() {
         summary.contains(r#"<option value="swimming">Swimming (0)</option>"#),
         "{summary}"
     );
+    // `{{loop}}` reads as every item when pooled, and as the item shown.
+    assert!(summary.contains("Rate [each item]"), "{summary}");
+    let swimming = owner.page(&format!("{path}/summary?item=swimming")).await;
+    assert!(swimming.contains("Rate Swimming"), "{swimming}");
 }

@@ -13,6 +13,7 @@ use super::charts::{BarChart, Grid, chart, every_value, grid, number};
 use super::notice;
 use super::segments::SegmentPicker;
 use super::session::SignedIn;
+use crate::domain::looping;
 use crate::domain::member::Role;
 use crate::domain::summary::{QuestionReport, Stats, median, nps_groups};
 use crate::domain::{Answer, AnswerValue, Reference, SegmentId, Survey};
@@ -198,10 +199,18 @@ pub async fn summary(
     let partial = query.partial.as_deref().is_some_and(|p| !p.is_empty());
     let asked = results::summary_with_partial(&state.app, &survey, segment.as_ref(), item, partial);
     let mut report = asked.await?;
-    let items = std::mem::take(&mut report.items)
+    let items: Vec<(String, String, u64)> = std::mem::take(&mut report.items)
         .into_iter()
         .map(|i| (i.key, i.label, i.answered))
         .collect();
+    // A loop's `{{loop}}` reads as the item shown, or as every item when pooled.
+    let shown_item = match item {
+        Some(key) => items
+            .iter()
+            .find(|(k, ..)| k == key)
+            .map_or_else(|| key.to_owned(), |(_, label, _)| label.clone()),
+        None => "[each item]".to_owned(),
+    };
     let mut picker = SegmentPicker::new(std::mem::take(&mut report.segments), segment.as_ref());
     picker.error = segment_error;
     // The queue its answers wait on: at home, or in the region they stay in.
@@ -209,7 +218,13 @@ pub async fn summary(
     let labelled: Vec<QuestionReport> = report
         .questions
         .iter()
-        .map(|question| labelled(&survey, question))
+        .map(|question| {
+            let mut shown = labelled(&survey, question);
+            shown.text = shown
+                .text
+                .map(|text| looping::with_item(&text, Some(&shown_item)).into_owned());
+            shown
+        })
         .collect();
     let questions = labelled
         .iter()
