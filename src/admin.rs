@@ -61,6 +61,10 @@ pub struct QueueDepth {
     pub role: &'static str,
     /// Approximate number of messages, visible or held.
     pub length: u64,
+    /// For an answer shard in `canvass status`: the worker that holds its claim (affinity),
+    /// if one does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holder: Option<String>,
 }
 
 /// Every queue with its approximate length.
@@ -71,6 +75,7 @@ pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
             length: stores.operations.queue_length(&queue).await?,
             name: queue.to_string(),
             role,
+            holder: None,
         });
     }
     Ok(depths)
@@ -88,9 +93,25 @@ pub struct Status {
 
 /// Whether workers are paused, and every queue's length.
 pub async fn status(stores: &Stores) -> Result<Status, AdminError> {
+    let mut queues = queues(stores).await?;
+    let (premium, standard) = stores.answering.queues.work_queues();
+    for depth in &mut queues {
+        if let Some(shard) = premium
+            .iter()
+            .chain(standard)
+            .find(|q| q.as_str() == depth.name)
+        {
+            depth.holder = stores
+                .operations
+                .roster
+                .holder(shard)
+                .await?
+                .map(|(owner, _)| owner);
+        }
+    }
     Ok(Status {
         paused: stores.operations.control.paused().await?,
-        queues: queues(stores).await?,
+        queues,
     })
 }
 
@@ -227,10 +248,10 @@ pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminErro
     let (mut moved, mut stayed) = (0, 0);
     for received in receive_all(stores).await? {
         let addressed = received.content.as_ref().ok().map(|message| {
-            let (survey, reference) = message.addressee();
-            (survey.tenant, reference)
+            let (survey, _) = message.addressee();
+            survey
         });
-        let Some((tenant, reference)) = addressed else {
+        let Some(survey) = addressed else {
             stores.answering.queues.release(&received).await?;
             stayed += 1;
             continue;
@@ -238,13 +259,13 @@ pub async fn poison_requeue(stores: &Stores) -> Result<(usize, usize), AdminErro
         let subscription = stores
             .catalog
             .tenants
-            .get(&tenant)
+            .get(&survey.tenant)
             .await?
             .map_or(Subscription::Standard, |t| t.subscription);
         let queue = stores
             .answering
             .queues
-            .queue_for(reference, subscription)
+            .queue_for(&survey.tenant, &survey.slug, subscription)
             .clone();
         stores.answering.queues.requeue(&received, &queue).await?;
         moved += 1;

@@ -286,6 +286,13 @@ pub struct WorkerArgs {
     #[arg(long, env = "CANVASS_WORKER_PLANS", value_enum, default_value = "both")]
     pub plans: crate::worker::Plans,
 
+    /// Seconds a worker's claims on answer shards last without its heartbeat (written every
+    /// third of this): the shards are dealt among the running workers, so one worker merges a
+    /// survey's summary, and a dead worker's shards are taken over within this. 0 turns the
+    /// dealing off: every worker takes every shard and races on the summaries (still exact).
+    #[arg(long, env = "CANVASS_SHARD_LEASE_SECS", default_value_t = crate::worker::affinity::DEFAULT_SHARD_LEASE_SECS, value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub shard_lease_secs: u64,
+
     /// The longest wait, in milliseconds, of a worker's loops between looks when they find
     /// nothing to do (from 250 ms, doubling): longer costs fewer storage calls when idle, and
     /// delays the first answer after a quiet spell by up to this much in a worker of another
@@ -354,6 +361,7 @@ impl Default for WorkerArgs {
             links_url: None,
             mailing_rate: crate::worker::mailer::DEFAULT_MAILING_RATE,
             plans: crate::worker::Plans::Both,
+            shard_lease_secs: crate::worker::affinity::DEFAULT_SHARD_LEASE_SECS,
             idle_poll_max_ms: crate::worker::idle::DEFAULT_IDLE_POLL_MAX_MS,
         }
     }
@@ -402,6 +410,8 @@ impl WorkerArgs {
                 ..Default::default()
             },
             plans: self.plans,
+            shard_lease: (self.shard_lease_secs > 0)
+                .then(|| Duration::from_secs(self.shard_lease_secs)),
             idle: crate::worker::idle::Backoff::new(
                 crate::worker::idle::FIRST_IDLE_WAIT,
                 Duration::from_millis(self.idle_poll_max_ms),

@@ -173,8 +173,12 @@ async fn run(command: Command) -> Result<(), Failure> {
                     }
                 );
                 for depth in status.queues {
+                    let holder = depth
+                        .holder
+                        .map(|owner| format!(", claimed by worker {owner}"))
+                        .unwrap_or_default();
                     outln!(
-                        "{:<10} {:<20} {:>10} waiting",
+                        "{:<10} {:<20} {:>10} waiting{holder}",
                         depth.role,
                         depth.name,
                         depth.length

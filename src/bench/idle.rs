@@ -17,7 +17,8 @@ pub(super) async fn run(seconds: u64) -> Result<(), BenchError> {
     let stores = open(&dir, 1).await?;
     // One answer counted first, so the survey and its summary exist as in a live service.
     super::submit(&stores.answering, 1, false, 1).await?;
-    let settings = WorkerSettings::default();
+    // What `canvass worker` runs with by default: its heartbeat and shard claims included.
+    let settings: WorkerSettings = crate::config::WorkerArgs::default().settings();
     let longest = settings.idle.most();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let worker = tokio::spawn(Worker::new(stores.clone(), settings).run(async {

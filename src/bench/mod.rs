@@ -90,6 +90,10 @@ pub enum Bench {
         /// emulator) instead of a fresh local data directory.
         #[arg(long, env = "CANVASS_AZURE_CONNECTION_STRING", hide_env_values = true)]
         azure: Option<String>,
+        /// The workers' shard lease (as `CANVASS_SHARD_LEASE_SECS`); 0 runs them without
+        /// affinity, every worker taking every shard, as before it existed.
+        #[arg(long, default_value_t = crate::worker::affinity::DEFAULT_SHARD_LEASE_SECS)]
+        shard_lease_secs: u64,
     },
     /// Export rows/s to PostgreSQL against a raw `\copy` of the same rows through psql.
     Export {
@@ -208,11 +212,13 @@ pub async fn run(bench: Bench) -> Result<(), BenchError> {
             separate,
             segments,
             azure,
+            shard_lease_secs,
         } => {
             let target = drain::DrainTarget {
                 azure,
                 shards: usize::from(shards),
                 segments: usize::from(segments),
+                shard_lease: (shard_lease_secs > 0).then(|| Duration::from_secs(shard_lease_secs)),
             };
             let plan = drain::Plan {
                 answers,

@@ -170,6 +170,21 @@ fn shard_names(base: &str, shards: usize) -> Vec<QueueName> {
         .collect()
 }
 
+/// Which of `shards` shards a survey's answers go to: the first eight bytes of a SHA-256 of
+/// `tenant/survey`, the same in every process and every version (a std hasher is not).
+pub fn shard_of(tenant: &TenantSlug, survey: &SurveySlug, shards: usize) -> usize {
+    use sha2::Digest;
+    let digest = sha2::Sha256::new()
+        .chain_update(tenant.as_str())
+        .chain_update(b"/")
+        .chain_update(survey.as_str())
+        .finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    // At most 16 shards: the remainder fits a usize.
+    (u64::from_be_bytes(first) % shards.max(1) as u64) as usize
+}
+
 impl AnswerQueues {
     /// Creates the queues if missing (each class over `shards` queues, and the transfer queue
     /// when the installation has regions); called once at start-up.
@@ -205,12 +220,17 @@ impl AnswerQueues {
         }
     }
 
-    /// The shard an answer goes to: spread by reference, so consecutive answers land on
-    /// different shards and a resubmitted form lands where its first copy did.
-    pub fn queue_for(&self, reference: Reference, subscription: Subscription) -> &QueueName {
+    /// The shard a survey's answers go to: a stable hash of its tenant and slug, so all of a
+    /// survey's answers wait in one shard, which one worker takes at a time (affinity, seed
+    /// 004: see `worker::affinity`), and a resubmitted form lands where its first copy did.
+    pub fn queue_for(
+        &self,
+        tenant: &TenantSlug,
+        survey: &SurveySlug,
+        subscription: Subscription,
+    ) -> &QueueName {
         let shards = self.queues_for(subscription);
-        // References are u64; the shard count is at most 16, so the cast is exact.
-        &shards[(reference.0 % shards.len() as u64) as usize]
+        &shards[shard_of(tenant, survey, shards.len())]
     }
 
     /// Hands an answer to the tenant's queue; returns once it is durably queued.
@@ -219,7 +239,7 @@ impl AnswerQueues {
         answer: &Answer,
         subscription: Subscription,
     ) -> Result<Delivery, StoreError> {
-        let queue = self.queue_for(answer.reference, subscription);
+        let queue = self.queue_for(&answer.tenant, &answer.survey, subscription);
         let delivery = self.submit_to(queue, answer).await?;
         self.queued.notify_one();
         Ok(delivery)
@@ -298,7 +318,7 @@ impl AnswerQueues {
         answer: &Answer,
         subscription: Subscription,
     ) -> Result<(), StoreError> {
-        let queue = self.queue_for(answer.reference, subscription);
+        let queue = self.queue_for(&answer.tenant, &answer.survey, subscription);
         let stored = AnswerMessage::Stored {
             tenant: answer.tenant.clone(),
             survey: answer.survey.clone(),

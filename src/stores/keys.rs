@@ -281,6 +281,19 @@ pub fn survey_data_prefixes(survey: &SurveyRef) -> [String; 14] {
     ]
 }
 
+/// Where each running worker's heartbeat is: `workers/live/{plans}/{owner}`.
+pub const WORKER_HEARTBEATS: &str = "workers/live/";
+
+/// A worker's heartbeat, named by the classes it takes and its own name.
+pub fn worker_heartbeat(plans: &str, owner: &str) -> String {
+    format!("{WORKER_HEARTBEATS}{plans}/{owner}")
+}
+
+/// A worker's claim on an answer queue shard: `workers/shards/{queue}`.
+pub fn shard_claim(queue: &str) -> String {
+    format!("workers/shards/{queue}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

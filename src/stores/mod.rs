@@ -32,6 +32,7 @@ mod regional;
 pub mod reports;
 mod residency;
 pub mod responses;
+pub mod roster;
 mod secrets;
 pub mod segments;
 mod sessions;
@@ -48,7 +49,7 @@ pub mod work_queue;
 pub use accounts::AccountStore;
 pub use answer_list::{AnswerList, CHUNK as LIST_CHUNK, ListView};
 pub use answer_queue::{
-    AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received, transfer_queue,
+    AnswerMessage, AnswerQueues, Delivery, POISON_QUEUE, Received, shard_of, transfer_queue,
 };
 pub use answers::AnswerStore;
 pub use api_keys::{ApiKeyRecord, ApiKeyStore};
@@ -239,6 +240,8 @@ pub struct Operations {
     pub storage: Storage,
     /// The workers' pause flag.
     pub control: WorkerControl,
+    /// The running workers and their claims on answer shards.
+    pub roster: roster::Roster,
     /// Export jobs and their queue.
     pub exports: exports::ExportStore,
     /// Deleted responses' records, and the queue of deletions and recounts.
@@ -411,6 +414,7 @@ impl Stores {
             },
             operations: Operations {
                 control: WorkerControl::new(storage.blobs.clone()),
+                roster: roster::Roster::new(storage.blobs.clone()),
                 exports,
                 deletions,
                 webhooks,

@@ -8,6 +8,7 @@
 //! been received more than `max_dequeue` times. Visibility is extended when a step runs long.
 //! A queue that filled a step's batches is asked for all of them at once the next step.
 
+pub mod affinity;
 mod batch;
 mod deletions;
 pub mod deliveries;
@@ -67,6 +68,9 @@ pub struct WorkerSettings {
     pub mailer: mailer::MailerSettings,
     /// The classes of answer queues it takes (premium, standard or both).
     pub plans: Plans,
+    /// How long its claims on answer shards last without a heartbeat (see `affinity`), or
+    /// `None` to take every shard without claims: a lone worker in a test or a benchmark.
+    pub shard_lease: Option<Duration>,
 }
 
 /// The classes of answer queues a worker takes: both by default, or one, so premium tenants
@@ -117,6 +121,7 @@ impl Default for WorkerSettings {
             deliveries: deliveries::DeliverySettings::default(),
             mailer: mailer::MailerSettings::default(),
             plans: Plans::Both,
+            shard_lease: None,
         }
     }
 }
@@ -180,12 +185,18 @@ pub struct Worker {
     paused: bool,
     /// Moving answers given here home, with regions.
     mover: transfer::Mover,
+    /// The answer shards it holds, when shards are dealt among workers.
+    affinity: Option<affinity::Affinity>,
 }
 
 impl Worker {
     /// A worker over the stores.
     pub fn new(stores: Stores, settings: WorkerSettings) -> Self {
+        let affinity = settings
+            .shard_lease
+            .map(|lease| affinity::Affinity::new(settings.plans, lease));
         Self {
+            affinity,
             stores,
             settings,
             steps: 0,
@@ -196,8 +207,23 @@ impl Worker {
         }
     }
 
+    /// The answer shards this worker holds when shards are dealt among workers (none when it
+    /// takes every shard without claims).
+    pub fn shards_held(&self) -> impl Iterator<Item = &QueueName> {
+        self.affinity.iter().flat_map(affinity::Affinity::held)
+    }
+
     /// Processes one batch from the first non-empty queue, if any.
     pub async fn step(&mut self) -> Result<StepOutcome, StoreError> {
+        // The heartbeat goes on while paused: it is the roster, not a job.
+        if let Some(affinity) = &mut self.affinity {
+            affinity
+                .keep(
+                    &self.stores.operations.roster,
+                    &self.stores.answering.queues,
+                )
+                .await?;
+        }
         let paused = self.stores.operations.control.paused().await?;
         if paused != self.paused {
             self.paused = paused;
@@ -222,8 +248,10 @@ impl Worker {
             (premium, standard)
         };
         // Each step starts at the next shard, so every shard of a class is read in turn.
+        let affinity = self.affinity.as_ref();
         let order: Vec<QueueName> = rotated(first, self.steps)
             .chain(rotated(second, self.steps))
+            .filter(|queue| affinity.is_none_or(|held| held.takes(queue)))
             .cloned()
             .collect();
         for queue in order {
@@ -361,6 +389,11 @@ impl Worker {
                     tracing::error!(error = %error_chain(&error), "the reconcile pass failed");
                 }
             }
+            // An idle worker still wakes for its heartbeat, so its shards stay its own.
+            let wait = match &self.affinity {
+                Some(affinity) if !wait.is_zero() => wait.min(affinity.next_beat_in()),
+                _ => wait,
+            };
             if wait.is_zero() {
                 // Straight on, unless a stop was asked for: even a zero sleep would wait for the
                 // timer's next millisecond tick, a third of a step's time.
@@ -379,6 +412,12 @@ impl Worker {
         }
         if let Err(error) = self.tidy().await {
             tracing::error!(error = %error_chain(&error), "tidying summaries on the way out failed");
+        }
+        if let Some(affinity) = &mut self.affinity
+            && let Err(error) = affinity.leave(&self.stores.operations.roster).await
+        {
+            // Its shards are taken over once its lease runs out instead.
+            tracing::error!(error = %error_chain(&error), "leaving the roster failed");
         }
         // Deliveries in flight finish (at most their timeout); the rest stay queued. A segment
         // build stops after its current chunk and resumes from its message later.

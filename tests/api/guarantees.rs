@@ -786,6 +786,13 @@ async fn pausing_from_the_command_line_holds_a_worker_process_and_resuming_relea
         .cloned()
         .unwrap_or_default();
     assert_eq!(standard["length"], 10, "{status}");
+    // A paused worker keeps its heartbeat and its shards: it resumes on them.
+    assert!(
+        standard["holder"]
+            .as_str()
+            .is_some_and(|owner| !owner.is_empty()),
+        "the shard is claimed by the paused worker: {status}"
+    );
     assert!(
         status["queues"].as_array().is_some_and(|queues| [
             "webhook", "mail", "mailing", "segment", "export", "deletion"

@@ -558,6 +558,10 @@ pub async fn answer_demo(client: &reqwest::Client, address: &str, stars: &str) -
     reference_in(posted.headers()["location"].to_str().expect("ascii"))
 }
 
+/// The shard lease of the processes tests start: a worker started after another was killed
+/// takes its shards within seconds, not the default 45 s.
+pub const TEST_SHARD_LEASE_SECS: &str = "1";
+
 /// A `canvass` process started from the built binary, killed when dropped.
 pub struct CanvassProcess {
     child: std::process::Child,
@@ -587,6 +591,7 @@ impl CanvassProcess {
             .env("CANVASS_LOG", "warn")
             // Tests count answers exactly: no sample responses unless a test asks for them.
             .env("CANVASS_DEMO_RESPONSES", "0")
+            .env("CANVASS_SHARD_LEASE_SECS", TEST_SHARD_LEASE_SECS)
             .envs(env.iter().copied())
             .stdout(std::process::Stdio::piped())
             .stderr(log)
@@ -653,6 +658,7 @@ impl CanvassProcess {
             .arg("worker")
             .env("CANVASS_DATA_DIR", data_dir)
             .env("CANVASS_LOG", "error")
+            .env("CANVASS_SHARD_LEASE_SECS", TEST_SHARD_LEASE_SECS)
             .envs(env.iter().copied())
             .stdout(std::process::Stdio::null())
             .stderr(log)

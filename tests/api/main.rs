@@ -2,6 +2,7 @@
 //! their shared conformance suite. One binary, so linking happens once.
 
 mod accounts;
+mod affinity;
 mod anonymity;
 mod api_schema;
 mod azure;
@@ -42,6 +43,7 @@ mod operations;
 mod owner;
 mod partials;
 mod participants;
+mod pause;
 mod plain_words;
 mod power_cut;
 mod public;

@@ -183,6 +183,9 @@ async fn workers_of_both_regions_killed_at_random_never_lose_or_double_an_answer
         ("CANVASS_WORKER_VISIBILITY_SECS", "1"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
+        // A kill every few hundredths of a second: without affinity, whose leases would keep a
+        // dead worker's shards that long (kills while shards are dealt: worker_crash.rs).
+        ("CANVASS_SHARD_LEASE_SECS", "0"),
     ];
     let mut random = Xorshift(0xdead_beef);
     let mut started = 0;

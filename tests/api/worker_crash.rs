@@ -111,20 +111,24 @@ impl Backlog {
     pub async fn queue_with(answers: u64, seed: u64, options: local::Options) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (storage, _) = local::open(dir.path(), options).await.expect("opens");
-        Self::queue_on(dir, storage, Vec::new(), answers, seed).await
+        Self::queue_on(dir, storage, Vec::new(), answers, seed, 1).await
     }
 
-    /// As `queue`, on `storage`, which worker processes reach with `storage_env`.
+    /// As `queue`, on `storage`, which worker processes reach with `storage_env`, each class of
+    /// answers split over `shards` queues (as the workers must be told).
     async fn queue_on(
         dir: tempfile::TempDir,
         storage: canvass::storage::Storage,
         storage_env: Vec<(String, String)>,
         answers: u64,
         seed: u64,
+        shards: usize,
     ) -> Self {
-        let stores = Stores::open(storage, &StoreSettings::default())
-            .await
-            .expect("stores");
+        let settings = StoreSettings {
+            queue_shards: shards,
+            ..StoreSettings::default()
+        };
+        let stores = Stores::open(storage, &settings).await.expect("stores");
         let mut surveys = Vec::new();
         for (tenant, slug) in [("acme", "team"), ("gold", "launch")] {
             // The first survey's drink question is a segment question from the start.
@@ -715,6 +719,9 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
+        // A kill every tenth of a second: without affinity, so every worker races on every
+        // summary (kills while the shards are dealt are the next test's).
+        ("CANVASS_SHARD_LEASE_SECS", "0"),
         ("CANVASS_WEBHOOK_ALLOWED_HOSTS", "127.0.0.1"),
         ("CANVASS_SMTP_URL", smtp.as_str()),
         ("CANVASS_PUBLIC_URL", "http://127.0.0.1:9"),
@@ -836,6 +843,47 @@ async fn workers_killed_at_random_moments_never_lose_or_double_count_an_answer()
         ),
         0,
         "every deletion was subtracted exactly once"
+    );
+    backlog.assert_exact().await;
+}
+
+#[tokio::test]
+async fn workers_killed_while_the_shards_are_dealt_never_lose_or_double_count_an_answer() {
+    const WORKERS: usize = 3;
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let options = local::Options::with(local::Durability::Full);
+    let (storage, _) = local::open(dir.path(), options).await.expect("opens");
+    let backlog = Backlog::queue_on(dir, storage, Vec::new(), 2000, 0xaff1_0417, 4).await;
+    let logs = tempfile::tempdir().expect("a log folder");
+    let env = [
+        ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
+        ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
+        ("CANVASS_WORKER_BATCHES", "1"),
+        ("CANVASS_QUEUE_SHARDS", "4"),
+        ("CANVASS_SHARD_LEASE_SECS", "1"),
+    ];
+    let mut crew = Crew::start(&backlog, logs.path(), WORKERS, &env);
+    let mut random = Xorshift(0x51ab_0b1e);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while backlog.answers_queued().await > 0 && Instant::now() < deadline {
+        // A worker joins, so the shards are dealt again; one is killed while they are (before
+        // the joiner's first heartbeats have settled who holds what), or just after.
+        crew.workers
+            .push(backlog.worker(logs.path(), crew.started, &env));
+        crew.started += 1;
+        tokio::time::sleep(Duration::from_millis(50 + random.next(1_200))).await;
+        let victim = random.next(crew.workers.len() as u64) as usize;
+        crew.workers.remove(victim).kill();
+        crew.kills += 1;
+        tokio::time::sleep(Duration::from_millis(random.next(800))).await;
+    }
+    wait_until_drained(&backlog, deadline + Duration::from_secs(30)).await;
+    let kills = crew.kills;
+    drop(crew);
+    assert!(kills >= 5, "only {kills} kills");
+    assert!(
+        logged(logs.path(), "this worker's answer shards changed") > kills,
+        "the shards were dealt again and again"
     );
     backlog.assert_exact().await;
 }
@@ -1018,12 +1066,15 @@ async fn workers_killed_at_random_moments_on_azurite_never_lose_or_double_count_
         ),
     ];
     let dir = tempfile::tempdir().expect("a temp dir");
-    let mut backlog = Backlog::queue_on(dir, storage, storage_env, 600, 0x5eed_a2e0).await;
+    let mut backlog = Backlog::queue_on(dir, storage, storage_env, 600, 0x5eed_a2e0, 1).await;
     let logs = tempfile::tempdir().expect("a log folder");
     let env = [
         ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
         ("CANVASS_WORKER_MAX_DEQUEUE", "1000"),
         ("CANVASS_WORKER_BATCHES", "1"),
+        // Kills every few tenths of a second, without affinity (Azure's last-modified times
+        // are whole seconds: leases that short would not hold there).
+        ("CANVASS_SHARD_LEASE_SECS", "0"),
     ];
     let mut crew = Crew::start(&backlog, logs.path(), WORKERS, &env);
     let mut random = Xorshift(0x0bad_cafe_f00d);
