@@ -63,6 +63,62 @@ impl BlobStore for FailingWrites {
     }
 }
 
+/// Blobs that note whether any key containing `marker` was written, as a witness that a job
+/// ran (the reconcile pass takes its lock, say).
+#[derive(Debug)]
+pub struct WrittenWitness {
+    inner: Arc<dyn BlobStore>,
+    marker: String,
+    /// Whether such a key was written.
+    pub written: AtomicBool,
+}
+
+impl WrittenWitness {
+    /// `storage` watched for writes to keys containing `marker`.
+    pub fn around(storage: &Storage, marker: &str) -> (Storage, Arc<WrittenWitness>) {
+        let blobs = Arc::new(Self {
+            inner: storage.blobs.clone(),
+            marker: marker.to_owned(),
+            written: AtomicBool::new(false),
+        });
+        let storage = Storage {
+            blobs: blobs.clone(),
+            queues: storage.queues.clone(),
+        };
+        (storage, blobs)
+    }
+}
+
+#[async_trait]
+impl BlobStore for WrittenWitness {
+    async fn get(&self, key: &str) -> Result<Blob> {
+        self.inner.get(key).await
+    }
+
+    async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta> {
+        if key.contains(&self.marker) {
+            self.written.store(true, Ordering::SeqCst);
+        }
+        self.inner.put(key, body, mode).await
+    }
+
+    async fn delete(&self, key: &str, if_match: Option<&ETag>) -> Result<()> {
+        self.inner.delete(key, if_match).await
+    }
+
+    async fn list(&self, request: &ListRequest) -> Result<ListPage> {
+        self.inner.list(request).await
+    }
+
+    async fn flush(&self) -> Result<()> {
+        self.inner.flush().await
+    }
+
+    fn transactions(&self) -> &TransactionCounter {
+        self.inner.transactions()
+    }
+}
+
 /// Queues that report a full disk on every add while `full` is set.
 #[derive(Debug)]
 pub struct FullDisk {

@@ -606,3 +606,33 @@ async fn without_a_template_of_their_own_participants_get_the_built_in_one_in_th
         "the survey's default language"
     );
 }
+
+#[tokio::test]
+async fn while_workers_are_paused_no_invitation_is_sent_and_once_released_it_is() {
+    let server = Server::start("plain");
+    let mailbox = server.mailbox();
+    let app = app_mailing_through(&server).await;
+    let key = app.api_tenant("acme").await;
+    open_survey(&app, &key).await;
+    let (status, added) = app
+        .api(
+            Method::POST,
+            "/api/v1/surveys/visit/participants",
+            &key,
+            Some(json!({"participants": [{"email": "held@acme.test"}]})),
+        )
+        .await;
+    assert_eq!(status, 201, "{added}");
+    let (status, started) = start_mailing(&app, &key, "invitation").await;
+    assert_eq!(status, 202, "{started}");
+    let stores = app.stores().await;
+    let settings = canvass::worker::WorkerSettings {
+        mailer: mailer(&server),
+        ..Default::default()
+    };
+    crate::pause::held_until_released(&stores, settings, "a mailing", async || {
+        !mailbox.received("held@acme.test").is_empty()
+    })
+    .await;
+    assert_eq!(mailbox.received("held@acme.test").len(), 1, "invited once");
+}

@@ -1,7 +1,10 @@
 //! A pause that holds (issue 51, item 3): while the pause flag is set, a running worker (its
 //! whole loop, as `canvass worker` runs it) does none of its jobs; released, it does each.
 //! Answers (`worker.rs`, and from the command line in `guarantees.rs`) and webhook deliveries
-//! (`webhooks.rs`) have theirs elsewhere; email, segment builds and deletions are here.
+//! (`webhooks.rs`) and mailings (`mailings.rs`) have theirs elsewhere; email, segment builds,
+//! deletions, exports to PostgreSQL and the reconcile pass are here (moving answers home is in
+//! `regions_crash.rs`). (Workers start no backups: `canvass backup`
+//! is an operator's command.)
 
 use std::time::{Duration, Instant};
 
@@ -17,7 +20,7 @@ const HELD: Duration = Duration::from_secs(2);
 
 /// Runs a worker over `stores` while paused: `done` must stay false for `HELD`; then resumes
 /// and waits (10 s at most) for `done`.
-async fn held_until_released(
+pub(crate) async fn held_until_released(
     stores: &Stores,
     settings: WorkerSettings,
     job: &str,
@@ -169,5 +172,60 @@ async fn while_workers_are_paused_no_response_is_deleted_and_once_released_it_is
         "deleting a response",
         async || demo_total(&stores).await == before - 1,
     )
+    .await;
+}
+
+#[tokio::test]
+async fn while_workers_are_paused_no_export_runs_and_once_released_it_does() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    counted_answers(&stores, 2).await;
+    let demo = demo_survey(&stores).await;
+    let job = stores
+        .operations
+        .exports
+        .request(&demo)
+        .await
+        .expect("an export queued");
+    let database = crate::export::TestDatabase::create().await;
+    let settings = WorkerSettings {
+        export_database_url: Some(database.url.clone()),
+        ..WorkerSettings::default()
+    };
+    held_until_released(&stores, settings, "an export", async || {
+        let now = crate::helpers::export_job(&stores, &job).await;
+        assert_ne!(
+            now.status,
+            canvass::stores::exports::ExportStatus::Failed,
+            "{now:?}"
+        );
+        now.status == canvass::stores::exports::ExportStatus::Done
+    })
+    .await;
+    assert_eq!(
+        database
+            .count("select count(*) from canvass.response")
+            .await,
+        2
+    );
+}
+
+#[tokio::test]
+async fn while_workers_are_paused_the_reconcile_pass_waits_and_once_released_it_runs() {
+    let (storage, witness) = crate::faults::WrittenWitness::around(
+        &canvass::storage::memory::storage(),
+        canvass::stores::keys::RECONCILE_LOCK,
+    );
+    let stores = Stores::open(storage, &canvass::stores::StoreSettings::default())
+        .await
+        .expect("stores");
+    let settings = WorkerSettings {
+        reconcile_every: Duration::from_millis(100),
+        ..WorkerSettings::default()
+    };
+    let ran = std::sync::atomic::Ordering::SeqCst;
+    held_until_released(&stores, settings, "the reconcile pass", async || {
+        witness.written.load(ran)
+    })
     .await;
 }

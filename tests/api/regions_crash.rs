@@ -294,3 +294,28 @@ async fn a_hosting_region_reports_what_waits_to_move_home_in_its_metrics() {
         "every series carries the region"
     );
 }
+
+#[tokio::test]
+async fn while_workers_are_paused_no_answer_moves_home_and_once_released_they_all_do() {
+    let moving = Moving::given(40, 11).await;
+    let transfer = canvass::stores::transfer_queue(&moving.survey.tenant);
+    let queue_length = async || {
+        moving
+            .eu
+            .operations
+            .queue_length(&transfer)
+            .await
+            .expect("a length")
+    };
+    assert!(queue_length().await >= 40);
+    // The hosting region's own pause holds its worker.
+    crate::pause::held_until_released(
+        &moving.eu,
+        canvass::worker::WorkerSettings::default(),
+        "moving answers home",
+        async || queue_length().await == 0,
+    )
+    .await;
+    crate::helpers::settle(&moving.us).await;
+    moving.assert_exact().await;
+}
