@@ -106,7 +106,7 @@ pub async fn status(stores: &Stores) -> Result<Status, AdminError> {
                 .roster
                 .holder(shard)
                 .await?
-                .map(|(owner, _)| owner);
+                .map(|claimed| claimed.owner);
         }
     }
     Ok(Status {

@@ -81,6 +81,9 @@ impl DrainTarget {
                     .map_or(0, |lease| lease.as_secs())
                     .to_string(),
             )
+            // Workers started paused (see `drain`) look at the flag at least every 250 ms, so
+            // they start within 250 ms of the release rather than at their longest idle wait.
+            .env("CANVASS_IDLE_POLL_MAX_MS", "250")
             .env("CANVASS_LOG", "warn,canvass::worker=info")
             .env("CANVASS_LOG_FORMAT", "json")
             .stdout(Stdio::null())
@@ -307,7 +310,7 @@ async fn dealt(backlogs: &[Backlog], each: usize, lease: Duration) -> Result<(),
                 {
                     if settled {
                         let holder = roster.holder(queue).await?;
-                        settled = holder.is_some_and(|(owner, _)| owner == member.owner);
+                        settled = holder.is_some_and(|claimed| claimed.owner == member.owner);
                     }
                 }
             }

@@ -29,6 +29,17 @@ struct Claim {
     owner: String,
 }
 
+/// A claim on a shard as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claimed {
+    /// The worker that wrote it.
+    pub owner: String,
+    /// Its version.
+    pub etag: ETag,
+    /// When it was written (the storage's clock).
+    pub written: SystemTime,
+}
+
 /// Reads and writes the roster and the shard claims.
 #[derive(Clone, Debug)]
 pub struct Roster {
@@ -101,33 +112,47 @@ impl Roster {
         Ok(live)
     }
 
-    /// Who holds the claim on `queue`, if anyone wrote one, with its version.
-    pub async fn holder(&self, queue: &QueueName) -> Result<Option<(String, ETag)>, StoreError> {
+    /// The claim on `queue`, if anyone wrote one.
+    pub async fn holder(&self, queue: &QueueName) -> Result<Option<Claimed>, StoreError> {
         let key = keys::shard_claim(queue.as_str());
         match self.blobs.get(&key).await {
             Ok(blob) => {
                 let claim: Claim = decode(&key, &blob.body)?;
-                Ok(Some((claim.owner, blob.meta.etag)))
+                Ok(Some(Claimed {
+                    owner: claim.owner,
+                    etag: blob.meta.etag,
+                    written: blob.meta.last_modified,
+                }))
             }
             Err(Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(error).context(|| format!("reading the claim {key}")),
         }
     }
 
-    /// Takes the claim on `queue` for `owner`, unless a worker for which `live` holds has it;
-    /// returns the claim's version when `owner` holds it.
+    /// Takes the claim on `queue` for `owner`, unless its holder may still be running: one
+    /// for which `live` holds, or one whose claim is younger than `lease` at `now` (the
+    /// storage's clock), for a worker that started after the roster was listed is missing
+    /// from it yet holds what it just claimed. Returns the claim's version when `owner` holds
+    /// it.
     pub async fn claim(
         &self,
         queue: &QueueName,
         owner: &str,
         live: impl Fn(&str) -> bool,
+        now: SystemTime,
+        lease: Duration,
     ) -> Result<Option<ETag>, StoreError> {
         let key = keys::shard_claim(queue.as_str());
         let mode = match self.holder(queue).await? {
-            Some((holder, etag)) if holder == owner => return Ok(Some(etag)),
-            Some((holder, _)) if live(&holder) => return Ok(None),
-            // Its holder's heartbeat stopped: the shard is free.
-            Some((_, etag)) => PutMode::Update(etag),
+            Some(claimed) if claimed.owner == owner => return Ok(Some(claimed.etag)),
+            Some(claimed)
+                if live(&claimed.owner)
+                    || now.duration_since(claimed.written).unwrap_or_default() < lease =>
+            {
+                return Ok(None);
+            }
+            // Its holder's heartbeat stopped a lease ago or more: the shard is free.
+            Some(claimed) => PutMode::Update(claimed.etag),
             None => PutMode::Create,
         };
         let claim = Claim {

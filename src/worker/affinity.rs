@@ -126,16 +126,17 @@ impl Affinity {
             members.push(self.me.clone());
             members.sort();
         }
-        if !trusted {
-            // This worker's heartbeat may have lapsed (a stall, a storage outage): a claim
-            // another took meanwhile is no longer this worker's.
+        if !trusted || members != self.members {
+            // This worker's heartbeat may have lapsed (a stall, a storage outage), or workers
+            // came or went: a claim it holds is checked against the storage, so a claim another
+            // took, or one lost on the way, is no longer counted as this worker's.
             self.trusted_until = None;
             let held = std::mem::take(&mut self.held);
             for queue in held.into_keys() {
-                if let Some((owner, etag)) = roster.holder(&queue).await?
-                    && owner == self.me.owner
+                if let Some(claimed) = roster.holder(&queue).await?
+                    && claimed.owner == self.me.owner
                 {
-                    self.held.insert(queue, etag);
+                    self.held.insert(queue, claimed.etag);
                 }
             }
         }
@@ -156,7 +157,9 @@ impl Affinity {
         let live = |owner: &str| members.iter().any(|member| member.owner == owner);
         for queue in &wanted {
             if !self.held.contains_key(queue)
-                && let Some(etag) = roster.claim(queue, &self.me.owner, live).await?
+                && let Some(etag) = roster
+                    .claim(queue, &self.me.owner, live, now, self.lease)
+                    .await?
             {
                 self.held.insert(queue.clone(), etag);
             }

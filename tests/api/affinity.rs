@@ -151,3 +151,58 @@ async fn a_worker_that_stops_lets_go_of_its_shards_at_once() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test]
+async fn a_claim_just_taken_is_not_taken_by_a_worker_whose_roster_missed_its_taker() {
+    let app = spawn_app().await;
+    let stores = app.stores().await;
+    let roster = &stores.operations.roster;
+    let shard = stores.answering.queues.work_queues().1[0].clone();
+    let member = |owner: &str| canvass::stores::roster::Member {
+        owner: owner.into(),
+        plans: "both".into(),
+    };
+    // b starts and claims the shard; a listed the roster just before b's first heartbeat.
+    let now = roster.beat(&member("b")).await.expect("a heartbeat");
+    let lease = Duration::from_secs(1);
+    assert!(
+        roster
+            .claim(&shard, "b", |_| false, now, lease)
+            .await
+            .expect("claimed")
+            .is_some()
+    );
+    let now = roster.beat(&member("a")).await.expect("a heartbeat");
+    let only_a = |owner: &str| owner == "a";
+    assert_eq!(
+        roster
+            .claim(&shard, "a", only_a, now, lease)
+            .await
+            .expect("asked"),
+        None,
+        "a claim younger than a lease may be a worker's that a stale roster misses"
+    );
+    // b dies: once its claim and heartbeat are a lease old, a takes the shard.
+    tokio::time::sleep(lease + Duration::from_millis(100)).await;
+    let now = roster.beat(&member("a")).await.expect("a heartbeat");
+    let live: Vec<String> = roster
+        .members(now, lease)
+        .await
+        .expect("listed")
+        .into_iter()
+        .map(|m| m.owner)
+        .collect();
+    assert_eq!(live, ["a"], "b's heartbeat is a lease old");
+    let live = |owner: &str| live.iter().any(|m| m == owner);
+    assert!(
+        roster
+            .claim(&shard, "a", live, now, lease)
+            .await
+            .expect("claimed")
+            .is_some()
+    );
+    assert_eq!(
+        roster.holder(&shard).await.expect("read").map(|c| c.owner),
+        Some("a".to_owned())
+    );
+}
