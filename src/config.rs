@@ -287,7 +287,7 @@ pub struct WorkerArgs {
     pub plans: crate::worker::Plans,
 
     /// Seconds a worker's claims on answer shards last without its heartbeat (written every
-    /// third of this): the shards are dealt among the running workers, so one worker merges a
+    /// half of this): the shards are dealt among the running workers, so one worker merges a
     /// survey's summary, and a dead worker's shards are taken over within this. 0 turns the
     /// dealing off: every worker takes every shard and races on the summaries (still exact).
     #[arg(long, env = "CANVASS_SHARD_LEASE_SECS", default_value_t = crate::worker::affinity::DEFAULT_SHARD_LEASE_SECS, value_parser = clap::value_parser!(u64).range(0..=3600))]

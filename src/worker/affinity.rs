@@ -3,7 +3,7 @@
 //! at a time, so one worker merges a given survey's summary and workers do not race on it.
 //!
 //! The shards are dealt in turn among the running workers (in their names' order) through the
-//! roster: every worker writes a heartbeat each third of a lease and claims the shards dealt
+//! roster: every worker writes a heartbeat each half lease and claims the shards dealt
 //! to it. One that joins is dealt its share as soon as the holders let go at their next
 //! heartbeat; one that stops lets go on its way out; one that dies loses its shards once its
 //! heartbeat is a lease old. Counting stays exact whatever the claims say: the summary's
@@ -79,6 +79,10 @@ pub struct Affinity {
     /// other workers count its heartbeat live for a lease after it was written.
     trusted_until: Option<Instant>,
     next_beat: Instant,
+    /// The latest an idle worker may wake for its next heartbeat: the beat itself once the
+    /// shards are dealt, when the beat may wait for the idle loop's next look (so it costs no
+    /// wake of its own) by up to a sixth of the lease, still well inside the claims' trust.
+    wake_by: Instant,
     members: Vec<Member>,
 }
 
@@ -94,6 +98,7 @@ impl Affinity {
             held: BTreeMap::new(),
             trusted_until: None,
             next_beat: Instant::now(),
+            wake_by: Instant::now(),
             members: Vec::new(),
         }
     }
@@ -103,9 +108,9 @@ impl Affinity {
         self.held.contains_key(queue) && self.trusted_until.is_some_and(|t| Instant::now() < t)
     }
 
-    /// How long until the next heartbeat is due (an idle worker wakes for it).
-    pub fn next_beat_in(&self) -> Duration {
-        self.next_beat.saturating_duration_since(Instant::now())
+    /// How long an idle worker may wait before it must wake for its next heartbeat.
+    pub fn wake_within(&self) -> Duration {
+        self.wake_by.saturating_duration_since(Instant::now())
     }
 
     /// The shards held, for logs and tests.
@@ -175,13 +180,15 @@ impl Affinity {
             );
         }
         self.members = members;
-        let beat = self.lease / 3;
-        self.next_beat = started
-            + if settled {
-                beat
-            } else {
-                beat.min(DEALING_BEAT)
-            };
+        // Dealt: a heartbeat each half lease, which may wait a sixth more for the idle loop's
+        // next look. Dealing: every second, on time.
+        (self.next_beat, self.wake_by) = if settled {
+            let next = started + self.lease / 2;
+            (next, next + self.lease / 6)
+        } else {
+            let next = started + DEALING_BEAT.min(self.lease / 2);
+            (next, next)
+        };
         Ok(())
     }
 

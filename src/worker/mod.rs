@@ -391,7 +391,7 @@ impl Worker {
             }
             // An idle worker still wakes for its heartbeat, so its shards stay its own.
             let wait = match &self.affinity {
-                Some(affinity) if !wait.is_zero() => wait.min(affinity.next_beat_in()),
+                Some(affinity) if !wait.is_zero() => wait.min(affinity.wake_within()),
                 _ => wait,
             };
             if wait.is_zero() {

@@ -880,7 +880,10 @@ async fn workers_killed_while_the_shards_are_dealt_never_lose_or_double_count_an
     wait_until_drained(&backlog, deadline + Duration::from_secs(30)).await;
     let kills = crew.kills;
     drop(crew);
-    assert!(kills >= 5, "only {kills} kills before the backlog was drained");
+    assert!(
+        kills >= 5,
+        "only {kills} kills before the backlog was drained"
+    );
     assert!(
         logged(logs.path(), "this worker's answer shards changed") > kills,
         "the shards were dealt again and again"
