@@ -67,6 +67,13 @@ pub struct QueueDepth {
     pub holder: Option<String>,
 }
 
+impl std::fmt::Display for QueueDepth {
+    /// The queue's line in `canvass queues` and `canvass status`: role, name, length.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:<10} {:<20} {:>10}", self.role, self.name, self.length)
+    }
+}
+
 /// Every queue with its approximate length.
 pub async fn queues(stores: &Stores) -> Result<Vec<QueueDepth>, AdminError> {
     let mut depths = Vec::new();

@@ -172,17 +172,13 @@ async fn run(command: Command) -> Result<(), Failure> {
                         false => "running",
                     }
                 );
-                for depth in status.queues {
+                for depth in &status.queues {
                     let holder = depth
                         .holder
+                        .as_ref()
                         .map(|owner| format!(", claimed by worker {owner}"))
                         .unwrap_or_default();
-                    outln!(
-                        "{:<10} {:<20} {:>10} waiting{holder}",
-                        depth.role,
-                        depth.name,
-                        depth.length
-                    );
+                    outln!("{depth} waiting{holder}");
                 }
             }
             Ok(())
@@ -193,7 +189,7 @@ async fn run(command: Command) -> Result<(), Failure> {
                 outln!("{}", serde_json::json!({ "queues": depths }));
             } else {
                 for depth in depths {
-                    outln!("{:<10} {:<20} {:>10}", depth.role, depth.name, depth.length);
+                    outln!("{depth}");
                 }
             }
             Ok(())

@@ -229,8 +229,11 @@ impl AnswerQueues {
         survey: &SurveySlug,
         subscription: Subscription,
     ) -> &QueueName {
-        let shards = self.queues_for(subscription);
-        &shards[shard_of(tenant, survey, shards.len())]
+        match self.queues_for(subscription) {
+            // One queue, the default: nothing to hash on the answer path.
+            [only] => only,
+            shards => &shards[shard_of(tenant, survey, shards.len())],
+        }
     }
 
     /// Hands an answer to the tenant's queue; returns once it is durably queued.

@@ -38,13 +38,13 @@ pub fn dealt<'a>(
     me: &str,
 ) -> Vec<&'a QueueName> {
     let mut mine = Vec::new();
-    for (shards, class, offset) in [
-        (premium, "premium", 0),
-        (standard, "standard", premium.len()),
+    for (shards, takes, offset) in [
+        (premium, Plans::premium as fn(Plans) -> bool, 0),
+        (standard, Plans::standard, premium.len()),
     ] {
         let takers: Vec<&str> = members
             .iter()
-            .filter(|member| member.plans == "both" || member.plans == class)
+            .filter(|member| plans_of(member).is_some_and(takes))
             .map(|member| member.owner.as_str())
             .collect();
         if !takers.contains(&me) {
@@ -59,13 +59,16 @@ pub fn dealt<'a>(
     mine
 }
 
-/// The name a plan goes by in the roster.
-fn plans_name(plans: Plans) -> &'static str {
-    match plans {
-        Plans::Both => "both",
-        Plans::Premium => "premium",
-        Plans::Standard => "standard",
-    }
+/// The classes a member takes, from the name its heartbeat carries (`--plans`' own).
+fn plans_of(member: &Member) -> Option<Plans> {
+    <Plans as clap::ValueEnum>::from_str(&member.plans, false).ok()
+}
+
+/// The name a plan goes by in the roster: the one `--plans` takes.
+fn plans_name(plans: Plans) -> String {
+    clap::ValueEnum::to_possible_value(&plans)
+        .map(|value| value.get_name().to_owned())
+        .unwrap_or_default()
 }
 
 /// One worker's place in the roster and the shards it holds.
@@ -92,7 +95,7 @@ impl Affinity {
         Self {
             me: Member {
                 owner: uuid::Uuid::new_v4().simple().to_string(),
-                plans: plans_name(plans).to_owned(),
+                plans: plans_name(plans),
             },
             lease: lease.max(Duration::from_secs(1)),
             held: BTreeMap::new(),

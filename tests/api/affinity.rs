@@ -136,9 +136,21 @@ async fn the_shards_of_a_worker_that_died_are_taken_over_once_its_lease_ends() {
 #[tokio::test]
 async fn a_worker_that_stops_lets_go_of_its_shards_at_once() {
     let app = spawn_app().await;
-    let (_stores, mut a, b) = two_dealt_workers(&app, 0).await;
-    // A worker asked to stop leaves the roster on its way out.
+    let (stores, mut a, b) = two_dealt_workers(&app, 0).await;
+    let held_by_b = held(&b);
+    // A worker asked to stop leaves the roster on its way out: its claims and its heartbeat go.
     b.run(async {}).await;
+    let roster = &stores.operations.roster;
+    for shard in stores.answering.queues.all().into_iter().map(|(_, q)| q) {
+        if held_by_b.contains(shard.as_str()) {
+            assert_eq!(roster.holder(shard).await.expect("read"), None, "{shard}");
+        }
+    }
+    let members = roster
+        .members(std::time::SystemTime::now(), LEASE)
+        .await
+        .expect("listed");
+    assert_eq!(members.len(), 1, "only a is left: {members:?}");
 
     let stopped = Instant::now();
     while held(&a).len() < 8 {

@@ -81,11 +81,25 @@ async fn serve_and_two_workers_on_azurite_count_an_answer_given_over_http() {
         total = summary_total(&env);
     }
     assert_eq!(total, before + thanked, "every answer counted once");
-    let logs: Vec<String> = (0..2)
-        .map(|n| {
-            std::fs::read_to_string(log_dir.path().join(format!("worker-{n}.log"))).expect("a log")
-        })
-        .collect();
+    let read_logs = || -> Vec<String> {
+        (0..2)
+            .map(|n| {
+                std::fs::read_to_string(log_dir.path().join(format!("worker-{n}.log")))
+                    .expect("a log")
+            })
+            .collect()
+    };
+    // The backlog may be counted before the dealing ends (a joiner is dealt its share at the
+    // holder's next heartbeat): wait for it.
+    let dealt = |logs: &[String]| {
+        logs.iter()
+            .all(|log| log.contains("this worker's answer shards changed"))
+    };
+    let mut logs = read_logs();
+    while !dealt(&logs) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        logs = read_logs();
+    }
     for (n, log) in logs.iter().enumerate() {
         assert!(log.contains("worker started"), "worker {n} started: {log}");
         assert!(

@@ -1,5 +1,5 @@
-//! Storage that fails on purpose, wrapped around a real adapter: writes to chosen keys fail,
-//! or every queue add reports a full disk.
+//! Storage that fails on purpose, wrapped around a real adapter: writes to chosen keys fail
+//! (or are only noted, as a witness), or every queue add reports a full disk.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,73 +12,44 @@ use canvass::storage::{
     MessageUpdate, PopReceipt, PutMode, QueueName, Result, Storage, TransactionCounter,
 };
 
-/// Blobs whose puts fail for every key containing `marker`, as a broken disk sector or a
-/// misbehaving backend would for one survey.
+/// Blobs watched for writes to keys containing `marker`: such a write fails (as a broken disk
+/// sector or a misbehaving backend would for one survey), or is made and noted (a witness
+/// that a job ran: the reconcile pass takes its lock, say).
 #[derive(Debug)]
-pub struct FailingWrites {
+pub struct MarkedWrites {
     inner: Arc<dyn BlobStore>,
     marker: String,
-}
-
-impl FailingWrites {
-    /// `storage` with writes to keys containing `marker` failing.
-    pub fn around(storage: &Storage, marker: &str) -> Storage {
-        Storage {
-            blobs: Arc::new(Self {
-                inner: storage.blobs.clone(),
-                marker: marker.to_owned(),
-            }),
-            queues: storage.queues.clone(),
-        }
-    }
-}
-
-#[async_trait]
-impl BlobStore for FailingWrites {
-    async fn get(&self, key: &str) -> Result<Blob> {
-        self.inner.get(key).await
-    }
-
-    async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta> {
-        if key.contains(&self.marker) {
-            return Err(Error::backend(format!("injected fault writing {key}")));
-        }
-        self.inner.put(key, body, mode).await
-    }
-
-    async fn delete(&self, key: &str, if_match: Option<&ETag>) -> Result<()> {
-        self.inner.delete(key, if_match).await
-    }
-
-    async fn list(&self, request: &ListRequest) -> Result<ListPage> {
-        self.inner.list(request).await
-    }
-
-    async fn flush(&self) -> Result<()> {
-        self.inner.flush().await
-    }
-
-    fn transactions(&self) -> &TransactionCounter {
-        self.inner.transactions()
-    }
-}
-
-/// Blobs that note whether any key containing `marker` was written, as a witness that a job
-/// ran (the reconcile pass takes its lock, say).
-#[derive(Debug)]
-pub struct WrittenWitness {
-    inner: Arc<dyn BlobStore>,
-    marker: String,
+    fail: bool,
     /// Whether such a key was written.
     pub written: AtomicBool,
 }
 
+/// Marked writes that fail.
+pub struct FailingWrites;
+
+impl FailingWrites {
+    /// `storage` with writes to keys containing `marker` failing.
+    pub fn around(storage: &Storage, marker: &str) -> Storage {
+        MarkedWrites::around(storage, marker, true).0
+    }
+}
+
+/// Marked writes that are made and noted.
+pub struct WrittenWitness;
+
 impl WrittenWitness {
     /// `storage` watched for writes to keys containing `marker`.
-    pub fn around(storage: &Storage, marker: &str) -> (Storage, Arc<WrittenWitness>) {
+    pub fn around(storage: &Storage, marker: &str) -> (Storage, Arc<MarkedWrites>) {
+        MarkedWrites::around(storage, marker, false)
+    }
+}
+
+impl MarkedWrites {
+    fn around(storage: &Storage, marker: &str, fail: bool) -> (Storage, Arc<MarkedWrites>) {
         let blobs = Arc::new(Self {
             inner: storage.blobs.clone(),
             marker: marker.to_owned(),
+            fail,
             written: AtomicBool::new(false),
         });
         let storage = Storage {
@@ -90,13 +61,16 @@ impl WrittenWitness {
 }
 
 #[async_trait]
-impl BlobStore for WrittenWitness {
+impl BlobStore for MarkedWrites {
     async fn get(&self, key: &str) -> Result<Blob> {
         self.inner.get(key).await
     }
 
     async fn put(&self, key: &str, body: Bytes, mode: PutMode) -> Result<BlobMeta> {
         if key.contains(&self.marker) {
+            if self.fail {
+                return Err(Error::backend(format!("injected fault writing {key}")));
+            }
             self.written.store(true, Ordering::SeqCst);
         }
         self.inner.put(key, body, mode).await

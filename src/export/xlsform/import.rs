@@ -754,18 +754,16 @@ impl Reader {
         }
     }
 
-    /// A `calculate` row as a variable, where its XPath maps to CEL (at most 20, ids as
-    /// Canvass takes them); otherwise listed as skipped.
+    /// A `calculate` row as a variable, where its XPath maps to CEL (at most
+    /// `MAX_VARIABLES`, ids as Canvass takes them); otherwise listed as skipped.
     fn calculation(&mut self, row: &[String], number: usize, name: &str) {
         let id = name.to_ascii_lowercase().replace('-', "_");
-        let valid = id.len() <= 32
-            && id.starts_with(|c: char| c.is_ascii_lowercase())
-            && id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        // A variable's id is checked as a hidden field's name is (`definition::calculation`).
+        let valid = crate::domain::hidden::valid_name(&id)
+            && self.variables.len() < crate::domain::calculation::MAX_VARIABLES;
         let xpath = self.cell(row, "calculation").to_owned();
         let expression = self.cel_of(&xpath, None);
-        match (valid && self.variables.len() < 20, expression) {
+        match (valid, expression) {
             (true, Some(expression)) => {
                 self.variables
                     .push(json!({"id": id, "expression": expression}));

@@ -13,7 +13,7 @@ impl Reader {
     /// `xpath` as CEL, `this` being the question's own id (`None` for a calculation), or
     /// `None` when it does not map.
     pub(super) fn cel_of(&self, xpath: &str, this: Option<&str>) -> Option<String> {
-        let tokens = tokens(&spaced(xpath))?;
+        let tokens = tokens(xpath)?;
         let mut out = String::new();
         let mut at = 0;
         // The question of the last reference, for a code compared with it.
@@ -21,18 +21,14 @@ impl Reader {
         while let Some(token) = tokens.get(at) {
             at += 1;
             let piece = match token {
-                Token::Number(n) if n == "." => format!("q.{}", this?),
+                Token::Number(n) if n == "." => self.cel_name(token, this)?,
                 Token::Number(n) => {
                     let value: f64 = n.parse().ok()?;
                     format!("{value:?}")
                 }
                 Token::Reference(name) => {
                     compared = Some(name.clone());
-                    match self.names.get(name)? {
-                        Named::Question { id, .. } => format!("q.{id}"),
-                        Named::Hidden(field) => format!("h.{field}"),
-                        Named::Variable(id) => format!("v.{id}"),
-                    }
+                    self.cel_name(token, this)?
                 }
                 Token::Text(text) => {
                     let label = compared
@@ -95,16 +91,22 @@ impl Reader {
             return None;
         };
         *at += 3;
-        let inner = match inner {
-            Token::Number(n) if n == "." => format!("q.{}", this?),
-            Token::Reference(name) => match self.names.get(name)? {
+        let inner = self.cel_name(inner, this)?;
+        Some(format!("({inner})"))
+    }
+
+    /// What CEL calls `.` (the question's own answer, `this`) or `${name}` (a question, a
+    /// hidden field or a calculation); `None` for any other token or a name not read.
+    fn cel_name(&self, token: &Token, this: Option<&str>) -> Option<String> {
+        match token {
+            Token::Number(n) if n == "." => Some(format!("q.{}", this?)),
+            Token::Reference(name) => Some(match self.names.get(name)? {
                 Named::Question { id, .. } => format!("q.{id}"),
                 Named::Hidden(field) => format!("h.{field}"),
                 Named::Variable(id) => format!("v.{id}"),
-            },
-            _ => return None,
-        };
-        Some(format!("({inner})"))
+            }),
+            _ => None,
+        }
     }
 
     /// The label (in the default language) of the option `code` of the question read by
@@ -126,21 +128,4 @@ impl Reader {
             .or_else(|| labels.values().next())
             .cloned()
     }
-}
-
-/// `+`, `*` and a `-` between terms set apart by spaces, for the tokenizer (which reads a
-/// `-` before a digit as a sign).
-fn spaced(xpath: &str) -> String {
-    let mut out = String::with_capacity(xpath.len() + 8);
-    for c in xpath.chars() {
-        match c {
-            '+' | '*' => {
-                out.push(' ');
-                out.push(c);
-                out.push(' ');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
 }
