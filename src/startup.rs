@@ -9,7 +9,6 @@ use std::time::Duration;
 use actix_web::dev::Server;
 use actix_web::middleware::{Condition, from_fn};
 use actix_web::{App, HttpServer, web};
-use tracing_actix_web::TracingLogger;
 
 use crate::config::{BackendSettings, Placement, ServeSettings, StoreArgs};
 use crate::demo::{DemoError, Welcome};
@@ -21,7 +20,6 @@ use crate::storage::{self, Backend, Storage};
 use crate::stores::{StoreError, StoreSettings, Stores};
 use crate::web::AppState;
 use crate::web::health::Readiness;
-use crate::web::request_log::RequestSpan;
 use crate::worker::Worker;
 
 /// How long requests in flight at shutdown may take to finish.
@@ -212,7 +210,7 @@ impl Application {
             App::new()
                 .wrap(Condition::new(
                     log_requests,
-                    TracingLogger::<RequestSpan>::new(),
+                    from_fn(crate::web::request_log::log),
                 ))
                 .wrap(crate::web::headers::public())
                 .wrap(Condition::new(
