@@ -39,7 +39,11 @@ impl Database {
             |stem| stem.to_string_lossy().into_owned(),
         );
         Ok(Self {
-            writer: Writer::spawn(connection, format!("{name}-writer"))?,
+            writer: Writer::spawn(
+                connection,
+                format!("{name}-writer"),
+                options.durability == Durability::Full,
+            )?,
             syncs: AtomicU64::new(0),
             readers: Arc::new(Readers {
                 path: path.to_owned(),

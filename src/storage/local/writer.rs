@@ -30,6 +30,11 @@ use crate::storage::{Error, Result};
 /// Most jobs committed in one transaction.
 const MAX_BATCH: usize = 512;
 
+/// How long a batch of a fsynced file gathers more jobs while writers are busy: the commit's
+/// fsync is most of its cost, so under load fewer, fuller commits leave more of the machine
+/// to the requests (measured in docs/performance.md); a caller waits at most this much more.
+const GATHER: Duration = Duration::from_millis(1);
+
 /// Jobs waiting for the writer before callers wait to hand in more.
 const BACKLOG: usize = 4096;
 
@@ -47,12 +52,13 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Starts the writer thread on `connection`.
-    pub(super) fn spawn(connection: Connection, name: String) -> Result<Self> {
+    /// Starts the writer thread on `connection`; `gathers` when each commit is fsynced (see
+    /// `GATHER`).
+    pub(super) fn spawn(connection: Connection, name: String, gathers: bool) -> Result<Self> {
         let (jobs, receiver) = mpsc::channel(BACKLOG);
         std::thread::Builder::new()
             .name(name)
-            .spawn(move || run(&connection, receiver))
+            .spawn(move || run(&connection, receiver, gathers))
             .map_err(|error| Error::backend(format!("cannot start a writer thread: {error}")))?;
         Ok(Self { jobs })
     }
@@ -121,7 +127,7 @@ fn batch_failed(error: &Error) -> Error {
 /// Longest gap between looks at the file's free pages while it is being written.
 const RECLAIM_EVERY: Duration = Duration::from_secs(1);
 
-fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>) {
+fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>, gathers: bool) {
     // A runtime of the thread's own, only to wait for a job with a time limit.
     let waiting = match tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -136,6 +142,8 @@ fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // Whether commits were made since the last look at the free pages, and when that was.
     let (mut written, mut looked) = (false, Instant::now());
+    // How many jobs the last commit carried: more than one means writers are busy.
+    let mut last_batch = 0;
     loop {
         // A job already waiting is taken at once; only an empty channel is waited on, with a
         // time limit (a timer costs something, and busy writers rarely need one).
@@ -158,17 +166,29 @@ fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>) {
                 continue;
             }
         }
-        while batch.len() < MAX_BATCH {
-            match receiver.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
+        take_waiting(&mut receiver, &mut batch);
+        // Busy writers of a fsynced file: let the batch gather a moment longer, so one commit
+        // (its log frames and its fsync) serves more of them. A lone write never waits.
+        if gathers && (last_batch > 1 || batch.len() > 1) {
+            std::thread::sleep(GATHER);
+            take_waiting(&mut receiver, &mut batch);
         }
+        last_batch = batch.len();
         commit(connection, std::mem::take(&mut batch));
         written = true;
         if looked.elapsed() >= RECLAIM_EVERY {
             reclaim(connection, Checkpoint::Passive);
             (written, looked) = (false, Instant::now());
+        }
+    }
+}
+
+/// Takes the jobs waiting, up to a batch's worth.
+fn take_waiting(receiver: &mut mpsc::Receiver<Job>, batch: &mut Vec<Job>) {
+    while batch.len() < MAX_BATCH {
+        match receiver.try_recv() {
+            Ok(job) => batch.push(job),
+            Err(_) => break,
         }
     }
 }
@@ -266,7 +286,7 @@ mod tests {
         connection
             .execute_batch("create table t (body blob not null); pragma max_page_count = 16;")
             .expect("set up");
-        let writer = Writer::spawn(connection, "full-writer".into()).expect("a writer");
+        let writer = Writer::spawn(connection, "full-writer".into(), true).expect("a writer");
 
         let write = |size: usize| {
             writer.write(move |connection| {
