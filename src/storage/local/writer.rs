@@ -167,9 +167,7 @@ fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>, gathers: bool
             }
         }
         take_waiting(&mut receiver, &mut batch);
-        // Busy writers of a fsynced file: let the batch gather a moment longer, so one commit
-        // (its log frames and its fsync) serves more of them. A lone write never waits.
-        if gathers && (last_batch > 1 || batch.len() > 1) {
+        if gathers_more(gathers, last_batch, batch.len()) {
             std::thread::sleep(GATHER);
             take_waiting(&mut receiver, &mut batch);
         }
@@ -181,6 +179,14 @@ fn run(connection: &Connection, mut receiver: mpsc::Receiver<Job>, gathers: bool
             (written, looked) = (false, Instant::now());
         }
     }
+}
+
+/// Whether a batch of `waiting` jobs gathers for `GATHER` before its commit: on a fsynced file,
+/// when writers are busy (the last commit, or the jobs waiting now, were more than one), so one
+/// commit (its log frames and its fsync) serves more of them. Writes that come one at a time
+/// never wait.
+fn gathers_more(fsynced: bool, last_batch: usize, waiting: usize) -> bool {
+    fsynced && (last_batch > 1 || waiting > 1)
 }
 
 /// Takes the jobs waiting, up to a batch's worth.
@@ -278,6 +284,18 @@ fn rollback(connection: &Connection) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_busy_writers_of_a_fsynced_file_gather() {
+        // One write at a time: none waits, however long it goes on.
+        assert!(!gathers_more(true, 0, 1));
+        assert!(!gathers_more(true, 1, 1));
+        // Busy: several waiting now, or the last commit carried several.
+        assert!(gathers_more(true, 1, 2));
+        assert!(gathers_more(true, 3, 1));
+        // A file not fsynced per commit (workers') never waits.
+        assert!(!gathers_more(false, 3, 5));
+    }
 
     #[tokio::test]
     async fn a_full_disk_is_reported_as_such_and_nothing_of_the_write_is_kept() {
