@@ -155,6 +155,34 @@ fn leaving_a_page_checks_what_was_shown_up_to_it_and_says_where_next() {
     assert_eq!(walk.next, Target::End);
 }
 
+#[test]
+fn a_walk_gone_on_checks_the_length_of_every_text_again() {
+    let survey = survey_of(json!({"title": "T", "pages": [
+        {"questions": [
+            {"id": "s", "text": "Short", "type": "short_text", "required": false},
+            {"id": "l1", "text": "One", "type": "long_text", "required": false},
+            {"id": "l2", "text": "Two", "type": "long_text", "required": false}]},
+        {"questions": [
+            {"id": "l3", "text": "Three", "type": "long_text", "required": false}]}
+    ]}))
+    .expect("valid");
+    let near = "x".repeat(80_000);
+    // Too long after the second page only: the walk gone on finds it.
+    let form = raw(&[("l1", &near), ("l2", &near), ("l3", &near)]);
+    let first = survey.walk(&form, Some(0));
+    assert!(first.errors.is_empty(), "{:?}", first.errors);
+    let on = survey.walk_on(&form, first, None);
+    assert_eq!(on, survey.walk(&form, None));
+    assert_eq!(on.errors.len(), 1);
+    // Too long on the first page already, and not after a second page that adds nothing:
+    // the first page's finding is not kept twice, nor lost.
+    let long = "x".repeat(100_000);
+    let form = raw(&[("s", "ab"), ("l1", &long), ("l2", &long), ("l3", "y")]);
+    let first = survey.walk(&form, Some(0));
+    assert_eq!(first.errors.len(), 1, "{:?}", first.errors);
+    assert_eq!(survey.walk_on(&form, first, None), survey.walk(&form, None));
+}
+
 /// A random valid definition: up to 4 pages of up to 4 questions of every type, with
 /// conditions on earlier questions fitting their types, page conditions and forward jumps,
 /// all chosen by the random numbers drawn for each question and page.
@@ -254,6 +282,20 @@ fn posted() -> impl Strategy<Value = Vec<(String, String)>> {
     )
 }
 
+/// The survey of a random definition (which must be valid) and a random posted form.
+fn survey_and_form(
+    definition: &Value,
+    posted: &[(String, String)],
+) -> Result<(Survey, RawAnswers), TestCaseError> {
+    let survey = survey_of(definition.clone())
+        .map_err(|errors| TestCaseError::fail(format!("{errors:?} in {definition}")))?;
+    let mut form = RawAnswers::default();
+    for (q, v) in posted {
+        form.push(q, v.clone());
+    }
+    Ok((survey, form))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -263,14 +305,7 @@ proptest! {
         posted in posted(),
         through in 0..5usize,
     ) {
-        let survey = match survey_of(definition.clone()) {
-            Ok(survey) => survey,
-            Err(errors) => return Err(TestCaseError::fail(format!("{errors:?} in {definition}"))),
-        };
-        let mut form = RawAnswers::default();
-        for (q, v) in &posted {
-            form.push(q, v.clone());
-        }
+        let (survey, form) = survey_and_form(&definition, &posted)?;
         // Leaving any page, or sending: never a panic, and the route only goes forward.
         let partial = survey.walk(&form, Some(through));
         prop_assert!(partial.route.windows(2).all(|w| w[0] < w[1]));
@@ -298,5 +333,20 @@ proptest! {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_walk_gone_on_is_the_walk_through_its_next_stop(
+        definition in definition(),
+        posted in posted(),
+        first in 0..5usize,
+        then in proptest::option::of(0..5usize),
+    ) {
+        let (survey, form) = survey_and_form(&definition, &posted)?;
+        let partial = survey.walk(&form, Some(first));
+        // A page the route already passed is where the walk would have stopped before.
+        prop_assume!(then.is_none_or(|then| !partial.route.contains(&then)));
+        let on = survey.walk_on(&form, partial, then);
+        prop_assert_eq!(on, survey.walk(&form, then));
     }
 }

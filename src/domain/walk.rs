@@ -48,13 +48,47 @@ impl Survey {
     /// `through`, the walk stops after that page (if it is reached): what a respondent leaving
     /// it sees; without, it goes to the end: a whole response.
     pub fn walk(&self, raw: &RawAnswers, through: Option<usize>) -> Walk {
+        let shown = vec![false; self.questions.len()];
+        self.walk_from(raw, Walk::default(), shown, 0, through)
+    }
+
+    /// Goes on with `walk`, a walk of these same answers that stopped after a page (see
+    /// `walk`), through page `through` or to the end: the same walk as `walk(raw, through)`
+    /// when `through` is not on `walk`'s route, without checking its pages again. A page
+    /// step shows the next page from the walk that checked the page left.
+    pub fn walk_on(&self, raw: &RawAnswers, mut walk: Walk, through: Option<usize>) -> Walk {
+        let next = match (walk.route.last(), walk.next) {
+            (Some(&last), Target::Page(next)) if next > last => next,
+            // A walk that ended goes no further.
+            (Some(_), Target::End) => return walk,
+            // Jumps only go forward; were one not to (or no walk was made), the walk from the
+            // first page decides.
+            _ => return self.walk(raw, through),
+        };
+        // Shown is what was not skipped; the length check is made again over all answers.
+        let shown = self
+            .questions
+            .iter()
+            .map(|question| !walk.skipped.contains(&question.id))
+            .collect();
+        walk.errors
+            .retain(|_, problem| !matches!(problem, AnswerProblem::ResponseTooLong { .. }));
+        self.walk_from(raw, walk, shown, next, through)
+    }
+
+    /// The walk from page `current` on, with `walk` the route so far and `shown` which
+    /// questions it showed, by position (ids are only copied for the hidden ones).
+    fn walk_from(
+        &self,
+        raw: &RawAnswers,
+        mut walk: Walk,
+        mut shown: Vec<bool>,
+        mut current: usize,
+        through: Option<usize>,
+    ) -> Walk {
         // Steps: the pages, or one per question (see `Survey::steps`).
         let pages = self.steps();
         let pages = &pages[..];
-        let mut walk = Walk::default();
-        // Which questions were shown, by position (ids are only copied for the hidden ones).
-        let mut shown = vec![false; self.questions.len()];
-        let mut current = 0;
         // Expression conditions read variables and scores too.
         let reader =
             |values: &BTreeMap<QuestionId, AnswerValue>| self.scope(values, raw.hidden()).0;

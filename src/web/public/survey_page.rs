@@ -13,6 +13,7 @@ use super::language::{language_query, switcher};
 use crate::domain::order::Draw;
 use crate::domain::participant::Participant;
 use crate::domain::upload::{FileAnswer, FileKind};
+use crate::domain::walk::Walk;
 use crate::domain::{
     FieldErrors, Question, QuestionId, QuestionKind, RawAnswers, Reference, Survey, Target, Tenant,
     recall,
@@ -113,6 +114,19 @@ impl SurveyPage {
         errors: &FieldErrors,
     ) -> Self {
         let walk = survey.walk(posted, Some(page));
+        Self::walked(tenant, survey, form, (page, &walk), posted, errors)
+    }
+
+    /// Page `page` of the survey as `new` shows it, from `walk`: the walk of `posted`
+    /// through that page (`Survey::walk`), which the caller has made already.
+    fn walked(
+        tenant: Arc<Tenant>,
+        survey: Arc<Survey>,
+        form: &FormContext,
+        (page, walk): (usize, &Walk),
+        posted: &RawAnswers,
+        errors: &FieldErrors,
+    ) -> Self {
         let language = form.words.lang();
         let translated =
             |key: String, default: &str| survey.text_in(language, &key, default).to_owned();
@@ -341,21 +355,21 @@ pub(crate) fn step(
     posted: &form::PostedForm,
 ) -> Step {
     let walk = survey.walk(&posted.answers, Some(posted.page));
-    let show = |status: StatusCode, page: usize, errors: &FieldErrors| {
-        let page = SurveyPage::new(
-            tenant.clone(),
-            survey.clone(),
-            form,
-            page,
-            &posted.answers,
-            errors,
-        );
+    // A page shown from its walk: the one through the posted page, or that walk gone on.
+    let show_walked = |status: StatusCode, (page, walk): (usize, &Walk), errors: &FieldErrors| {
+        let answers = &posted.answers;
+        let (tenant, survey) = (tenant.clone(), survey.clone());
+        let page = SurveyPage::walked(tenant, survey, form, (page, walk), answers, errors);
         Step::Page(status, Box::new(page))
+    };
+    let show = |status: StatusCode, page: usize, errors: &FieldErrors| {
+        let walk = survey.walk(&posted.answers, Some(page));
+        show_walked(status, (page, &walk), errors)
     };
     let reached = walk.route.last() == Some(&posted.page);
     // The same page in another language: answers kept, nothing checked yet.
     if posted.stay && reached {
-        return show(StatusCode::OK, posted.page, &FieldErrors::new());
+        return show_walked(StatusCode::OK, (posted.page, &walk), &FieldErrors::new());
     }
     if posted.back || !reached {
         // A page that is not on the respondent's route (answers changed under it, or a forged
@@ -372,10 +386,16 @@ pub(crate) fn step(
         return show(StatusCode::OK, previous, &FieldErrors::new());
     }
     if let Some(page) = walk.first_page_with_errors(survey) {
-        return show(StatusCode::UNPROCESSABLE_ENTITY, page, &walk.errors);
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        return match page == posted.page {
+            true => show_walked(status, (page, &walk), &walk.errors),
+            false => show(status, page, &walk.errors),
+        };
     }
     if let Target::Page(next) = walk.next {
-        return show(StatusCode::OK, next, &FieldErrors::new());
+        // The next page's walk goes on from this one: the pages before are checked already.
+        let walk = survey.walk_on(&posted.answers, walk, Some(next));
+        return show_walked(StatusCode::OK, (next, &walk), &FieldErrors::new());
     }
     // This walk went through every page shown, so it is the whole response, checked again
     // from the first page (earlier pages' answers came back in hidden fields, which a
