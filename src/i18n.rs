@@ -95,12 +95,17 @@ impl<T: Number> Number for &T {
     }
 }
 
-/// A message and its whole-number arguments, by name: what `Words::formatted` keeps.
+/// A message, its whole-number arguments and its text argument chosen in the code, by name:
+/// what `Words::formatted` keeps.
 type MessageKey = (
     &'static str,
     Option<(&'static str, i64)>,
     Option<(&'static str, i64)>,
+    Option<(&'static str, &'static str)>,
 );
+
+/// At most two number arguments of a message, by name.
+pub type NumberArgs = [Option<(&'static str, f64)>; 2];
 
 /// Most messages one thread keeps formatted (each a short text: well under a megabyte).
 const MOST_FORMATTED: usize = 4096;
@@ -191,17 +196,12 @@ impl Words {
 
     /// Message `id`, without arguments.
     pub fn t(&self, id: &'static str) -> String {
-        self.formatted((id, None, None), || self.lookup(id, None))
+        self.numbers(id, [None, None], None)
     }
 
     /// Message `id` with one number argument `name`.
     pub fn n(&self, id: &'static str, name: &'static str, value: impl Number) -> String {
-        let value = value.number();
-        let format = || self.with(id, &[(name, FluentValue::from(value))]);
-        match whole(value) {
-            Some(n) => self.formatted((id, Some((name, n)), None), format),
-            None => format(),
-        }
+        self.numbers(id, [Some((name, value.number())), None], None)
     }
 
     /// Message `id` with two number arguments, `first` and `second`.
@@ -213,13 +213,38 @@ impl Words {
         second: &'static str,
         b: impl Number,
     ) -> String {
-        let (a, b) = (a.number(), b.number());
+        let numbers = [Some((first, a.number())), Some((second, b.number()))];
+        self.numbers(id, numbers, None)
+    }
+
+    /// Message `id` with up to two number arguments and, if given, one text argument that
+    /// the code chooses from a few (`whole`: `yes` or `no`); kept formatted (see `formatted`)
+    /// when the numbers are whole.
+    pub fn numbers(
+        &self,
+        id: &'static str,
+        numbers: NumberArgs,
+        text: Option<(&'static str, &'static str)>,
+    ) -> String {
         let format = || {
-            let (a, b) = (FluentValue::from(a), FluentValue::from(b));
-            self.with(id, &[(first, a), (second, b)])
+            let mut args: Vec<(&str, FluentValue<'static>)> = numbers
+                .iter()
+                .flatten()
+                .map(|&(name, value)| (name, FluentValue::from(value)))
+                .collect();
+            args.extend(text.map(|(name, value)| (name, FluentValue::from(value))));
+            match args.is_empty() {
+                true => self.lookup(id, None),
+                false => self.with(id, &args),
+            }
         };
-        match (whole(a), whole(b)) {
-            (Some(a), Some(b)) => self.formatted((id, Some((first, a)), Some((second, b))), format),
+        // Each argument as a whole number, or none given; a fraction is formatted each time.
+        let kept = |arg: Option<(&'static str, f64)>| match arg {
+            None => Some(None),
+            Some((name, value)) => whole(value).map(|n| Some((name, n))),
+        };
+        match (kept(numbers[0]), kept(numbers[1])) {
+            (Some(a), Some(b)) => self.formatted((id, a, b, text), format),
             _ => format(),
         }
     }
@@ -352,6 +377,13 @@ mod tests {
                 "Page 2 of 3"
             );
             assert_eq!(german.t("form-next"), "Weiter");
+            // A text argument is part of what is kept: each choice keeps its own words.
+            let range = |whole| {
+                let numbers = [Some(("min", 1.0)), Some(("max", 31.0))];
+                english.numbers("form-number-between", numbers, Some(("whole", whole)))
+            };
+            assert_eq!(range("yes"), "A whole number from 1 to 31.");
+            assert_eq!(range("no"), "A number from 1 to 31.");
         }
         // Numbers that are not whole are formatted each time, as Fluent writes them.
         assert_eq!(english.n("form-stars", "count", 2.5), "stars");

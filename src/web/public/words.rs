@@ -92,22 +92,20 @@ pub fn number_range(
     max: Option<f64>,
     whole: bool,
 ) -> Option<String> {
-    let whole = FluentValue::from(if whole { "yes" } else { "no" });
-    let n = |v: f64| FluentValue::from(v);
+    let whole = Some(("whole", if whole { "yes" } else { "no" }));
     match (min, max) {
-        (Some(min), Some(max)) => Some(words.with(
+        (Some(min), Some(max)) => Some(words.numbers(
             "form-number-between",
-            &[("whole", whole), ("min", n(min)), ("max", n(max))],
+            [Some(("min", min)), Some(("max", max))],
+            whole,
         )),
         (Some(min), None) => {
-            Some(words.with("form-number-at-least", &[("whole", whole), ("min", n(min))]))
+            Some(words.numbers("form-number-at-least", [Some(("min", min)), None], whole))
         }
         (None, Some(max)) => {
-            Some(words.with("form-number-at-most", &[("whole", whole), ("max", n(max))]))
+            Some(words.numbers("form-number-at-most", [Some(("max", max)), None], whole))
         }
-        (None, None) if matches!(whole, FluentValue::String(ref s) if s == "yes") => {
-            Some(words.t("form-whole-number"))
-        }
+        (None, None) if whole == Some(("whole", "yes")) => Some(words.t("form-whole-number")),
         (None, None) => None,
     }
 }
