@@ -202,15 +202,17 @@ pub fn routes(config: &mut ServiceConfig) {
     }
     let query = web::QueryConfig::default().error_handler(|error, _| unreadable(error));
     let path = web::PathConfig::default().error_handler(|error, _| unreadable(error));
+    // Routes are tried in turn, each a pattern match: respondents' pages, the busiest, come
+    // first (no other route starts with `/s`, so none is shadowed).
     config
         .app_data(query)
         .app_data(path)
+        .configure(public::routes)
         .route("/", web::get().to(home::show))
         .route("/healthz", web::get().to(health::check))
         .route("/readyz", web::get().to(health::ready))
         .route("/static/{file}", web::get().to(assets::serve))
         .route("/files/{token}", web::get().to(files::download))
-        .configure(public::routes)
         .configure(branding::routes)
         .configure(api::routes)
         .configure(tenant::routes)

@@ -32,9 +32,10 @@ pub fn routes(config: &mut ServiceConfig) {
     config.service(
         web::scope("/s")
             .wrap(super::headers::respondents())
+            // Tried in turn: a form's pages and its answer (a POST each) first.
+            .route("/{tenant}/{survey}", web::post().to(pages::submit))
             .route("/{tenant}", web::get().to(pages::tenant))
             .route("/{tenant}/{survey}", web::get().to(pages::form))
-            .route("/{tenant}/{survey}", web::post().to(pages::submit))
             .route("/{tenant}/{survey}/qr.svg", web::get().to(share::qr))
             .route("/{tenant}/{survey}/qr.png", web::get().to(share::qr_png))
             .route(
