@@ -385,8 +385,20 @@ mod tests {
             assert_eq!(range("yes"), "A whole number from 1 to 31.");
             assert_eq!(range("no"), "A number from 1 to 31.");
         }
-        // Numbers that are not whole are formatted each time, as Fluent writes them.
+        // Numbers that are not whole, or too large to be exact, are formatted each time, as
+        // Fluent writes them.
         assert_eq!(english.n("form-stars", "count", 2.5), "stars");
+        for min in ["0.5", "0.25", "0.5"] {
+            let numbers = [
+                Some(("min", min.parse().expect("a number"))),
+                Some(("max", 1e16)),
+            ];
+            let range = english.numbers("form-number-between", numbers, Some(("whole", "no")));
+            assert!(
+                range.starts_with(&format!("A number from {min} to ")),
+                "{range}"
+            );
+        }
     }
 
     use std::collections::BTreeSet;

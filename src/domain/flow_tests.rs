@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::definition::SurveyInput;
+use super::walk::Walk;
 use super::{AnswerValue, QuestionId, RawAnswers, Survey, SurveySlug, Target, TenantSlug};
 
 /// The survey a definition describes, if it is valid.
@@ -181,6 +182,29 @@ fn a_walk_gone_on_checks_the_length_of_every_text_again() {
     let first = survey.walk(&form, Some(0));
     assert_eq!(first.errors.len(), 1, "{:?}", first.errors);
     assert_eq!(survey.walk_on(&form, first, None), survey.walk(&form, None));
+}
+
+#[test]
+fn a_walk_not_begun_starts_from_the_first_page_and_an_ended_one_goes_no_further() {
+    let survey = three_pages();
+    let empty = RawAnswers::default();
+    // Nothing walked yet: the walk from the first page, wherever it is asked to stop.
+    for through in [None, Some(0), Some(2), Some(usize::MAX)] {
+        assert_eq!(
+            survey.walk_on(&empty, Walk::default(), through),
+            survey.walk(&empty, through)
+        );
+    }
+    // "Yes" ends the survey after the first page: going on changes nothing.
+    let form = raw(&[("likes", "Yes")]);
+    let ended = survey.walk(&form, Some(0));
+    assert_eq!(ended.next, Target::End);
+    assert_eq!(survey.walk_on(&form, ended.clone(), None), ended);
+    // A walk whose next page is not after its last (no jump goes back) is made again.
+    let form = raw(&[("likes", "Maybe")]);
+    let mut odd = survey.walk(&form, Some(0));
+    odd.next = Target::Page(0);
+    assert_eq!(survey.walk_on(&form, odd, None), survey.walk(&form, None));
 }
 
 /// A random valid definition: up to 4 pages of up to 4 questions of every type, with

@@ -202,17 +202,10 @@ pub async fn submit(
     if posted.save {
         return super::resume::save(&state, &request, (tenant, survey), &form.words, &posted).await;
     }
-    let route = answering::route_of(&state.app, &tenant, &survey).await?;
     let resume = ResumeId::parse(&posted.resume);
     let walk = match step(&tenant, &survey, &form, &posted) {
-        Step::Page(status, page) => {
-            let onwards = status == StatusCode::OK
-                && !posted.back
-                && !posted.stay
-                && page.page() > posted.page;
-            // The answers so far, walked once for the quotas and the partial response.
-            let so_far = (onwards && (!survey.quotas.is_empty() || survey.keep_partial))
-                .then(|| survey.walk(&posted.answers, Some(posted.page)));
+        Step::Page(status, page) => return super::survey_page::respond(status, page.as_ref()),
+        Step::Next(page, so_far) => {
             if let Some(walk) = &so_far {
                 answering::keep_partial(
                     &state.app,
@@ -231,6 +224,7 @@ pub async fn submit(
             // Answers so far that fall in a full quota end here, not after the last page.
             if let Some(walk) = so_far.filter(|_| !survey.quotas.is_empty()) {
                 let (shown, values) = (&walk.route, &walk.values);
+                let route = answering::route_of(&state.app, &tenant, &survey).await?;
                 let early = answering::ends_early(&state.app, &route, &survey, shown, values);
                 if let Some(quota) = early.await? {
                     answering::forget_progress(&state.app, &survey, resume.as_ref()).await;
@@ -243,15 +237,13 @@ pub async fn submit(
                 }
             }
             // Shown a later page: counted for the drop-off (in memory, merged in batches).
-            if onwards {
-                let filed = survey.survey_ref();
-                let to = survey.funnel_step(page.page());
-                state
-                    .funnel
-                    .moved_on(&filed, token.reference, posted.page, to)
-                    .await;
-            }
-            return super::survey_page::respond(status, page.as_ref());
+            let filed = survey.survey_ref();
+            let to = survey.funnel_step(page.page());
+            state
+                .funnel
+                .moved_on(&filed, token.reference, posted.page, to)
+                .await;
+            return super::survey_page::respond(StatusCode::OK, page.as_ref());
         }
         Step::Done(walk) => walk,
     };
@@ -268,6 +260,7 @@ pub async fn submit(
         &walk.route,
         &walk.skipped,
     );
+    let route = answering::route_of(&state.app, &tenant, &survey).await?;
     let submission = answering::Submission {
         tenant: &tenant,
         survey: &survey,

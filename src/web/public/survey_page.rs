@@ -339,15 +339,21 @@ pub(crate) fn respond(status: StatusCode, page: &SurveyPage) -> Reply {
 
 /// Where a posted page of a survey leads.
 pub(crate) enum Step {
-    /// Another page (or the same one, with its errors), with its status.
+    /// The same page again or an earlier one (Back, another language, what is wrong), with
+    /// its status.
     Page(StatusCode, Box<SurveyPage>),
+    /// The next page on the respondent's route, every page so far answered validly; with the
+    /// walk through the page posted when the survey keeps answers so far (its quotas, its
+    /// partial responses).
+    Next(Box<SurveyPage>, Option<Walk>),
     /// The end of the respondent's route, every page checked: the whole response.
     Done(crate::domain::walk::Walk),
 }
 
 /// Reads a posted page: Back goes to the page before on the respondent's route (input kept,
 /// nothing checked); otherwise the route so far is checked from the first page, and a wrong
-/// answer shows its page again (422), else the next page follows, or, past the last, `Done`.
+/// answer shows its page again (422), else the next page follows (`Next`), or, past the last,
+/// `Done`.
 pub(crate) fn step(
     tenant: &Arc<Tenant>,
     survey: &Arc<Survey>,
@@ -355,12 +361,21 @@ pub(crate) fn step(
     posted: &form::PostedForm,
 ) -> Step {
     let walk = survey.walk(&posted.answers, Some(posted.page));
-    // A page shown from its walk: the one through the posted page, or that walk gone on.
-    let show_walked = |status: StatusCode, (page, walk): (usize, &Walk), errors: &FieldErrors| {
+    // A page from its walk: the one through the posted page, or that walk gone on.
+    let page_of = |(page, walk): (usize, &Walk), errors: &FieldErrors| {
         let answers = &posted.answers;
         let (tenant, survey) = (tenant.clone(), survey.clone());
-        let page = SurveyPage::walked(tenant, survey, form, (page, walk), answers, errors);
-        Step::Page(status, Box::new(page))
+        Box::new(SurveyPage::walked(
+            tenant,
+            survey,
+            form,
+            (page, walk),
+            answers,
+            errors,
+        ))
+    };
+    let show_walked = |status: StatusCode, at: (usize, &Walk), errors: &FieldErrors| {
+        Step::Page(status, page_of(at, errors))
     };
     let show = |status: StatusCode, page: usize, errors: &FieldErrors| {
         let walk = survey.walk(&posted.answers, Some(page));
@@ -393,9 +408,10 @@ pub(crate) fn step(
         };
     }
     if let Target::Page(next) = walk.next {
+        let so_far = (!survey.quotas.is_empty() || survey.keep_partial).then(|| walk.clone());
         // The next page's walk goes on from this one: the pages before are checked already.
         let walk = survey.walk_on(&posted.answers, walk, Some(next));
-        return show_walked(StatusCode::OK, (next, &walk), &FieldErrors::new());
+        return Step::Next(page_of((next, &walk), &FieldErrors::new()), so_far);
     }
     // This walk went through every page shown, so it is the whole response, checked again
     // from the first page (earlier pages' answers came back in hidden fields, which a

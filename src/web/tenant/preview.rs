@@ -88,6 +88,7 @@ pub async fn answer(
     }
     match step(&signed_in.tenant, &survey, &form, &posted) {
         Step::Page(status, page) => render_with_status(status, page.as_ref()),
+        Step::Next(page, _) => render_with_status(StatusCode::OK, page.as_ref()),
         Step::Done(walk) => render_with_status(
             StatusCode::OK,
             &PreviewDone {
