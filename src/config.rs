@@ -526,7 +526,9 @@ impl StoreArgs {
 /// How logs are written (`crate::telemetry::LogSettings`).
 #[derive(Clone, Debug, Args)]
 pub struct LogArgs {
-    /// Which events to log, as a tracing filter (e.g. `info`, `canvass=debug`).
+    /// Which events to log, as a tracing filter (e.g. `info`, `canvass=debug`). Lines go to
+    /// stderr in batches: warnings and errors at once, after every line before them; the rest
+    /// within 50 ms (a process killed outright may lose its last 50 ms of those).
     #[arg(
         long = "log",
         env = "CANVASS_LOG",

@@ -87,6 +87,8 @@ pub fn reached(point: Point) {
         && crash_at == point
         && ARRIVALS.fetch_add(1, Ordering::SeqCst) + 1 == nth
     {
+        // The log so far first, so a test reading it sees what led here.
+        crate::telemetry::batched::flush();
         eprintln!("{VARIABLE}: crashing at {point:?}");
         std::process::abort();
     }

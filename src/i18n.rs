@@ -6,6 +6,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use fluent_templates::fluent_bundle::FluentValue;
 use fluent_templates::{LanguageIdentifier, Loader};
 
@@ -113,8 +115,8 @@ const MOST_FORMATTED: usize = 4096;
 thread_local! {
     /// Messages formatted on this thread, by the shipped language (its address in
     /// `SHIPPED_IDS`, which never moves) and `MessageKey`.
-    static FORMATTED: std::cell::RefCell<HashMap<(usize, MessageKey), String>> =
-        std::cell::RefCell::new(HashMap::new());
+    static FORMATTED: std::cell::RefCell<FxHashMap<(usize, MessageKey), String>> =
+        std::cell::RefCell::new(FxHashMap::default());
 }
 
 /// `value` as a whole number, when it is one a message may show exactly.

@@ -46,7 +46,10 @@ fn main() -> ExitCode {
 async fn run_cli() -> ExitCode {
     let cli = Cli::parse();
     telemetry::init(&cli.log.settings());
-    match run(cli.command).await {
+    let outcome = run(cli.command).await;
+    // The log's last lines before the outcome's, in order.
+    telemetry::batched::flush();
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("canvass: {}", telemetry::error_chain(error.as_ref()));

@@ -303,7 +303,7 @@ impl Survey {
             Some(at) => self
                 .text_in(
                     language,
-                    &format!("q:{}:option:{at}", item.source),
+                    format_args!("q:{}:option:{at}", item.source),
                     &item.label,
                 )
                 .to_owned(),

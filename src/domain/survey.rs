@@ -549,7 +549,12 @@ impl Survey {
     }
 
     /// The text by `key` in `language`: its translation, else `default`.
-    pub fn text_in<'a>(&'a self, language: &str, key: &str, default: &'a str) -> &'a str {
+    pub fn text_in<'a>(
+        &'a self,
+        language: &str,
+        key: impl std::fmt::Display,
+        default: &'a str,
+    ) -> &'a str {
         crate::domain::translation::text_in(&self.translations, language, key, default)
     }
 

@@ -468,17 +468,19 @@ pub fn read_sheet(
     Ok(merged)
 }
 
-/// The text by `key` in `language`: its translation, else `default` (never a blank).
+/// The text by `key` in `language`: its translation, else `default` (never a blank). The key
+/// is written out only when `language` has texts (`format_args!("q:{id}:text")`): most
+/// surveys have none, and a page asks for several texts of each question.
 pub fn text_in<'a>(
     translations: &'a Translations,
     language: &str,
-    key: &str,
+    key: impl std::fmt::Display,
     default: &'a str,
 ) -> &'a str {
     translations
         .iter()
         .find(|(tag, _)| tag.as_str() == language)
-        .and_then(|(_, texts)| texts.get(key))
+        .and_then(|(_, texts)| texts.get(key.to_string().as_str()))
         .map_or(default, String::as_str)
 }
 

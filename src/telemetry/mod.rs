@@ -1,7 +1,9 @@
 //! What the process tells its operator, at the ground of the house (it imports nothing above
-//! the domain): structured logs with tracing, set up once per process; errors with their
-//! causes on one line; and the metrics registry (`metrics`) recorded into from every layer.
+//! the domain): structured logs with tracing, set up once per process and written to stderr
+//! in batches (`batched`); errors with their causes on one line; and the metrics registry
+//! (`metrics`) recorded into from every layer.
 
+pub mod batched;
 pub mod metrics;
 
 use tracing_subscriber::EnvFilter;
@@ -27,7 +29,8 @@ pub enum LogFormat {
     Json,
 }
 
-/// Installs the global subscriber; logs go to stderr so stdout stays free for command output.
+/// Installs the global subscriber; logs go to stderr so stdout stays free for command output,
+/// lines below a warning within `batched::FLUSH_EVERY` (call `batched::flush` before exiting).
 pub fn init(settings: &LogSettings) {
     let filter = EnvFilter::try_new(&settings.filter).unwrap_or_else(|error| {
         eprintln!(
@@ -41,7 +44,8 @@ pub fn init(settings: &LogSettings) {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_writer(std::io::stderr);
+        .with_writer(batched::BatchedStderr);
+    batched::start();
     // Another subscriber may already be installed (tests); keeping it is fine.
     let _ = match settings.log_format {
         LogFormat::Text => builder.try_init(),

@@ -5,9 +5,11 @@
 //! page counts as another opening. A process killed outright loses at most what it counted
 //! since its last merge.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
 
 use crate::domain::funnel::Funnel;
 use crate::domain::region::RegionName;
@@ -29,8 +31,9 @@ const REMEMBERED_FOR: Duration = Duration::from_secs(24 * 60 * 60);
 /// twentieth of its time for the same answer, measured with `canvass loadgen --pages`.)
 #[derive(Debug)]
 struct Seen {
-    newer: HashSet<(u64, usize)>,
-    older: HashSet<(u64, usize)>,
+    // References are the server's own (from signed tokens), so a fast hasher is safe here.
+    newer: FxHashSet<(u64, usize)>,
+    older: FxHashSet<(u64, usize)>,
     since: Instant,
     half: usize,
     half_age: Duration,
@@ -39,8 +42,8 @@ struct Seen {
 impl Seen {
     fn new(capacity: usize, age: Duration) -> Self {
         Self {
-            newer: HashSet::new(),
-            older: HashSet::new(),
+            newer: FxHashSet::default(),
+            older: FxHashSet::default(),
             since: Instant::now(),
             half: (capacity / 2).max(1),
             half_age: age / 2,
@@ -49,13 +52,18 @@ impl Seen {
 
     /// Whether `pair` is new here (and is remembered from now on), at `now`.
     fn first_time(&mut self, pair: (u64, usize), now: Instant) -> bool {
-        if self.newer.contains(&pair) || self.older.contains(&pair) {
+        if self.older.contains(&pair) {
             return false;
         }
         if self.newer.len() >= self.half || now.duration_since(self.since) >= self.half_age {
+            // Looked up before the newer becomes the older, which the insert below skips.
+            if self.newer.contains(&pair) {
+                return false;
+            }
             self.older = std::mem::take(&mut self.newer);
             self.since = now;
         }
+        // Whether it was not in the newer: one look-up, not two.
         self.newer.insert(pair)
     }
 }
@@ -84,7 +92,11 @@ impl FunnelCounter {
     fn count(&self, survey: &SurveyRef, add: impl FnOnce(&mut Funnel)) {
         // A poisoned lock only means another request panicked mid-count: keep counting.
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        add(pending.entry(survey.clone()).or_default());
+        // The survey's reference is cloned only the first time it counts since a merge.
+        match pending.get_mut(survey) {
+            Some(funnel) => add(funnel),
+            None => add(pending.entry(survey.clone()).or_default()),
+        }
     }
 
     /// Whether `reference` is counted on `page` for the first time here.
@@ -170,6 +182,8 @@ impl FunnelCounter {
 mod tests {
     use proptest::prelude::*;
 
+    use std::collections::HashSet;
+
     use super::*;
 
     proptest! {
@@ -219,6 +233,11 @@ mod tests {
         assert!(seen.first_time((7, 2), start));
         let later = start + Duration::from_secs(49);
         assert!(!seen.first_time((7, 2), later), "within half the age");
+        let turning = start + Duration::from_secs(50);
+        assert!(
+            !seen.first_time((7, 2), turning),
+            "as the generations turn at half the age"
+        );
         // Two turns of the generations later it is gone.
         seen.first_time((8, 0), start + Duration::from_secs(50));
         seen.first_time((9, 0), start + Duration::from_secs(100));

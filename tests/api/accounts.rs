@@ -121,7 +121,9 @@ async fn logged_client(trusted: &str) -> String {
         .await
         .expect("answered");
     assert_eq!(response.status(), 200);
-    drop(server);
+    // Stopped as an operator stops it, so its last log lines are written out.
+    let stopped = server.terminate();
+    assert!(stopped.success(), "{stopped}");
     let mut text = String::new();
     std::fs::File::open(&log_path)
         .expect("the log")

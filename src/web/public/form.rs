@@ -248,8 +248,9 @@ impl QuestionView {
     ) -> Self {
         let values = posted.values(&question.id);
         let id = &question.id;
-        let translated =
-            |key: String, default: &str| recall(text_in(translations, words.lang(), &key, default));
+        let translated = |key: std::fmt::Arguments<'_>, default: &str| {
+            recall(text_in(translations, words.lang(), key, default))
+        };
         let choice = |value: String| ChoiceView {
             checked: values.contains(&value.as_str()),
             label: value.clone(),
@@ -270,7 +271,7 @@ impl QuestionView {
                     .iter()
                     .enumerate()
                     .map(|(at, option)| ChoiceView {
-                        label: translated(format!("q:{id}:option:{at}"), option),
+                        label: translated(format_args!("q:{id}:option:{at}"), option),
                         ..choice(option.clone())
                     })
                     .collect(),
@@ -297,10 +298,10 @@ impl QuestionView {
             } => (
                 min_label
                     .as_deref()
-                    .map(|label| translated(format!("q:{id}:min_label"), label)),
+                    .map(|label| translated(format_args!("q:{id}:min_label"), label)),
                 max_label
                     .as_deref()
-                    .map(|label| translated(format!("q:{id}:max_label"), label)),
+                    .map(|label| translated(format_args!("q:{id}:max_label"), label)),
             ),
             _ => (None, None),
         };
@@ -311,11 +312,11 @@ impl QuestionView {
         Self {
             id: question.id.to_string(),
             number,
-            text: translated(format!("q:{id}:text"), &question.text),
+            text: translated(format_args!("q:{id}:text"), &question.text),
             help: question
                 .help
                 .as_deref()
-                .map(|help| translated(format!("q:{id}:help"), help)),
+                .map(|help| translated(format_args!("q:{id}:help"), help)),
             required: question.required,
             kind: question.kind.name(),
             choices,
@@ -323,7 +324,7 @@ impl QuestionView {
             error: errors.get(&question.id).map(|found| match found {
                 // The owner's own message, in the page's language where it is translated.
                 AnswerProblem::Refused { message } => {
-                    translated(format!("q:{id}:validate"), message).to_owned()
+                    translated(format_args!("q:{id}:validate"), message).to_owned()
                 }
                 found => super::words::problem(words, found),
             }),
@@ -359,7 +360,7 @@ impl QuestionView {
                     .iter()
                     .enumerate()
                     .map(|(at, column)| {
-                        let label = translated(format!("q:{id}:column:{at}"), column);
+                        let label = translated(format_args!("q:{id}:column:{at}"), column);
                         (column.clone(), label)
                     })
                     .collect(),
@@ -374,7 +375,7 @@ impl QuestionView {
                         MatrixRowView {
                             picked: posted.first(&name).unwrap_or_default().to_owned(),
                             field: format!("{ANSWER_FIELD_PREFIX}{name}"),
-                            text: translated(format!("q:{id}:row:{index}"), text),
+                            text: translated(format_args!("q:{id}:row:{index}"), text),
                         }
                     })
                     .collect(),

@@ -128,8 +128,9 @@ impl SurveyPage {
         errors: &FieldErrors,
     ) -> Self {
         let language = form.words.lang();
-        let translated =
-            |key: String, default: &str| survey.text_in(language, &key, default).to_owned();
+        let translated = |key: std::fmt::Arguments<'_>, default: &str| {
+            survey.text_in(language, key, default).to_owned()
+        };
         // Earlier answers recalled in question texts: only those the walk kept, which are
         // answers to questions the respondent was shown.
         // Variables recalled are computed from those same answers.
@@ -163,7 +164,7 @@ impl SurveyPage {
             survey.question(id).map_or_else(
                 || format!("\"{id}\""),
                 |q| {
-                    let text = recall(&translated(format!("q:{id}:text"), &q.text));
+                    let text = recall(&translated(format_args!("q:{id}:text"), &q.text));
                     form.words.s("condition-your-answer", "question", &text)
                 },
             )
@@ -172,7 +173,7 @@ impl SurveyPage {
         let value_of = |id: &QuestionId, tested: &str| {
             let options = survey.question(id).map_or(&[][..], |q| q.kind.options());
             match options.iter().position(|option| option == tested) {
-                Some(at) => recall(&translated(format!("q:{id}:option:{at}"), tested)),
+                Some(at) => recall(&translated(format_args!("q:{id}:option:{at}"), tested)),
                 None => tested.to_owned(),
             }
         };
@@ -273,19 +274,19 @@ impl SurveyPage {
         Self {
             pages: steps.len(),
             page_title: layout.title.as_deref().map(|text| {
-                let text = translated(format!("page:{text_page}:title"), text);
+                let text = translated(format_args!("page:{text_page}:title"), text);
                 looping::with_item(&text, item.as_deref()).into_owned()
             }),
             page_description: layout.description.as_deref().map(|text| {
-                let text = translated(format!("page:{text_page}:description"), text);
+                let text = translated(format_args!("page:{text_page}:description"), text);
                 looping::with_item(&text, item.as_deref()).into_owned()
             }),
             intro: survey
                 .description
                 .as_deref()
                 .filter(|_| page == 0)
-                .map(|text| markdown::to_html(&translated("description".into(), text))),
-            title: translated("title".into(), &survey.title),
+                .map(|text| markdown::to_html(&translated(format_args!("description"), text))),
+            title: translated(format_args!("title"), &survey.title),
             // The script shows conditional questions, and the "Other" box's text only once
             // "Other" is picked.
             scripted: questions.iter().any(|q| q.show_if.is_some() || q.other),

@@ -204,7 +204,7 @@ pub fn recalled(words: &Words, survey: &Survey, id: &QuestionId, value: &AnswerV
     // A label in the page's language; a label that itself recalls shows its fallbacks.
     let label = |part: &str, items: &[String], item: &str| -> String {
         let shown = match items.iter().position(|listed| listed == item) {
-            Some(at) => survey.text_in(words.lang(), &format!("q:{id}:{part}:{at}"), item),
+            Some(at) => survey.text_in(words.lang(), format_args!("q:{id}:{part}:{at}"), item),
             None => item,
         };
         recall::render(shown, |_| None, |_| None).into_owned()
