@@ -6,10 +6,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use rustc_hash::FxHashMap;
-
 use fluent_templates::fluent_bundle::FluentValue;
 use fluent_templates::{LanguageIdentifier, Loader};
+use rustc_hash::FxHashMap;
 
 fluent_templates::static_loader! {
     static LOCALES = {

@@ -180,9 +180,9 @@ impl FunnelCounter {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use std::collections::HashSet;
+
+    use proptest::prelude::*;
 
     use super::*;
 

@@ -146,6 +146,33 @@ async fn the_logged_client_address_believes_x_forwarded_for_only_from_trusted_pr
     assert_eq!(logged_client("127.0.0.1").await, "6.6.6.6");
 }
 
+/// A running server's request lines reach its log while it runs (they are written in
+/// batches, every few tens of milliseconds), not only when it stops.
+#[tokio::test]
+async fn a_running_server_writes_its_request_lines_while_it_runs() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let log_path = dir.path().join("serve.log");
+    let log = std::fs::File::create(&log_path).expect("a log file");
+    let env = [("CANVASS_LOG", "info"), ("CANVASS_DEMO", "false")];
+    let server = CanvassProcess::serve_logging(dir.path(), &env, log);
+    let response = reqwest::get(format!("{}/healthz", server.address))
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), 200);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+        if text.lines().any(|line| line.contains("request handled")) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no request line in the running server's log after 5 s: {text}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// The statuses of requests sent at once.
 async fn statuses_of(
     attempts: impl Iterator<Item = impl std::future::Future<Output = reqwest::Response>>,
