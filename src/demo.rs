@@ -24,18 +24,10 @@ fn slug<T>(parse: impl Fn(&str) -> Result<T, crate::domain::SlugError>, text: &s
 }
 
 fn question(id: &str, text: &str, required: bool, kind: QuestionKind) -> Question {
+    let id = QuestionId::parse(id).expect("the demo question ids are valid");
     Question {
-        randomize_options: false,
-        fixed_last: 0,
-        validate: None,
-        scoring: Default::default(),
-        id: QuestionId::parse(id).expect("the demo question ids are valid"),
-        text: text.into(),
-        help: None,
         required,
-        kind,
-        show_if: None,
-        segment: false,
+        ..Question::new(id, text, kind)
     }
 }
 
@@ -273,25 +265,18 @@ pub async fn seed(stores: &Stores, responses: u32) -> Result<Option<Welcome>, De
         }
         // Oldest first, about one every nine hours up to now.
         let ago = time::Duration::hours(9 * (i64::from(responses) - n as i64));
+        let reference = stores.answering.references.next().await?;
         let answer = Answer {
-            tenant: tenant.slug.clone(),
-            survey: survey.slug.clone(),
             survey_id: survey.id.clone(),
             survey_version: survey.version,
-            reference: stores.answering.references.next().await?,
-            submitted_at: now - ago,
-            values: walk.values,
             skipped: walk.skipped,
-            hidden: Default::default(),
-            order: Default::default(),
-            language: None,
-            over_quota: Default::default(),
-            variables: Default::default(),
-            score: None,
-            correct: None,
-            ending: None,
-            participant: None,
-            partial: false,
+            ..Answer::new(
+                tenant.slug.clone(),
+                survey.slug.clone(),
+                reference,
+                now - ago,
+                walk.values,
+            )
         };
         stores
             .answering

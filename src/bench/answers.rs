@@ -72,25 +72,16 @@ pub(super) fn answer(reference: Reference, n: u64, premium: bool, surveys: u64) 
             AnswerValue::Text(format!("good coffee and friendly staff {}", n % 9)),
         );
     }
+    let survey_slug = survey(n % surveys.max(1));
     Answer {
-        tenant: tenant(premium),
-        survey: survey(n % surveys.max(1)),
         survey_id: survey_id(),
-        survey_version: 1,
-        reference,
-        submitted_at: OffsetDateTime::now_utc(),
-        values,
-        skipped: Default::default(),
-        hidden: Default::default(),
-        order: Default::default(),
-        language: None,
-        over_quota: Default::default(),
-        variables: Default::default(),
-        score: None,
-        correct: None,
-        ending: None,
-        participant: None,
-        partial: false,
+        ..Answer::new(
+            tenant(premium),
+            survey_slug,
+            reference,
+            OffsetDateTime::now_utc(),
+            values,
+        )
     }
 }
 
@@ -109,17 +100,8 @@ pub(super) async fn seed(
     let now = OffsetDateTime::now_utc();
     let marked = &SEGMENT_QUESTIONS[..segments.min(SEGMENT_QUESTIONS.len())];
     let question = |id_text: &str, kind: QuestionKind| Question {
-        randomize_options: false,
-        fixed_last: 0,
-        validate: None,
-        scoring: Default::default(),
-        id: id(id_text),
-        text: id_text.to_owned(),
-        help: None,
-        required: false,
-        kind,
-        show_if: None,
         segment: marked.contains(&id_text),
+        ..Question::new(id(id_text), id_text, kind)
     };
     for premium in [false, true] {
         for i in 0..surveys.max(1) {

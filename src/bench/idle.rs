@@ -92,14 +92,7 @@ async fn wait_counted(stores: &Stores, total: u64) -> Result<(), BenchError> {
     let at = answers::survey_ref(0);
     let started = Instant::now();
     loop {
-        let counted = stores
-            .answering
-            .summaries
-            .read(&at)
-            .await?
-            .doc
-            .summary
-            .total;
+        let counted = stores.answering.summaries.total(&at).await?;
         if counted >= total {
             return Ok(());
         }

@@ -168,6 +168,39 @@ impl From<StoredAnswer> for Answer {
 }
 
 impl Answer {
+    /// Answer `reference` to `survey` of `tenant`, given at `submitted_at`, holding `values`
+    /// and nothing more: no skips, hidden fields, drawn orders, language, quotas, outcome or
+    /// participant; no survey identity, version 1. What the demo's samples, the benchmarks
+    /// and tests start from before setting what they need.
+    pub fn new(
+        tenant: TenantSlug,
+        survey: SurveySlug,
+        reference: Reference,
+        submitted_at: OffsetDateTime,
+        values: BTreeMap<QuestionId, AnswerValue>,
+    ) -> Self {
+        Self {
+            tenant,
+            survey,
+            survey_id: SurveyId::default(),
+            survey_version: 1,
+            reference,
+            submitted_at,
+            values,
+            skipped: BTreeSet::new(),
+            hidden: HiddenValues::default(),
+            order: Default::default(),
+            language: None,
+            over_quota: BTreeSet::new(),
+            variables: BTreeMap::new(),
+            score: None,
+            correct: None,
+            ending: None,
+            participant: None,
+            partial: false,
+        }
+    }
+
     /// Its file answer to `question`, if it has one.
     pub fn file(&self, question: &str) -> Option<&crate::domain::upload::FileAnswer> {
         self.values.iter().find_map(|(id, value)| match value {
@@ -533,26 +566,13 @@ impl Answer {
     /// Answer `reference` to survey `s` of tenant `acme`, given at the epoch, with no values:
     /// what tests of answers start from before setting what they look at.
     pub(crate) fn sample(reference: u64) -> Self {
-        Answer {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            survey: SurveySlug::parse("s").expect("a slug"),
-            survey_id: Default::default(),
-            survey_version: 1,
-            reference: Reference(reference),
-            submitted_at: time::OffsetDateTime::UNIX_EPOCH,
-            values: Default::default(),
-            skipped: Default::default(),
-            hidden: Default::default(),
-            order: Default::default(),
-            language: None,
-            over_quota: Default::default(),
-            variables: Default::default(),
-            score: None,
-            correct: None,
-            ending: None,
-            participant: None,
-            partial: false,
-        }
+        Answer::new(
+            TenantSlug::parse("acme").expect("a slug"),
+            SurveySlug::parse("s").expect("a slug"),
+            Reference(reference),
+            time::OffsetDateTime::UNIX_EPOCH,
+            BTreeMap::new(),
+        )
     }
 }
 
@@ -646,14 +666,12 @@ mod tests {
     #[test]
     fn a_search_finds_written_texts_in_any_case_and_nothing_else() {
         let id = |text: &str| QuestionId::parse(text).expect("an id");
-        let answer = Answer {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            survey: SurveySlug::parse("visit").expect("a slug"),
-            survey_id: Default::default(),
-            survey_version: 1,
-            reference: Reference(1),
-            submitted_at: time::OffsetDateTime::UNIX_EPOCH,
-            values: [
+        let answer = Answer::new(
+            TenantSlug::parse("acme").expect("a slug"),
+            SurveySlug::parse("visit").expect("a slug"),
+            Reference(1),
+            time::OffsetDateTime::UNIX_EPOCH,
+            [
                 (id("say"), AnswerValue::Text("Lovely Coffee".into())),
                 (id("drink"), AnswerValue::Choice("Tea".into())),
                 (
@@ -665,18 +683,7 @@ mod tests {
                 ),
             ]
             .into(),
-            skipped: Default::default(),
-            hidden: Default::default(),
-            order: Default::default(),
-            language: None,
-            over_quota: Default::default(),
-            variables: Default::default(),
-            score: None,
-            correct: None,
-            ending: None,
-            participant: None,
-            partial: false,
-        };
+        );
         assert!(answer.mentions("lovely coffee"));
         assert!(
             answer.mentions("oat"),
@@ -700,18 +707,10 @@ mod tests {
     }
 
     fn question(id: &str, required: bool, kind: QuestionKind) -> Question {
+        let text = format!("Question {id}");
         Question {
-            randomize_options: false,
-            fixed_last: 0,
-            validate: None,
-            scoring: Default::default(),
-            id: QuestionId::parse(id).expect("an id"),
-            text: format!("Question {id}"),
-            help: None,
             required,
-            kind,
-            show_if: None,
-            segment: false,
+            ..Question::new(QuestionId::parse(id).expect("an id"), text, kind)
         }
     }
 
@@ -997,27 +996,19 @@ mod tests {
     #[test]
     fn answers_round_trip_through_json() {
         let answer = Answer {
-            tenant: TenantSlug::parse("acme").expect("a slug"),
-            survey: SurveySlug::parse("colours").expect("a slug"),
             survey_id: SurveyId::generate(),
             survey_version: 3,
-            reference: Reference(1234),
-            submitted_at: OffsetDateTime::UNIX_EPOCH,
-            values: BTreeMap::from([
-                (id("one"), AnswerValue::Choice("Red".into())),
-                (id("stars"), AnswerValue::Stars(5)),
-            ]),
             skipped: BTreeSet::from([id("many")]),
-            hidden: Default::default(),
-            order: Default::default(),
-            language: None,
-            over_quota: Default::default(),
-            variables: Default::default(),
-            score: None,
-            correct: None,
-            ending: None,
-            participant: None,
-            partial: false,
+            ..Answer::new(
+                TenantSlug::parse("acme").expect("a slug"),
+                SurveySlug::parse("colours").expect("a slug"),
+                Reference(1234),
+                OffsetDateTime::UNIX_EPOCH,
+                BTreeMap::from([
+                    (id("one"), AnswerValue::Choice("Red".into())),
+                    (id("stars"), AnswerValue::Stars(5)),
+                ]),
+            )
         };
         let json = serde_json::to_string(&answer).expect("serialises");
         assert!(!json.contains("participant"), "left out when none: {json}");

@@ -108,18 +108,12 @@ mod tests {
     use crate::domain::{QuestionId, QuestionKind};
 
     fn survey() -> Survey {
-        let question = |id: &str| Question {
-            id: QuestionId::parse(id).expect("an id"),
-            text: id.into(),
-            help: None,
-            required: false,
-            kind: QuestionKind::ShortText,
-            show_if: None,
-            segment: false,
-            randomize_options: false,
-            fixed_last: 0,
-            validate: None,
-            scoring: Default::default(),
+        let question = |id: &str| {
+            Question::new(
+                QuestionId::parse(id).expect("an id"),
+                id,
+                QuestionKind::ShortText,
+            )
         };
         let definition = crate::domain::definition::Definition {
             title: "Blocks".into(),

@@ -160,12 +160,19 @@ impl Condition {
 
     /// The hidden fields' rules in it, depth first.
     pub fn hidden_rules(&self) -> Vec<&HiddenRule> {
+        self.leaves(&|leaf| match leaf {
+            Condition::Hidden(rule) => Some(rule),
+            _ => None,
+        })
+    }
+
+    /// The leaves in it that `pick` takes, depth first.
+    fn leaves<'a, T>(&'a self, pick: &dyn Fn(&'a Condition) -> Option<&'a T>) -> Vec<&'a T> {
         match self {
             Condition::All { all: list } | Condition::Any { any: list } => {
-                list.iter().flat_map(Condition::hidden_rules).collect()
+                list.iter().flat_map(|inner| inner.leaves(pick)).collect()
             }
-            Condition::Hidden(rule) => vec![rule],
-            Condition::Rule(_) | Condition::Expression(_) => Vec::new(),
+            leaf => pick(leaf).into_iter().collect(),
         }
     }
 
@@ -191,13 +198,10 @@ impl Condition {
 
     /// Every rule in it, depth first.
     pub fn rules(&self) -> Vec<&Rule> {
-        match self {
-            Condition::All { all: list } | Condition::Any { any: list } => {
-                list.iter().flat_map(Condition::rules).collect()
-            }
-            Condition::Rule(rule) => vec![rule],
-            Condition::Hidden(_) | Condition::Expression(_) => Vec::new(),
-        }
+        self.leaves(&|leaf| match leaf {
+            Condition::Rule(rule) => Some(rule),
+            _ => None,
+        })
     }
 
     /// The condition in words, for owners: `"likes" is "No"` and so on.
@@ -865,21 +869,27 @@ mod tests {
         }
     }
 
+    /// The first page's two jumps in these tests: to the end when `likes` is "Yes", to page
+    /// 2 when it is "Maybe".
+    fn first_page_jumps(likes_yes: &Condition) -> Vec<Jump> {
+        vec![
+            Jump {
+                condition: likes_yes.clone(),
+                to: Target::End,
+            },
+            Jump {
+                condition: rule("likes", Test::Equals("Maybe".into())),
+                to: Target::Page(2),
+            },
+        ]
+    }
+
     #[test]
     fn the_route_follows_the_first_jump_that_holds_and_passes_over_hidden_pages() {
         let likes_yes = rule("likes", Test::Equals("Yes".into()));
         let pages = vec![
             PageLayout {
-                jumps: vec![
-                    Jump {
-                        condition: likes_yes.clone(),
-                        to: Target::End,
-                    },
-                    Jump {
-                        condition: rule("likes", Test::Equals("Maybe".into())),
-                        to: Target::Page(2),
-                    },
-                ],
+                jumps: first_page_jumps(&likes_yes),
                 ..page(0)
             },
             page(2),
@@ -927,16 +937,7 @@ mod tests {
         let pages = vec![
             PageLayout {
                 title: Some("About you".into()),
-                jumps: vec![
-                    Jump {
-                        condition: likes_yes.clone(),
-                        to: Target::End,
-                    },
-                    Jump {
-                        condition: rule("likes", Test::Equals("Maybe".into())),
-                        to: Target::Page(2),
-                    },
-                ],
+                jumps: first_page_jumps(&likes_yes),
                 ..page(0)
             },
             PageLayout {

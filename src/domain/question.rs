@@ -359,6 +359,27 @@ pub struct Question {
     pub scoring: super::calculation::Scoring,
 }
 
+impl Question {
+    /// Question `id` asking `text`, of `kind`, and nothing more: optional, always shown, no
+    /// segment, its options in their order, no check beyond its type's, no points. What the
+    /// demo, the benchmarks and tests start from before setting what they need.
+    pub fn new(id: QuestionId, text: impl Into<String>, kind: QuestionKind) -> Self {
+        Self {
+            id,
+            text: text.into(),
+            help: None,
+            required: false,
+            kind,
+            show_if: None,
+            segment: false,
+            randomize_options: false,
+            fixed_last: 0,
+            validate: None,
+            scoring: Default::default(),
+        }
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }
@@ -413,21 +434,13 @@ mod tests {
 
     #[test]
     fn questions_serialise_with_their_type_beside_their_fields() {
+        let kind = QuestionKind::SingleChoice {
+            options: vec!["A".into(), "B".into()],
+            other: false,
+        };
         let question = Question {
-            randomize_options: false,
-            fixed_last: 0,
-            validate: None,
-            scoring: Default::default(),
-            id: QuestionId::parse("q1").expect("an id"),
-            text: "Pick one".into(),
-            help: None,
             required: true,
-            kind: QuestionKind::SingleChoice {
-                options: vec!["A".into(), "B".into()],
-                other: false,
-            },
-            show_if: None,
-            segment: false,
+            ..Question::new(QuestionId::parse("q1").expect("an id"), "Pick one", kind)
         };
 
         let json = serde_json::to_value(&question).expect("serialises");

@@ -454,17 +454,8 @@ mod tests {
 
     fn question(id: &str, kind: QuestionKind, segment: bool) -> Question {
         Question {
-            randomize_options: false,
-            fixed_last: 0,
-            validate: None,
-            scoring: Default::default(),
-            id: QuestionId::parse(id).expect("an id"),
-            text: id.into(),
-            help: None,
-            required: false,
-            kind,
-            show_if: None,
             segment,
+            ..Question::new(QuestionId::parse(id).expect("an id"), id, kind)
         }
     }
 

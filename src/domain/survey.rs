@@ -681,21 +681,16 @@ mod tests {
     #[test]
     fn the_orders_shown_are_recorded_for_the_route_and_only_where_drawn() {
         use std::collections::BTreeSet;
-        let choice = |id: &str, drawn: bool| Question {
-            randomize_options: drawn,
-            fixed_last: usize::from(drawn),
-            validate: None,
-            scoring: Default::default(),
-            id: QuestionId::parse(id).expect("an id"),
-            text: id.into(),
-            help: None,
-            required: false,
-            kind: QuestionKind::SingleChoice {
+        let choice = |id: &str, drawn: bool| {
+            let kind = QuestionKind::SingleChoice {
                 options: ["A", "B", "C", "None"].map(String::from).to_vec(),
                 other: false,
-            },
-            show_if: None,
-            segment: false,
+            };
+            Question {
+                randomize_options: drawn,
+                fixed_last: usize::from(drawn),
+                ..Question::new(QuestionId::parse(id).expect("an id"), id, kind)
+            }
         };
         let definition = Definition {
             title: "Orders".into(),
@@ -757,19 +752,11 @@ mod tests {
     }
 
     fn survey(published: bool) -> Survey {
-        let question = Question {
-            randomize_options: false,
-            fixed_last: 0,
-            validate: None,
-            scoring: Default::default(),
-            id: QuestionId::parse("q1").expect("an id"),
-            text: "Name?".into(),
-            help: None,
-            required: false,
-            kind: QuestionKind::ShortText,
-            show_if: None,
-            segment: false,
-        };
+        let question = Question::new(
+            QuestionId::parse("q1").expect("an id"),
+            "Name?",
+            QuestionKind::ShortText,
+        );
         let draft = Survey::draft(
             TenantSlug::parse("acme").expect("a slug"),
             SurveySlug::parse("team").expect("a slug"),

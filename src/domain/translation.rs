@@ -492,19 +492,8 @@ mod tests {
     use crate::domain::QuestionId;
 
     fn question(id: &str, kind: QuestionKind) -> Question {
-        Question {
-            randomize_options: false,
-            fixed_last: 0,
-            validate: None,
-            scoring: Default::default(),
-            id: QuestionId::parse(id).expect("an id"),
-            text: format!("Question {id}?"),
-            help: None,
-            required: false,
-            kind,
-            show_if: None,
-            segment: false,
-        }
+        let text = format!("Question {id}?");
+        Question::new(QuestionId::parse(id).expect("an id"), text, kind)
     }
 
     fn sample() -> Vec<(String, String)> {

@@ -90,15 +90,7 @@ pub async fn answers_given(app: &App, survey: &Survey) -> Result<bool, StoreErro
         return Ok(true);
     }
     let results = stores.results_of(survey).await?;
-    Ok(results
-        .answering
-        .summaries
-        .read(&filed)
-        .await?
-        .doc
-        .summary
-        .total
-        > 0)
+    Ok(results.answering.summaries.total(&filed).await? > 0)
 }
 
 /// Sets who may answer `current` and, while no answer was given, whether its answers are

@@ -132,17 +132,12 @@ impl HostedStore {
         super::cached(&self.surveys, "hosted_surveys", key, load).await
     }
 
-    /// As `survey`, read from storage even when cached: the copy a home site wrote a moment
-    /// ago (a new version asking for a segment build) is not yet in this process's cache.
-    pub async fn fresh_survey(
-        &self,
-        tenant: &TenantSlug,
-        slug: &SurveySlug,
-    ) -> Result<Option<Arc<Survey>>, StoreError> {
-        self.surveys
-            .invalidate(&(tenant.clone(), slug.clone()))
-            .await;
-        self.survey(tenant, slug).await
+    /// Forgets this process's copy of a hosted survey, so the next `survey` reads storage: the
+    /// copy a home site wrote a moment ago (a new version asking for a segment build) is not
+    /// yet in this process's cache.
+    pub async fn forget_survey(&self, tenant: &TenantSlug, slug: &SurveySlug) {
+        let key = (tenant.clone(), slug.clone());
+        self.surveys.invalidate(&key).await;
     }
 
     /// Writes the copies of `survey` and its tenant over any older ones.

@@ -259,22 +259,53 @@ pub(crate) async fn json_names<T>(
     prefix: &str,
     parse: impl Fn(&str) -> Option<T>,
 ) -> Result<Vec<T>, StoreError> {
-    let mut request = crate::storage::ListRequest::new(prefix.to_owned(), 0);
+    let mut listing = Listing::new(blobs, prefix, 0);
     let mut names = Vec::new();
-    loop {
-        let page = blobs
-            .list(&request)
-            .await
-            .context(|| format!("listing {prefix}"))?;
+    while let Some(page) = listing.next().await? {
         names.extend(
             page.items
                 .iter()
                 .filter_map(|meta| parse(meta.key.strip_prefix(prefix)?.strip_suffix(".json")?)),
         );
-        match page.continuation {
-            Some(token) => request.continuation = Some(token),
-            None => return Ok(names),
+    }
+    Ok(names)
+}
+
+/// The pages of the blobs under a prefix, one at a time (`next` until `None`).
+pub(crate) struct Listing<'a> {
+    blobs: &'a dyn crate::storage::BlobStore,
+    request: crate::storage::ListRequest,
+    done: bool,
+}
+
+impl<'a> Listing<'a> {
+    /// The listing under `prefix`, `page_size` keys a page (0: the most a page holds).
+    pub(crate) fn new(
+        blobs: &'a dyn crate::storage::BlobStore,
+        prefix: &str,
+        page_size: usize,
+    ) -> Self {
+        Self {
+            blobs,
+            request: crate::storage::ListRequest::new(prefix.to_owned(), page_size),
+            done: false,
         }
+    }
+
+    /// The next page, or `None` after the last.
+    pub(crate) async fn next(&mut self) -> Result<Option<crate::storage::ListPage>, StoreError> {
+        if self.done {
+            return Ok(None);
+        }
+        let request = &self.request;
+        let page = self
+            .blobs
+            .list(request)
+            .await
+            .context(|| format!("listing {}", request.prefix))?;
+        self.request.continuation.clone_from(&page.continuation);
+        self.done = page.continuation.is_none();
+        Ok(Some(page))
     }
 }
 

@@ -290,14 +290,9 @@ impl ParticipantStore {
             participants_of(survey),
             Mark::Started.folder()
         );
-        let mut request = ListRequest::new(prefix.clone(), 100);
+        let mut listing = super::Listing::new(self.blobs.as_ref(), &prefix, 100);
         let mut changed = 0;
-        loop {
-            let page = self
-                .blobs
-                .list(&request)
-                .await
-                .context(|| format!("listing {prefix}"))?;
+        while let Some(page) = listing.next().await? {
             let ids: Vec<&str> = page
                 .items
                 .iter()
@@ -318,11 +313,8 @@ impl ParticipantStore {
             for done in futures_util::future::join_all(untimed).await {
                 changed += usize::from(done?);
             }
-            match page.continuation {
-                Some(token) => request.continuation = Some(token),
-                None => return Ok(changed),
-            }
         }
+        Ok(changed)
     }
 
     /// Whether an import is under way (or was abandoned): its participants are absent.
@@ -463,20 +455,12 @@ impl ParticipantStore {
     }
 
     async fn count_keys(&self, prefix: String) -> Result<usize, StoreError> {
-        let mut request = ListRequest::new(prefix.clone(), 0);
+        let mut listing = super::Listing::new(self.blobs.as_ref(), &prefix, 0);
         let mut count = 0;
-        loop {
-            let page = self
-                .blobs
-                .list(&request)
-                .await
-                .context(|| format!("listing {prefix}"))?;
+        while let Some(page) = listing.next().await? {
             count += page.items.len();
-            match page.continuation {
-                Some(token) => request.continuation = Some(token),
-                None => return Ok(count),
-            }
         }
+        Ok(count)
     }
 
     /// Adds `people` (checked, none listed already), all or none: each gets an id and a

@@ -41,7 +41,7 @@ use super::keys::quotas_of;
 use super::{Context, StoreError};
 use crate::domain::quota::QuotaId;
 use crate::domain::{Reference, SurveyRef};
-use crate::storage::{BlobStore, Error, ListRequest, PutMode};
+use crate::storage::{BlobStore, Error, PutMode};
 
 /// What a place holds: the answer that took it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -251,27 +251,17 @@ impl QuotaStore {
     /// Every place taken, in order.
     async fn taken(&self, survey: &SurveyRef, quota: &QuotaId) -> Result<Vec<u32>, StoreError> {
         let prefix = slots(survey, quota);
-        let mut request = ListRequest::new(prefix.clone(), 0);
+        let mut listing = super::Listing::new(self.blobs.as_ref(), &prefix, 0);
         let mut taken = Vec::new();
-        loop {
-            let page = self
-                .blobs
-                .list(&request)
-                .await
-                .context(|| format!("listing the places of quota {quota}"))?;
+        while let Some(page) = listing.next().await? {
             taken.extend(
                 page.items
                     .iter()
                     .filter_map(|item| item.key.strip_prefix(&prefix)?.parse::<u32>().ok()),
             );
-            match page.continuation {
-                Some(token) => request.continuation = Some(token),
-                None => {
-                    taken.sort_unstable();
-                    return Ok(taken);
-                }
-            }
         }
+        taken.sort_unstable();
+        Ok(taken)
     }
 
     /// Whether `quota` seems full, for ending a respondent early (sending is where it is

@@ -61,10 +61,11 @@ impl Stores {
         if own.is_some() || !self.residency.regions.named() {
             return Ok(own);
         }
-        let hosted = match fresh {
-            true => self.residency.hosted.fresh_survey(tenant, slug).await?,
-            false => self.residency.hosted.survey(tenant, slug).await?,
-        };
+        let hosted = &self.residency.hosted;
+        if fresh {
+            hosted.forget_survey(tenant, slug).await;
+        }
+        let hosted = hosted.survey(tenant, slug).await?;
         Ok(hosted.filter(|survey| survey.residency == Residency::Region))
     }
 

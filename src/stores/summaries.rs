@@ -292,8 +292,12 @@ impl SummaryStore {
     /// How many answers of the survey are counted, read at most once a second per survey
     /// (for response limits, checked on every form shown and sent).
     pub async fn counted(&self, survey: &SurveyRef) -> Result<u64, StoreError> {
-        let load = async { Ok::<_, StoreError>(self.read(survey).await?.doc.summary.total) };
-        super::cached(&self.counted, "counted", survey.clone(), load).await
+        super::cached(&self.counted, "counted", survey.clone(), self.total(survey)).await
+    }
+
+    /// How many answers of the survey its stored summary counts, read now.
+    pub async fn total(&self, survey: &SurveyRef) -> Result<u64, StoreError> {
+        Ok(self.read(survey).await?.doc.summary.total)
     }
 
     /// The survey's summary document and its ETag.

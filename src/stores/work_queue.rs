@@ -70,6 +70,23 @@ impl WorkQueue {
         }))
     }
 
+    /// A received message's content; `None` when it cannot be read, after the message is
+    /// logged and removed (it would never read, and would come back again and again).
+    pub async fn readable<T>(
+        &self,
+        message: &Message,
+        content: Result<T, String>,
+    ) -> Result<Option<T>, StoreError> {
+        match content {
+            Ok(content) => Ok(Some(content)),
+            Err(reason) => {
+                tracing::error!(queue = %self.name, id = %message.id, %reason, "dropping an unreadable message");
+                self.finish(message).await?;
+                Ok(None)
+            }
+        }
+    }
+
     /// Takes up to `count` messages at once, as `receive` does.
     pub async fn receive_many<T: DeserializeOwned>(
         &self,

@@ -245,13 +245,8 @@ impl super::Worker {
         let Some((mut message, content)) = queue.receive(self.settings.visibility).await? else {
             return Ok(None);
         };
-        let request: DeletionMessage = match content {
-            Ok(request) => request,
-            Err(reason) => {
-                tracing::error!(id = %message.id, %reason, "dropping an unreadable deletion message");
-                queue.finish(&message).await?;
-                return Ok(Some(StepOutcome::QueuesEmpty));
-            }
+        let Some(request) = queue.readable::<DeletionMessage>(&message, content).await? else {
+            return Ok(Some(StepOutcome::QueuesEmpty));
         };
         let survey = request.survey();
         match self

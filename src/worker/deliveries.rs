@@ -66,37 +66,16 @@ pub async fn step(stores: &Operations, settings: &DeliverySettings) -> Result<us
     Ok(tried)
 }
 
-/// Delivers until `stop` turns true, waiting a little when nothing is due.
-pub async fn run(
-    stores: Stores,
-    settings: DeliverySettings,
-    mut backoff: super::idle::Backoff,
-    paused: super::idle::Paused,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-) {
-    while !*stop.borrow() {
-        // Paused: nothing is delivered until released.
-        let wait = match super::idle::paused_now(&paused) {
-            true => Ok(0),
-            false => step(&stores.operations, &settings).await,
-        };
-        let wait = match wait {
-            Ok(0) => backoff.idle(),
-            Ok(_) => {
-                backoff.busy();
-                Duration::ZERO
-            }
-            Err(error) => {
-                tracing::error!(error = %error_chain(&error), "a webhook delivery step failed");
-                Duration::from_secs(1)
-            }
-        };
-        if !wait.is_zero() {
-            tokio::select! {
-                _ = stop.changed() => {}
-                () = tokio::time::sleep(wait) => {}
-            }
-        }
+/// Delivers until the worker stops, waiting a little when nothing is due.
+pub async fn run(stores: Stores, settings: DeliverySettings, mut looping: super::idle::Looping) {
+    while looping.going() {
+        let delivered = step(&stores.operations, &settings);
+        let found = looping
+            .unless_paused(async { delivered.await.map(|tried| tried > 0) })
+            .await;
+        looping
+            .rest_after(found, "a webhook delivery step", Duration::from_secs(1))
+            .await;
     }
 }
 
@@ -107,12 +86,8 @@ async fn handle(
     content: Result<DeliveryMessage, String>,
 ) -> Result<(), StoreError> {
     let queue = stores.webhooks.queue();
-    let delivery = match content {
-        Ok(delivery) => delivery,
-        Err(reason) => {
-            tracing::error!(id = %message.id, %reason, "dropping an unreadable webhook delivery");
-            return queue.finish(&message).await;
-        }
+    let Some(delivery) = queue.readable(&message, content).await? else {
+        return Ok(());
     };
     let endpoint = stores
         .webhooks

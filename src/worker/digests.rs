@@ -68,14 +68,7 @@ async fn tenant_digest(
         };
         let at = survey.survey_ref();
         let results = stores.results_of(&survey).await?;
-        let total = results
-            .answering
-            .summaries
-            .read(&at)
-            .await?
-            .doc
-            .summary
-            .total;
+        let total = results.answering.summaries.total(&at).await?;
         totals.insert(at.to_string(), total);
         titles.insert(at.to_string(), (survey.slug.clone(), survey.title.clone()));
     }

@@ -18,13 +18,8 @@ impl Worker {
         let Some((message, content)) = queue.receive(self.settings.visibility).await? else {
             return Ok(None);
         };
-        let request: HostingSync = match content {
-            Ok(request) => request,
-            Err(reason) => {
-                tracing::error!(id = %message.id, %reason, "dropping an unreadable hosting sync");
-                queue.finish(&message).await?;
-                return Ok(Some(StepOutcome::QueuesEmpty));
-            }
+        let Some(request) = queue.readable::<HostingSync>(&message, content).await? else {
+            return Ok(Some(StepOutcome::QueuesEmpty));
         };
         let failed = match sync(
             &crate::service::App::new(self.stores.clone()),

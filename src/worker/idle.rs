@@ -12,6 +12,67 @@ use std::time::Duration;
 /// of their own.
 pub type Paused = tokio::sync::watch::Receiver<bool>;
 
+/// Turns true when the worker stops.
+pub type Stop = tokio::sync::watch::Receiver<bool>;
+
+/// What a side loop of the worker (deliveries, email, mailings, segment builds) waits by: its
+/// backoff, the workers' pause and the stop signal.
+#[derive(Clone, Debug)]
+pub struct Looping {
+    /// Its idle waits.
+    pub backoff: Backoff,
+    /// Whether the workers are paused.
+    pub paused: Paused,
+    /// Turns true when the worker stops.
+    pub stop: Stop,
+}
+
+impl Looping {
+    /// Whether the worker is still running.
+    pub fn going(&self) -> bool {
+        !*self.stop.borrow()
+    }
+
+    /// What `step` found, or `Ok(false)` without running it while the workers are paused.
+    pub async fn unless_paused<E>(
+        &self,
+        step: impl Future<Output = Result<bool, E>>,
+    ) -> Result<bool, E> {
+        match paused_now(&self.paused) {
+            true => Ok(false),
+            false => step.await,
+        }
+    }
+
+    /// Waits after a step: not at all when it `found` work, the idle wait when it found none,
+    /// and `retry_in` when it failed (logged as `failing` failed); less if the worker stops.
+    pub async fn rest_after<E: std::error::Error>(
+        &mut self,
+        found: Result<bool, E>,
+        failing: &str,
+        retry_in: Duration,
+    ) {
+        let wait = self.backoff.after_step(found, failing, retry_in);
+        rest(&mut self.stop, wait).await;
+    }
+
+    /// Waits for the worker to stop: for a loop that can do nothing here.
+    pub async fn until_stopped(mut self) {
+        let _ = self.stop.wait_for(|stopped| *stopped).await;
+    }
+}
+
+/// Waits `wait` (not at all when it is zero), or less if the worker is told to stop.
+pub async fn rest(stop: &mut tokio::sync::watch::Receiver<bool>, wait: Duration) {
+    if wait.is_zero() {
+        return;
+    }
+    tokio::select! {
+        _ = stop.changed() => {}
+        () = tokio::time::sleep(wait) => {}
+    }
+}
+
 /// Whether the workers are paused now (the borrow is let go at once: it must not be held
 /// across a wait).
 pub fn paused_now(paused: &Paused) -> bool {
@@ -38,6 +99,28 @@ impl Backoff {
             first,
             most: most.max(first),
             next: first,
+        }
+    }
+
+    /// The wait after a step of a loop: none when it `found` work (`Ok(true)`), the idle wait
+    /// when it found none, and `retry_in` when it failed (logged as `failing` failed).
+    fn after_step<E: std::error::Error>(
+        &mut self,
+        found: Result<bool, E>,
+        failing: &str,
+        retry_in: Duration,
+    ) -> Duration {
+        match found {
+            Ok(true) => {
+                self.busy();
+                Duration::ZERO
+            }
+            Ok(false) => self.idle(),
+            Err(error) => {
+                let error = crate::telemetry::error_chain(&error);
+                tracing::error!(%error, "{failing} failed");
+                retry_in
+            }
         }
     }
 

@@ -44,54 +44,29 @@ pub async fn step(
     Ok(tried)
 }
 
-/// Sends until `stop` turns true, waiting a little when nothing is due. Without a sender it
+/// Sends until the worker stops, waiting a little when nothing is due. Without a sender it
 /// only waits for the stop.
-pub async fn run(
-    stores: Stores,
-    settings: MailerSettings,
-    mut backoff: super::idle::Backoff,
-    paused: super::idle::Paused,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-) {
+pub async fn run(stores: Stores, settings: MailerSettings, mut looping: super::idle::Looping) {
     let Some(sender) = settings.sender.clone() else {
-        let _ = stop.wait_for(|stopped| *stopped).await;
-        return;
+        return looping.until_stopped().await;
     };
     let mut last_digest: Option<tokio::time::Instant> = None;
-    while !*stop.borrow() {
-        // Paused: nothing is sent until released.
-        if super::idle::paused_now(&paused) {
-            tokio::select! {
-                _ = stop.changed() => {}
-                () = tokio::time::sleep(backoff.idle()) => {}
+    while looping.going() {
+        let sent = async {
+            if last_digest.is_none_or(|at| at.elapsed() >= settings.digest_check) {
+                last_digest = Some(tokio::time::Instant::now());
+                if let Err(error) = super::digests::send_due(&stores, &settings).await {
+                    let error = crate::telemetry::error_chain(&error);
+                    tracing::error!(%error, "making daily digests failed");
+                }
             }
-            continue;
-        }
-        if last_digest.is_none_or(|at| at.elapsed() >= settings.digest_check) {
-            last_digest = Some(tokio::time::Instant::now());
-            if let Err(error) = super::digests::send_due(&stores, &settings).await {
-                let error = crate::telemetry::error_chain(&error);
-                tracing::error!(%error, "making daily digests failed");
-            }
-        }
-        let wait = match step(&stores.panel, &sender, &settings).await {
-            Ok(0) => backoff.idle(),
-            Ok(_) => {
-                backoff.busy();
-                Duration::ZERO
-            }
-            Err(error) => {
-                let error = crate::telemetry::error_chain(&error);
-                tracing::error!(%error, "a mail step failed");
-                Duration::from_secs(1)
-            }
+            let tried = step(&stores.panel, &sender, &settings).await;
+            tried.map(|tried| tried > 0)
         };
-        if !wait.is_zero() {
-            tokio::select! {
-                _ = stop.changed() => {}
-                () = tokio::time::sleep(wait) => {}
-            }
-        }
+        let found = looping.unless_paused(sent).await;
+        looping
+            .rest_after(found, "a mail step", Duration::from_secs(1))
+            .await;
     }
 }
 
@@ -158,12 +133,8 @@ async fn handle(
     content: Result<MailMessage, String>,
 ) -> Result<(), StoreError> {
     let queue = stores.mail.queue();
-    let queued = match content {
-        Ok(queued) => queued,
-        Err(reason) => {
-            tracing::error!(id = %message.id, %reason, "dropping an unreadable mail message");
-            return queue.finish(&message).await;
-        }
+    let Some(queued) = queue.readable(&message, content).await? else {
+        return Ok(());
     };
     let error = match sender.send(&queued.mail).await {
         Ok(()) => {

@@ -40,55 +40,26 @@ pub async fn step(
     else {
         return Ok(false);
     };
-    let named = match content {
-        Ok(named) => named,
-        Err(reason) => {
-            tracing::error!(id = %message.id, %reason, "dropping an unreadable mailing message");
-            queue.finish(&message).await?;
-            return Ok(true);
-        }
+    let Some(named) = queue.readable(&message, content).await? else {
+        return Ok(true);
     };
     send(stores, sender, settings, stop, message, named).await?;
     Ok(true)
 }
 
-/// Sends mailings until `stop` turns true.
-pub async fn run(
-    stores: Stores,
-    settings: MailerSettings,
-    mut backoff: super::idle::Backoff,
-    paused: super::idle::Paused,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-) {
+/// Sends mailings until the worker stops.
+pub async fn run(stores: Stores, settings: MailerSettings, mut looping: super::idle::Looping) {
     let (Some(sender), Some(_)) = (settings.sender.clone(), settings.site.clone()) else {
         // Without a sender or the site's address (for the links) nothing can be sent.
-        let _ = stop.wait_for(|stopped| *stopped).await;
-        return;
+        return looping.until_stopped().await;
     };
-    while !*stop.borrow() {
-        // Paused: no mailing sends until released (each resumes where it stopped).
-        let stepped = match super::idle::paused_now(&paused) {
-            true => Ok(false),
-            false => step(&stores, &sender, &settings, &stop).await,
-        };
-        let wait = match stepped {
-            Ok(true) => {
-                backoff.busy();
-                Duration::ZERO
-            }
-            Ok(false) => backoff.idle(),
-            Err(error) => {
-                let error = crate::telemetry::error_chain(&error);
-                tracing::error!(%error, "a mailing step failed");
-                Duration::from_secs(2)
-            }
-        };
-        if !wait.is_zero() {
-            tokio::select! {
-                _ = stop.changed() => {}
-                () = tokio::time::sleep(wait) => {}
-            }
-        }
+    while looping.going() {
+        // Each mailing resumes where it stopped after a pause.
+        let sent = step(&stores, &sender, &settings, &looping.stop);
+        let found = looping.unless_paused(sent).await;
+        looping
+            .rest_after(found, "a mailing step", Duration::from_secs(2))
+            .await;
     }
 }
 

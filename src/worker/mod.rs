@@ -319,33 +319,30 @@ impl Worker {
             self.paused = paused;
         }
         let (pause, paused) = tokio::sync::watch::channel(self.paused);
+        let looping = idle::Looping {
+            backoff,
+            paused,
+            stop,
+        };
         let deliverer = tokio::spawn(deliveries::run(
             self.stores.clone(),
             self.settings.deliveries.clone(),
-            backoff,
-            paused.clone(),
-            stop.clone(),
+            looping.clone(),
         ));
         let mailer = tokio::spawn(mail::run(
             self.stores.clone(),
             self.settings.mailer.clone(),
-            backoff,
-            paused.clone(),
-            stop.clone(),
+            looping.clone(),
         ));
         let mailings = tokio::spawn(mailings::run(
             self.stores.clone(),
             self.settings.mailer.clone(),
-            backoff,
-            paused.clone(),
-            stop.clone(),
+            looping.clone(),
         ));
         let builder = tokio::spawn(segments::run(
             self.stores.clone(),
             self.settings.visibility,
-            backoff,
-            paused,
-            stop,
+            looping,
         ));
         let mut backoff = backoff;
         let mut last_reconcile = Instant::now();

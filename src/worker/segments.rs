@@ -26,7 +26,6 @@ use crate::domain::{Reference, SurveyRef};
 use crate::storage::Message;
 use crate::stores::segments::{BuildState, SegmentJob};
 use crate::stores::{Answering, DaySpan, LIST_CHUNK, Operations, StoreError, Stores, keys};
-use crate::telemetry::error_chain;
 
 /// Answers read per storage call.
 const READ: usize = 64;
@@ -40,38 +39,16 @@ pub struct Built {
     pub answers: u64,
 }
 
-/// Serves the segment queue until `stop` turns true: one job at a time, its message hidden
+/// Serves the segment queue until the worker stops: one job at a time, its message hidden
 /// for `visibility` and kept hidden while it runs.
-pub async fn run(
-    stores: Stores,
-    visibility: Duration,
-    mut backoff: super::idle::Backoff,
-    paused: super::idle::Paused,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-) {
-    while !*stop.borrow() {
-        // Paused: no build runs until released (a build resumes from its message).
-        let stepped = match super::idle::paused_now(&paused) {
-            true => Ok(false),
-            false => step(&stores, visibility, &stop).await,
-        };
-        let wait = match stepped {
-            Ok(true) => {
-                backoff.busy();
-                Duration::ZERO
-            }
-            Ok(false) => backoff.idle(),
-            Err(error) => {
-                tracing::error!(error = %error_chain(&error), "a segment build failed; it will be tried again");
-                Duration::from_secs(1)
-            }
-        };
-        if !wait.is_zero() {
-            tokio::select! {
-                _ = stop.changed() => {}
-                () = tokio::time::sleep(wait) => {}
-            }
-        }
+pub async fn run(stores: Stores, visibility: Duration, mut looping: super::idle::Looping) {
+    while looping.going() {
+        // A build resumes from its message after a pause, and a failed one is tried again.
+        let built = step(&stores, visibility, &looping.stop);
+        let found = looping.unless_paused(built).await;
+        looping
+            .rest_after(found, "a segment build", Duration::from_secs(1))
+            .await;
     }
 }
 
@@ -112,13 +89,8 @@ pub async fn step(
     let Some((message, content)) = queue.receive::<SegmentJob>(visibility).await? else {
         return Ok(false);
     };
-    let job = match content {
-        Ok(job) => job,
-        Err(reason) => {
-            tracing::error!(id = %message.id, %reason, "dropping an unreadable segment build");
-            queue.finish(&message).await?;
-            return Ok(true);
-        }
+    let Some(job) = queue.readable(&message, content).await? else {
+        return Ok(true);
     };
     let survey = job.survey();
     let mut running = Running {

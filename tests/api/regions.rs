@@ -712,12 +712,9 @@ async fn closing_editing_deleting_and_the_tenants_look_and_zone_reach_the_hostin
     let acme = canvass::domain::TenantSlug::parse("acme").expect("a slug");
     let lunch = canvass::domain::SurveySlug::parse("lunch").expect("a slug");
     let copy = || async {
-        eu.stores
-            .residency
-            .hosted
-            .fresh_survey(&acme, &lunch)
-            .await
-            .expect("read")
+        let hosted = &eu.stores.residency.hosted;
+        hosted.forget_survey(&acme, &lunch).await;
+        hosted.survey(&acme, &lunch).await.expect("read")
     };
 
     // Edited at home: the copy there is the new version.

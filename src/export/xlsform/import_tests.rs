@@ -12,6 +12,13 @@ use crate::domain::definition::localized::LocalizedInput;
 use crate::export::xlsform::XlsForm;
 
 /// A workbook of these sheets (each a header row, then rows).
+/// A sheet's rows written a row a line, cells between `|` (trimmed): the table as it reads.
+fn table<'a>(rows: &[&'a str]) -> Vec<Vec<&'a str>> {
+    rows.iter()
+        .map(|row| row.split('|').map(str::trim).collect())
+        .collect()
+}
+
 fn workbook(sheets: &[(&str, Vec<Vec<&str>>)]) -> Vec<u8> {
     let mut book = rust_xlsxwriter::Workbook::new();
     for (name, rows) in sheets {
@@ -57,116 +64,36 @@ fn a_form_written_as_the_documentation_describes_reads_with_what_it_cannot_carry
     let bytes = workbook(&[
         (
             "survey",
-            vec![
-                vec![
-                    "type",
-                    "name",
-                    "label::English (en)",
-                    "label::French (fr)",
-                    "hint",
-                    "required",
-                    "relevant",
-                    "constraint",
-                ],
-                vec!["text", "Name", "Your name", "Votre nom", "", "yes", "", ""],
-                vec![
-                    "integer",
-                    "age",
-                    "Your age",
-                    "Votre âge",
-                    "In years",
-                    "",
-                    "",
-                    ". >= 18 and . <= 120",
-                ],
-                vec![
-                    "select_one yes_no",
-                    "likes_pizza",
-                    "Do you like pizza?",
-                    "Aimez-vous la pizza ?",
-                    "",
-                    "yes",
-                    "",
-                    "",
-                ],
-                vec![
-                    "select_multiple toppings",
-                    "favorite_topping",
-                    "Favourite toppings",
-                    "Garnitures",
-                    "",
-                    "",
-                    "${likes_pizza} = 'yes'",
-                    "",
-                ],
-                vec![
-                    "begin_group",
-                    "details",
-                    "Details",
-                    "Détails",
-                    "",
-                    "",
-                    "${age} > 30",
-                    "",
-                ],
-                vec![
-                    "note",
-                    "n1",
-                    "Tell us more.",
-                    "Dites-nous en plus.",
-                    "",
-                    "",
-                    "",
-                    "",
-                ],
-                vec![
-                    "text",
-                    "why",
-                    "Why, ${Name}?",
-                    "Pourquoi, ${Name} ?",
-                    "",
-                    "",
-                    "not(selected(${favorite_topping}, 'cheese'))",
-                    "",
-                ],
-                vec!["geopoint", "where", "Where?", "Où ?", "", "", "", ""],
-                vec!["calculate", "double", "", "", "", "", "", ""],
-                vec!["end_group", "", "", "", "", "", "", ""],
-                vec![
-                    "begin_repeat",
-                    "kids",
-                    "Children",
-                    "Enfants",
-                    "",
-                    "",
-                    "",
-                    "",
-                ],
-                vec!["text", "kid", "Name", "Nom", "", "", "", ""],
-                vec!["end_repeat", "", "", "", "", "", "", ""],
-            ],
+            table(&[
+                "type | name | label::English (en) | label::French (fr) | hint | required | relevant | constraint",
+                "text | Name | Your name | Votre nom |  | yes |  | ",
+                "integer | age | Your age | Votre âge | In years |  |  | . >= 18 and . <= 120",
+                "select_one yes_no | likes_pizza | Do you like pizza? | Aimez-vous la pizza ? |  | yes |  | ",
+                "select_multiple toppings | favorite_topping | Favourite toppings | Garnitures |  |  | ${likes_pizza} = 'yes' | ",
+                "begin_group | details | Details | Détails |  |  | ${age} > 30 | ",
+                "note | n1 | Tell us more. | Dites-nous en plus. |  |  |  | ",
+                "text | why | Why, ${Name}? | Pourquoi, ${Name} ? |  |  | not(selected(${favorite_topping}, 'cheese')) | ",
+                "geopoint | where | Where? | Où ? |  |  |  | ",
+                "calculate | double |  |  |  |  |  | ",
+                "end_group |  |  |  |  |  |  | ",
+                "begin_repeat | kids | Children | Enfants |  |  |  | ",
+                "text | kid | Name | Nom |  |  |  | ",
+                "end_repeat |  |  |  |  |  |  | ",
+            ]),
         ),
         (
             "choices",
-            vec![
-                vec![
-                    "list_name",
-                    "name",
-                    "label::English (en)",
-                    "label::French (fr)",
-                ],
-                vec!["yes_no", "yes", "Yes", "Oui"],
-                vec!["yes_no", "no", "No", "Non"],
-                vec!["toppings", "cheese", "Cheese", "Fromage"],
-                vec!["toppings", "ham", "Ham", "Jambon"],
-            ],
+            table(&[
+                "list_name | name | label::English (en) | label::French (fr)",
+                "yes_no | yes | Yes | Oui",
+                "yes_no | no | No | Non",
+                "toppings | cheese | Cheese | Fromage",
+                "toppings | ham | Ham | Jambon",
+            ]),
         ),
         (
             "settings",
-            vec![
-                vec!["form_title", "default_language"],
-                vec!["Pizza", "English (en)"],
-            ],
+            table(&["form_title | default_language", "Pizza | English (en)"]),
         ),
     ]);
     let imported = read(&bytes).expect("read");
@@ -283,44 +210,23 @@ fn constraints_beyond_bounds_and_calculations_read_as_cel_where_their_xpath_maps
     let bytes = workbook(&[
         (
             "survey",
-            vec![
-                vec![
-                    "type",
-                    "name",
-                    "label",
-                    "constraint",
-                    "constraint_message",
-                    "calculation",
-                ],
-                vec!["integer", "age", "Age", ". >= 18 and . <= 120", "", ""],
-                vec![
-                    "integer",
-                    "kids",
-                    "Children",
-                    ". <= ${age} div 2",
-                    "Fewer than half your age",
-                    "",
-                ],
-                vec!["select_multiple toppings", "top", "Toppings", "", "", ""],
-                vec![
-                    "text",
-                    "nick",
-                    "Nickname",
-                    "string-length(.) < 20 and not(selected(${top}, 'ham'))",
-                    "",
-                    "",
-                ],
-                vec!["calculate", "double_age", "", "", "", "${age} * 2 + 1"],
-                vec!["calculate", "weird", "", "", "", "count-selected(${top})"],
-            ],
+            table(&[
+                "type | name | label | constraint | constraint_message | calculation",
+                "integer | age | Age | . >= 18 and . <= 120 |  | ",
+                "integer | kids | Children | . <= ${age} div 2 | Fewer than half your age | ",
+                "select_multiple toppings | top | Toppings |  |  | ",
+                "text | nick | Nickname | string-length(.) < 20 and not(selected(${top}, 'ham')) |  | ",
+                "calculate | double_age |  |  |  | ${age} * 2 + 1",
+                "calculate | weird |  |  |  | count-selected(${top})",
+            ]),
         ),
         (
             "choices",
-            vec![
-                vec!["list_name", "name", "label"],
-                vec!["toppings", "cheese", "Cheese"],
-                vec!["toppings", "ham", "Ham"],
-            ],
+            table(&[
+                "list_name | name | label",
+                "toppings | cheese | Cheese",
+                "toppings | ham | Ham",
+            ]),
         ),
     ]);
     let imported = read(&bytes).expect("read");

@@ -432,19 +432,11 @@ mod tests {
     #[test]
     fn a_number_question_states_the_range_it_accepts() {
         let hint = |min: Option<f64>, max: Option<f64>, integer: bool| {
-            let question = crate::domain::Question {
-                randomize_options: false,
-                fixed_last: 0,
-                validate: None,
-                scoring: Default::default(),
-                id: crate::domain::QuestionId::parse("n").expect("an id"),
-                text: "How many?".into(),
-                help: None,
-                required: false,
-                kind: QuestionKind::Numeric { min, max, integer },
-                show_if: None,
-                segment: false,
-            };
+            let question = crate::domain::Question::new(
+                crate::domain::QuestionId::parse("n").expect("an id"),
+                "How many?",
+                QuestionKind::Numeric { min, max, integer },
+            );
             QuestionView::new(
                 &Words::default(),
                 &Default::default(),
