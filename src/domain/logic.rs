@@ -666,6 +666,8 @@ fn successors(pages: &[PageLayout], at: usize) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -748,6 +750,53 @@ mod tests {
 
     fn id(text: &str) -> QuestionId {
         QuestionId::parse(text).expect("an id")
+    }
+
+    /// A condition tree of question and hidden-field rules (leaves named by their number) in
+    /// groups of any depth, empty ones too.
+    fn conditions() -> impl Strategy<Value = Condition> {
+        let leaf = prop_oneof![
+            (0u8..20).prop_map(|n| rule(&format!("q{n}"), Test::Answered(true))),
+            (0u8..20).prop_map(|n| Condition::Hidden(HiddenRule {
+                hidden: format!("h{n}"),
+                test: Test::Answered(true),
+            })),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5)
+                    .prop_map(|all| Condition::All { all }),
+                proptest::collection::vec(inner, 0..5).prop_map(|any| Condition::Any { any }),
+            ]
+        })
+    }
+
+    /// The leaves' names depth first, as a walk written out plainly.
+    fn names_depth_first(condition: &Condition, into: &mut Vec<String>) {
+        match condition {
+            Condition::All { all: list } | Condition::Any { any: list } => {
+                list.iter().for_each(|inner| names_depth_first(inner, into));
+            }
+            Condition::Rule(rule) => into.push(rule.question.to_string()),
+            Condition::Hidden(rule) => into.push(rule.hidden.clone()),
+            Condition::Expression(_) => {}
+        }
+    }
+
+    proptest! {
+        /// `rules` and `hidden_rules` each find their kind of leaf, every one of them, in the
+        /// order a depth-first walk meets them, however deep or empty the groups.
+        #[test]
+        fn rules_and_hidden_rules_are_the_leaves_depth_first(condition in conditions()) {
+            let mut names = Vec::new();
+            names_depth_first(&condition, &mut names);
+            let rules: Vec<String> = condition.rules().iter().map(|r| r.question.to_string()).collect();
+            let hidden: Vec<String> = condition.hidden_rules().iter().map(|r| r.hidden.clone()).collect();
+            let expected_rules: Vec<String> = names.iter().filter(|n| n.starts_with('q')).cloned().collect();
+            let expected_hidden: Vec<String> = names.iter().filter(|n| n.starts_with('h')).cloned().collect();
+            prop_assert_eq!(rules, expected_rules);
+            prop_assert_eq!(hidden, expected_hidden);
+        }
     }
 
     fn rule(question: &str, test: Test) -> Condition {

@@ -729,6 +729,10 @@ mod tests {
             for (key, default) in &texts {
                 let shown = text_in(&kept, language, key, default);
                 prop_assert!(!shown.trim().is_empty());
+                // The key written out from pieces (as pages pass it) finds the same text.
+                let (head, tail) = key.split_at(key.len() / 2);
+                let pieced = text_in(&kept, language, format_args!("{head}{tail}"), default);
+                prop_assert_eq!(pieced, shown);
                 let translation = given.get(key).map(|t| t.trim()).filter(|t| !t.is_empty());
                 match (language, translation) {
                     ("de", Some(translated)) => prop_assert_eq!(shown, translated),

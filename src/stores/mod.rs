@@ -583,3 +583,50 @@ impl Operations {
         })
     }
 }
+
+#[cfg(test)]
+mod listing_tests {
+    use super::Listing;
+    use crate::storage::memory::MemoryBlobStore;
+    use crate::storage::{BlobStore, PutMode};
+
+    #[tokio::test]
+    async fn a_listing_gives_every_page_under_its_prefix_once_then_none() {
+        let blobs = MemoryBlobStore::default();
+        for n in 0..7 {
+            let key = format!("a/{n}.json");
+            blobs
+                .put(&key, bytes::Bytes::from_static(b"{}"), PutMode::Create)
+                .await
+                .expect("written");
+        }
+        blobs
+            .put(
+                "b/other.json",
+                bytes::Bytes::from_static(b"{}"),
+                PutMode::Create,
+            )
+            .await
+            .expect("written");
+        let mut listing = Listing::new(&blobs, "a/", 3);
+        let mut sizes = Vec::new();
+        let mut keys = Vec::new();
+        while let Some(page) = listing.next().await.expect("listed") {
+            sizes.push(page.items.len());
+            keys.extend(page.items.into_iter().map(|item| item.key));
+        }
+        assert_eq!(sizes, [3, 3, 1]);
+        assert_eq!(
+            keys,
+            (0..7).map(|n| format!("a/{n}.json")).collect::<Vec<_>>()
+        );
+        assert!(
+            listing.next().await.expect("listed").is_none(),
+            "and stays done"
+        );
+        let mut empty = Listing::new(&blobs, "c/", 3);
+        let page = empty.next().await.expect("listed").expect("one page");
+        assert!(page.items.is_empty(), "an empty prefix is one empty page");
+        assert!(empty.next().await.expect("listed").is_none());
+    }
+}

@@ -12,9 +12,6 @@ use std::time::Duration;
 /// of their own.
 pub type Paused = tokio::sync::watch::Receiver<bool>;
 
-/// Turns true when the worker stops.
-pub type Stop = tokio::sync::watch::Receiver<bool>;
-
 /// What a side loop of the worker (deliveries, email, mailings, segment builds) waits by: its
 /// backoff, the workers' pause and the stop signal.
 #[derive(Clone, Debug)]
@@ -24,7 +21,7 @@ pub struct Looping {
     /// Whether the workers are paused.
     pub paused: Paused,
     /// Turns true when the worker stops.
-    pub stop: Stop,
+    pub stop: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Looping {
@@ -38,7 +35,9 @@ impl Looping {
         &self,
         step: impl Future<Output = Result<bool, E>>,
     ) -> Result<bool, E> {
-        match paused_now(&self.paused) {
+        // The borrow is let go at once: it must not be held across the step.
+        let paused = *self.paused.borrow();
+        match paused {
             true => Ok(false),
             false => step.await,
         }
@@ -53,30 +52,19 @@ impl Looping {
         retry_in: Duration,
     ) {
         let wait = self.backoff.after_step(found, failing, retry_in);
-        rest(&mut self.stop, wait).await;
+        if wait.is_zero() {
+            return;
+        }
+        tokio::select! {
+            _ = self.stop.changed() => {}
+            () = tokio::time::sleep(wait) => {}
+        }
     }
 
     /// Waits for the worker to stop: for a loop that can do nothing here.
     pub async fn until_stopped(mut self) {
         let _ = self.stop.wait_for(|stopped| *stopped).await;
     }
-}
-
-/// Waits `wait` (not at all when it is zero), or less if the worker is told to stop.
-pub async fn rest(stop: &mut tokio::sync::watch::Receiver<bool>, wait: Duration) {
-    if wait.is_zero() {
-        return;
-    }
-    tokio::select! {
-        _ = stop.changed() => {}
-        () = tokio::time::sleep(wait) => {}
-    }
-}
-
-/// Whether the workers are paused now (the borrow is let go at once: it must not be held
-/// across a wait).
-pub fn paused_now(paused: &Paused) -> bool {
-    *paused.borrow()
 }
 
 /// The first wait of an idle loop.
@@ -165,5 +153,64 @@ mod tests {
         backoff.busy();
         assert_eq!(backoff.idle(), ms(250));
         assert_eq!(Backoff::new(ms(250), ms(10)).most(), ms(250));
+    }
+
+    #[test]
+    fn a_step_that_found_work_goes_on_at_once_one_that_found_none_backs_off_a_failure_waits_its_own()
+     {
+        let ms = Duration::from_millis;
+        let retry = ms(1_500);
+        let mut backoff = Backoff::new(ms(250), ms(1_000));
+        let none = || Ok::<bool, std::io::Error>(false);
+        assert_eq!(backoff.after_step(none(), "a step", retry), ms(250));
+        assert_eq!(backoff.after_step(none(), "a step", retry), ms(500));
+        let failed = Err(std::io::Error::other("the disk is gone"));
+        assert_eq!(backoff.after_step(failed, "a step", retry), retry);
+        assert_eq!(
+            backoff.after_step(none(), "a step", retry),
+            ms(1_000),
+            "a failure leaves the idle waits where they were"
+        );
+        assert_eq!(
+            backoff.after_step(Ok::<bool, std::io::Error>(true), "a step", retry),
+            Duration::ZERO
+        );
+        assert_eq!(
+            backoff.after_step(none(), "a step", retry),
+            ms(250),
+            "work found starts the idle waits again"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_paused_loop_does_not_step_and_a_stopped_one_stops_resting() {
+        let (pause, paused) = tokio::sync::watch::channel(true);
+        let (stop_tx, stop) = tokio::sync::watch::channel(false);
+        let hour = Duration::from_secs(3_600);
+        let mut looping = Looping {
+            backoff: Backoff::new(hour, hour),
+            paused,
+            stop,
+        };
+        let stepped = std::cell::Cell::new(false);
+        let step = async {
+            stepped.set(true);
+            Ok::<bool, std::io::Error>(true)
+        };
+        assert!(!looping.unless_paused(step).await.expect("no failure"));
+        assert!(!stepped.get(), "no step runs while paused");
+        pause.send(false).expect("sent");
+        let step = async { Ok::<bool, std::io::Error>(true) };
+        assert!(looping.unless_paused(step).await.expect("no failure"));
+        assert!(looping.going());
+        stop_tx.send(true).expect("sent");
+        // An hour's idle wait ends at once: the stop has come.
+        tokio::time::timeout(
+            Duration::from_secs(5),
+            looping.rest_after(Ok::<bool, std::io::Error>(false), "a step", hour),
+        )
+        .await
+        .expect("rest ends when the worker stops");
+        assert!(!looping.going());
     }
 }
