@@ -853,7 +853,9 @@ async fn workers_killed_while_the_shards_are_dealt_never_lose_or_double_count_an
     let dir = tempfile::tempdir().expect("a temp dir");
     let options = local::Options::with(local::Durability::Full);
     let (storage, _) = local::open(dir.path(), options).await.expect("opens");
-    let backlog = Backlog::queue_on(dir, storage, Vec::new(), 6000, 0xaff1_0417, 4).await;
+    // A backlog that takes several rounds of kills to drain even on a fast machine (6,000
+    // answers drained within three on this one).
+    let backlog = Backlog::queue_on(dir, storage, Vec::new(), 20_000, 0xaff1_0417, 4).await;
     let logs = tempfile::tempdir().expect("a log folder");
     let env = [
         ("CANVASS_WORKER_VISIBILITY_SECS", "2"),
