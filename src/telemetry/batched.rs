@@ -1,7 +1,8 @@
 //! Log lines written to stderr in batches. A busy server writes a line for every request;
 //! written one by one, each was a write call, about 5% of a page step's CPU (perf under
-//! `canvass loadgen --pages`). Here lines gather in memory and go out together: every
-//! `FLUSH_EVERY` from a thread of their own, as soon as `FULL` bytes wait, and at once for a
+//! `canvass loadgen --pages`). Here lines gather in memory and go out together: within
+//! `FLUSH_EVERY` of the first one waiting, from a thread of their own (asleep while none
+//! waits), as soon as `FULL` bytes wait, and at once for a
 //! warning or an error (after every line before it, so the order holds). The process writes
 //! out what waits when it exits, panics or crashes on purpose; one killed outright loses at
 //! most the last `FLUSH_EVERY` of lines below a warning, never a warning or an error.
@@ -10,7 +11,7 @@
 //! that thread costs about what the write call did.)
 
 use std::io::{self, Write};
-use std::sync::{Mutex, MutexGuard, Once, TryLockError};
+use std::sync::{Condvar, Mutex, MutexGuard, Once, TryLockError};
 use std::time::Duration;
 
 use tracing::{Level, Metadata};
@@ -77,6 +78,10 @@ impl Write for Stderr {
 
 static STDERR: Mutex<Batch<Stderr>> = Mutex::new(Batch::new(Stderr));
 
+/// Told when a line comes to an empty batch: the writer thread sleeps while none waits, so an
+/// idle process is not woken twenty times a second for nothing.
+static LINES_WAITING: Condvar = Condvar::new();
+
 /// The batch, even if a thread panicked while holding it (its lines are still lines).
 fn batch() -> MutexGuard<'static, Batch<Stderr>> {
     STDERR
@@ -95,7 +100,7 @@ pub fn flush() {
     let _ = batch.write_out();
 }
 
-/// Starts the thread that writes waiting lines every `FLUSH_EVERY`, and has a panic write
+/// Starts the thread that writes waiting lines within `FLUSH_EVERY`, and has a panic write
 /// them out before its message (once per process).
 pub(super) fn start() {
     static STARTED: Once = Once::new();
@@ -104,6 +109,14 @@ pub(super) fn start() {
             .name("log-flush".into())
             .spawn(|| {
                 loop {
+                    let mut waiting = batch();
+                    while waiting.waiting.is_empty() {
+                        waiting = LINES_WAITING
+                            .wait(waiting)
+                            .unwrap_or_else(|poisoned| poisoned.into_inner());
+                    }
+                    // The first line waits at most this long, and those after it less.
+                    drop(waiting);
                     std::thread::sleep(FLUSH_EVERY);
                     let _ = batch().write_out();
                 }
@@ -130,7 +143,12 @@ pub struct Line {
 
 impl Write for Line {
     fn write(&mut self, line: &[u8]) -> io::Result<usize> {
-        batch().add(line, self.at_once)?;
+        let mut batch = batch();
+        let was_empty = batch.waiting.is_empty();
+        batch.add(line, self.at_once)?;
+        if was_empty && !batch.waiting.is_empty() {
+            LINES_WAITING.notify_one();
+        }
         Ok(line.len())
     }
 
